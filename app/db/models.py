@@ -1,0 +1,223 @@
+"""ORM models of the tournament file (one SQLite file per tournament, ``.xqt``).
+
+The schema is owned by the Alembic migrations in ``app/db/migrations``; these models must match
+the newest migration (a test compares them). Rows are mapped to engine values in
+``app/db/mapping.py``; nothing outside ``app/db`` and ``app/services`` sees these classes.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Setting(Base):
+    """Key/value settings of the file that are not part of the regulation (draw seed, …)."""
+
+    __tablename__ = "settings"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class Tournament(Base):
+    """The tournament (one row). ``regulations`` holds ``regulations_to_dict`` of the engine."""
+
+    __tablename__ = "tournament"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    preset: Mapped[str] = mapped_column(String(64), default="")
+    start_date: Mapped[date] = mapped_column(Date)
+    regulations: Mapped[dict[str, object]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class Group(Base):
+    __tablename__ = "groups"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    teams: Mapped[bool] = mapped_column(Boolean, default=True)
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    # how sequence numbers were given: "" (not yet), "lot", "manual", "rating"; and the lot's seed
+    numbers_method: Mapped[str] = mapped_column(String(16), default="")
+    numbers_seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+    players: Mapped[list[Player]] = relationship(back_populates="group", foreign_keys="Player.group_id")
+    teams_: Mapped[list[Team]] = relationship(back_populates="group")
+
+
+class Team(Base):
+    __tablename__ = "teams"
+    __table_args__ = (UniqueConstraint("group_id", "name"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(100))
+    leader: Mapped[str] = mapped_column(String(64), default="")  # 领队 (may be a member)
+
+    group: Mapped[Group] = relationship(back_populates="teams_")
+    members: Mapped[list[Player]] = relationship(back_populates="team")
+
+
+class Player(Base):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("group_id", "no"), UniqueConstraint("id_number"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="RESTRICT"), index=True)
+    team_id: Mapped[int | None] = mapped_column(ForeignKey("teams.id", ondelete="SET NULL"), nullable=True)
+    no: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 序号 within the group
+    name: Mapped[str] = mapped_column(String(64))
+    gender: Mapped[str] = mapped_column(String(8), default="")  # "", "male", "female"
+    id_type: Mapped[str] = mapped_column(String(24), default="resident_id")
+    id_number: Mapped[str] = mapped_column(String(32))
+    birth_date: Mapped[date] = mapped_column(Date)
+    phone: Mapped[str] = mapped_column(String(20))
+    rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    unit: Mapped[str] = mapped_column(String(100), default="")  # 单位 when not in a team
+    notes: Mapped[str] = mapped_column(Text, default="")
+    fee_paid: Mapped[bool] = mapped_column(Boolean, default=False)
+    insurance: Mapped[bool] = mapped_column(Boolean, default=False)  # 意外保险证明
+    pledge: Mapped[bool] = mapped_column(Boolean, default=False)  # 承诺书
+    checked_in: Mapped[bool] = mapped_column(Boolean, default=False)  # 报到
+    status: Mapped[str] = mapped_column(String(16), default="active")
+    status_round: Mapped[int | None] = mapped_column(Integer, nullable=True)  # round of withdrawal / DQ
+    dq_games: Mapped[str] = mapped_column(String(8), default="")  # "stand" / "annul" when disqualified
+    registered_at: Mapped[datetime] = mapped_column(DateTime)
+    late_entry_round: Mapped[int | None] = mapped_column(Integer, nullable=True)  # entered after round 1
+
+    group: Mapped[Group] = relationship(back_populates="players", foreign_keys=[group_id])
+    team: Mapped[Team | None] = relationship(back_populates="members")
+
+
+class Round(Base):
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("group_id", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    stage: Mapped[str] = mapped_column(String(16), default="swiss")  # swiss / knockout
+    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)  # colour lot of round 1 etc.
+    paired_at: Mapped[datetime] = mapped_column(DateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    explanation: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
+
+    games: Mapped[list[GameRow]] = relationship(
+        back_populates="round", cascade="all, delete-orphan", order_by="GameRow.board"
+    )
+    byes: Mapped[list[Bye]] = relationship(back_populates="round", cascade="all, delete-orphan")
+
+
+class GameRow(Base):
+    """A game: a Swiss pairing, or one game (slow / rapid / deciding) of a knockout match."""
+
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("round_id", "board", "game_no"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    board: Mapped[int] = mapped_column(Integer)
+    game_no: Mapped[int] = mapped_column(Integer, default=1)  # game within a knockout match
+    red_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), index=True)
+    black_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), index=True)
+    result: Mapped[str] = mapped_column(String(16), default="pending")
+    match_id: Mapped[int | None] = mapped_column(
+        ForeignKey("knockout_matches.id", ondelete="CASCADE"), nullable=True
+    )
+    kind: Mapped[str] = mapped_column(String(16), default="swiss")  # swiss / slow / rapid / deciding
+
+    round: Mapped[Round] = relationship(back_populates="games")
+    red: Mapped[Player] = relationship(foreign_keys=[red_id])
+    black: Mapped[Player] = relationship(foreign_keys=[black_id])
+
+
+class Bye(Base):
+    __tablename__ = "byes"
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), primary_key=True)
+
+    round: Mapped[Round] = relationship(back_populates="byes")
+    player: Mapped[Player] = relationship()
+
+
+class KnockoutMatch(Base):
+    """A knockout match (淘汰赛): two players, a sequence of games, a winner."""
+
+    __tablename__ = "knockout_matches"
+    __table_args__ = (UniqueConstraint("group_id", "code"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    code: Mapped[str] = mapped_column(String(16))  # QF1…, SF1, F, 3RD, P5SF1, P5, P7 …
+    round_number: Mapped[int] = mapped_column(Integer)
+    high_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)  # higher seed
+    low_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    colour_method: Mapped[str] = mapped_column(String(8), default="")  # lot / manual
+    colour_seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    first_red_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    deciding_red_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+
+
+class Violation(Base):
+    """A violation (犯规) or a discipline action, each counted in the tiebreak where it applies."""
+
+    __tablename__ = "violations"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    round_number: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="SET NULL"), nullable=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(Text, default="")
+    source: Mapped[str] = mapped_column(String(16), default="arbiter")  # arbiter / auto
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+    player: Mapped[Player] = relationship()
+
+
+class GameRecord(Base):
+    """The record duty (录谱) of a game and the record itself once handed in."""
+
+    __tablename__ = "game_records"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), unique=True)
+    recorder_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    designated: Mapped[bool] = mapped_column(Boolean, default=False)  # chosen by the arbiter
+    received: Mapped[bool] = mapped_column(Boolean, default=False)
+    moves: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 回合
+    pgn: Mapped[str] = mapped_column(Text, default="")
+    received_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class AuditEntry(Base):
+    """Every change: who, when, what, before → after, reason."""
+
+    __tablename__ = "audit_log"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime)
+    who: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(64))
+    entity: Mapped[str] = mapped_column(String(200), default="")
+    before: Mapped[str] = mapped_column(Text, default="")
+    after: Mapped[str] = mapped_column(Text, default="")
+    reason: Mapped[str] = mapped_column(Text, default="")

@@ -1,0 +1,175 @@
+"""Opening a tournament file: pragmas on every connection, migrations, the version guard.
+
+``open_database(path)`` returns a :class:`Database`; ``db.session()`` is a context manager that
+gives one SQLAlchemy session per arbiter action, commits when the block succeeds and rolls the
+whole action back when it raises.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.engine.types import UserError
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+BUSY_TIMEOUT_MS = 10_000
+PRAGMAS = (
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA synchronous=FULL",  # a power cut in the hall must not lose an entered result
+    "PRAGMA foreign_keys=ON",
+    f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
+)
+
+
+class DatabaseError(UserError):
+    """The file cannot be opened as a tournament (corrupt, not ours, or newer than the program)."""
+
+
+def _alembic_config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def known_revisions() -> set[str]:
+    return {s.revision for s in ScriptDirectory.from_config(_alembic_config()).walk_revisions()}
+
+
+def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    for pragma in PRAGMAS:
+        cursor.execute(pragma)
+    cursor.close()
+
+
+def make_engine(path: Path, *, read_only: bool = False) -> Engine:
+    url = f"sqlite:///file:{path.resolve()}?mode=ro&uri=true" if read_only else f"sqlite:///{path}"
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    event.listen(engine, "connect", _set_read_only_pragmas if read_only else _set_pragmas)
+    return engine
+
+
+def _set_read_only_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA query_only=ON")
+    cursor.close()
+
+
+@dataclass
+class Database:
+    path: Path
+    engine: Engine
+    read_only: bool = False
+
+    def __post_init__(self) -> None:
+        self._factory = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """One session per arbiter action: committed on success, rolled back as a whole on error."""
+        session = self._factory()
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            session.close()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def file_revision(path: Path) -> str | None:
+    """The schema revision recorded in a file, or None for an empty / new file."""
+    try:
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:  # pragma: no cover - the OS refused the file
+        raise DatabaseError(f"无法打开文件 {path}：{exc}", f"cannot open {path}: {exc}") from None
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "alembic_version" not in tables:
+            if tables:
+                raise DatabaseError(
+                    f"{path.name} 不是象棋赛事文件（缺少版本信息）",
+                    f"{path.name} is not a tournament file (no schema version)",
+                )
+            return None
+        row = con.execute("SELECT version_num FROM alembic_version").fetchone()
+        return None if row is None else str(row[0])
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseError(
+            f"{path.name} 已损坏或不是赛事文件：{exc}",
+            f"{path.name} is corrupt or not a tournament file: {exc}",
+        ) from None
+    finally:
+        con.close()
+
+
+def check_version(path: Path) -> str | None:
+    """Refuse a file written by a newer program (the version guard)."""
+    revision = file_revision(path)
+    if revision is not None and revision not in known_revisions():
+        raise DatabaseError(
+            f"{path.name} 由更新版本的程序创建（数据库版本 {revision}），请升级本程序后再打开",
+            f"{path.name} was written by a newer version of the program (schema {revision}); "
+            "upgrade the program to open it",
+        )
+    return revision
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the schema to the newest revision, in-process."""
+    cfg = _alembic_config()
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def open_database(path: Path | str, *, create: bool = False, read_only: bool = False) -> Database:
+    """Open (or create) a tournament file, migrating it forward if it is older than the program."""
+    path = Path(path)
+    if not path.exists():
+        if not create:
+            raise DatabaseError(f"找不到文件 {path}", f"file not found: {path}")
+        if read_only:
+            raise DatabaseError(f"无法以只读方式创建 {path}", f"cannot create {path} read-only")
+    elif create:
+        raise DatabaseError(f"文件已存在：{path}", f"file already exists: {path}")
+    else:
+        if path.stat().st_size == 0:
+            raise DatabaseError(
+                f"{path.name} 是空文件，不是赛事文件", f"{path.name} is empty, not a tournament file"
+            )
+        if check_version(path) is None:
+            raise DatabaseError(f"{path.name} 不是象棋赛事文件", f"{path.name} is not a tournament file")
+    engine = make_engine(path, read_only=read_only)
+    if not read_only:
+        upgrade(engine)
+    return Database(path=path, engine=engine, read_only=read_only)

@@ -1,0 +1,483 @@
+"""The regulation (竞赛规程) of a tournament as one typed, immutable value.
+
+Everything RULES.md calls a *setting* lives here, with the default of RULES.md. A tournament
+stores its ``Regulations`` (as the dict of :func:`regulations_to_dict`) and every rule module
+reads its settings from it. ``PRESETS["tianshui-2024"]`` is the 2024 Tianshui event exactly.
+
+>>> reg = preset("tianshui-2024")
+>>> [t.total for t in reg.prizes]
+[27800, 7900, 3000]
+>>> regulations_from_dict(regulations_to_dict(reg)) == reg
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import tomllib
+import types
+import typing
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from app.engine.types import Colour, GameResult, UserError
+
+
+class TeamAvoidance(enum.Enum):
+    """H2: when teammates may not meet (首轮同队队员回避)."""
+
+    NONE = "none"
+    ROUND_ONE = "round_one"
+    ALL_ROUNDS = "all_rounds"
+
+
+class SeedingOrder(enum.Enum):
+    """How sequence numbers are given (RULES.md §3)."""
+
+    LOT = "lot"  # 抽签
+    RATING = "rating"  # by rating first, unrated drawn by lot after them
+
+
+class ScoreGroupOrder(enum.Enum):
+    """S3: the order inside a score group."""
+
+    SEQUENCE = "sequence"
+    TIEBREAKS = "tiebreaks"
+
+
+class Tiebreak(enum.Enum):
+    """One link of the individual ranking chain after 积分 (RULES.md §6)."""
+
+    OPPONENT_SCORE = "opponent_score"  # 对手分
+    WINS = "wins"  # 胜局
+    VIOLATIONS = "violations"  # 犯规, fewer first
+    BLACK_GAMES = "black_games"  # 后走局数
+    BLACK_WINS = "black_wins"  # 后走胜局
+    PROGRESSIVE = "progressive"  # 累进分
+    PREVIOUS_ROUNDS = "previous_rounds"  # 比较前一轮成绩，直至区分
+
+    @property
+    def zh(self) -> str:
+        return {
+            Tiebreak.OPPONENT_SCORE: "对手分",
+            Tiebreak.WINS: "胜局",
+            Tiebreak.VIOLATIONS: "犯规",
+            Tiebreak.BLACK_GAMES: "后走局数",
+            Tiebreak.BLACK_WINS: "后走胜局",
+            Tiebreak.PROGRESSIVE: "累进分",
+            Tiebreak.PREVIOUS_ROUNDS: "前轮成绩",
+        }[self]
+
+
+class DecidingDraw(enum.Enum):
+    """What a drawn deciding game (附加赛) means."""
+
+    BLACK_WINS = "black_wins"  # 和棋黑胜 (2020 rules art. 30)
+    REPEAT = "repeat"  # repeat with colours swapped until decisive
+
+
+class PlacementRule(enum.Enum):
+    """How knockout places 5–8 are decided."""
+
+    BRACKET = "bracket"  # quarter-final losers play a small bracket
+    STANDING = "standing"  # by standing after the Swiss stage
+
+
+class DisqualifiedGames(enum.Enum):
+    """What becomes of a disqualified player's games (the arbiter chooses; default below)."""
+
+    STAND = "stand"
+    ANNUL = "annul"  # opponents' results become forfeit wins
+
+
+class ShortDrawViolation(enum.Enum):
+    """Who is charged when a drawn game is recorded with too few moves."""
+
+    BOTH = "both"
+    BLACK_ONLY = "black_only"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    minutes: int
+    increment_seconds: int
+
+    @property
+    def label(self) -> str:
+        """``20′+10″`` as printed on table cards."""
+        return f"{self.minutes}′+{self.increment_seconds}″"
+
+    @property
+    def label_zh(self) -> str:
+        return f"每方{self.minutes}分钟，每步加{self.increment_seconds}秒"
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """Points per result (RULES.md §4). Draw points may depend on colour."""
+
+    win: int = 2
+    red_draw: int = 1
+    black_draw: int = 1
+    loss: int = 0
+    bye: int = 2
+    forfeit_win: int = 2
+    forfeit_loss: int = 0
+
+    def for_result(self, result: GameResult) -> tuple[int, int]:
+        """(red points, black points) for a result; a pending game gives nothing yet."""
+        match result:
+            case GameResult.RED_WIN:
+                return self.win, self.loss
+            case GameResult.BLACK_WIN:
+                return self.loss, self.win
+            case GameResult.DRAW:
+                return self.red_draw, self.black_draw
+            case GameResult.BLACK_FORFEIT:
+                return self.forfeit_win, self.forfeit_loss
+            case GameResult.RED_FORFEIT:
+                return self.forfeit_loss, self.forfeit_win
+            case GameResult.DOUBLE_FORFEIT:
+                return self.forfeit_loss, self.forfeit_loss
+            case GameResult.PENDING:
+                return 0, 0
+        raise AssertionError(result)  # pragma: no cover
+
+
+@dataclass(frozen=True, slots=True)
+class GroupFormat:
+    """A group (组别) and its format (RULES.md §1)."""
+
+    name: str
+    teams: bool = True
+    rounds: int = 11
+    swiss_rounds: int = 8  # Swiss rounds before the split
+    knockout_size: int = 8  # 0 = pure Swiss
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRules:
+    team_avoidance: TeamAvoidance = TeamAvoidance.ROUND_ONE
+    seeding: SeedingOrder = SeedingOrder.LOT
+    score_group_order: ScoreGroupOrder = ScoreGroupOrder.SEQUENCE
+    late_entry_bye_compensation: bool = False  # late entries start with 0 points
+
+
+@dataclass(frozen=True, slots=True)
+class TiebreakRules:
+    chain: tuple[Tiebreak, ...] = (
+        Tiebreak.OPPONENT_SCORE,
+        Tiebreak.WINS,
+        Tiebreak.VIOLATIONS,
+        Tiebreak.BLACK_GAMES,
+        Tiebreak.BLACK_WINS,
+        Tiebreak.PREVIOUS_ROUNDS,
+    )
+    byes_and_forfeits_count_as_wins: bool = True
+    knockout_games_count_as_black: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutRules:
+    slow: TimeControl = TimeControl(20, 5)
+    rapid: TimeControl = TimeControl(10, 3)
+    deciding: TimeControl = TimeControl(5, 3)
+    deciding_draw: DecidingDraw = DecidingDraw.BLACK_WINS
+    placement: PlacementRule = PlacementRule.BRACKET
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRules:
+    counted_members: int = 4  # sum of the places of this many members (the best ones)
+    min_members: int = 4  # fewer ranked members → unranked (不足四名队员不计算团体成绩)
+
+
+class PrizeKind(enum.Enum):
+    INDIVIDUAL = "individual"
+    TEAM = "team"
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeTable:
+    name: str
+    group: str
+    kind: PrizeKind
+    amounts: tuple[int, ...]  # 元, pre-tax, by place from 1st
+
+    @property
+    def total(self) -> int:
+        return sum(self.amounts)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordDutyRules:
+    designated_rounds: int = 3  # rounds 1..n: the arbiter designates
+    top_boards: int = 10  # from then on: winners on boards 1..n
+    draw_recorder: Colour = Colour.BLACK  # 和棋由黑方录谱
+    min_draw_moves: int = 25  # 和棋录谱不足 25 回合 → violation
+    short_draw_charged: ShortDrawViolation = ShortDrawViolation.BOTH
+
+
+@dataclass(frozen=True, slots=True)
+class DisciplineRules:
+    late_minutes: int = 10
+    consecutive_forfeits_withdraw: int = 2  # 0 = never
+    disqualified_games: DisqualifiedGames = DisqualifiedGames.STAND
+    no_draw_offer_before_move: int = 25
+    natural_limit_moves: int = 40  # 自然限着, checking moves not counted
+
+
+@dataclass(frozen=True, slots=True)
+class RegistrationRules:
+    capacity: int = 160  # whole tournament
+    deadline: datetime = datetime(2024, 7, 23, 18, 0)
+    age_limit: int = 65  # full years on the first day of play
+    fee_yuan: int = 100
+    first_day_of_play: date = date(2024, 7, 26)
+
+
+@dataclass(frozen=True, slots=True)
+class Regulations:
+    event_name: str
+    start_date: date
+    end_date: date
+    venue: str = ""
+    groups: tuple[GroupFormat, ...] = ()
+    points: Points = Points()
+    swiss_time_control: TimeControl = TimeControl(20, 10)
+    knockout: KnockoutRules = KnockoutRules()
+    pairing: PairingRules = PairingRules()
+    tiebreaks: TiebreakRules = TiebreakRules()
+    team: TeamRules = TeamRules()
+    prizes: tuple[PrizeTable, ...] = ()
+    record_duty: RecordDutyRules = RecordDutyRules()
+    discipline: DisciplineRules = DisciplineRules()
+    registration: RegistrationRules = field(default_factory=RegistrationRules)
+
+    def group(self, name: str) -> GroupFormat:
+        for g in self.groups:
+            if g.name == name:
+                return g
+        raise UserError(f"没有名为“{name}”的组别", f"no group named {name!r}")
+
+    def prize_tables(self, group: str, kind: PrizeKind) -> tuple[PrizeTable, ...]:
+        return tuple(t for t in self.prizes if t.group == group and t.kind is kind)
+
+    def validate(self) -> None:
+        """Raise :class:`UserError` naming the first inconsistent setting."""
+        if not self.groups:
+            raise UserError("规程中至少要有一个组别", "the regulation needs at least one group")
+        names = [g.name for g in self.groups]
+        if len(set(names)) != len(names):
+            raise UserError("组别名称重复", "duplicate group names")
+        for g in self.groups:
+            if g.rounds < 1:
+                raise UserError(f"{g.name}：轮次数必须至少为 1", f"{g.name}: rounds must be at least 1")
+            if g.knockout_size not in (0, 4, 8, 16):
+                raise UserError(
+                    f"{g.name}：淘汰赛人数只能是 0、4、8 或 16",
+                    f"{g.name}: knockout size must be 0, 4, 8 or 16",
+                )
+            if g.knockout_size and not 1 <= g.swiss_rounds < g.rounds:
+                raise UserError(
+                    f"{g.name}：分段前的积分编排轮次必须在 1 到 {g.rounds - 1} 之间",
+                    f"{g.name}: Swiss rounds before the split must be between 1 and {g.rounds - 1}",
+                )
+            if g.knockout_size:
+                stage_rounds = g.knockout_size.bit_length() - 1
+                if g.rounds - g.swiss_rounds < stage_rounds:
+                    raise UserError(
+                        f"{g.name}：{g.knockout_size} 人淘汰赛需要 {stage_rounds} 轮",
+                        f"{g.name}: a knockout of {g.knockout_size} needs {stage_rounds} rounds",
+                    )
+        chain = self.tiebreaks.chain
+        if len(set(chain)) != len(chain):
+            raise UserError("名次区分办法中有重复项", "the tiebreak chain repeats a criterion")
+        if Tiebreak.PREVIOUS_ROUNDS in chain and chain[-1] is not Tiebreak.PREVIOUS_ROUNDS:
+            raise UserError(
+                "“比较前一轮成绩”只能放在名次区分办法的最后",
+                "'previous rounds' must be the last tiebreak",
+            )
+        for t in self.prizes:
+            if t.group not in names:
+                raise UserError(
+                    f"奖励“{t.name}”的组别“{t.group}”不存在", f"prize table {t.name!r}: no group {t.group!r}"
+                )
+            if any(a < 0 for a in t.amounts):
+                raise UserError(
+                    f"奖励“{t.name}”中有负数金额", f"prize table {t.name!r} has a negative amount"
+                )
+        if self.team.min_members < 1 or self.team.counted_members < 1:
+            raise UserError("团体计分人数必须至少为 1", "team counting needs at least one member")
+        if self.registration.capacity < 2:
+            raise UserError("参赛人数上限至少为 2", "capacity must be at least 2")
+        if self.end_date < self.start_date:
+            raise UserError("结束日期早于开始日期", "the end date is before the start date")
+
+
+# --------------------------------------------------------------------------- presets
+
+_OPEN = "公开组"
+_LOCAL = "天水本地组"
+
+TIANSHUI_2024 = Regulations(
+    event_name="2024“魅力天水 · 棋开得胜”互助保障杯职工象棋公开赛",
+    start_date=date(2024, 7, 26),
+    end_date=date(2024, 7, 28),
+    venue="麦积区道北体育馆",
+    groups=(
+        GroupFormat(name=_OPEN, teams=True, rounds=11, swiss_rounds=8, knockout_size=8),
+        GroupFormat(name=_LOCAL, teams=False, rounds=11, swiss_rounds=8, knockout_size=8),
+    ),
+    prizes=(
+        PrizeTable(
+            name="公开组个人",
+            group=_OPEN,
+            kind=PrizeKind.INDIVIDUAL,
+            amounts=(10000, 5000, 3000, 2000, 1000, 800, 600, 600, 500, 500, 400, 400)
+            + (300,) * 6
+            + (200,) * 6,
+        ),
+        PrizeTable(
+            name="天水本地组个人",
+            group=_LOCAL,
+            kind=PrizeKind.INDIVIDUAL,
+            amounts=(2000, 1000, 800, 500) + (400,) * 4 + (300,) * 4 + (200,) * 4,
+        ),
+        PrizeTable(
+            name="公开组团体",
+            group=_OPEN,
+            kind=PrizeKind.TEAM,
+            amounts=(1000, 500, 400, 300) + (200,) * 4,
+        ),
+    ),
+    registration=RegistrationRules(
+        capacity=160,
+        deadline=datetime(2024, 7, 23, 18, 0),
+        age_limit=65,
+        fee_yuan=100,
+        first_day_of_play=date(2024, 7, 26),
+    ),
+)
+
+PRESETS: dict[str, Regulations] = {"tianshui-2024": TIANSHUI_2024}
+
+
+def preset(name: str) -> Regulations:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise UserError(
+            f"没有名为“{name}”的预设规程（可用：{'、'.join(PRESETS)}）",
+            f"no preset named {name!r} (available: {', '.join(PRESETS)})",
+        ) from None
+
+
+# --------------------------------------------------------------------------- (de)serialisation
+
+
+def regulations_to_dict(reg: Regulations) -> dict[str, Any]:
+    """A plain dict (str, int, bool, list, dict only) that JSON and TOML can both hold."""
+    result = _to_plain(reg)
+    assert isinstance(result, dict)
+    return result
+
+
+def regulations_from_dict(data: dict[str, Any]) -> Regulations:
+    """Build and validate regulations; a wrong key or value raises :class:`UserError` naming it."""
+    reg = _from_plain(Regulations, data, "regulations")
+    assert isinstance(reg, Regulations)
+    reg.validate()
+    return reg
+
+
+def regulations_to_toml(reg: Regulations) -> str:
+    import tomli_w
+
+    text: str = tomli_w.dumps(regulations_to_dict(reg))
+    return text
+
+
+def regulations_from_toml(text: str) -> Regulations:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(
+            f"规程文件不是有效的 TOML：{exc}", f"the regulation file is not valid TOML: {exc}"
+        ) from None
+    return regulations_from_dict(data)
+
+
+def _to_plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, datetime):
+        return value.isoformat(timespec="minutes")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, tuple | list):
+        return [_to_plain(v) for v in value]
+    return value
+
+
+def _from_plain(tp: Any, value: Any, where: str) -> Any:
+    origin = typing.get_origin(tp)
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        if not isinstance(value, dict):
+            raise _bad(where, "应为一个表", "expected a table")
+        hints = typing.get_type_hints(tp)
+        names = {f.name for f in dataclasses.fields(tp)}
+        unknown = sorted(set(value) - names)
+        if unknown:
+            raise _bad(f"{where}.{unknown[0]}", "是未知的设置项", "is not a known setting")
+        kwargs = {k: _from_plain(hints[k], v, f"{where}.{k}") for k, v in value.items()}
+        try:
+            return tp(**kwargs)
+        except TypeError as exc:
+            raise _bad(where, f"缺少设置项（{exc}）", f"missing setting ({exc})") from None
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if not isinstance(value, list | tuple):
+            raise _bad(where, "应为一个列表", "expected a list")
+        return tuple(_from_plain(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
+    if origin in (types.UnionType, typing.Union):
+        raise _bad(where, "不支持的类型", "unsupported type")  # pragma: no cover - no optional settings
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        try:
+            return tp(value)
+        except ValueError:
+            allowed = ", ".join(str(m.value) for m in tp)
+            raise _bad(
+                where, f"的值“{value}”无效（可选：{allowed}）", f"has invalid value {value!r} ({allowed})"
+            ) from None
+    if tp is datetime:
+        try:
+            return datetime.fromisoformat(str(value))
+        except ValueError:
+            raise _bad(where, f"的日期时间“{value}”无效", f"invalid date-time {value!r}") from None
+    if tp is date:
+        try:
+            return date.fromisoformat(str(value))
+        except ValueError:
+            raise _bad(where, f"的日期“{value}”无效", f"invalid date {value!r}") from None
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise _bad(where, "应为 true 或 false", "expected true or false")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _bad(where, "应为整数", "expected a whole number")
+        return value
+    if tp is str:
+        if not isinstance(value, str):
+            raise _bad(where, "应为文本", "expected text")
+        return value
+    raise _bad(where, f"不支持的类型 {tp}", f"unsupported type {tp}")  # pragma: no cover
+
+
+def _bad(where: str, zh: str, en: str) -> UserError:
+    return UserError(f"规程设置 {where} {zh}", f"setting {where} {en}")

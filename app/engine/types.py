@@ -1,0 +1,192 @@
+"""Small typed values shared by every rule module.
+
+Everything here is immutable and free of I/O. The names follow the arbiter's language
+(see RULES.md): a *group* (组别) is paired and ranked on its own, a player carries a
+*sequence number* (序号, ``no``), a *game* is played on a *board* (台次) in a *round* (轮).
+
+>>> GameResult.from_code("1-0")
+<GameResult.RED_WIN: 'red_win'>
+>>> GameResult.RED_FORFEIT.played_over_board
+False
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class UserError(ValueError):
+    """An error the arbiter can cause; its message is fit to show (Chinese, then English)."""
+
+    def __init__(self, zh: str, en: str | None = None) -> None:
+        self.zh = zh
+        self.en = en or zh
+        super().__init__(zh if en is None else f"{zh} ({en})")
+
+
+class Colour(enum.Enum):
+    RED = "red"  # 红方, moves first (先走)
+    BLACK = "black"  # 黑方 (后走)
+
+    @property
+    def other(self) -> Colour:
+        return Colour.BLACK if self is Colour.RED else Colour.RED
+
+    @property
+    def zh(self) -> str:
+        return "红" if self is Colour.RED else "黑"
+
+
+class GameResult(enum.Enum):
+    """The result of one game, with the snapshot's codes as values."""
+
+    RED_WIN = "red_win"
+    DRAW = "draw"
+    BLACK_WIN = "black_win"
+    RED_FORFEIT = "red_forfeit"  # 红方弃权 / 判负 before play: Black gets the win
+    BLACK_FORFEIT = "black_forfeit"
+    DOUBLE_FORFEIT = "double_forfeit"  # 双方弃权, incl. agreed result without play
+    PENDING = "pending"
+
+    @classmethod
+    def from_code(cls, code: str) -> GameResult:
+        """Parse a result as the arbiter types it (``1-0 0-1 = +- -+ --``) or a snapshot code."""
+        text = code.strip().lower()
+        if text in _SHORT_CODES:
+            return _SHORT_CODES[text]
+        try:
+            return cls(text)
+        except ValueError:
+            raise UserError(
+                f"无法识别的结果代码“{code}”，应为 1-0、0-1、=、+-、-+、-- 之一",
+                f"unknown result code {code!r}; expected one of 1-0, 0-1, =, +-, -+, --",
+            ) from None
+
+    @property
+    def short(self) -> str:
+        return _SHORT_BY_RESULT[self]
+
+    @property
+    def is_pending(self) -> bool:
+        return self is GameResult.PENDING
+
+    @property
+    def played_over_board(self) -> bool:
+        """Whether the game was really played (counts for colour history, 后走局数)."""
+        return self in (GameResult.RED_WIN, GameResult.DRAW, GameResult.BLACK_WIN)
+
+    @property
+    def is_forfeit(self) -> bool:
+        return self in (GameResult.RED_FORFEIT, GameResult.BLACK_FORFEIT, GameResult.DOUBLE_FORFEIT)
+
+    def winner(self) -> Colour | None:
+        if self in (GameResult.RED_WIN, GameResult.BLACK_FORFEIT):
+            return Colour.RED
+        if self in (GameResult.BLACK_WIN, GameResult.RED_FORFEIT):
+            return Colour.BLACK
+        return None
+
+    @property
+    def zh(self) -> str:
+        return _ZH_BY_RESULT[self]
+
+
+_SHORT_CODES: dict[str, GameResult] = {
+    "1-0": GameResult.RED_WIN,
+    "0-1": GameResult.BLACK_WIN,
+    "=": GameResult.DRAW,
+    "1/2": GameResult.DRAW,
+    "+-": GameResult.BLACK_FORFEIT,
+    "-+": GameResult.RED_FORFEIT,
+    "--": GameResult.DOUBLE_FORFEIT,
+}
+_SHORT_BY_RESULT: dict[GameResult, str] = {
+    GameResult.RED_WIN: "1-0",
+    GameResult.BLACK_WIN: "0-1",
+    GameResult.DRAW: "=",
+    GameResult.BLACK_FORFEIT: "+-",
+    GameResult.RED_FORFEIT: "-+",
+    GameResult.DOUBLE_FORFEIT: "--",
+    GameResult.PENDING: "",
+}
+_ZH_BY_RESULT: dict[GameResult, str] = {
+    GameResult.RED_WIN: "红胜",
+    GameResult.BLACK_WIN: "黑胜",
+    GameResult.DRAW: "和",
+    GameResult.BLACK_FORFEIT: "黑弃权",
+    GameResult.RED_FORFEIT: "红弃权",
+    GameResult.DOUBLE_FORFEIT: "双弃权",
+    GameResult.PENDING: "",
+}
+
+
+class PlayerStatus(enum.Enum):
+    ACTIVE = "active"
+    WITHDRAWN = "withdrawn"  # 退赛: not paired again, results stand
+    DISQUALIFIED = "disqualified"  # 取消成绩: not paired, not ranked, no prize
+
+
+class IdDocument(enum.Enum):
+    """Identity documents accepted at registration (报名不限地域、身份)."""
+
+    RESIDENT_ID = "resident_id"  # 居民身份证, GB 11643-1999, checksummed
+    PASSPORT = "passport"  # 护照
+    HK_MACAU_PERMIT = "hk_macau_permit"  # 港澳居民来往内地通行证
+    TAIWAN_PERMIT = "taiwan_permit"  # 台湾居民来往大陆通行证
+
+    @property
+    def zh(self) -> str:
+        return {
+            IdDocument.RESIDENT_ID: "居民身份证",
+            IdDocument.PASSPORT: "护照",
+            IdDocument.HK_MACAU_PERMIT: "港澳居民来往内地通行证",
+            IdDocument.TAIWAN_PERMIT: "台湾居民来往大陆通行证",
+        }[self]
+
+
+class Gender(enum.Enum):
+    MALE = "male"
+    FEMALE = "female"
+
+    @property
+    def zh(self) -> str:
+        return "男" if self is Gender.MALE else "女"
+
+
+class RoundStage(enum.Enum):
+    SWISS = "swiss"
+    KNOCKOUT = "knockout"
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game of a round as the rules see it: sequence numbers, colours, result."""
+
+    board: int
+    red: int
+    black: int
+    result: GameResult = GameResult.PENDING
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """A finished or running Swiss round of a group: games and byes by sequence number."""
+
+    number: int
+    games: tuple[Game, ...]
+    byes: tuple[int, ...] = ()
+
+
+def mask_id_number(id_number: str) -> str:
+    """Mask an ID number for public documents (RULES.md §11).
+
+    >>> mask_id_number("620502199001011234")
+    '620502********1234'
+    """
+    text = id_number.strip()
+    if len(text) > 10:
+        return text[:6] + "*" * (len(text) - 10) + text[-4:]
+    if len(text) > 4:
+        return text[:2] + "*" * (len(text) - 4) + text[-2:]
+    return "*" * len(text)
