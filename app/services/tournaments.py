@@ -1,0 +1,198 @@
+"""Creating and opening tournaments, and reading or changing their regulation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import Group, Round, Tournament
+from app.db.session import Database, open_database
+from app.engine.regulations import (
+    Regulations,
+    preset,
+    regulations_from_dict,
+    regulations_from_toml,
+    regulations_to_dict,
+    regulations_to_toml,
+)
+from app.engine.types import UserError
+from app.services import audit
+
+FILE_SUFFIX = ".xqt"
+
+
+@dataclass(frozen=True, slots=True)
+class GroupInfo:
+    name: str
+    teams: bool
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    name: str
+    preset: str
+    start_date: date
+    regulations: Regulations
+    groups: tuple[GroupInfo, ...]
+
+
+def create_tournament(
+    path: Path | str,
+    preset_name: str = "tianshui-2024",
+    *,
+    name: str | None = None,
+    regulations: Regulations | None = None,
+    who: str = audit.DEFAULT_ARBITER,
+) -> Database:
+    """Create a new tournament file from a preset (or a given regulation)."""
+    reg = regulations or preset(preset_name)
+    reg.validate()
+    db = open_database(path, create=True)
+    with db.session() as s:
+        s.add(
+            Tournament(
+                id=1,
+                name=name or reg.event_name,
+                preset=preset_name,
+                start_date=reg.start_date,
+                regulations=regulations_to_dict(reg),
+                created_at=datetime.now().replace(microsecond=0),
+            )
+        )
+        for position, g in enumerate(reg.groups):
+            s.add(Group(name=g.name, teams=g.teams, position=position))
+        audit.record(s, "create_tournament", entity=str(path), after={"preset": preset_name}, who=who)
+    return db
+
+
+def open_tournament(path: Path | str, *, read_only: bool = False) -> Database:
+    db = open_database(path, read_only=read_only)
+    with db.session() as s:
+        if s.get(Tournament, 1) is None:
+            db.close()
+            raise UserError(f"{Path(path).name} 中没有赛事信息", f"{Path(path).name} holds no tournament")
+    return db
+
+
+def tournament_row(session: Session) -> Tournament:
+    row = session.get(Tournament, 1)
+    if row is None:
+        raise UserError("文件中没有赛事信息", "the file holds no tournament")
+    return row
+
+
+def regulations_of(session: Session) -> Regulations:
+    return regulations_from_dict(dict(tournament_row(session).regulations))
+
+
+def load_regulations(db: Database) -> Regulations:
+    with db.session() as s:
+        return regulations_of(s)
+
+
+def group_row(session: Session, name: str) -> Group:
+    group = session.scalars(select(Group).where(Group.name == name)).one_or_none()
+    if group is None:
+        names = "、".join(session.scalars(select(Group.name).order_by(Group.position)))
+        raise UserError(
+            f"没有名为“{name}”的组别（现有：{names}）", f"no group named {name!r} (groups: {names})"
+        )
+    return group
+
+
+def tournament_info(db: Database) -> TournamentInfo:
+    with db.session() as s:
+        t = tournament_row(s)
+        groups = tuple(
+            GroupInfo(g.name, g.teams, len(g.players))
+            for g in s.scalars(select(Group).order_by(Group.position))
+        )
+        return TournamentInfo(t.name, t.preset, t.start_date, regulations_of(s), groups)
+
+
+def update_regulations(
+    db: Database, new: Regulations, *, reason: str = "", who: str = audit.DEFAULT_ARBITER
+) -> None:
+    """Replace the regulation; refused where a change would alter a round already paired."""
+    new.validate()
+    with db.session() as s:
+        t = tournament_row(s)
+        old = regulations_of(s)
+        paired = {
+            g.name: max((r.number for r in s.scalars(select(Round).where(Round.group_id == g.id))), default=0)
+            for g in s.scalars(select(Group))
+        }
+        _refuse_changes_to_played_rounds(old, new, paired)
+        new_names = {g.name for g in new.groups}
+        for name, rounds in paired.items():
+            if name not in new_names:
+                if rounds:
+                    raise UserError(
+                        f"组别“{name}”已编排，不能删除", f"group {name!r} has rounds; it cannot be removed"
+                    )
+                group = group_row(s, name)
+                if group.players:
+                    raise UserError(f"组别“{name}”中有棋手，不能删除", f"group {name!r} has players")
+                s.delete(group)
+        for position, g in enumerate(new.groups):
+            if g.name in paired:
+                row = group_row(s, g.name)
+                row.teams, row.position = g.teams, position
+            else:
+                s.add(Group(name=g.name, teams=g.teams, position=position))
+        t.regulations = regulations_to_dict(new)
+        t.start_date = new.start_date
+        audit.record(
+            s,
+            "update_regulations",
+            before=regulations_to_dict(old),
+            after=regulations_to_dict(new),
+            reason=reason,
+            who=who,
+        )
+
+
+def _refuse_changes_to_played_rounds(old: Regulations, new: Regulations, paired: dict[str, int]) -> None:
+    """Settings that shape pairings or scores may not change once a round they affect exists."""
+    if not any(paired.values()):
+        return
+    if old.points != new.points:
+        raise UserError("已有轮次编排，不能再修改计分办法", "rounds exist: the points cannot change any more")
+    if old.pairing.team_avoidance != new.pairing.team_avoidance and any(paired.values()):
+        raise UserError(
+            "首轮已编排，不能再修改同队回避规则", "round 1 is paired: team avoidance cannot change"
+        )
+    if old.pairing.seeding != new.pairing.seeding:
+        raise UserError("首轮已编排，序号产生办法不能再修改", "round 1 is paired: seeding cannot change")
+    old_groups = {g.name: g for g in old.groups}
+    for g in new.groups:
+        before = old_groups.get(g.name)
+        played = paired.get(g.name, 0)
+        if before is None or not played:
+            continue
+        if g.rounds < played:
+            raise UserError(
+                f"{g.name}已编排到第 {played} 轮，总轮数不能少于 {played}",
+                f"{g.name} is paired up to round {played}; it cannot have fewer rounds",
+            )
+        split_changed = (before.swiss_rounds, before.knockout_size) != (g.swiss_rounds, g.knockout_size)
+        if split_changed and before.knockout_size and played > before.swiss_rounds:
+            raise UserError(
+                f"{g.name}已进入第二阶段，不能再修改分段办法",
+                f"{g.name} is past the split; the split cannot change",
+            )
+
+
+def export_regulations_toml(db: Database) -> str:
+    return regulations_to_toml(load_regulations(db))
+
+
+def import_regulations_toml(
+    db: Database, text: str, *, reason: str = "", who: str = audit.DEFAULT_ARBITER
+) -> None:
+    update_regulations(db, regulations_from_toml(text), reason=reason or "导入规程", who=who)
