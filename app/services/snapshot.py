@@ -1,0 +1,509 @@
+"""Snapshot: a full-fidelity, versioned JSON export and import of a tournament.
+
+For backup, exchange and tests. Players are referred to by their group and sequence number
+(``no``); before the draw for numbers a player's ``no`` is ``null`` and nothing refers to them.
+Export then import gives back an identical snapshot (tested).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import (
+    AuditEntry,
+    Bye,
+    GameRecord,
+    GameRow,
+    Group,
+    KnockoutMatch,
+    Player,
+    Round,
+    Team,
+    Tournament,
+    Violation,
+)
+from app.db.session import Database
+from app.engine.regulations import regulations_from_dict
+from app.engine.types import GameResult, UserError
+from app.services.tournaments import tournament_row
+
+FORMAT = "xqarbiter-snapshot"
+VERSION = 1
+
+
+def _dt(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat(timespec="seconds")
+
+
+def _d(value: date | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def export_snapshot(db: Database) -> dict[str, Any]:
+    with db.session() as s:
+        return snapshot_of(s)
+
+
+def snapshot_of(s: Session) -> dict[str, Any]:
+    t = tournament_row(s)
+    groups = list(s.scalars(select(Group).order_by(Group.position, Group.id)))
+    group_name = {g.id: g.name for g in groups}
+    players = list(s.scalars(select(Player).order_by(Player.group_id, Player.no, Player.id)))
+    ref = {p.id: p.no for p in players}
+    teams = list(s.scalars(select(Team).order_by(Team.group_id, Team.id)))
+    team_name = {tm.id: tm.name for tm in teams}
+
+    rounds_out = []
+    for r in s.scalars(select(Round).order_by(Round.group_id, Round.number)):
+        games = sorted(r.games, key=lambda g: (g.board, g.game_no))
+        rounds_out.append(
+            {
+                "group": group_name[r.group_id],
+                "round": r.number,
+                "stage": r.stage,
+                "seed": r.seed,
+                "paired_at": _dt(r.paired_at),
+                "closed_at": _dt(r.closed_at),
+                "games": [
+                    {
+                        "board": g.board,
+                        "red": ref[g.red_id],
+                        "black": ref[g.black_id],
+                        "result": g.result,
+                        "game_no": g.game_no,
+                        "kind": g.kind,
+                        "match": None if g.match_id is None else _match_code(s, g.match_id),
+                    }
+                    for g in games
+                ],
+                "byes": sorted(ref[b.player_id] for b in r.byes if ref[b.player_id] is not None),
+                "explanation": r.explanation,
+            }
+        )
+    matches = [
+        {
+            "group": group_name[m.group_id],
+            "code": m.code,
+            "round": m.round_number,
+            "high": ref.get(m.high_id) if m.high_id else None,
+            "low": ref.get(m.low_id) if m.low_id else None,
+            "colour_method": m.colour_method,
+            "colour_seed": m.colour_seed,
+            "first_red": ref.get(m.first_red_id) if m.first_red_id else None,
+            "deciding_red": ref.get(m.deciding_red_id) if m.deciding_red_id else None,
+            "winner": ref.get(m.winner_id) if m.winner_id else None,
+        }
+        for m in s.scalars(select(KnockoutMatch).order_by(KnockoutMatch.group_id, KnockoutMatch.id))
+    ]
+    player_group = {p.id: group_name[p.group_id] for p in players}
+    violations = [
+        {
+            "player": ref[v.player_id],
+            "group": player_group[v.player_id],
+            "round": v.round_number,
+            "kind": v.kind,
+            "reason": v.reason,
+            "source": v.source,
+            "board": _board_of(s, v.game_id),
+            "created_at": _dt(v.created_at),
+        }
+        for v in s.scalars(select(Violation).order_by(Violation.id))
+    ]
+    records = []
+    for rec in s.scalars(select(GameRecord).order_by(GameRecord.id)):
+        g = s.get(GameRow, rec.game_id)
+        assert g is not None
+        records.append(
+            {
+                "group": group_name[g.round.group_id],
+                "round": g.round.number,
+                "board": g.board,
+                "game_no": g.game_no,
+                "recorder": ref.get(rec.recorder_id) if rec.recorder_id else None,
+                "designated": rec.designated,
+                "received": rec.received,
+                "moves": rec.moves,
+                "pgn": rec.pgn,
+                "received_at": _dt(rec.received_at),
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "tournament": {
+            "name": t.name,
+            "preset": t.preset,
+            "start_date": _d(t.start_date),
+            "created_at": _dt(t.created_at),
+            "settings": t.regulations,
+        },
+        "groups": [
+            {
+                "name": g.name,
+                "teams": g.teams,
+                "numbers_method": g.numbers_method,
+                "numbers_seed": g.numbers_seed,
+            }
+            for g in groups
+        ],
+        "teams": [{"name": tm.name, "group": group_name[tm.group_id], "leader": tm.leader} for tm in teams],
+        "players": [
+            {
+                "no": p.no,
+                "name": p.name,
+                "group": group_name[p.group_id],
+                "team": team_name.get(p.team_id) if p.team_id else None,
+                "id_type": p.id_type,
+                "id_number": p.id_number,
+                "birth_date": _d(p.birth_date),
+                "gender": p.gender,
+                "phone": p.phone,
+                "rating": p.rating,
+                "unit": p.unit,
+                "notes": p.notes,
+                "fee_paid": p.fee_paid,
+                "insurance": p.insurance,
+                "pledge": p.pledge,
+                "checked_in": p.checked_in,
+                "status": p.status,
+                "status_round": p.status_round,
+                "dq_games": p.dq_games,
+                "registered_at": _dt(p.registered_at),
+                "late_entry_round": p.late_entry_round,
+            }
+            for p in players
+        ],
+        "rounds": rounds_out,
+        "knockout": matches,
+        "violations": violations,
+        "records": records,
+        "audit": [
+            {
+                "at": _dt(a.at),
+                "who": a.who,
+                "action": a.action,
+                "entity": a.entity,
+                "before": a.before,
+                "after": a.after,
+                "reason": a.reason,
+            }
+            for a in s.scalars(select(AuditEntry).order_by(AuditEntry.id))
+        ],
+    }
+
+
+def _match_code(s: Session, match_id: int) -> str:
+    m = s.get(KnockoutMatch, match_id)
+    assert m is not None
+    return m.code
+
+
+def _board_of(s: Session, game_id: int | None) -> int | None:
+    if game_id is None:
+        return None
+    g = s.get(GameRow, game_id)
+    return None if g is None else g.board
+
+
+# --------------------------------------------------------------------------- import
+
+
+class SnapshotError(UserError):
+    pass
+
+
+def _req(obj: dict[str, Any], key: str, where: str) -> Any:
+    if not isinstance(obj, dict) or key not in obj:
+        raise SnapshotError(f"快照中 {where} 缺少字段“{key}”", f"snapshot: {where} has no field {key!r}")
+    return obj[key]
+
+
+def _parse_dt(value: Any, where: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        raise SnapshotError(
+            f"快照中 {where} 的时间“{value}”无效", f"snapshot: invalid time at {where}"
+        ) from None
+
+
+def _parse_date(value: Any, where: str) -> date:
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError:
+        raise SnapshotError(
+            f"快照中 {where} 的日期“{value}”无效", f"snapshot: invalid date at {where}"
+        ) from None
+
+
+def read_snapshot_file(path: Path | str) -> dict[str, Any]:
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SnapshotError(f"找不到快照文件 {path}", f"snapshot file not found: {path}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SnapshotError(
+            f"{path.name} 不是有效的 JSON：{exc}", f"{path.name} is not valid JSON: {exc}"
+        ) from None
+    if not isinstance(data, dict):
+        raise SnapshotError(f"{path.name} 不是赛事快照", f"{path.name} is not a tournament snapshot")
+    return data
+
+
+def import_snapshot(data: dict[str, Any], path: Path | str) -> Database:
+    """Create a new tournament file at ``path`` holding exactly the snapshot; nothing is left on failure."""
+    from app.db.session import open_database
+
+    if data.get("format") != FORMAT:
+        raise SnapshotError(
+            "这不是象棋赛事快照（format 字段不对）", "not an xqarbiter snapshot (wrong format field)"
+        )
+    if data.get("version") != VERSION:
+        raise SnapshotError(
+            f"快照版本 {data.get('version')} 不受支持（本程序支持 {VERSION}）",
+            f"snapshot version {data.get('version')} is not supported (this program reads {VERSION})",
+        )
+    t = _req(data, "tournament", "顶层")
+    settings = _req(t, "settings", "tournament")
+    regulations_from_dict(settings)  # validates
+    path = Path(path)
+    db = open_database(path, create=True)
+    try:
+        with db.session() as s:
+            _fill(s, data)
+    except BaseException:
+        db.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        raise
+    return db
+
+
+def _fill(s: Session, data: dict[str, Any]) -> None:
+    t = data["tournament"]
+    s.add(
+        Tournament(
+            id=1,
+            name=str(_req(t, "name", "tournament")),
+            preset=str(t.get("preset", "")),
+            start_date=_parse_date(_req(t, "start_date", "tournament"), "tournament.start_date"),
+            regulations=t["settings"],
+            created_at=_parse_dt(t.get("created_at"), "tournament.created_at")
+            or datetime.now().replace(microsecond=0),
+        )
+    )
+    groups: dict[str, Group] = {}
+    for i, g in enumerate(_req(data, "groups", "顶层")):
+        row = Group(
+            name=str(_req(g, "name", f"groups[{i}]")),
+            teams=bool(_req(g, "teams", f"groups[{i}]")),
+            position=i,
+            numbers_method=str(g.get("numbers_method", "")),
+            numbers_seed=g.get("numbers_seed"),
+        )
+        groups[row.name] = row
+        s.add(row)
+    s.flush()
+
+    def group_of(name: Any, where: str) -> Group:
+        if name not in groups:
+            raise SnapshotError(
+                f"快照中 {where} 的组别“{name}”不存在", f"snapshot: {where} names unknown group {name!r}"
+            )
+        return groups[name]
+
+    teams: dict[tuple[str, str], Team] = {}
+    for i, tm in enumerate(data.get("teams", [])):
+        g = group_of(_req(tm, "group", f"teams[{i}]"), f"teams[{i}]")
+        row = Team(group_id=g.id, name=str(_req(tm, "name", f"teams[{i}]")), leader=str(tm.get("leader", "")))
+        teams[(g.name, row.name)] = row
+        s.add(row)
+    s.flush()
+
+    players: dict[tuple[str, int], Player] = {}
+    for i, p in enumerate(_req(data, "players", "顶层")):
+        where = f"players[{i}]"
+        g = group_of(_req(p, "group", where), where)
+        team = p.get("team")
+        if team is not None and (g.name, team) not in teams:
+            teams[(g.name, team)] = Team(group_id=g.id, name=str(team))
+            s.add(teams[(g.name, team)])
+            s.flush()
+        row = Player(
+            group_id=g.id,
+            team_id=None if team is None else teams[(g.name, team)].id,
+            no=p.get("no"),
+            name=str(_req(p, "name", where)),
+            gender=str(p.get("gender", "")),
+            id_type=str(p.get("id_type", "resident_id")),
+            id_number=str(_req(p, "id_number", where)),
+            birth_date=_parse_date(
+                p.get("birth_date") or _birth_from_id(str(p["id_number"])), f"{where}.birth_date"
+            ),
+            phone=str(_req(p, "phone", where)),
+            rating=p.get("rating"),
+            unit=str(p.get("unit", "")),
+            notes=str(p.get("notes", "")),
+            fee_paid=bool(_req(p, "fee_paid", where)),
+            insurance=bool(p.get("insurance", False)),
+            pledge=bool(p.get("pledge", False)),
+            checked_in=bool(_req(p, "checked_in", where)),
+            status=str(_req(p, "status", where)),
+            status_round=p.get("status_round"),
+            dq_games=str(p.get("dq_games", "")),
+            registered_at=_parse_dt(p.get("registered_at"), f"{where}.registered_at") or datetime(2000, 1, 1),
+            late_entry_round=p.get("late_entry_round"),
+        )
+        if row.no is not None:
+            if (g.name, row.no) in players:
+                raise SnapshotError(
+                    f"快照中 {g.name} 序号 {row.no} 重复", f"snapshot: {g.name} number {row.no} twice"
+                )
+            players[(g.name, row.no)] = row
+        s.add(row)
+    s.flush()
+
+    def player_id(group: str, no: Any, where: str) -> int:
+        if (group, no) not in players:
+            raise SnapshotError(
+                f"快照中 {where} 引用了不存在的棋手 {group} {no} 号",
+                f"snapshot: {where} refers to unknown player {group} #{no}",
+            )
+        return players[(group, no)].id
+
+    matches: dict[tuple[str, str], KnockoutMatch] = {}
+    for i, m in enumerate(data.get("knockout", [])):
+        where = f"knockout[{i}]"
+        g = group_of(_req(m, "group", where), where)
+
+        def opt(key: str, g: Group = g, m: dict[str, Any] = m, where: str = where) -> int | None:
+            return None if m.get(key) is None else player_id(g.name, m[key], f"{where}.{key}")
+
+        row = KnockoutMatch(
+            group_id=g.id,
+            code=str(_req(m, "code", where)),
+            round_number=int(_req(m, "round", where)),
+            high_id=opt("high"),
+            low_id=opt("low"),
+            colour_method=str(m.get("colour_method", "")),
+            colour_seed=m.get("colour_seed"),
+            first_red_id=opt("first_red"),
+            deciding_red_id=opt("deciding_red"),
+            winner_id=opt("winner"),
+        )
+        matches[(g.name, row.code)] = row
+        s.add(row)
+    s.flush()
+
+    games: dict[tuple[str, int, int, int], GameRow] = {}
+    for i, r in enumerate(_req(data, "rounds", "顶层")):
+        where = f"rounds[{i}]"
+        g = group_of(_req(r, "group", where), where)
+        rnd = Round(
+            group_id=g.id,
+            number=int(_req(r, "round", where)),
+            stage=str(r.get("stage", "swiss")),
+            seed=r.get("seed"),
+            paired_at=_parse_dt(r.get("paired_at"), f"{where}.paired_at") or datetime(2000, 1, 1),
+            closed_at=_parse_dt(r.get("closed_at"), f"{where}.closed_at"),
+            explanation=r.get("explanation"),
+        )
+        s.add(rnd)
+        s.flush()
+        for j, gm in enumerate(_req(r, "games", where)):
+            gw = f"{where}.games[{j}]"
+            result = str(_req(gm, "result", gw))
+            try:
+                GameResult(result)
+            except ValueError:
+                raise SnapshotError(
+                    f"快照中 {gw} 的结果“{result}”无效", f"snapshot: invalid result at {gw}"
+                ) from None
+            match = gm.get("match")
+            if match is not None and (g.name, match) not in matches:
+                raise SnapshotError(
+                    f"快照中 {gw} 引用了不存在的淘汰赛场次", f"snapshot: {gw} refers to unknown match"
+                )
+            row = GameRow(
+                round_id=rnd.id,
+                board=int(_req(gm, "board", gw)),
+                game_no=int(gm.get("game_no", 1)),
+                red_id=player_id(g.name, _req(gm, "red", gw), gw),
+                black_id=player_id(g.name, _req(gm, "black", gw), gw),
+                result=result,
+                kind=str(gm.get("kind", "swiss")),
+                match_id=None if match is None else matches[(g.name, match)].id,
+            )
+            s.add(row)
+            games[(g.name, rnd.number, row.board, row.game_no)] = row
+        for no in r.get("byes", []):
+            s.add(Bye(round_id=rnd.id, player_id=player_id(g.name, no, f"{where}.byes")))
+    s.flush()
+
+    for i, v in enumerate(data.get("violations", [])):
+        where = f"violations[{i}]"
+        gname = str(_req(v, "group", where))
+        rnd_no = int(_req(v, "round", where))
+        board = v.get("board")
+        game = games.get((gname, rnd_no, board, 1)) if board is not None else None
+        s.add(
+            Violation(
+                player_id=player_id(gname, _req(v, "player", where), where),
+                round_number=rnd_no,
+                game_id=None if game is None else game.id,
+                kind=str(_req(v, "kind", where)),
+                reason=str(v.get("reason", "")),
+                source=str(v.get("source", "arbiter")),
+                created_at=_parse_dt(v.get("created_at"), f"{where}.created_at") or datetime(2000, 1, 1),
+            )
+        )
+    for i, rec in enumerate(data.get("records", [])):
+        where = f"records[{i}]"
+        key = (str(rec["group"]), int(rec["round"]), int(rec["board"]), int(rec.get("game_no", 1)))
+        if key not in games:
+            raise SnapshotError(
+                f"快照中 {where} 引用了不存在的对局", f"snapshot: {where} refers to unknown game"
+            )
+        recorder = rec.get("recorder")
+        s.add(
+            GameRecord(
+                game_id=games[key].id,
+                recorder_id=None if recorder is None else player_id(key[0], recorder, where),
+                designated=bool(rec.get("designated", False)),
+                received=bool(rec.get("received", False)),
+                moves=rec.get("moves"),
+                pgn=str(rec.get("pgn", "")),
+                received_at=_parse_dt(rec.get("received_at"), f"{where}.received_at"),
+            )
+        )
+    for i, a in enumerate(data.get("audit", [])):
+        s.add(
+            AuditEntry(
+                at=_parse_dt(a.get("at"), f"audit[{i}].at") or datetime(2000, 1, 1),
+                who=str(a.get("who", "")),
+                action=str(a.get("action", "")),
+                entity=str(a.get("entity", "")),
+                before=str(a.get("before", "")),
+                after=str(a.get("after", "")),
+                reason=str(a.get("reason", "")),
+            )
+        )
+
+
+def _birth_from_id(id_number: str) -> str:
+    if len(id_number) == 18 and id_number[6:14].isdigit():
+        return f"{id_number[6:10]}-{id_number[10:12]}-{id_number[12:14]}"
+    return "2000-01-01"
+
+
+def write_snapshot_file(db: Database, path: Path | str) -> None:
+    Path(path).write_text(json.dumps(export_snapshot(db), ensure_ascii=False, indent=1), encoding="utf-8")

@@ -1,0 +1,112 @@
+"""Regulations as data: the Tianshui preset exactly, TOML and dict round trips, precise errors."""
+
+import dataclasses
+
+import pytest
+
+from app.engine.regulations import (
+    GroupFormat,
+    PrizeKind,
+    Tiebreak,
+    preset,
+    regulations_from_dict,
+    regulations_from_toml,
+    regulations_to_dict,
+    regulations_to_toml,
+)
+from app.engine.types import Colour, GameResult, UserError
+
+
+def test_tianshui_preset_matches_the_regulation() -> None:
+    reg = preset("tianshui-2024")
+    assert [g.name for g in reg.groups] == ["公开组", "天水本地组"]
+    open_, local = reg.groups
+    assert (open_.teams, local.teams) == (True, False)  # 本地组不设团体
+    assert all((g.rounds, g.swiss_rounds, g.knockout_size) == (11, 8, 8) for g in reg.groups)
+    assert reg.swiss_time_control.label == "20′+10″"
+    assert (reg.knockout.slow.label, reg.knockout.rapid.label, reg.knockout.deciding.label) == (
+        "20′+5″",
+        "10′+3″",
+        "5′+3″",
+    )
+    assert reg.registration.capacity == 160 and reg.registration.age_limit == 65
+    assert reg.registration.fee_yuan == 100
+    assert reg.registration.deadline.isoformat() == "2024-07-23T18:00:00"
+    assert reg.tiebreaks.chain == (
+        Tiebreak.OPPONENT_SCORE,
+        Tiebreak.WINS,
+        Tiebreak.VIOLATIONS,
+        Tiebreak.BLACK_GAMES,
+        Tiebreak.BLACK_WINS,
+        Tiebreak.PREVIOUS_ROUNDS,
+    )
+    assert reg.record_duty.top_boards == 10 and reg.record_duty.draw_recorder is Colour.BLACK
+    assert reg.record_duty.min_draw_moves == 25 and reg.discipline.late_minutes == 10
+    assert reg.team.counted_members == 4 and reg.team.min_members == 4
+
+
+def test_prize_tables_sum_to_the_regulation_totals() -> None:
+    reg = preset("tianshui-2024")
+    open_ind = reg.prize_tables("公开组", PrizeKind.INDIVIDUAL)[0]
+    local_ind = reg.prize_tables("天水本地组", PrizeKind.INDIVIDUAL)[0]
+    team = reg.prize_tables("公开组", PrizeKind.TEAM)[0]
+    # 10000+5000+3000+2000+1000+800+600+600+500+500+400+400 = 24800; 6×300 + 6×200 = 3000
+    assert (len(open_ind.amounts), open_ind.total) == (24, 27_800)
+    assert open_ind.amounts[12:18] == (300,) * 6 and open_ind.amounts[18:] == (200,) * 6
+    # 2000+1000+800+500 = 4300; 4×400 + 4×300 + 4×200 = 3600
+    assert (len(local_ind.amounts), local_ind.total) == (16, 7_900)
+    assert (len(team.amounts), team.total) == (8, 3_000)
+    assert reg.prize_tables("天水本地组", PrizeKind.TEAM) == ()
+
+
+def test_points_table_of_rules_section_4() -> None:
+    points = preset("tianshui-2024").points
+    assert points.for_result(GameResult.RED_WIN) == (2, 0)
+    assert points.for_result(GameResult.DRAW) == (1, 1)
+    assert points.for_result(GameResult.BLACK_WIN) == (0, 2)
+    assert points.for_result(GameResult.RED_FORFEIT) == (0, 2)
+    assert points.for_result(GameResult.BLACK_FORFEIT) == (2, 0)
+    assert points.for_result(GameResult.DOUBLE_FORFEIT) == (0, 0)
+    assert points.bye == 2
+    three_one = dataclasses.replace(points, win=3, forfeit_win=3, bye=3, red_draw=1, black_draw=2)
+    assert three_one.for_result(GameResult.DRAW) == (1, 2)
+    assert three_one.for_result(GameResult.RED_WIN) == (3, 0)
+
+
+def test_toml_and_dict_round_trips_are_exact() -> None:
+    reg = preset("tianshui-2024")
+    text = regulations_to_toml(reg)
+    assert 'name = "公开组"' in text
+    assert regulations_from_toml(text) == reg
+    assert regulations_from_dict(regulations_to_dict(reg)) == reg
+    changed = dataclasses.replace(reg, groups=(GroupFormat("甲组", True, 7, 7, 0),), prizes=())
+    assert regulations_from_toml(regulations_to_toml(changed)) == changed
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d["points"].update(win="two"), r"points\.win"),
+        (lambda d: d["pairing"].update(team_avoidance="sometimes"), r"pairing\.team_avoidance.*sometimes"),
+        (lambda d: d.update(colour="red"), r"regulations\.colour.*未知"),
+        (lambda d: d["groups"][0].update(knockout_size=6), "淘汰赛人数"),
+        (lambda d: d["groups"][0].update(swiss_rounds=11), "分段前"),
+        (lambda d: d["tiebreaks"].update(chain=["wins", "wins"]), "重复"),
+        (lambda d: d["tiebreaks"].update(chain=["previous_rounds", "wins"]), "最后"),
+        (lambda d: d["registration"].update(deadline="7月23日"), r"registration\.deadline"),
+        (lambda d: d["prizes"][0].update(group="少年组"), "少年组"),
+        (lambda d: d.update(groups=[]), "至少要有一个组别"),
+    ],
+)
+def test_bad_settings_are_refused_with_the_setting_named(edit, message: str) -> None:
+    data = regulations_to_dict(preset("tianshui-2024"))
+    edit(data)
+    with pytest.raises(UserError, match=message):
+        regulations_from_dict(data)
+
+
+def test_broken_toml_and_unknown_preset() -> None:
+    with pytest.raises(UserError, match="TOML"):
+        regulations_from_toml("event_name = ")
+    with pytest.raises(UserError, match="tianshui-2024"):
+        preset("beijing-1990")
