@@ -1,0 +1,86 @@
+"""A group's state as the rules see it: its entrants, its rounds, its violations.
+
+``app/db/mapping.py`` builds a :class:`GroupState` from the tournament file; every rule module
+(pairing, standings, knockout, record duty) reads what it needs from it. Players are known by
+their sequence number (序号) within the group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.engine.regulations import GroupFormat
+from app.engine.types import GameResult, PlayerStatus, RoundRecord, RoundStage
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A registered player of the group, as pairing and ranking need them."""
+
+    no: int
+    name: str
+    team: str | None
+    unit: str = ""
+    rating: int | None = None
+    status: PlayerStatus = PlayerStatus.ACTIVE
+    status_round: int | None = None  # round after which they were withdrawn / disqualified
+    fee_paid: bool = True
+    checked_in: bool = True
+    annul_games: bool = False  # disqualified with games annulled
+
+    @property
+    def may_be_paired(self) -> bool:
+        """Fee paid, present, and neither withdrawn nor disqualified (RULES.md §2, §5 pool)."""
+        return self.status is PlayerStatus.ACTIVE and self.fee_paid and self.checked_in
+
+
+@dataclass(frozen=True, slots=True)
+class ViolationFact:
+    """One violation (犯规) counted in the tiebreak: player, round, kind."""
+
+    no: int
+    round: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutGameFact:
+    board: int
+    game_no: int
+    kind: str  # slow / rapid / deciding
+    red: int
+    black: int
+    result: GameResult
+
+
+@dataclass(frozen=True, slots=True)
+class GroupState:
+    """Everything the rules need to know about one group, read in one go."""
+
+    name: str
+    format: GroupFormat
+    entrants: tuple[Entrant, ...]
+    rounds: tuple[RoundRecord, ...]  # every round, Swiss and knockout, in order
+    stages: tuple[RoundStage, ...]  # the stage of each round above
+    closed: tuple[bool, ...]  # whether each round above is closed
+    violations: tuple[ViolationFact, ...] = ()
+
+    @property
+    def swiss_rounds(self) -> tuple[RoundRecord, ...]:
+        return tuple(r for r, st in zip(self.rounds, self.stages, strict=True) if st is RoundStage.SWISS)
+
+    @property
+    def last_round(self) -> int:
+        return self.rounds[-1].number if self.rounds else 0
+
+    def entrant(self, no: int) -> Entrant:
+        for e in self.entrants:
+            if e.no == no:
+                return e
+        raise KeyError(no)
+
+    def pending_boards(self, round_number: int) -> tuple[int, ...]:
+        for r in self.rounds:
+            if r.number == round_number:
+                return tuple(g.board for g in r.games if g.result is GameResult.PENDING)
+        return ()
