@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.engine.regulations import GroupFormat
+from app.engine.regulations import GroupFormat, Points
 from app.engine.types import GameResult, PlayerStatus, RoundRecord, RoundStage
 
 
@@ -84,3 +84,18 @@ class GroupState:
             if r.number == round_number:
                 return tuple(g.board for g in r.games if g.result is GameResult.PENDING)
         return ()
+
+
+def scores_after(rounds: tuple[RoundRecord, ...], points: Points, up_to: int) -> dict[int, int]:
+    """Each player's Swiss score after round ``up_to`` (0 = before round 1): games and byes."""
+    scores: dict[int, int] = {}
+    for rnd in rounds:
+        if rnd.number > up_to:
+            continue
+        for g in rnd.games:
+            red, black = points.for_result(g.result)
+            scores[g.red] = scores.get(g.red, 0) + red
+            scores[g.black] = scores.get(g.black, 0) + black
+        for no in rnd.byes:
+            scores[no] = scores.get(no, 0) + points.bye
+    return scores
