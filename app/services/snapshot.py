@@ -54,7 +54,11 @@ def snapshot_of(s: Session) -> dict[str, Any]:
     t = tournament_row(s)
     groups = list(s.scalars(select(Group).order_by(Group.position, Group.id)))
     group_name = {g.id: g.name for g in groups}
-    players = list(s.scalars(select(Player).order_by(Player.group_id, Player.no, Player.id)))
+    position = {g.id: g.position for g in groups}
+    players = sorted(
+        s.scalars(select(Player)),
+        key=lambda p: (position[p.group_id], p.no is None, p.no or 0, p.id),
+    )
     ref = {p.id: p.no for p in players}
     teams = list(s.scalars(select(Team).order_by(Team.group_id, Team.id)))
     team_name = {tm.id: tm.name for tm in teams}

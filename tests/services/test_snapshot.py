@@ -1,0 +1,139 @@
+"""Snapshot: export then import gives back an identical snapshot; bad snapshots change nothing."""
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from app.engine.types import UserError
+from app.services.snapshot import export_snapshot, import_snapshot, read_snapshot_file, write_snapshot_file
+from tests.factories import player, snapshot, swiss_round
+
+
+def _rich_snapshot() -> dict:
+    players = [player(i, f"棋手{i}", team="甲队" if i <= 4 else None) for i in range(1, 8)]
+    players.append(player(1, "本地一", group="天水本地组", unit="麦积区"))
+    players.append(player(None, "未抽签", group="天水本地组", checked_in=False, fee_paid=False))
+    players[6]["status"] = "withdrawn"
+    players[6]["status_round"] = 2
+    rounds = [
+        swiss_round(1, [(1, 5, "red_win"), (6, 2, "draw"), (3, 7, "black_forfeit")], byes=[4]),
+        swiss_round(2, [(5, 3, "double_forfeit"), (2, 1, "pending"), (4, 6, "red_forfeit")], byes=[7]),
+    ]
+    rounds[0]["closed_at"] = "2024-07-26T11:00:00"
+    rounds[0]["explanation"] = {"1": "同分"}
+    data = snapshot(players, rounds)
+    data["violations"] = [
+        {
+            "player": 2,
+            "group": "公开组",
+            "round": 1,
+            "kind": "phone",
+            "reason": "手机带入赛场",
+            "source": "arbiter",
+            "board": 2,
+            "created_at": "2024-07-26T10:00:00",
+        },
+    ]
+    data["records"] = [
+        {
+            "group": "公开组",
+            "round": 1,
+            "board": 1,
+            "game_no": 1,
+            "recorder": 1,
+            "designated": True,
+            "received": True,
+            "moves": 41,
+            "pgn": '[Game "Chinese Chess"]',
+            "received_at": "2024-07-26T11:30:00",
+        },
+    ]
+    data["audit"] = [
+        {
+            "at": "2024-07-26T09:00:00",
+            "who": "裁判长",
+            "action": "enter_result",
+            "entity": "公开组 第1轮 第1台",
+            "before": "pending",
+            "after": "red_win",
+            "reason": "",
+        },
+    ]
+    return data
+
+
+def test_export_then_import_gives_an_identical_snapshot(tmp_path: Path) -> None:
+    original = _rich_snapshot()
+    db = import_snapshot(copy.deepcopy(original), tmp_path / "a.xqt")
+    exported = export_snapshot(db)
+    assert exported == original
+    write_snapshot_file(db, tmp_path / "a.json")
+    db2 = import_snapshot(read_snapshot_file(tmp_path / "a.json"), tmp_path / "b.xqt")
+    assert export_snapshot(db2) == original
+
+
+def test_snapshot_has_the_documented_shape(tmp_path: Path) -> None:
+    db = import_snapshot(_rich_snapshot(), tmp_path / "a.xqt")
+    data = export_snapshot(db)
+    assert (data["format"], data["version"]) == ("xqarbiter-snapshot", 1)
+    assert {"name", "preset", "start_date", "settings"} <= set(data["tournament"])
+    assert {
+        "no",
+        "name",
+        "group",
+        "team",
+        "id_number",
+        "phone",
+        "rating",
+        "fee_paid",
+        "checked_in",
+        "status",
+    } <= set(data["players"][0])
+    r1 = data["rounds"][0]
+    assert (r1["group"], r1["round"], r1["byes"]) == ("公开组", 1, [4])
+    assert r1["games"][2] == {
+        "board": 3,
+        "red": 3,
+        "black": 7,
+        "result": "black_forfeit",
+        "game_no": 1,
+        "kind": "swiss",
+        "match": None,
+    }
+    assert data["violations"][0]["player"] == 2
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d.update(format="other"), "format"),
+        (lambda d: d.update(version=99), "99"),
+        (lambda d: d["rounds"][0]["games"][0].update(red=42), "42"),
+        (lambda d: d["rounds"][0]["games"][0].update(result="win"), "结果"),
+        (lambda d: d["players"][0].pop("name"), "name"),
+        (lambda d: d["players"][1].update(no=1), "重复"),
+        (lambda d: d["tournament"]["settings"]["points"].update(win=-1.5), "points.win"),
+        (lambda d: d["players"][0].update(group="少年组"), "少年组"),
+    ],
+)
+def test_bad_snapshot_is_refused_and_leaves_no_file(tmp_path: Path, edit, message: str) -> None:
+    data = _rich_snapshot()
+    edit(data)
+    target = tmp_path / "x.xqt"
+    with pytest.raises(UserError, match=message):
+        import_snapshot(data, target)
+    assert not target.exists()
+
+
+def test_unreadable_snapshot_files(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(UserError, match="JSON"):
+        read_snapshot_file(bad)
+    bad.write_text(json.dumps([1, 2]), encoding="utf-8")
+    with pytest.raises(UserError, match="快照"):
+        read_snapshot_file(bad)
+    with pytest.raises(UserError, match="找不到"):
+        read_snapshot_file(tmp_path / "missing.json")
