@@ -180,7 +180,123 @@ def add_foundation_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_import)
 
 
-COMMAND_GROUPS: list[Callable[[Any], None]] = [add_foundation_commands]
+# --------------------------------------------------------------------------- rounds and results
+
+
+def cmd_pairings(args: argparse.Namespace) -> int:
+    from app.services.rounds import round_view, rounds_of
+
+    db = _open(args.file, read_only=True)
+    try:
+        number = args.round or max((r.number for r in rounds_of(db, args.group)), default=0)
+        if not number:
+            raise UserError(f"{args.group}尚未编排任何轮次", f"{args.group} has no rounds yet")
+        view = round_view(db, args.group, number)
+    finally:
+        db.close()
+    if args.json:
+        _print_json(
+            {
+                "group": view.group,
+                "round": view.number,
+                "games": [
+                    {"board": b.board, "red": b.red.no, "black": b.black.no, "result": b.result.value}
+                    for b in view.boards
+                ],
+                "byes": [s.no for s in view.byes],
+            }
+        )
+        return 0
+    print(f"{view.group} 第 {view.number} 轮")
+    for b in view.boards:
+        print(
+            f"{b.board:>3}  {b.red.no:>3} {b.red.name:<6}({b.red.score})  {b.result.zh or '—':^4}  "
+            f"{b.black.no:>3} {b.black.name:<6}({b.black.score})"
+        )
+    for seat in view.byes:
+        print(f"轮空  {seat.no:>3} {seat.name}")
+    return 0
+
+
+def cmd_result(args: argparse.Namespace) -> int:
+    from app.services.results import enter_result
+
+    db = _open(args.file)
+    try:
+        enter_result(
+            db, args.group, args.round, args.board, args.result, reason=args.reason, game_no=args.game
+        )
+    finally:
+        db.close()
+    print(f"{args.group} 第 {args.round} 轮 第 {args.board} 台：{args.result}")
+    return 0
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    from app.services.results import enter_results, parse_result_entries
+
+    try:
+        data = json.loads(Path(args.input).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(
+            f"无法读取成绩文件 {args.input}：{exc}", f"cannot read results file {args.input}: {exc}"
+        ) from None
+    entries = parse_result_entries(data)
+    db = _open(args.file)
+    try:
+        changed = enter_results(db, args.group, args.round, entries, reason=args.reason)
+    finally:
+        db.close()
+    print(f"已录入 {changed} 台成绩")
+    return 0
+
+
+def cmd_close_round(args: argparse.Namespace) -> int:
+    from app.services.rounds import close_round
+
+    db = _open(args.file)
+    try:
+        close_round(db, args.group, args.round)
+    finally:
+        db.close()
+    print(f"{args.group} 第 {args.round} 轮已结束")
+    return 0
+
+
+def add_round_commands(sub: Any) -> None:
+    p = sub.add_parser("pairings", help="show a round's pairings / 对阵")
+    p.add_argument("file")
+    p.add_argument("--group", required=True)
+    p.add_argument("--round", type=int, default=None)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_pairings)
+
+    p = sub.add_parser("result", help="enter one result: 1-0, 0-1, =, +-, -+, --")
+    p.add_argument("file")
+    p.add_argument("--group", required=True)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--board", type=int, required=True)
+    p.add_argument("--game", type=int, default=None, help="knockout: game number within the match")
+    p.add_argument("--reason", default="", help="required to correct a closed round")
+    p.add_argument("result")
+    p.set_defaults(func=cmd_result)
+
+    p = sub.add_parser("results", help="enter a round's results from JSON (all or nothing)")
+    p.add_argument("file")
+    p.add_argument("--group", required=True)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--in", dest="input", required=True)
+    p.add_argument("--reason", default="")
+    p.set_defaults(func=cmd_results)
+
+    p = sub.add_parser("close-round", help="close a round once every result is in")
+    p.add_argument("file")
+    p.add_argument("--group", required=True)
+    p.add_argument("--round", type=int, required=True)
+    p.set_defaults(func=cmd_close_round)
+
+
+COMMAND_GROUPS: list[Callable[[Any], None]] = [add_foundation_commands, add_round_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -191,10 +307,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_DASH_RESULTS = {"-+": "red_forfeit", "--": "double_forfeit"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         with suppress(AttributeError, ValueError):
             stream.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "result" and argv[-1] in _DASH_RESULTS:
+        # "-+" and "--" look like options to argparse: give it the snapshot code instead
+        argv[-1] = _DASH_RESULTS[argv[-1]]
     args = build_parser().parse_args(argv)
     handler: Handler = args.func
     try:
