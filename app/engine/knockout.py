@@ -521,10 +521,13 @@ class Bracket:
         return self.with_match(draw_colours(self.match(code), seed))
 
     def draw_round_colours(self, round_number: int, seed: int) -> Bracket:
-        """Draw game-1 colours for every match of the round whose players are known and lot is open."""
+        """Draw game-1 colours for every match of the round whose players are known and lot is open.
+
+        Matches whose colours are already set (a physical draw entered, or drawn before) keep them.
+        """
         bracket = self
         for m in self.matches_in_round(round_number):
-            if m.high is not None and m.low is not None and not m.walkover and not m.games:
+            if m.high is not None and m.low is not None and not m.walkover and m.first_red is None:
                 bracket = bracket.draw_colours(m.code, seed)
         return bracket
 

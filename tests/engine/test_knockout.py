@@ -270,6 +270,12 @@ def test_colour_lot_is_reproducible_and_both_outcomes_occur() -> None:
     assert [draw_colours(other, s).first_red for s in range(60)] != first
 
 
+def test_round_lot_keeps_a_physical_draw() -> None:
+    b = create_bracket(SEEDS, 8, RULES).set_first_red("QF2", 17).draw_round_colours(9, seed=11)
+    assert (b.match("QF2").first_red, b.match("QF2").colour_method) == (17, ColourMethod.MANUAL)
+    assert all(b.match(c).colour_seed == 11 for c in ("QF1", "QF3", "QF4"))
+
+
 def test_colours_cannot_change_after_a_result_and_manual_draw_needs_a_player() -> None:
     m = set_first_red(Match("QF1", 9, high=1, low=8), 8)
     assert m.colour_method is ColourMethod.MANUAL
