@@ -190,3 +190,38 @@ def mask_id_number(id_number: str) -> str:
     if len(text) > 4:
         return text[:2] + "*" * (len(text) - 4) + text[-2:]
     return "*" * len(text)
+
+
+class ViolationKind(enum.Enum):
+    """The kinds of violation (犯规) and discipline action an arbiter records (RULES.md §8).
+
+    Shared by the record-duty checks (:mod:`app.engine.record_duty`) and the discipline code.
+
+    >>> ViolationKind.REFUSED_RECORD.zh
+    '拒不录谱'
+    """
+
+    REFUSED_RECORD = "refused_record"  # 拒不录谱
+    SHORT_DRAW_RECORD = "short_draw_record"  # 和棋录谱不足 25 回合
+    PHONE = "phone"  # 手机带入赛场
+    LATE = "late"  # 迟到
+    LEFT_TABLE = "left_table"  # 擅自离席
+    AGREED_RESULT = "agreed_result"  # 未经实际对弈的协商比赛结果
+    CHEATING = "cheating"  # 作弊
+    OTHER = "other"  # any other violation the arbiter enters with a reason
+
+    @property
+    def zh(self) -> str:
+        return _ZH_BY_VIOLATION[self]
+
+
+_ZH_BY_VIOLATION: dict[ViolationKind, str] = {
+    ViolationKind.REFUSED_RECORD: "拒不录谱",
+    ViolationKind.SHORT_DRAW_RECORD: "和棋录谱不足回合",
+    ViolationKind.PHONE: "手机带入赛场",
+    ViolationKind.LATE: "迟到",
+    ViolationKind.LEFT_TABLE: "擅自离席",
+    ViolationKind.AGREED_RESULT: "协商比赛结果",
+    ViolationKind.CHEATING: "作弊",
+    ViolationKind.OTHER: "其他犯规",
+}
