@@ -214,6 +214,15 @@ class ViolationKind(enum.Enum):
     def zh(self) -> str:
         return _ZH_BY_VIOLATION[self]
 
+    @property
+    def counts_in_tiebreak(self) -> bool:
+        """Whether it is a 犯规 counted in the ranking chain (RULES.md §6.4, §8).
+
+        Phone, lateness, leaving the table and agreed results are punished through the game's result
+        (判负 / 弃权), and cheating through disqualification; they are recorded, but not counted again.
+        """
+        return self in (ViolationKind.REFUSED_RECORD, ViolationKind.SHORT_DRAW_RECORD, ViolationKind.OTHER)
+
 
 _ZH_BY_VIOLATION: dict[ViolationKind, str] = {
     ViolationKind.REFUSED_RECORD: "拒不录谱",
