@@ -23,6 +23,7 @@ from app.engine.registration import (
     PlayerEntry,
     RegistrationContext,
     age_on,
+    check_batch,
     check_entry,
     check_manual_numbers,
     draw_by_lot,
@@ -560,3 +561,30 @@ def draw_numbers(
             who=who,
         )
         return numbers
+
+
+def add_players(
+    db: Database,
+    entries: list[PlayerEntry],
+    *,
+    now: datetime | None = None,
+    override_reason: str = "",
+    who: str = audit.DEFAULT_ARBITER,
+) -> list[int]:
+    """Register several players in one transaction (all or none); returns their ids in order.
+
+    The entries are checked as a batch (duplicates among them, capacity counting all of them).
+    """
+    at = now or _now()
+    with db.session() as s:
+        context = registration_context(s, now=at, override_reason=override_reason)
+        lines = check_batch([(f"第 {i} 名", e) for i, e in enumerate(entries, start=1)], context)
+        bad = [line for line in lines if not line.ok]
+        if bad:
+            raise UserError(
+                "；".join(f"{line.label}：{p.message_zh}" for line in bad for p in line.problems),
+                "; ".join(
+                    f"entry {lines.index(line) + 1}: {p.message_en}" for line in bad for p in line.problems
+                ),
+            )
+        return [write_entry(s, line.checked, now=at, who=who, reason=override_reason).id for line in lines]

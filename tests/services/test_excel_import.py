@@ -330,3 +330,10 @@ def test_template_round_trip(db: Database, tmp_path: Path) -> None:
         "",
         "female",
     )
+
+
+def test_template_for_the_tournament_lists_its_groups(db: Database, tmp_path: Path) -> None:
+    from app.services.excel_import import write_template
+
+    ws = load_workbook(write_template(db, tmp_path / "t.xlsx")).active
+    assert '"公开组,天水本地组"' in [dv.formula1 for dv in ws.data_validations.dataValidation]

@@ -15,6 +15,7 @@ from app.engine.types import UserError
 from app.services.audit import audit_log
 from app.services.registration import (
     add_player,
+    add_players,
     create_team,
     draw_numbers,
     edit_player,
@@ -242,3 +243,11 @@ def test_withdrawn_players_get_no_number(db: Database) -> None:
     b = add_player(db, entry(2), now=BEFORE)
     withdraw_player(db, a)
     assert draw_numbers(db, OPEN, seed=1) == {b: 1}
+
+
+def test_add_players_is_all_or_nothing(db: Database) -> None:
+    with pytest.raises(UserError, match="第 3 名"):
+        add_players(db, [entry(1), entry(2), entry(3, id_number=entry(1).id_number)], now=BEFORE)
+    assert list_players(db) == []
+    ids = add_players(db, [entry(1), entry(2, group=LOCAL)], now=BEFORE)
+    assert [v.id for v in list_players(db)] == ids
