@@ -74,16 +74,18 @@ def cmd_import_players(args: argparse.Namespace) -> int:
 
 
 def cmd_draw_numbers(args: argparse.Namespace) -> int:
-    from app.services.registration import draw_numbers
+    from app.services.registration import draw_numbers, new_seed
     from app.services.tournaments import tournament_info
 
     db = _open(args.file)
     try:
-        groups = [args.group] if args.group else [g.name for g in tournament_info(db).groups]
+        groups = [args.group] if args.group else [g.name for g in tournament_info(db).groups if g.players]
         method = "rating" if args.by_rating else "lot"
+        seed = new_seed() if args.seed is None else args.seed
         for group in groups:
-            seed = draw_numbers(db, group, method=method, seed=args.seed)
-            print(f"{group}：序号已抽签产生（{method}，种子 {seed}）")
+            numbers = draw_numbers(db, group, method=method, seed=seed)
+            how = "按等级分" if args.by_rating else "抽签"
+            print(f"{group}：{len(numbers)} 名棋手的序号已{how}产生，随机种子 {seed}")
     finally:
         db.close()
     return 0

@@ -23,7 +23,7 @@ class Entrant:
     unit: str = ""
     rating: int | None = None
     status: PlayerStatus = PlayerStatus.ACTIVE
-    status_round: int | None = None  # round after which they were withdrawn / disqualified
+    status_round: int | None = None  # first round no longer paired in (withdrawn / disqualified)
     fee_paid: bool = True
     checked_in: bool = True
     annul_games: bool = False  # disqualified with games annulled

@@ -16,8 +16,10 @@ from pathlib import Path
 
 from app.db.models import Group, Player, Team
 from app.db.session import Database
+from app.engine.registration import age_on, resident_id_check_char
 from app.engine.regulations import preset
 from app.services import audit
+from app.services.registration import draw_numbers
 from app.services.tournaments import create_tournament, group_row, regulations_of
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史黎贺顾毛郝龚邵万钱覃武戴孔汤庞樊兰殷施陶洪翟安颜倪严牛温芦季俞章鲁葛伍申尤毕聂焦向柳邢岳齐"
@@ -70,12 +72,6 @@ OPEN_REGIONS = (
 )
 LOCAL_REGIONS = ("620502", "620503", "620521", "620522", "620523", "620524", "620525")
 LOCAL_UNITS = ("秦州区", "麦积区", "清水县", "秦安县", "甘谷县", "武山县", "张家川县")
-WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
-CHECK_CHARS = "10X98765432"
-
-
-def id_check_char(first17: str) -> str:
-    return CHECK_CHARS[sum(int(d) * w for d, w in zip(first17, WEIGHTS, strict=True)) % 11]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,12 +130,12 @@ def demo_field(seed: int = 2024, players: int = 160, *, absent: int = 0) -> list
         female = any(c in FEMALE_CHARS for c in given) and rng.random() < 0.8
         age = rng.choice((rng.randint(12, 65), rng.randint(25, 60), rng.randint(30, 55)))
         born = date(first_day.year - age, 1, 1) + timedelta(days=rng.randint(0, 364))
-        if _age_on(born, first_day) != age:  # keep the age inside 12–65 exactly
+        if age_on(born, first_day) != age:  # keep the age inside 12–65 exactly
             born = date(first_day.year - age - 1, first_day.month, first_day.day) + timedelta(days=1)
         while True:
             serial = rng.randint(0, 99) * 10 + rng.choice((0, 2, 4, 6, 8) if female else (1, 3, 5, 7, 9))
             first17 = f"{rng.choice(regions)}{born:%Y%m%d}{serial:03d}"
-            id_number = first17 + id_check_char(first17)
+            id_number = first17 + resident_id_check_char(first17)
             if id_number not in used_ids:
                 break
         used_ids.add(id_number)
@@ -180,10 +176,6 @@ def demo_field(seed: int = 2024, players: int = 160, *, absent: int = 0) -> list
 
 def _asdict(p: DemoPlayer) -> dict[str, object]:
     return {name: getattr(p, name) for name in DemoPlayer.__slots__}
-
-
-def _age_on(born: date, day: date) -> int:
-    return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
 
 
 def create_demo(
@@ -242,7 +234,5 @@ def groups_name(groups: dict[str, Group], group_id: int) -> str:
 
 
 def _draw_demo_numbers(db: Database, seed: int) -> None:
-    from app.services.registration import draw_numbers
-
-    for info in ("公开组", "天水本地组"):
-        draw_numbers(db, info, method="lot", seed=seed)
+    for group in ("公开组", "天水本地组"):
+        draw_numbers(db, group, method="lot", seed=seed)

@@ -207,47 +207,6 @@ def _last_round(session: Session, group: Group) -> int:
     return max(session.scalars(select(Round.number).where(Round.group_id == group.id)), default=0)
 
 
-def withdraw(db: Database, group: str, no: int, reason: str, *, who: str = audit.DEFAULT_ARBITER) -> None:
-    """退赛: the player is not paired again; results already played stand."""
-    reason = _require_reason(reason)
-    with db.session() as s:
-        g = group_row(s, group)
-        p = player_row(s, g, no)
-        if p.status != PlayerStatus.ACTIVE.value:
-            raise UserError(f"{no} 号 {p.name} 已不在比赛中", f"player {no} {p.name} is no longer active")
-        p.status, p.status_round = PlayerStatus.WITHDRAWN.value, _last_round(s, g)
-        audit.record(
-            s,
-            "withdraw",
-            entity=f"{group} {no}号 {p.name}",
-            before="active",
-            after="withdrawn",
-            reason=reason,
-            who=who,
-        )
-
-
-def reinstate(db: Database, group: str, no: int, reason: str, *, who: str = audit.DEFAULT_ARBITER) -> None:
-    """Undo a withdrawal (the arbiter's mistake, or the player returns)."""
-    reason = _require_reason(reason)
-    with db.session() as s:
-        g = group_row(s, group)
-        p = player_row(s, g, no)
-        if p.status != PlayerStatus.WITHDRAWN.value:
-            raise UserError(f"{no} 号 {p.name} 不是退赛状态", f"player {no} is not withdrawn")
-        before = p.status
-        p.status, p.status_round = PlayerStatus.ACTIVE.value, None
-        audit.record(
-            s,
-            "reinstate",
-            entity=f"{group} {no}号 {p.name}",
-            before=before,
-            after="active",
-            reason=reason,
-            who=who,
-        )
-
-
 def disqualify(
     db: Database,
     group: str,
@@ -271,7 +230,8 @@ def disqualify(
             raise UserError(f"{no} 号 {p.name} 已被取消成绩", f"player {no} is already disqualified")
         before = p.status
         last = _last_round(s, g)
-        p.status, p.status_round, p.dq_games = PlayerStatus.DISQUALIFIED.value, last, choice.value
+        # status_round: the first round the player is no longer paired in (as for a withdrawal)
+        p.status, p.status_round, p.dq_games = PlayerStatus.DISQUALIFIED.value, last + 1, choice.value
         s.add(
             Violation(
                 player_id=p.id,

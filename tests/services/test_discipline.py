@@ -6,7 +6,7 @@ import pytest
 
 from app.engine.types import UserError, ViolationKind
 from app.services.audit import audit_log
-from app.services.discipline import agreed_result, disqualify, forfeit, record_violation, reinstate, withdraw
+from app.services.discipline import agreed_result, disqualify, forfeit, record_violation
 from app.services.snapshot import export_snapshot, import_snapshot
 from tests.factories import player, snapshot, swiss_round
 
@@ -69,18 +69,14 @@ def test_violation_is_stored_with_its_board_and_logged(db) -> None:
     assert audit_log(db, action="violation")[0].reason == "大声喧哗"
 
 
-def test_withdraw_reinstate_and_disqualify(db) -> None:
-    withdraw(db, "公开组", 2, "家中有事")
-    p2 = next(p for p in export_snapshot(db)["players"] if p["no"] == 2)
-    assert (p2["status"], p2["status_round"]) == ("withdrawn", 1)
-    with pytest.raises(UserError, match="已不在比赛中"):
-        withdraw(db, "公开组", 2, "again")
-    reinstate(db, "公开组", 2, "误操作")
+def test_disqualify_with_annulled_games_is_logged(db) -> None:
     disqualify(db, "公开组", 3, "annul", "使用软件作弊")
     p3 = next(p for p in export_snapshot(db)["players"] if p["no"] == 3)
-    assert (p3["status"], p3["dq_games"]) == ("disqualified", "annul")
+    assert (p3["status"], p3["dq_games"], p3["status_round"]) == ("disqualified", "annul", 2)
     line = audit_log(db, action="disqualify")[0]
     assert "annul" in line.after and line.reason == "使用软件作弊"
+    with pytest.raises(UserError, match="已被取消成绩"):
+        disqualify(db, "公开组", 3, "stand", "again")
 
 
 def test_only_record_and_other_violations_count_in_the_tiebreak() -> None:

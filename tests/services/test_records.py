@@ -22,10 +22,12 @@ from tests.factories import player, snapshot, swiss_round
 def db(tmp_path: Path):
     players = [player(i, f"棋手{i}") for i in range(1, 25)]
     r1 = [(i, i + 12, "pending") for i in range(1, 13)]
-    rounds = [swiss_round(1, [(a, b, "red_win") for a, b, _ in r1]),
-              swiss_round(2, [(a, b, "red_win") for a, b, _ in r1]),
-              swiss_round(3, [(a, b, "red_win") for a, b, _ in r1]),
-              swiss_round(4, r1)]
+    rounds = [
+        swiss_round(1, [(a, b, "red_win") for a, b, _ in r1]),
+        swiss_round(2, [(a, b, "red_win") for a, b, _ in r1]),
+        swiss_round(3, [(a, b, "red_win") for a, b, _ in r1]),
+        swiss_round(4, r1),
+    ]
     return import_snapshot(snapshot(players, rounds), tmp_path / "t.xqt")
 
 
@@ -37,7 +39,15 @@ def test_round_four_owes_the_top_ten_boards_winners_and_black_for_draws(db) -> N
     enter_result(db, "公开组", 4, 4, "+-")  # forfeit: nothing owed
     lines = record_duty_list(db, "公开组", 4)
     assert [(ln.board, ln.recorder_no) for ln in lines] == [
-        (1, 1), (2, 14), (3, 15), (5, 5), (6, 6), (7, 7), (8, 8), (9, 9), (10, 10)
+        (1, 1),
+        (2, 14),
+        (3, 15),
+        (5, 5),
+        (6, 6),
+        (7, 7),
+        (8, 8),
+        (9, 9),
+        (10, 10),
     ]
 
 
@@ -54,7 +64,9 @@ def test_short_draw_record_raises_violations_and_a_longer_one_replaces_them(db) 
     found = hand_in_record(db, "公开组", 4, 1, 18)
     assert sorted(v.player_no for v in found) == [1, 13]
     assert sorted((v["player"], v["kind"]) for v in export_snapshot(db)["violations"]) == [
-        (1, "short_draw_record"), (13, "short_draw_record")]
+        (1, "short_draw_record"),
+        (13, "short_draw_record"),
+    ]
     assert hand_in_record(db, "公开组", 4, 1, 31) == []
     assert export_snapshot(db)["violations"] == []
 
