@@ -255,6 +255,7 @@ class Crosstable:
             for no in record.byes:
                 i = self._seat(no, record.number, seen)
                 score[i] += points.bye
+                wins[i] += 1  # a bye counts as a win unless the setting says over-the-board wins only
                 byes[i] += 1
             prog = [p + s for p, s in zip(prog, score, strict=True)]
             for store, values in (
