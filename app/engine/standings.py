@@ -230,28 +230,43 @@ class Crosstable:
         self._byes: list[list[int]] = []
         self._opponents: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (layer, opponent index)
         score, wins, bg, bw, prog, byes = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
+        # Per result: red points, black points, red wins, black wins, played over the board.
+        effects = {
+            result: (
+                *points.for_result(result),
+                int(result.winner() is Colour.RED),
+                int(result.winner() is Colour.BLACK),
+                int(result.played_over_board),
+            )
+            for result in GameResult
+        }
+        index = self._index
         for k, record in enumerate(records):
             score, wins, bg, bw, byes = score[:], wins[:], bg[:], bw[:], byes[:]
             seen: set[int] = set()
             for game in record.games:
-                r, b = self._seat(game.red, record.number, seen), self._seat(game.black, record.number, seen)
-                if r == b:
+                if game.red == game.black:
                     raise UserError(
                         f"第{record.number}轮第{game.board}台：红黑双方是同一名棋手",
                         f"round {record.number} board {game.board}: a player cannot play themselves",
                     )
+                r, b = index.get(game.red), index.get(game.black)
+                if r is None or b is None or r in seen or b in seen:
+                    for no in (game.red, game.black):
+                        self._seat(no, record.number, seen)  # raises the precise error
+                assert r is not None and b is not None
+                seen.add(r)
+                seen.add(b)
                 self._opponents[r].append((k, b))
                 self._opponents[b].append((k, r))
-                red_points, black_points = points.for_result(game.result)
+                red_points, black_points, red_won, black_won, over_board = effects[game.result]
                 score[r] += red_points
                 score[b] += black_points
-                winner = game.result.winner()
-                if winner is not None:  # over-board wins only: see _over_board_wins
-                    wins[r if winner is Colour.RED else b] += 1
-                if game.result.played_over_board:
+                wins[r] += red_won  # forfeit wins included; over-the-board wins: see _over_board_wins
+                wins[b] += black_won
+                if over_board:
                     bg[b] += 1
-                    if winner is Colour.BLACK:
-                        bw[b] += 1
+                    bw[b] += black_won
             for no in record.byes:
                 i = self._seat(no, record.number, seen)
                 score[i] += points.bye
@@ -269,6 +284,8 @@ class Crosstable:
                 store.append(values)
         self._wins_over_board: list[list[int]] | None = None
         self._records = tuple(records)
+        self._opponent_layers = [[layer for layer, _ in opps] for opps in self._opponents]
+        self._opponent_indices = [[j for _, j in opps] for opps in self._opponents]
 
         self._violations: list[list[int]] = [[] for _ in range(n)]  # sorted rounds, 0 = always
         if isinstance(violations, Mapping):
@@ -362,10 +379,11 @@ class Crosstable:
                 return self._score[k][i]
             case Criterion.OPPONENT_SCORE:
                 total = self._byes[k][i] * self.bye_value(k) if self._byes[k][i] else 0
-                for layer, j in self._opponents[i]:
-                    if layer <= k:
-                        total += self._score_for_opponents(k, j)
-                return total
+                layers, opponents = self._opponent_layers[i], self._opponent_indices[i]
+                count = bisect.bisect_right(layers, k)  # opponents are stored in round order
+                if self._has_split and k > self._split_layer:
+                    return total + sum(self._score_for_opponents(k, j) for j in opponents[:count])
+                return total + sum(map(self._score[k].__getitem__, opponents[:count]))
             case Criterion.WINS:
                 return self._wins[k][i] if forfeits_win else self._over_board_wins(k, i)
             case Criterion.VIOLATIONS:
@@ -444,30 +462,36 @@ class _Ranker:
         self.signs = tuple(1 if c.fewer_first else -1 for c in self.criteria)
         self.previous_rounds = Tiebreak.PREVIOUS_ROUNDS in rules.chain
         self.forfeits_win = rules.byes_and_forfeits_count_as_wins
-        self._values: list[dict[int, tuple[int, ...]]] = [{} for _ in range(max(top + 1, 0))]
+        # The comparison levels in order: every criterion after the standings' round, then (with the
+        # previous-round link) every criterion after each earlier round; the sequence number last.
+        layers = range(top, -1, -1) if self.previous_rounds else range(top, top - 1, -1)
+        self.levels: tuple[tuple[int, int], ...] = tuple(
+            (k, c) for k in layers if k >= 0 for c in range(len(self.criteria))
+        )
+        self._memo: dict[tuple[int, int], dict[int, int]] = {}
 
-    def values(self, i: int, k: int) -> tuple[int, ...]:
-        if k < 0:
-            return ()
-        memo = self._values[k]
+    def value(self, i: int, level: tuple[int, int]) -> int:
+        """Unsigned value of player index ``i`` at a level (layer, criterion position), memoised."""
+        memo = self._memo.get(level)
+        if memo is None:
+            memo = self._memo[level] = {}
         got = memo.get(i)
         if got is None:
-            table, fw = self.table, self.forfeits_win
-            got = tuple(table.value(i, k, c, fw) for c in self.criteria)
-            memo[i] = got
+            k, c = level
+            got = memo[i] = self.table.value(i, k, self.criteria[c], self.forfeits_win)
         return got
 
-    def key(self, i: int, k: int) -> tuple[int, ...]:
-        return tuple(s * v for s, v in zip(self.signs, self.values(i, k), strict=True))
-
     def order(self, players: list[int]) -> list[int]:
-        return self._order(players, self.top)
-
-    def _order(self, players: list[int], k: int) -> list[int]:
         entrants = self.table.entrants
-        if k < 0 or len(players) < 2:
-            return sorted(players, key=lambda i: entrants[i].no)
-        keyed = sorted((self.key(i, k), entrants[i].no, i) for i in players)
+        return self._refine(sorted(players, key=lambda i: entrants[i].no), 0)
+
+    def _refine(self, players: list[int], depth: int) -> list[int]:
+        """Order ``players`` (tied on every level before ``depth``, given by sequence number)."""
+        if len(players) < 2 or depth == len(self.levels):
+            return players  # the sequence number decides
+        level = self.levels[depth]
+        sign = self.signs[level[1]]
+        keyed = sorted(((sign * self.value(i, level), n, i) for n, i in enumerate(players)))
         out: list[int] = []
         start = 0
         while start < len(keyed):
@@ -476,25 +500,21 @@ class _Ranker:
                 end += 1
             if end - start == 1:
                 out.append(keyed[start][2])
-            elif self.previous_rounds:
-                out.extend(self._order([t[2] for t in keyed[start:end]], k - 1))
             else:
-                out.extend(t[2] for t in keyed[start:end])  # already by sequence number
+                out.extend(self._refine([t[2] for t in keyed[start:end]], depth + 1))
             start = end
         return out
 
     def separation(self, upper_no: int, lower_no: int) -> Separation:
         table = self.table
         i, j = table._player(upper_no), table._player(lower_no)
-        last = 0 if self.previous_rounds else self.top
-        for k in range(self.top, last - 1, -1):
-            if k < 0:
-                break
-            for c, a, b in zip(self.criteria, self.values(i, k), self.values(j, k), strict=True):
-                if a != b:
-                    return Separation(
-                        upper_no, lower_no, c, table.cutoff(k), a, b, previous_round=k != self.top
-                    )
+        for level in self.levels:
+            a, b = self.value(i, level), self.value(j, level)
+            if a != b:
+                k, c = level
+                return Separation(
+                    upper_no, lower_no, self.criteria[c], table.cutoff(k), a, b, previous_round=k != self.top
+                )
         return Separation(
             upper_no, lower_no, Criterion.SEQUENCE_NUMBER, table.cutoff(self.top), upper_no, lower_no
         )
