@@ -482,7 +482,9 @@ class _Ranker:
         return got
 
     def order(self, players: list[int]) -> list[int]:
+        """Rank ``players``; afterwards ``split_depth`` says at which level each adjacent pair split."""
         entrants = self.table.entrants
+        self.split_depth: dict[tuple[int, int], int] = {}
         return self._refine(sorted(players, key=lambda i: entrants[i].no), 0)
 
     def _refine(self, players: list[int], depth: int) -> list[int]:
@@ -490,14 +492,24 @@ class _Ranker:
         if len(players) < 2 or depth == len(self.levels):
             return players  # the sequence number decides
         level = self.levels[depth]
-        sign = self.signs[level[1]]
-        keyed = sorted(((sign * self.value(i, level), n, i) for n, i in enumerate(players)))
+        k, c = level
+        sign, criterion, table, fw = self.signs[c], self.criteria[c], self.table, self.forfeits_win
+        memo = self._memo.setdefault(level, {})
+        keyed = []
+        for n, i in enumerate(players):
+            v = memo.get(i)
+            if v is None:
+                v = memo[i] = table.value(i, k, criterion, fw)
+            keyed.append((sign * v, n, i))
+        keyed.sort()
         out: list[int] = []
         start = 0
         while start < len(keyed):
             end = start + 1
             while end < len(keyed) and keyed[end][0] == keyed[start][0]:
                 end += 1
+            if out:
+                self.split_depth[(out[-1], keyed[start][2])] = depth
             if end - start == 1:
                 out.append(keyed[start][2])
             else:
@@ -508,7 +520,9 @@ class _Ranker:
     def separation(self, upper_no: int, lower_no: int) -> Separation:
         table = self.table
         i, j = table._player(upper_no), table._player(lower_no)
-        for level in self.levels:
+        depth = self.split_depth.get((i, j))  # adjacent pairs: known from the ranking itself
+        levels = self.levels if depth is None else self.levels[depth : depth + 1]
+        for level in levels:
             a, b = self.value(i, level), self.value(j, level)
             if a != b:
                 k, c = level
