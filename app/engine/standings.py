@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.engine.regulations import Points, Regulations, Tiebreak, TiebreakRules
-from app.engine.types import Colour, Game, GameResult, PlayerStatus, RoundRecord, UserError
+from app.engine.types import Colour, GameResult, PlayerStatus, RoundRecord, UserError
 
 __all__ = [
     "Criterion",
@@ -601,9 +601,3 @@ def standings(
         split_round=split_round,
     )
     return rank_group(table, regulations.tiebreaks, after_round)
-
-
-# Used by tests and callers who build rounds by hand.
-def game(board: int, red: int, black: int, code: str) -> Game:
-    """``game(1, 3, 7, "1-0")``: a game by sequence numbers with the arbiter's result code."""
-    return Game(board, red, black, GameResult.from_code(code))
