@@ -11,6 +11,7 @@ computed for players still tied. :func:`standings` is the one-call entry point f
 
 >>> from datetime import date
 >>> from app.engine.regulations import Regulations
+>>> from app.engine.types import Game, GameResult
 >>> reg = Regulations("demo", date(2024, 7, 26), date(2024, 7, 28))
 >>> players = [Entrant(1), Entrant(2), Entrant(3)]
 >>> r1 = RoundRecord(1, (Game(1, 1, 2, GameResult.DRAW),), byes=(3,))
