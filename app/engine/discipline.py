@@ -1,0 +1,131 @@
+"""Discipline rules that change results (RULES.md §4, §8), as pure functions on rounds.
+
+>>> from app.engine.regulations import DisciplineRules, Points
+>>> r1 = RoundRecord(1, (Game(1, 1, 2, GameResult.RED_FORFEIT), Game(2, 3, 4, GameResult.DRAW)))
+>>> r2 = RoundRecord(2, (Game(1, 4, 1, GameResult.BLACK_FORFEIT),), byes=(3,))
+>>> consecutive_forfeits([r1, r2], DisciplineRules())
+(ForfeitStreak(no=1, rounds=(1, 2)),)
+>>> scores([r1, r2], Points())
+{1: 0, 2: 2, 3: 3, 4: 3}
+>>> annul_games([r1], 2)[0].games[0].result
+<GameResult.DOUBLE_FORFEIT: 'double_forfeit'>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from app.engine.regulations import DisciplineRules, Points
+from app.engine.types import Colour, Game, GameResult, RoundRecord
+
+__all__ = [
+    "ForfeitStreak",
+    "annul_games",
+    "consecutive_forfeits",
+    "forfeited",
+    "points_by_round",
+    "scores",
+]
+
+
+def forfeited(game: Game, no: int) -> bool:
+    """Whether player ``no`` forfeited ``game`` (弃权: late, absent, left; a double forfeit counts for both)."""
+    if game.result is GameResult.DOUBLE_FORFEIT:
+        return no in (game.red, game.black)
+    if game.result is GameResult.RED_FORFEIT:
+        return no == game.red
+    if game.result is GameResult.BLACK_FORFEIT:
+        return no == game.black
+    return False
+
+
+def points_by_round(rounds: Iterable[RoundRecord], points: Points) -> dict[int, dict[int, int]]:
+    """Points each player earned in each round: ``{no: {round: points}}`` (a bye gives ``points.bye``).
+
+    Players appear only for the rounds they were paired or had a bye in; pending games give 0.
+    """
+    out: dict[int, dict[int, int]] = {}
+    for record in rounds:
+        for game in record.games:
+            red, black = points.for_result(game.result)
+            out.setdefault(game.red, {})[record.number] = red
+            out.setdefault(game.black, {})[record.number] = black
+        for no in record.byes:
+            out.setdefault(no, {})[record.number] = points.bye
+    return out
+
+
+def scores(rounds: Iterable[RoundRecord], points: Points, after_round: int | None = None) -> dict[int, int]:
+    """Each player's score (积分) after ``after_round`` (default: all rounds), sorted by sequence number."""
+    by_round = points_by_round(
+        (r for r in rounds if after_round is None or r.number <= after_round),
+        points,
+    )
+    return {no: sum(by_round[no].values()) for no in sorted(by_round)}
+
+
+@dataclass(frozen=True, slots=True)
+class ForfeitStreak:
+    """Player ``no`` forfeited ``rounds`` in a row: withdraw them from pairing (连续弃权)."""
+
+    no: int
+    rounds: tuple[int, ...]
+
+
+def consecutive_forfeits(rounds: Iterable[RoundRecord], rules: DisciplineRules) -> tuple[ForfeitStreak, ...]:
+    """Players who forfeited ``rules.consecutive_forfeits_withdraw`` rounds in a row (0 = never).
+
+    Rounds are taken in number order; a round in which the player did not forfeit (played, had a
+    bye, was not paired, or the result is still pending) breaks the run. For each player the first
+    run reaching the threshold is reported, ordered by the round it completed, then sequence number.
+    """
+    needed = rules.consecutive_forfeits_withdraw
+    if needed <= 0:
+        return ()
+    run: dict[int, list[int]] = {}
+    found: dict[int, ForfeitStreak] = {}
+    order: list[tuple[int, int]] = []
+    for record in sorted(rounds, key=lambda r: r.number):
+        forfeiting = {no for game in record.games for no in (game.red, game.black) if forfeited(game, no)}
+        for no in list(run):
+            if no not in forfeiting:
+                del run[no]
+        for no in sorted(forfeiting):
+            streak = run.setdefault(no, [])
+            streak.append(record.number)
+            if len(streak) == needed and no not in found:
+                found[no] = ForfeitStreak(no, tuple(streak))
+                order.append((record.number, no))
+    return tuple(found[no] for _, no in sorted(order))
+
+
+def annul_games(rounds: Iterable[RoundRecord], no: int, *, from_round: int = 1) -> tuple[RoundRecord, ...]:
+    """A disqualified player's games annulled (取消成绩): each opponent's result becomes a forfeit win.
+
+    Every game of player ``no`` in round ``from_round`` and later becomes a forfeit by ``no``. If the
+    opponent had themselves forfeited that game, it becomes a double forfeit (an absent opponent gains
+    nothing). Byes are left as they are. Other games are untouched.
+    """
+    out: list[RoundRecord] = []
+    for record in rounds:
+        if record.number < from_round:
+            out.append(record)
+            continue
+        games = tuple(_annulled(game, no) for game in record.games)
+        out.append(record if games == record.games else replace(record, games=games))
+    return tuple(out)
+
+
+def _annulled(game: Game, no: int) -> Game:
+    if no == game.red:
+        colour = Colour.RED
+    elif no == game.black:
+        colour = Colour.BLACK
+    else:
+        return game
+    opponent = game.black if colour is Colour.RED else game.red
+    if forfeited(game, opponent):
+        return replace(game, result=GameResult.DOUBLE_FORFEIT)
+    result = GameResult.RED_FORFEIT if colour is Colour.RED else GameResult.BLACK_FORFEIT
+    return replace(game, result=result)

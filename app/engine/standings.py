@@ -1,0 +1,604 @@
+"""Individual ranking of a group (RULES.md §6): 积分, then the tiebreak chain; no two players share a place.
+
+The chain of the regulation (所有名次均不并列): 积分, 对手分, 胜局, 犯规 (fewer first), 后走局数, 后走胜局;
+if still tied, the same chain computed on the results up to the previous round, then the one before, back
+to round 1 (比较前一轮成绩，直至区分); finally the sequence number (序号), lower first. The content and order
+of the chain come from :class:`~app.engine.regulations.TiebreakRules` (累进分 may be added).
+
+A :class:`Crosstable` holds every player's cumulative record after each round, computed once; ranking
+it after any round is cheap, and values of earlier rounds (for the previous-round comparison) are only
+computed for players still tied. :func:`standings` is the one-call entry point for services.
+
+>>> from datetime import date
+>>> from app.engine.regulations import Regulations
+>>> from app.engine.types import Game, GameResult
+>>> reg = Regulations("demo", date(2024, 7, 26), date(2024, 7, 28))
+>>> players = [Entrant(1), Entrant(2), Entrant(3)]
+>>> r1 = RoundRecord(1, (Game(1, 1, 2, GameResult.DRAW),), byes=(3,))
+>>> table = standings(players, [r1], reg)
+>>> [(s.rank, s.no, s.score) for s in table.rows]
+[(1, 3, 2), (2, 2, 1), (3, 1, 1)]
+>>> table.rows[1].separated_by.code  # drawn game: same 对手分, 胜局, 犯规; 2 played Black
+'black_games'
+>>> table.why(3, 1).code
+'score'
+"""
+
+from __future__ import annotations
+
+import bisect
+import enum
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.engine.regulations import Points, Regulations, Tiebreak, TiebreakRules
+from app.engine.types import Colour, GameResult, PlayerStatus, RoundRecord, UserError
+
+__all__ = [
+    "Criterion",
+    "Crosstable",
+    "Entrant",
+    "Separation",
+    "Standing",
+    "Standings",
+    "Violation",
+    "rank_group",
+    "standings",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A player of the group as the ranking sees them."""
+
+    no: int  # 序号
+    status: PlayerStatus = PlayerStatus.ACTIVE
+    team: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One 犯规 of a player, charged in ``round`` (0 = counts after every round)."""
+
+    no: int
+    round: int = 0
+
+
+class Criterion(enum.Enum):
+    """What separated two players: 积分, one link of the chain, or the sequence number."""
+
+    SCORE = "score"
+    OPPONENT_SCORE = "opponent_score"
+    WINS = "wins"
+    VIOLATIONS = "violations"
+    BLACK_GAMES = "black_games"
+    BLACK_WINS = "black_wins"
+    PROGRESSIVE = "progressive"
+    SEQUENCE_NUMBER = "sequence_number"
+
+    @property
+    def zh(self) -> str:
+        return _CRITERION_ZH[self]
+
+    @property
+    def en(self) -> str:
+        return self.value.replace("_", " ")
+
+    @property
+    def fewer_first(self) -> bool:
+        """True for 犯规 and 序号, where the smaller value ranks higher."""
+        return self in (Criterion.VIOLATIONS, Criterion.SEQUENCE_NUMBER)
+
+    @classmethod
+    def of(cls, tiebreak: Tiebreak) -> Criterion:
+        if tiebreak is Tiebreak.PREVIOUS_ROUNDS:
+            raise ValueError("previous rounds is a comparison of earlier rounds, not a criterion")
+        return cls(tiebreak.value)
+
+
+_CRITERION_ZH = {
+    Criterion.SCORE: "积分",
+    Criterion.OPPONENT_SCORE: "对手分",
+    Criterion.WINS: "胜局",
+    Criterion.VIOLATIONS: "犯规",
+    Criterion.BLACK_GAMES: "后走局数",
+    Criterion.BLACK_WINS: "后走胜局",
+    Criterion.PROGRESSIVE: "累进分",
+    Criterion.SEQUENCE_NUMBER: "序号",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Separation:
+    """Why ``upper_no`` ranks above ``lower_no``: the first criterion where they differ, with both values.
+
+    ``after_round`` is the round whose cumulative results were compared; ``previous_round`` is True
+    when the standings' own round left them tied and an earlier round decided (比较前一轮成绩).
+    """
+
+    upper_no: int
+    lower_no: int
+    criterion: Criterion
+    after_round: int
+    upper_value: int
+    lower_value: int
+    previous_round: bool = False
+
+    @property
+    def code(self) -> str:
+        """A short machine form: ``wins``, ``round_6:opponent_score``, ``sequence_number``."""
+        if self.previous_round:
+            return f"round_{self.after_round}:{self.criterion.value}"
+        return self.criterion.value
+
+    @property
+    def zh(self) -> str:
+        op = "<" if self.criterion.fewer_first else ">"
+        text = f"{self.criterion.zh} {self.upper_value} {op} {self.lower_value}"
+        if self.previous_round:
+            return f"比较前一轮成绩：第{self.after_round}轮后{text}"
+        return text
+
+    @property
+    def en(self) -> str:
+        op = "<" if self.criterion.fewer_first else ">"
+        text = f"{self.criterion.en} {self.upper_value} {op} {self.lower_value}"
+        if self.previous_round:
+            return f"previous rounds: after round {self.after_round}, {text}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One row of the standings, values as of ``Standings.after_round``."""
+
+    rank: int
+    no: int
+    team: str | None
+    status: PlayerStatus
+    score: int
+    opponent_score: int  # 对手分
+    wins: int  # 胜局
+    violations: int  # 犯规
+    black_games: int  # 后走局数
+    black_wins: int  # 后走胜局
+    progressive: int | None  # 累进分, only when in the chain
+    separated_by: Separation | None  # from the next player down; None for the last row
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON row of ``xqarbiter standings --json`` (without the name, which the engine does not know)."""
+        tiebreaks: dict[str, int] = {
+            "opponent_score": self.opponent_score,
+            "wins": self.wins,
+            "violations": self.violations,
+            "black_games": self.black_games,
+            "black_wins": self.black_wins,
+        }
+        if self.progressive is not None:
+            tiebreaks["progressive"] = self.progressive
+        return {
+            "rank": self.rank,
+            "no": self.no,
+            "team": self.team,
+            "score": self.score,
+            "tiebreaks": tiebreaks,
+            "separated_by": None if self.separated_by is None else self.separated_by.code,
+        }
+
+
+class Crosstable:
+    """Each player's cumulative record after every round of a group, computed once.
+
+    ``rounds`` are the Swiss rounds (any order). Pending games count as pairings (对手分) but give
+    no points. ``violations`` are :class:`Violation` records, or a mapping no → count that counts
+    after every round.
+
+    Knockout players (RULES.md §6.2): with ``split_round`` and ``knockout_players``, the score that
+    counts in their opponents' 对手分 after a later round is their score after ``split_round``.
+    """
+
+    def __init__(
+        self,
+        players: Iterable[Entrant],
+        rounds: Iterable[RoundRecord],
+        points: Points,
+        violations: Iterable[Violation] | Mapping[int, int] = (),
+        *,
+        knockout_players: Collection[int] = (),
+        split_round: int | None = None,
+    ) -> None:
+        entrants = sorted(players, key=lambda p: p.no)
+        self.entrants: tuple[Entrant, ...] = tuple(entrants)
+        self._index: dict[int, int] = {}
+        for i, p in enumerate(entrants):
+            if p.no in self._index:
+                raise UserError(f"序号 {p.no} 重复", f"sequence number {p.no} appears twice")
+            self._index[p.no] = i
+        n = len(entrants)
+        records = sorted(rounds, key=lambda r: r.number)
+        self.round_numbers: tuple[int, ...] = tuple(r.number for r in records)
+        if len(set(self.round_numbers)) != len(records):
+            raise UserError("轮次重复", "a round appears twice")
+        if records and records[0].number < 1:
+            raise UserError("轮次必须从 1 开始编号", "rounds are numbered from 1")
+
+        self._score: list[list[int]] = []
+        self._wins: list[list[int]] = []
+        self._black_games: list[list[int]] = []
+        self._black_wins: list[list[int]] = []
+        self._progressive: list[list[int]] = []
+        self._byes: list[list[int]] = []
+        self._opponents: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (layer, opponent index)
+        score, wins, bg, bw, prog, byes = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
+        # Per result: red points, black points, red wins, black wins, played over the board.
+        effects = {
+            result: (
+                *points.for_result(result),
+                int(result.winner() is Colour.RED),
+                int(result.winner() is Colour.BLACK),
+                int(result.played_over_board),
+            )
+            for result in GameResult
+        }
+        index = self._index
+        for k, record in enumerate(records):
+            score, wins, bg, bw, byes = score[:], wins[:], bg[:], bw[:], byes[:]
+            seen: set[int] = set()
+            for game in record.games:
+                if game.red == game.black:
+                    raise UserError(
+                        f"第{record.number}轮第{game.board}台：红黑双方是同一名棋手",
+                        f"round {record.number} board {game.board}: a player cannot play themselves",
+                    )
+                r, b = index.get(game.red), index.get(game.black)
+                if r is None or b is None or r in seen or b in seen:
+                    for no in (game.red, game.black):
+                        self._seat(no, record.number, seen)  # raises the precise error
+                assert r is not None and b is not None
+                seen.add(r)
+                seen.add(b)
+                self._opponents[r].append((k, b))
+                self._opponents[b].append((k, r))
+                red_points, black_points, red_won, black_won, over_board = effects[game.result]
+                score[r] += red_points
+                score[b] += black_points
+                wins[r] += red_won  # forfeit wins included; over-the-board wins: see _over_board_wins
+                wins[b] += black_won
+                if over_board:
+                    bg[b] += 1
+                    bw[b] += black_won
+            for no in record.byes:
+                i = self._seat(no, record.number, seen)
+                score[i] += points.bye
+                wins[i] += 1  # a bye counts as a win unless the setting says over-the-board wins only
+                byes[i] += 1
+            prog = [p + s for p, s in zip(prog, score, strict=True)]
+            for store, values in (
+                (self._score, score),
+                (self._wins, wins),
+                (self._black_games, bg),
+                (self._black_wins, bw),
+                (self._progressive, prog),
+                (self._byes, byes),
+            ):
+                store.append(values)
+        self._wins_over_board: list[list[int]] | None = None
+        self._records = tuple(records)
+        self._opponent_layers = [[layer for layer, _ in opps] for opps in self._opponents]
+        self._opponent_indices = [[j for _, j in opps] for opps in self._opponents]
+
+        self._violations: list[list[int]] = [[] for _ in range(n)]  # sorted rounds, 0 = always
+        if isinstance(violations, Mapping):
+            for no, count in violations.items():
+                if count < 0:
+                    raise UserError(f"序号 {no} 的犯规次数为负", f"negative violation count for {no}")
+                self._violations[self._player(no)].extend([0] * count)
+        else:
+            for v in violations:
+                self._violations[self._player(v.no)].append(v.round)
+        for rounds_list in self._violations:
+            rounds_list.sort()
+
+        unknown = [no for no in knockout_players if no not in self._index]
+        if unknown:
+            raise UserError(
+                f"淘汰赛棋手序号 {unknown[0]} 不在本组", f"knockout player {unknown[0]} is not in the group"
+            )
+        self._knockout = frozenset(self._index[no] for no in knockout_players)
+        self._split_layer = (
+            -1 if split_round is None else bisect.bisect_right(self.round_numbers, split_round) - 1
+        )
+        self._has_split = split_round is not None and bool(self._knockout)
+        self._bye_value: dict[int, int] = {}
+
+    # ----------------------------------------------------------------- building helpers
+
+    def _player(self, no: int) -> int:
+        try:
+            return self._index[no]
+        except KeyError:
+            raise UserError(
+                f"序号 {no} 不是本组棋手", f"sequence number {no} is not a player of the group"
+            ) from None
+
+    def _seat(self, no: int, round_number: int, seen: set[int]) -> int:
+        i = self._player(no)
+        if i in seen:
+            raise UserError(
+                f"第{round_number}轮中序号 {no} 出现了不止一次",
+                f"round {round_number}: player {no} appears more than once",
+            )
+        seen.add(i)
+        return i
+
+    # ----------------------------------------------------------------- values per layer
+
+    def layer(self, after_round: int | None) -> int:
+        """Index of the round ``after_round`` among the recorded rounds (-1 = before round 1)."""
+        if after_round is None:
+            return len(self.round_numbers) - 1
+        if after_round == 0:
+            return -1
+        k = bisect.bisect_left(self.round_numbers, after_round)
+        if k == len(self.round_numbers) or self.round_numbers[k] != after_round:
+            raise UserError(f"第{after_round}轮尚未编排", f"round {after_round} has not been paired")
+        return k
+
+    def cutoff(self, layer: int) -> int:
+        return 0 if layer < 0 else self.round_numbers[layer]
+
+    def score(self, no: int, after_round: int | None = None) -> int:
+        k = self.layer(after_round)
+        return 0 if k < 0 else self._score[k][self._player(no)]
+
+    def _score_for_opponents(self, k: int, j: int) -> int:
+        if self._has_split and k > self._split_layer and j in self._knockout:
+            return 0 if self._split_layer < 0 else self._score[self._split_layer][j]
+        return self._score[k][j]
+
+    def bye_value(self, k: int) -> int:
+        """对手分 of a bye after layer k: the lowest score among (not disqualified) players with points."""
+        value = self._bye_value.get(k)
+        if value is None:
+            scores = self._score[k]
+            positive = [
+                s
+                for s, p in zip(scores, self.entrants, strict=True)
+                if s > 0 and p.status is not PlayerStatus.DISQUALIFIED
+            ]
+            value = min(positive, default=0)
+            self._bye_value[k] = value
+        return value
+
+    def value(self, i: int, k: int, criterion: Criterion, forfeits_win: bool = True) -> int:
+        """The value of ``criterion`` for player index ``i`` after layer ``k``."""
+        if k < 0:
+            return self.entrants[i].no if criterion is Criterion.SEQUENCE_NUMBER else 0
+        match criterion:
+            case Criterion.SCORE:
+                return self._score[k][i]
+            case Criterion.OPPONENT_SCORE:
+                total = self._byes[k][i] * self.bye_value(k) if self._byes[k][i] else 0
+                layers, opponents = self._opponent_layers[i], self._opponent_indices[i]
+                count = bisect.bisect_right(layers, k)  # opponents are stored in round order
+                if self._has_split and k > self._split_layer:
+                    return total + sum(self._score_for_opponents(k, j) for j in opponents[:count])
+                return total + sum(map(self._score[k].__getitem__, opponents[:count]))
+            case Criterion.WINS:
+                return self._wins[k][i] if forfeits_win else self._over_board_wins(k, i)
+            case Criterion.VIOLATIONS:
+                return bisect.bisect_right(self._violations[i], self.round_numbers[k])
+            case Criterion.BLACK_GAMES:
+                return self._black_games[k][i]
+            case Criterion.BLACK_WINS:
+                return self._black_wins[k][i]
+            case Criterion.PROGRESSIVE:
+                return self._progressive[k][i]
+            case Criterion.SEQUENCE_NUMBER:
+                return self.entrants[i].no
+        raise AssertionError(criterion)  # pragma: no cover
+
+    def _over_board_wins(self, k: int, i: int) -> int:
+        if self._wins_over_board is None:
+            table: list[list[int]] = []
+            wins = [0] * len(self.entrants)
+            for record in self._records:
+                wins = wins[:]
+                for game in record.games:
+                    winner = game.result.winner()
+                    if winner is not None and game.result.played_over_board:
+                        wins[self._index[game.red if winner is Colour.RED else game.black]] += 1
+                table.append(wins)
+            self._wins_over_board = table
+        return self._wins_over_board[k][i]
+
+
+# --------------------------------------------------------------------------- ranking
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The ranking of a group after a round: rows in rank order, disqualified players apart."""
+
+    after_round: int
+    rows: tuple[Standing, ...]
+    disqualified: tuple[int, ...]  # sequence numbers, not ranked (取消成绩)
+    decided_by_sequence_number: bool  # some adjacent pair was separated only by 序号 (footnote)
+    _ranker: _Ranker = field(repr=False, compare=False)
+
+    def row(self, no: int) -> Standing:
+        for s in self.rows:
+            if s.no == no:
+                return s
+        raise UserError(f"序号 {no} 不在名次表中", f"player {no} is not in the standings")
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Sequence numbers in rank order."""
+        return tuple(s.no for s in self.rows)
+
+    def why(self, a: int, b: int) -> Separation:
+        """Why the higher of players ``a`` and ``b`` ranks above the other (any two, not only adjacent).
+
+        The answer names the higher player as ``upper_no``; check it equals ``a`` to ask "is A above B".
+        """
+        if a == b:
+            raise UserError("请选择两名不同的棋手", "choose two different players")
+        ra, rb = self.row(a), self.row(b)
+        upper, lower = (ra, rb) if ra.rank < rb.rank else (rb, ra)
+        return self._ranker.separation(upper.no, lower.no)
+
+
+class _Ranker:
+    """Sort keys of a crosstable under a tiebreak chain, layer by layer, memoised."""
+
+    def __init__(self, table: Crosstable, rules: TiebreakRules, top: int) -> None:
+        self.table = table
+        self.top = top
+        self.criteria: tuple[Criterion, ...] = (
+            Criterion.SCORE,
+            *(Criterion.of(t) for t in rules.chain if t is not Tiebreak.PREVIOUS_ROUNDS),
+        )
+        self.signs = tuple(1 if c.fewer_first else -1 for c in self.criteria)
+        self.previous_rounds = Tiebreak.PREVIOUS_ROUNDS in rules.chain
+        self.forfeits_win = rules.byes_and_forfeits_count_as_wins
+        # The comparison levels in order: every criterion after the standings' round, then (with the
+        # previous-round link) every criterion after each earlier round; the sequence number last.
+        layers = range(top, -1, -1) if self.previous_rounds else range(top, top - 1, -1)
+        self.levels: tuple[tuple[int, int], ...] = tuple(
+            (k, c) for k in layers if k >= 0 for c in range(len(self.criteria))
+        )
+        self._memo: dict[tuple[int, int], dict[int, int]] = {}
+
+    def value(self, i: int, level: tuple[int, int]) -> int:
+        """Unsigned value of player index ``i`` at a level (layer, criterion position), memoised."""
+        memo = self._memo.get(level)
+        if memo is None:
+            memo = self._memo[level] = {}
+        got = memo.get(i)
+        if got is None:
+            k, c = level
+            got = memo[i] = self.table.value(i, k, self.criteria[c], self.forfeits_win)
+        return got
+
+    def order(self, players: list[int]) -> list[int]:
+        """Rank ``players``; afterwards ``split_depth`` says at which level each adjacent pair split."""
+        entrants = self.table.entrants
+        self.split_depth: dict[tuple[int, int], int] = {}
+        return self._refine(sorted(players, key=lambda i: entrants[i].no), 0)
+
+    def _refine(self, players: list[int], depth: int) -> list[int]:
+        """Order ``players`` (tied on every level before ``depth``, given by sequence number)."""
+        if len(players) < 2 or depth == len(self.levels):
+            return players  # the sequence number decides
+        level = self.levels[depth]
+        k, c = level
+        sign, criterion, table, fw = self.signs[c], self.criteria[c], self.table, self.forfeits_win
+        memo = self._memo.setdefault(level, {})
+        keyed = []
+        for n, i in enumerate(players):
+            v = memo.get(i)
+            if v is None:
+                v = memo[i] = table.value(i, k, criterion, fw)
+            keyed.append((sign * v, n, i))
+        keyed.sort()
+        out: list[int] = []
+        start = 0
+        while start < len(keyed):
+            end = start + 1
+            while end < len(keyed) and keyed[end][0] == keyed[start][0]:
+                end += 1
+            if out:
+                self.split_depth[(out[-1], keyed[start][2])] = depth
+            if end - start == 1:
+                out.append(keyed[start][2])
+            else:
+                out.extend(self._refine([t[2] for t in keyed[start:end]], depth + 1))
+            start = end
+        return out
+
+    def separation(self, upper_no: int, lower_no: int) -> Separation:
+        table = self.table
+        i, j = table._player(upper_no), table._player(lower_no)
+        depth = self.split_depth.get((i, j))  # adjacent pairs: known from the ranking itself
+        levels = self.levels if depth is None else self.levels[depth : depth + 1]
+        for level in levels:
+            a, b = self.value(i, level), self.value(j, level)
+            if a != b:
+                k, c = level
+                return Separation(
+                    upper_no, lower_no, self.criteria[c], table.cutoff(k), a, b, previous_round=k != self.top
+                )
+        return Separation(
+            upper_no, lower_no, Criterion.SEQUENCE_NUMBER, table.cutoff(self.top), upper_no, lower_no
+        )
+
+
+def rank_group(table: Crosstable, rules: TiebreakRules, after_round: int | None = None) -> Standings:
+    """Rank every player of ``table`` who is not disqualified, after ``after_round`` (default: the last).
+
+    The order of any subset of the rows is the order those players have among themselves, so the
+    places 9… of a group with a knockout are the rows of the non-knockout players, in order.
+    """
+    top = table.layer(after_round)
+    ranker = _Ranker(table, rules, top)
+    ranked = [i for i, p in enumerate(table.entrants) if p.status is not PlayerStatus.DISQUALIFIED]
+    disqualified = tuple(p.no for p in table.entrants if p.status is PlayerStatus.DISQUALIFIED)
+    order = ranker.order(ranked)
+    has_progressive = Criterion.PROGRESSIVE in ranker.criteria
+    rows: list[Standing] = []
+    by_sequence = False
+    for rank, i in enumerate(order, start=1):
+        separation = None
+        if rank < len(order):
+            separation = ranker.separation(table.entrants[i].no, table.entrants[order[rank]].no)
+            by_sequence = by_sequence or separation.criterion is Criterion.SEQUENCE_NUMBER
+        p = table.entrants[i]
+
+        def v(c: Criterion, i: int = i) -> int:
+            return table.value(i, top, c, ranker.forfeits_win)
+
+        rows.append(
+            Standing(
+                rank=rank,
+                no=p.no,
+                team=p.team,
+                status=p.status,
+                score=v(Criterion.SCORE),
+                opponent_score=v(Criterion.OPPONENT_SCORE),
+                wins=v(Criterion.WINS),
+                violations=v(Criterion.VIOLATIONS),
+                black_games=v(Criterion.BLACK_GAMES),
+                black_wins=v(Criterion.BLACK_WINS),
+                progressive=v(Criterion.PROGRESSIVE) if has_progressive else None,
+                separated_by=separation,
+            )
+        )
+    return Standings(table.cutoff(top), tuple(rows), disqualified, by_sequence, ranker)
+
+
+def standings(
+    players: Iterable[Entrant],
+    rounds: Iterable[RoundRecord],
+    regulations: Regulations,
+    violations: Iterable[Violation] | Mapping[int, int] = (),
+    *,
+    after_round: int | None = None,
+    knockout_players: Collection[int] = (),
+    split_round: int | None = None,
+) -> Standings:
+    """The standings of a group after ``after_round`` (default: the last recorded round).
+
+    ``after_round=0`` gives the list before round 1 (by sequence number). Disqualified players are
+    left out of the ranking and listed in ``Standings.disqualified``.
+    """
+    table = Crosstable(
+        players,
+        rounds,
+        regulations.points,
+        violations,
+        knockout_players=knockout_players,
+        split_round=split_round,
+    )
+    return rank_group(table, regulations.tiebreaks, after_round)
