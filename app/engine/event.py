@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.engine.regulations import GroupFormat, Points
+from app.engine.regulations import GroupFormat
 from app.engine.types import GameResult, PlayerStatus, RoundRecord, RoundStage
 
 
@@ -60,14 +60,10 @@ class GroupState:
     name: str
     format: GroupFormat
     entrants: tuple[Entrant, ...]
-    rounds: tuple[RoundRecord, ...]  # every round, Swiss and knockout, in order
-    stages: tuple[RoundStage, ...]  # the stage of each round above
+    rounds: tuple[RoundRecord, ...]  # every round in order, with its Swiss games and byes only
+    stages: tuple[RoundStage, ...]  # the stage of each round above (knockout: after the split)
     closed: tuple[bool, ...]  # whether each round above is closed
     violations: tuple[ViolationFact, ...] = ()
-
-    @property
-    def swiss_rounds(self) -> tuple[RoundRecord, ...]:
-        return tuple(r for r, st in zip(self.rounds, self.stages, strict=True) if st is RoundStage.SWISS)
 
     @property
     def last_round(self) -> int:
@@ -84,18 +80,3 @@ class GroupState:
             if r.number == round_number:
                 return tuple(g.board for g in r.games if g.result is GameResult.PENDING)
         return ()
-
-
-def scores_after(rounds: tuple[RoundRecord, ...], points: Points, up_to: int) -> dict[int, int]:
-    """Each player's Swiss score after round ``up_to`` (0 = before round 1): games and byes."""
-    scores: dict[int, int] = {}
-    for rnd in rounds:
-        if rnd.number > up_to:
-            continue
-        for g in rnd.games:
-            red, black = points.for_result(g.result)
-            scores[g.red] = scores.get(g.red, 0) + red
-            scores[g.black] = scores.get(g.black, 0) + black
-        for no in rnd.byes:
-            scores[no] = scores.get(no, 0) + points.bye
-    return scores

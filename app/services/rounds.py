@@ -5,17 +5,25 @@ Pairing a round (``pair_next_round``), unpairing and manual overrides live here 
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from app.db.mapping import load_group_state
-from app.db.models import Round
+from app.db.models import Bye, GameRow, Group, KnockoutMatch, Round
 from app.db.session import Database
-from app.engine.event import Entrant, GroupState, scores_after
-from app.engine.types import GameResult, RoundStage, UserError
+from app.engine.discipline import consecutive_forfeits, scores
+from app.engine.event import Entrant, GroupState
+from app.engine.pairing import pair_round
+from app.engine.pairing.history import Entrant as PoolEntrant
+from app.engine.pairing.history import pool_from_history
+from app.engine.regulations import Regulations, ScoreGroupOrder
+from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
+from app.services.knockout import knockout_players
 from app.services.results import round_row
 from app.services.tournaments import group_row, regulations_of
 
@@ -66,8 +74,8 @@ def group_state(db: Database, group: str) -> GroupState:
         return load_group_state(s, group_row(s, group), regulations_of(s))
 
 
-def _seat(e: Entrant, scores: dict[int, int]) -> Seat:
-    return Seat(e.no, e.name, e.unit, scores.get(e.no, 0))
+def _seat(e: Entrant, score: dict[int, int]) -> Seat:
+    return Seat(e.no, e.name, e.unit, score.get(e.no, 0))
 
 
 def round_view(db: Database, group: str, number: int) -> RoundView:
@@ -78,17 +86,17 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         rnd = round_row(s, g, number)
         stage, closed = RoundStage(rnd.stage), rnd.closed_at is not None
     record = next(r for r in state.rounds if r.number == number)
-    scores = scores_after(state.swiss_rounds, reg.points, number - 1)
+    before = scores(state.rounds, reg.points, number - 1)
     by_no = {e.no: e for e in state.entrants}
     return RoundView(
         group=group,
         number=number,
         stage=stage,
         boards=tuple(
-            BoardLine(gm.board, _seat(by_no[gm.red], scores), _seat(by_no[gm.black], scores), gm.result)
+            BoardLine(gm.board, _seat(by_no[gm.red], before), _seat(by_no[gm.black], before), gm.result)
             for gm in record.games
         ),
-        byes=tuple(_seat(by_no[no], scores) for no in record.byes),
+        byes=tuple(_seat(by_no[no], before) for no in record.byes),
         closed=closed,
     )
 
@@ -122,3 +130,225 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
         if rnd.closed_at is None:
             rnd.closed_at = datetime.now().replace(microsecond=0)
             audit.record(s, "close_round", entity=f"{group} 第{number}轮", who=who)
+
+
+# --------------------------------------------------------------------------- pairing
+
+
+@dataclass(frozen=True, slots=True)
+class PairingOutcome:
+    group: str
+    number: int
+    boards: int
+    bye: int | None
+    seed: int
+    withdrawn: tuple[int, ...]  # withdrawn before pairing for consecutive forfeits
+
+
+def next_swiss_round(state: GroupState) -> int:
+    """The next Swiss round: one after the last round with Swiss games or a bye."""
+    played = [r.number for r in state.rounds if r.games or r.byes]
+    return max(played, default=0) + 1
+
+
+def new_pairing_seed() -> int:
+    return random.SystemRandom().randint(1, 999_999)
+
+
+def pair_next_round(
+    db: Database, group: str, *, seed: int | None = None, who: str = audit.DEFAULT_ARBITER
+) -> PairingOutcome:
+    """Pair the group's next Swiss round and store it (RULES.md §5).
+
+    Refused while the previous round has boards without a result (they are listed), before the
+    numbers are drawn, past the last round, and after the split until the knockout exists. Players
+    who forfeited the set number of rounds in a row are withdrawn first (logged). After the split
+    the knockout players are left out and the Swiss boards follow the knockout boards.
+    """
+    used_seed = new_pairing_seed() if seed is None else seed
+    with db.session() as s:
+        reg = regulations_of(s)
+        g = group_row(s, group)
+        state = load_group_state(s, g, reg)
+        fmt = reg.group(group)
+        number = next_swiss_round(state)
+        if number > fmt.rounds:
+            raise UserError(f"{group}共 {fmt.rounds} 轮，已全部编排", f"{group} has only {fmt.rounds} rounds")
+        if number > 1:
+            previous = next(r for r in state.rounds if r.number == number - 1)
+            pending = [gm.board for gm in previous.games if gm.result is GameResult.PENDING]
+            if pending:
+                raise UserError(
+                    f"第 {number - 1} 轮还有 {len(pending)} 台未录入成绩：{'、'.join(map(str, pending))}",
+                    f"round {number - 1} still has boards without a result: {', '.join(map(str, pending))}",
+                )
+        unnumbered = [p.name for p in g.players if p.no is None and p.status == PlayerStatus.ACTIVE.value]
+        if unnumbered:
+            raise UserError(
+                f"{group}还有 {len(unnumbered)} 名棋手没有序号（如 {unnumbered[0]}），请先抽签",
+                f"{group}: {len(unnumbered)} players have no sequence number yet; draw the numbers first",
+            )
+        ko = knockout_players(s, g, reg)
+        split = fmt.knockout_size and number > fmt.swiss_rounds
+        if split and ko is None:
+            raise UserError(
+                f"{group}前 {fmt.swiss_rounds} 轮已结束，请先产生淘汰赛对阵，再编排其余棋手",
+                f"{group}: create the knockout bracket before pairing the continuing Swiss",
+            )
+        withdrawn = _withdraw_consecutive_forfeits(s, g, state, reg, who)
+        excluded = set(ko.players) if (split and ko) else set()
+        eligible = [
+            e for e in state.entrants if e.may_be_paired and e.no not in excluded and e.no not in withdrawn
+        ]
+        rank_keys = None
+        if reg.pairing.score_group_order is ScoreGroupOrder.TIEBREAKS and number > 1:
+            from app.services.standings import ranking_after
+
+            order = ranking_after(s, g, reg, number - 1)
+            rank_keys = {no: (i,) for i, no in enumerate(order)}
+        history = [r for r in state.rounds if r.number < number]
+        pool = pool_from_history(
+            [PoolEntrant(e.no, e.team, e.rating) for e in eligible], history, reg.points, rank_keys
+        )
+        if len(pool) < 2:
+            raise UserError(f"{group}可编排的棋手不足 2 名", f"{group} has fewer than 2 players to pair")
+        pairing = pair_round(pool, number, reg.pairing, used_seed)
+        offset = _knockout_boards(s, g, number)
+        ids = {p.no: p.id for p in g.players if p.no is not None}
+        rnd = s.scalars(select(Round).where(Round.group_id == g.id, Round.number == number)).one_or_none()
+        if rnd is None:
+            stage = RoundStage.KNOCKOUT if split else RoundStage.SWISS
+            rnd = Round(
+                group_id=g.id,
+                number=number,
+                stage=stage.value,
+                paired_at=datetime.now().replace(microsecond=0),
+            )
+            s.add(rnd)
+            s.flush()
+        rnd.seed = used_seed
+        rnd.explanation = {
+            "games": {
+                str(pg.board + offset): {
+                    "red": pg.red,
+                    "black": pg.black,
+                    "zh": pg.explanation.zh,
+                    "colour": pg.explanation.colour_reason.value,
+                }
+                for pg in pairing.games
+            },
+            "bye": None
+            if pairing.bye_explanation is None
+            else {"player": pairing.bye, "zh": pairing.bye_explanation.zh},
+        }
+        for pg in pairing.games:
+            s.add(
+                GameRow(
+                    round_id=rnd.id,
+                    board=pg.board + offset,
+                    red_id=ids[pg.red],
+                    black_id=ids[pg.black],
+                    result=GameResult.PENDING.value,
+                    kind="swiss",
+                )
+            )
+        if pairing.bye is not None:
+            s.add(Bye(round_id=rnd.id, player_id=ids[pairing.bye]))
+        audit.record(
+            s,
+            "pair_round",
+            entity=f"{group} 第{number}轮",
+            after={"boards": len(pairing.games), "bye": pairing.bye, "seed": used_seed},
+            who=who,
+        )
+        return PairingOutcome(group, number, len(pairing.games), pairing.bye, used_seed, withdrawn)
+
+
+def _knockout_boards(s: Session, g: Group, number: int) -> int:
+    """How many boards the knockout uses in this round (the Swiss boards come after them)."""
+    return len(
+        list(
+            s.scalars(
+                select(KnockoutMatch.id).where(
+                    KnockoutMatch.group_id == g.id, KnockoutMatch.round_number == number
+                )
+            )
+        )
+    )
+
+
+def _withdraw_consecutive_forfeits(
+    s: Session, g: Group, state: GroupState, reg: Regulations, who: str
+) -> tuple[int, ...]:
+    """连续弃权: players who forfeited the set number of rounds in a row are not paired again."""
+    if not reg.discipline.consecutive_forfeits_withdraw:
+        return ()
+    streaks = consecutive_forfeits(state.rounds, reg.discipline)
+    active = {e.no for e in state.entrants if e.status is PlayerStatus.ACTIVE}
+    out = []
+    for streak in streaks:
+        if streak.no not in active:
+            continue
+        p = next(p for p in g.players if p.no == streak.no)
+        p.status, p.status_round = PlayerStatus.WITHDRAWN.value, next_swiss_round(state)
+        audit.record(
+            s,
+            "withdraw_consecutive_forfeits",
+            entity=f"{g.name} {p.no}号 {p.name}",
+            before="active",
+            after="withdrawn",
+            reason=f"连续 {reg.discipline.consecutive_forfeits_withdraw} 轮弃权",
+            who=who,
+        )
+        out.append(streak.no)
+    return tuple(out)
+
+
+def unpair_round(db: Database, group: str, number: int, *, who: str = audit.DEFAULT_ARBITER) -> None:
+    """Delete a round's Swiss pairing, only while none of its results is entered."""
+    with db.session() as s:
+        g = group_row(s, group)
+        rnd = round_row(s, g, number)
+        later = s.scalars(select(Round.id).where(Round.group_id == g.id, Round.number > number)).first()
+        swiss = [gm for gm in rnd.games if gm.kind == "swiss"]
+        if later is not None and any(
+            r.games for r in s.scalars(select(Round).where(Round.group_id == g.id, Round.number > number))
+        ):
+            raise UserError(
+                f"第 {number} 轮之后已有编排，不能撤销", f"rounds after {number} exist; it cannot be unpaired"
+            )
+        entered = sorted(gm.board for gm in swiss if gm.result != GameResult.PENDING.value)
+        if entered:
+            raise UserError(
+                f"第 {number} 轮已录入成绩（第 {'、'.join(map(str, entered))} 台），不能撤销编排",
+                f"round {number} has results (boards {', '.join(map(str, entered))}); it cannot be unpaired",
+            )
+        if not swiss and not rnd.byes:
+            raise UserError(f"第 {number} 轮没有积分编排的对局", f"round {number} has no Swiss pairing")
+        for gm in swiss:
+            s.delete(gm)
+        for b in list(rnd.byes):
+            s.delete(b)
+        if not any(gm.kind != "swiss" for gm in rnd.games):
+            s.delete(rnd)
+        rnd.explanation = None
+        audit.record(
+            s, "unpair_round", entity=f"{group} 第{number}轮", before={"boards": len(swiss)}, who=who
+        )
+
+
+def pairing_explanation(db: Database, group: str, number: int, no: int) -> str:
+    """Why this player got this opponent and colour (or the bye), as the engine explained it."""
+    with db.session() as s:
+        g = group_row(s, group)
+        rnd = round_row(s, g, number)
+        data = rnd.explanation or {}
+    for board, item in dict(data.get("games", {})).items():
+        if no in (item.get("red"), item.get("black")):
+            return f"第 {board} 台：{item.get('zh', '')}"
+    bye = data.get("bye")
+    if isinstance(bye, dict) and bye.get("player") == no:
+        return str(bye.get("zh", ""))
+    raise UserError(
+        f"第 {number} 轮没有 {no} 号的编排说明", f"round {number} has no explanation for player {no}"
+    )
