@@ -135,7 +135,9 @@ def grid(
         h = header_height if r == 0 else row_height
         for c, text in enumerate(row):
             col = columns[c]
-            fitted = fit_cell(str(text), widths[c] - 2 * pad - 0.5, h - 2, col.size if r else 9.0)
+            fitted = fit_cell(
+                str(text), widths[c] - 2 * pad - 0.5, h - 2, col.size if r else 9.0, 6.5 if r else 8.0
+            )
             out.append(fitted.text)
             style.append(("FONTSIZE", (c, r), (c, r), fitted.size))
             style.append(("LEADING", (c, r), (c, r), fitted.leading))

@@ -90,7 +90,7 @@ def render_pairings(
         story.append(_by_name(pairings, width, with_results))
     else:
         rows = _pairing_rows(pairings, with_results)
-        story.append(grid(_pairing_columns("结果" if with_results else "结果"), rows, width, ROW))
+        story.append(grid(_pairing_columns("结果"), rows, width, ROW))
     if with_results:
         story += [
             Spacer(1, 3 * mm),
