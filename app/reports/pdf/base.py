@@ -35,14 +35,20 @@ BOTTOM = 14 * mm  # space for the footer
 Output = str | Path | BinaryIO
 
 
+_registered: list[bool] = []
+
+
 def register_font() -> str:
     """Register the app's CJK font once (reportlab embeds a subset of the glyphs used)."""
-    if FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(FONT, str(font_path()), subfontIndex=0))
+    if not _registered:
+        if FONT not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(FONT, str(font_path()), subfontIndex=0))
+        _registered.append(True)
     return FONT
 
 
 def width_of(text: str, size: float) -> float:
+    register_font()
     return float(pdfmetrics.stringWidth(text, FONT, size))
 
 
