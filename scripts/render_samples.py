@@ -62,6 +62,7 @@ def main() -> None:
         for i in pages:
             image = pdf[i].render(scale=args.dpi / 72).to_pil()
             suffix = "" if i == 0 else f"-p{i + 1}"
+            image = image.quantize(colors=16)  # small files; text stays crisp
             image.save(args.out / f"{stem}{suffix}.png", optimize=True)
         print(f"{stem}: {len(pdf)} pages")
 

@@ -190,7 +190,7 @@ def render_teams(teams: TeamStandings, out: Output, printed_at: datetime) -> Non
     n = max((len(r.members) for r in teams.rows), default=4)
     cols = [Column("名次", 5), Column("团体", 16)]
     cols += [Column(f"队员{i + 1}（名次）", 12) for i in range(n)]
-    cols += [Column("名次和", 6), Column("最好名次", 6), Column("备注", 8)]
+    cols += [Column("名次和", 7), Column("最好名次", 7), Column("备注", 7)]
     rows = []
     for r in teams.rows:
         members = [f"{name}（{place}）" for name, place in r.members] + [""] * (n - len(r.members))
@@ -302,7 +302,7 @@ def render_internal_entry_list(entries: InternalEntryList, out: Output, printed_
     ]
 
     def mark(flag: bool) -> str:
-        return "✓" if flag else "×"
+        return "√" if flag else "未"
 
     rows = [
         [
