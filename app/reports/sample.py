@@ -212,7 +212,7 @@ class SampleEvent:
     def ranking(self, after_round: int) -> list[tuple[int, tuple[int, ...]]]:
         """(no, key values score+chain) best first."""
         t = self.tallies(after_round)
-        keyed = []
+        keyed: list[tuple[int, tuple[int, ...]]] = []
         for p in self.players:
             x = t[p.no]
             opp = sum(t[o].score for o in x.opponents)

@@ -79,7 +79,7 @@ def _draw_card(
     top = y + h - pad
 
     def at(v: float) -> float:
-        return top - v * sy
+        return float(top - v * sy)
 
     _text(c, x + pad, at(14), header.event_name, 14 * f, inner, "center")
     info = "　".join(
