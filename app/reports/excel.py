@@ -1,0 +1,201 @@
+"""The Excel result workbook (openpyxl): values only, frozen header row, fitted widths, A4 landscape.
+
+One sheet each for the entry list, every round (pairings + results), standings (all tiebreak columns),
+crosstable, team standings, prizes and, if given, the audit log. No formulas, so Excel and WPS show the
+same thing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import BinaryIO
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+from app.reports.model import ResultWorkbook
+
+Cell = str | int | float | None
+HEADER_FILL = PatternFill("solid", fgColor="E8E8E8")
+_BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
+
+
+def text_width(value: Cell) -> float:
+    """Display width in Excel character units: a CJK character counts as two.
+
+    >>> text_width("王天一"), text_width("12")
+    (6, 2)
+    """
+    if value is None:
+        return 0
+    return sum(2 if ord(ch) > 0x2E7F else 1 for ch in str(value))
+
+
+def _sheet(
+    wb: Workbook, title: str, header: Sequence[str], rows: Sequence[Sequence[Cell]], caption: str
+) -> Worksheet:
+    name = _BAD_SHEET_CHARS.sub("", title)[:31]
+    ws = wb.create_sheet(name)
+    ws.append(list(header))
+    for row in rows:
+        ws.append(list(row))
+        for col, value in enumerate(row, start=1):
+            if isinstance(value, str) and value.startswith("="):
+                ws.cell(ws.max_row, col).data_type = "s"  # text, never a formula
+    bold = Font(bold=True)
+    for cell in ws[1]:
+        cell.font = bold
+        cell.fill = HEADER_FILL
+        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+    ws.freeze_panes = "A2"
+    for i, label in enumerate(header, start=1):
+        widest = max([text_width(label), *(text_width(r[i - 1]) for r in rows if i - 1 < len(r))])
+        ws.column_dimensions[get_column_letter(i)].width = min(max(widest + 2, 5), 48)
+    ws.print_title_rows = "1:1"
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.orientation = ws.ORIENTATION_LANDSCAPE
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.oddHeader.center.text = caption
+    ws.oddFooter.right.text = "第 &P 页 / 共 &N 页"
+    return ws
+
+
+def build_workbook(data: ResultWorkbook) -> Workbook:
+    """Build the workbook in memory (see :func:`write_workbook`)."""
+    wb = Workbook()
+    default = wb.active
+    if default is not None:
+        wb.remove(default)
+    several = len({e.header.group for e in data.entries}) > 1 or len(data.standings) > 1
+
+    def title(base: str, group: str) -> str:
+        return f"{group}{base}" if several and group else base
+
+    for entries in data.entries:
+        _sheet(
+            wb,
+            title("参赛名单", entries.header.group),
+            ["序号", "姓名", "单位", "性别", "团体"],
+            [[e.no, e.name, e.unit, e.gender, e.team] for e in entries.lines],
+            f"{data.event_name} 参赛名单 {entries.header.group}",
+        )
+    for rnd in data.rounds:
+        rows: list[list[Cell]] = [
+            [
+                r.board,
+                r.red.no,
+                r.red.name,
+                r.red.unit,
+                r.red.score,
+                r.result_zh,
+                r.black.score,
+                r.black.no,
+                r.black.name,
+                r.black.unit,
+                "，".join(r.marks),
+            ]
+            for r in rnd.rows
+        ]
+        rows += [
+            [None, p.no, p.name, p.unit, p.score, rnd.bye_label, None, None, None, None, ""] for p in rnd.byes
+        ]
+        _sheet(
+            wb,
+            title(rnd.header.round_text, rnd.header.group),
+            [
+                "台次",
+                "红方序号",
+                "红方",
+                "红方单位",
+                "红方积分",
+                "结果",
+                "黑方积分",
+                "黑方序号",
+                "黑方",
+                "黑方单位",
+                "备注",
+            ],
+            rows,
+            f"{data.event_name} {rnd.header.group} {rnd.header.round_text}",
+        )
+    for st in data.standings:
+        _sheet(
+            wb,
+            title("名次表", st.header.group),
+            ["名次", "序号", "姓名", "单位", "积分", *st.chain, "区分依据", "备注"],
+            [
+                [
+                    s.rank,
+                    s.no,
+                    s.name,
+                    s.unit,
+                    s.score,
+                    *(dict(s.tiebreaks).get(c) for c in st.chain),
+                    s.separated_by,
+                    s.note,
+                ]
+                for s in st.rows
+            ],
+            f"{data.event_name} 名次表 {st.header.group}",
+        )
+    for ct in data.crosstables:
+        _sheet(
+            wb,
+            title("个人成绩总表", ct.header.group),
+            ["序号", "姓名", "单位", *(f"第{n}轮" for n in range(1, ct.rounds + 1)), "积分", "名次"],
+            [
+                [
+                    r.no,
+                    r.name,
+                    r.unit,
+                    *(c.text for c in r.per_round),
+                    *([None] * (ct.rounds - len(r.per_round))),
+                    r.score,
+                    r.place,
+                ]
+                for r in ct.rows
+            ],
+            f"{data.event_name} 个人成绩总表 {ct.header.group}",
+        )
+    for ts in data.teams:
+        n = max((len(r.members) for r in ts.rows), default=4)
+        header = ["名次", "团体"]
+        for i in range(1, n + 1):
+            header += [f"队员{i}", f"队员{i}名次"]
+        header += ["名次和", "最好名次", "备注"]
+        rows = []
+        for r in ts.rows:
+            members: list[Cell] = []
+            for name, place in r.members:
+                members += [name, place]
+            members += [None] * (2 * n - len(members))
+            rows.append([r.rank, r.team, *members, r.total, r.best, r.note])
+        _sheet(wb, title("团体名次表", ts.header.group), header, rows, f"{data.event_name} 团体名次表")
+    if data.prizes is not None:
+        _sheet(
+            wb,
+            "奖励名单",
+            ["类别", "名次", "姓名", "单位", "奖金（元，税前）"],
+            [[p.table, p.place, p.name, p.unit, p.amount] for p in data.prizes.lines],
+            f"{data.event_name} 奖励名单",
+        )
+    if data.audit:
+        _sheet(
+            wb,
+            "操作日志",
+            ["时间", "操作人", "操作", "详情"],
+            [[a.at, a.who, a.action, a.detail] for a in data.audit],
+            f"{data.event_name} 操作日志",
+        )
+    return wb
+
+
+def write_workbook(data: ResultWorkbook, out: str | Path | BinaryIO) -> None:
+    """Write the result workbook to ``out`` (a path or a binary stream)."""
+    build_workbook(data).save(out)

@@ -1,0 +1,355 @@
+"""Read models the documents are rendered from: small frozen values, plain data only.
+
+The services build these from a tournament file; the renderers (PDF, Excel, HTML) only read them.
+Privacy is structural (RULES.md §11): the public read models have **no field** for an ID number or a
+phone number. Only :class:`PayoutLine` (奖金发放签收表, 内部) and :class:`InternalEntryLine` (内部参赛名单)
+carry them, and only the internal documents accept those lines.
+
+>>> p = PlayerLine(no=12, name="王天一", unit="杭州", score=6)
+>>> PairingRow(board=1, red=p, black=p).result_zh
+''
+>>> fmt_num(7.5), fmt_num(6)
+('7.5', '6')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.engine.types import Colour, GameResult
+
+Number = int | float
+
+
+def fmt_num(value: Number | str | None) -> str:
+    """A score or tiebreak value as printed: ``6``, ``7.5``; ``None`` prints empty."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class EventHeader:
+    """What every page header says: tournament, group, round (``None`` for whole-event documents)."""
+
+    event_name: str
+    group: str = ""
+    round: int | None = None
+    venue: str = ""
+    dates: str = ""  # as printed, e.g. "2024年7月26日—29日"
+    time_control: str = ""  # as printed, e.g. "20′+10″"
+    round_label: str = ""  # overrides "第 n 轮", e.g. "半决赛"
+
+    @property
+    def round_text(self) -> str:
+        if self.round_label:
+            return self.round_label
+        return f"第{self.round}轮" if self.round is not None else ""
+
+    @property
+    def subtitle(self) -> str:
+        return "  ".join(part for part in (self.group, self.round_text) if part)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """A player as shown in a pairing: 序号, name, unit (or team), score before the round."""
+
+    no: int
+    name: str
+    unit: str = ""
+    score: Number = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRow:
+    """One board of a round; ``result_zh`` blank while pending; ``marks`` e.g. ("红方犯规", "迟到")."""
+
+    board: int
+    red: PlayerLine
+    black: PlayerLine
+    result_zh: str = ""
+    marks: tuple[str, ...] = ()
+
+    @classmethod
+    def with_result(
+        cls, board: int, red: PlayerLine, black: PlayerLine, result: GameResult, marks: tuple[str, ...] = ()
+    ) -> PairingRow:
+        """Fill ``result_zh`` from an engine result; forfeits are marked as such.
+
+        >>> p = PlayerLine(1, "甲")
+        >>> PairingRow.with_result(3, p, p, GameResult.RED_FORFEIT).result_zh
+        '红弃权'
+        """
+        return cls(board, red, black, result.zh, marks)
+
+
+@dataclass(frozen=True, slots=True)
+class PairingList:
+    """对阵表 / 成绩公告 of one round of one group; ``byes`` are printed after the boards."""
+
+    header: EventHeader
+    rows: tuple[PairingRow, ...]
+    byes: tuple[PlayerLine, ...] = ()
+    bye_label: str = "轮空"
+
+
+@dataclass(frozen=True, slots=True)
+class TableCards:
+    """台卡: one card per board; ``per_page`` is 1, 2 or 4."""
+
+    header: EventHeader
+    rows: tuple[PairingRow, ...]
+    per_page: int = 2
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One line of 名次表; ``tiebreaks`` maps column label → value in chain order."""
+
+    rank: int
+    no: int
+    name: str
+    unit: str
+    score: Number
+    tiebreaks: tuple[tuple[str, Number | str], ...] = ()
+    separated_by: str = ""  # the criterion that put this player above the next one
+    note: str = ""  # e.g. "退赛"
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    header: EventHeader
+    chain: tuple[str, ...]  # tiebreak labels in chain order, e.g. ("对手分", "胜局", ...)
+    rows: tuple[StandingRow, ...]
+    sequence_ties: tuple[tuple[int, int], ...] = ()  # (no above, no below) decided by 序号
+
+
+@dataclass(frozen=True, slots=True)
+class CrossCell:
+    """A player's game in one round of the crosstable, from the player's side.
+
+    ``outcome`` is one of 胜 和 负 (played), 弃胜 弃负 双弃 (forfeits), 轮空 (bye), or "" (pending /
+    not played).
+
+    >>> CrossCell.from_game(17, Colour.BLACK, GameResult.RED_FORFEIT).text
+    '17黑弃胜'
+    """
+
+    opponent: int | None
+    colour: str = ""  # 红 / 黑 / ""
+    outcome: str = ""
+
+    @property
+    def text(self) -> str:
+        if self.opponent is None:
+            return self.outcome
+        return f"{self.opponent}{self.colour}{self.outcome}"
+
+    @classmethod
+    def from_game(cls, opponent: int, colour: Colour, result: GameResult) -> CrossCell:
+        winner = result.winner()
+        if result is GameResult.PENDING:
+            outcome = ""
+        elif result is GameResult.DOUBLE_FORFEIT:
+            outcome = "双弃"
+        elif winner is None:
+            outcome = "和"
+        elif result.is_forfeit:
+            outcome = "弃胜" if winner is colour else "弃负"
+        else:
+            outcome = "胜" if winner is colour else "负"
+        return cls(opponent, colour.zh, outcome)
+
+    @classmethod
+    def bye(cls) -> CrossCell:
+        return cls(None, "", "轮空")
+
+
+@dataclass(frozen=True, slots=True)
+class CrosstableRow:
+    no: int
+    name: str
+    unit: str
+    per_round: tuple[CrossCell, ...]
+    score: Number
+    place: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Crosstable:
+    header: EventHeader
+    rounds: int
+    rows: tuple[CrosstableRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRow:
+    """团体名次: ``members`` are the counted members as (name, place); rank ``None`` = unranked."""
+
+    rank: int | None
+    team: str
+    members: tuple[tuple[str, int], ...]
+    total: int | None
+    best: int | None
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TeamStandings:
+    header: EventHeader
+    rows: tuple[TeamRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeLine:
+    """奖励名单 line (public): no ID, no phone."""
+
+    table: str  # e.g. "公开组个人"
+    place: int
+    name: str
+    unit: str
+    amount: int  # 元, pre-tax
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeList:
+    header: EventHeader
+    lines: tuple[PrizeLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutLine:
+    """奖金发放签收表 line (internal): full ID number and phone."""
+
+    table: str
+    place: int
+    name: str
+    unit: str
+    amount: int
+    id_number: str
+    phone: str
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutSheet:
+    header: EventHeader
+    lines: tuple[PayoutLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordDuty:
+    """A board whose game record (录谱) is due; ``recorder`` names who records, if known."""
+
+    board: int
+    red: PlayerLine
+    black: PlayerLine
+    recorder: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordSheets:
+    header: EventHeader
+    duties: tuple[RecordDuty, ...]
+    moves: int = 80
+
+
+@dataclass(frozen=True, slots=True)
+class EntryLine:
+    """参赛名单 line (public)."""
+
+    no: int
+    name: str
+    unit: str
+    gender: str  # 男 / 女
+    team: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class InternalEntryLine:
+    """参赛名单 line (internal, 内部): check-in, fee, insurance and the ID number as given."""
+
+    no: int
+    name: str
+    unit: str
+    gender: str
+    team: str
+    checked_in: bool
+    fee_paid: bool
+    insurance: bool
+    id_number: str  # pass ``mask_id_number(...)`` to print it masked
+    phone: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryList:
+    """Public entry list of one group (``header.group``), lines in printing order."""
+
+    header: EventHeader
+    lines: tuple[EntryLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InternalEntryList:
+    header: EventHeader
+    lines: tuple[InternalEntryLine, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BracketGame:
+    kind: str  # 慢棋 / 快棋 / 附加赛
+    red: str
+    black: str
+    result_zh: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BracketMatch:
+    """One knockout match: ``code`` e.g. "QF1", ``round_name`` e.g. "1/4决赛"; high/low as "1 王天一"."""
+
+    code: str
+    round_name: str
+    high: str
+    low: str
+    games: tuple[BracketGame, ...] = ()
+    winner: str = ""
+    title: str = ""  # e.g. "冠亚军决赛", "第5名决赛"
+
+
+@dataclass(frozen=True, slots=True)
+class Bracket:
+    """淘汰赛对阵图: ``columns`` are the tree's rounds left to right, each a tuple of matches in order.
+
+    The main tree is columns[0] (quarter-finals, 4 matches), [1] (semi-finals, 2), [2] (final, 1);
+    ``extra`` holds the placement matches (3rd place, 5–8 bracket) printed under the tree.
+    """
+
+    header: EventHeader
+    columns: tuple[tuple[BracketMatch, ...], ...]
+    extra: tuple[BracketMatch, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AuditLine:
+    at: str
+    who: str
+    action: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ResultWorkbook:
+    """Everything the Excel result workbook holds (one or several groups)."""
+
+    event_name: str
+    entries: tuple[EntryList, ...] = ()
+    rounds: tuple[PairingList, ...] = ()
+    standings: tuple[Standings, ...] = ()
+    crosstables: tuple[Crosstable, ...] = ()
+    teams: tuple[TeamStandings, ...] = ()
+    prizes: PrizeList | None = None
+    audit: tuple[AuditLine, ...] = field(default=())

@@ -1,0 +1,101 @@
+"""Printable PDFs of every arbiter document (A4, embedded CJK font, header, footer, page count).
+
+``render_document(name, inputs, out, printed_at=...)`` dispatches on the CLI's document names; each
+document also has its own ``render_*`` function taking its read model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from app.engine.types import UserError
+from app.reports import model
+from app.reports.pdf.base import Output
+from app.reports.pdf.bracket import render_bracket
+from app.reports.pdf.cards import render_record_sheets, render_table_cards
+from app.reports.pdf.tables import (
+    render_crosstable,
+    render_entry_list,
+    render_internal_entry_list,
+    render_pairings,
+    render_payout,
+    render_prizes,
+    render_standings,
+    render_teams,
+)
+
+DOCUMENTS = (
+    "table-cards",
+    "pairings",
+    "results",
+    "standings",
+    "crosstable",
+    "teams",
+    "prizes",
+    "payout",
+    "record-sheets",
+    "entry-list",
+    "bracket",
+)
+PUBLIC_DOCUMENTS = tuple(d for d in DOCUMENTS if d != "payout")  # entry-list is public unless internal
+
+
+def _entry_list(inputs: Any, out: Output, printed_at: datetime, **options: Any) -> None:
+    if isinstance(inputs, model.InternalEntryList):
+        render_internal_entry_list(inputs, out, printed_at)
+    else:
+        render_entry_list(inputs, out, printed_at)
+
+
+_RENDERERS: dict[str, tuple[type | tuple[type, ...], Callable[..., None]]] = {
+    "table-cards": (model.TableCards, render_table_cards),
+    "pairings": (model.PairingList, lambda i, o, t, **kw: render_pairings(i, o, t, **kw)),
+    "results": (model.PairingList, lambda i, o, t, **kw: render_pairings(i, o, t, with_results=True, **kw)),
+    "standings": (model.Standings, render_standings),
+    "crosstable": (model.Crosstable, render_crosstable),
+    "teams": (model.TeamStandings, render_teams),
+    "prizes": (model.PrizeList, render_prizes),
+    "payout": (model.PayoutSheet, render_payout),
+    "record-sheets": (model.RecordSheets, render_record_sheets),
+    "entry-list": ((model.EntryList, model.InternalEntryList), _entry_list),
+    "bracket": (model.Bracket, render_bracket),
+}
+
+
+def render_document(name: str, inputs: Any, out: Output, *, printed_at: datetime, **options: Any) -> None:
+    """Render document ``name`` (one of :data:`DOCUMENTS`) from its read model into ``out``.
+
+    ``options`` go to the renderer (``sort_by_name=True`` for pairings/results). A wrong name or a read
+    model of the wrong kind raises :class:`UserError`.
+    """
+    if name not in _RENDERERS:
+        raise UserError(
+            f"未知的文档“{name}”，可选：{'、'.join(DOCUMENTS)}",
+            f"unknown document {name!r}; choose one of {', '.join(DOCUMENTS)}",
+        )
+    kind, render = _RENDERERS[name]
+    if not isinstance(inputs, kind):
+        raise UserError(
+            f"文档“{name}”的数据类型不对", f"document {name!r} cannot be made from {type(inputs).__name__}"
+        )
+    render(inputs, out, printed_at, **options)
+
+
+__all__ = [
+    "DOCUMENTS",
+    "PUBLIC_DOCUMENTS",
+    "render_bracket",
+    "render_crosstable",
+    "render_document",
+    "render_entry_list",
+    "render_internal_entry_list",
+    "render_pairings",
+    "render_payout",
+    "render_prizes",
+    "render_record_sheets",
+    "render_standings",
+    "render_table_cards",
+    "render_teams",
+]

@@ -1,0 +1,331 @@
+"""Tabular PDFs: 对阵表, 成绩公告, 名次表, 个人成绩总表, 团体名次表, 奖励名单, 奖金发放签收表, 参赛名单."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pypinyin import lazy_pinyin
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Paragraph, Spacer
+
+from app.reports.model import (
+    Crosstable,
+    EntryList,
+    InternalEntryList,
+    PairingList,
+    PayoutSheet,
+    PlayerLine,
+    PrizeList,
+    Standings,
+    TeamStandings,
+    fmt_num,
+)
+from app.reports.pdf.base import Column, Output, PageDecor, build_story, frame_size, grid, paragraph_style
+
+ROW = 16.0  # points per table row: 43 rows per portrait page, 29 per landscape page
+
+
+def _pairing_columns(result_label: str) -> list[Column]:
+    return [
+        Column("台次", 4),
+        Column("序号", 4),
+        Column("红方", 11),
+        Column("单位", 17),
+        Column("积分", 4),
+        Column(result_label, 9),
+        Column("积分", 4),
+        Column("序号", 4),
+        Column("黑方", 11),
+        Column("单位", 17),
+    ]
+
+
+def _pairing_rows(pairings: PairingList, with_results: bool) -> list[list[str]]:
+    rows: list[list[str]] = []
+    for r in pairings.rows:
+        result = r.result_zh if with_results else ""
+        if with_results and r.marks:
+            result = f"{result}\n{'，'.join(r.marks)}" if result else "，".join(r.marks)
+        rows.append(
+            [
+                str(r.board),
+                str(r.red.no),
+                r.red.name,
+                r.red.unit,
+                fmt_num(r.red.score),
+                result,
+                fmt_num(r.black.score),
+                str(r.black.no),
+                r.black.name,
+                r.black.unit,
+            ]
+        )
+    for p in pairings.byes:
+        rows.append(["", str(p.no), p.name, p.unit, fmt_num(p.score), pairings.bye_label, "", "", "", ""])
+    return rows
+
+
+def pinyin_key(name: str) -> str:
+    """Sort key for Chinese names by pinyin (notice-board order).
+
+    >>> sorted(["张三", "李四", "王五"], key=pinyin_key)
+    ['李四', '王五', '张三']
+    """
+    return " ".join(lazy_pinyin(name))
+
+
+def render_pairings(
+    pairings: PairingList,
+    out: Output,
+    printed_at: datetime,
+    *,
+    with_results: bool = False,
+    sort_by_name: bool = False,
+) -> None:
+    """对阵表 (or 成绩公告 with results): boards in order, byes last; or one line per player by name."""
+    title = "成绩公告" if with_results else "对阵表"
+    width, _ = frame_size()
+    story: list[Flowable] = []
+    if sort_by_name:
+        story.append(_by_name(pairings, width, with_results))
+    else:
+        rows = _pairing_rows(pairings, with_results)
+        story.append(grid(_pairing_columns("结果"), rows, width, ROW))
+    if with_results:
+        story += [
+            Spacer(1, 3 * mm),
+            Paragraph(
+                "说明：红弃权 / 黑弃权 = 该方弃权判负，双弃权 = 双方均判负；犯规记入名次区分。",
+                paragraph_style(8),
+            ),
+        ]
+    build_story(out, PageDecor(pairings.header, title, printed_at), story)
+
+
+def _by_name(pairings: PairingList, width: float, with_results: bool) -> Flowable:
+    lines: list[tuple[PlayerLine, str, str, str, str]] = []
+    for r in pairings.rows:
+        lines.append((r.red, str(r.board), "红", f"{r.black.no} {r.black.name}", r.result_zh))
+        lines.append((r.black, str(r.board), "黑", f"{r.red.no} {r.red.name}", r.result_zh))
+    for p in pairings.byes:
+        lines.append((p, "", "", pairings.bye_label, ""))
+    lines.sort(key=lambda x: (pinyin_key(x[0].name), x[0].no))
+    cols = [
+        Column("姓名", 12),
+        Column("序号", 5),
+        Column("单位", 18),
+        Column("积分", 5),
+        Column("台次", 5),
+        Column("执色", 5),
+        Column("对手", 16),
+    ]
+    if with_results:
+        cols.append(Column("结果", 8))
+    rows = [
+        [p.name, str(p.no), p.unit, fmt_num(p.score), board, colour, opp, *([res] if with_results else [])]
+        for p, board, colour, opp, res in lines
+    ]
+    return grid(cols, rows, width, ROW)
+
+
+def render_standings(standings: Standings, out: Output, printed_at: datetime) -> None:
+    """名次表: every tiebreak column of the chain; footnote names the chain and 序号-decided ties."""
+    width, _ = frame_size()
+    cols = [Column("名次", 5), Column("序号", 5), Column("姓名", 12), Column("单位", 18), Column("积分", 5)]
+    cols += [Column(label, 6) for label in standings.chain]
+    cols.append(Column("区分依据", 8))
+    rows = []
+    for s in standings.rows:
+        values = dict(s.tiebreaks)
+        rows.append(
+            [
+                str(s.rank),
+                str(s.no),
+                s.name + (f"（{s.note}）" if s.note else ""),
+                s.unit,
+                fmt_num(s.score),
+                *(fmt_num(values.get(label)) for label in standings.chain),
+                s.separated_by,
+            ]
+        )
+    chain = " → ".join(("积分", *standings.chain, "序号"))
+    notes = [f"名次区分顺序：{chain}。“区分依据”为该棋手名次列于下一名之前所依据的项目。"]
+    if standings.sequence_ties:
+        pairs = "；".join(f"{a}号先于{b}号" for a, b in standings.sequence_ties)
+        notes.append(f"以下名次各项成绩完全相同，按序号决定：{pairs}。")
+    else:
+        notes.append("本表没有仅由序号决定的名次。")
+    story: list[Flowable] = [grid(cols, rows, width, ROW), Spacer(1, 3 * mm)]
+    story += [Paragraph(n, paragraph_style(8)) for n in notes]
+    build_story(out, PageDecor(standings.header, "名次表", printed_at), story)
+
+
+def render_crosstable(table: Crosstable, out: Output, printed_at: datetime) -> None:
+    """个人成绩总表 (A4 landscape): per round opponent 序号, colour and result, then score and place."""
+    width, _ = frame_size(wide=True)
+    cols = [Column("序号", 3.5), Column("姓名", 8), Column("单位", 10)]
+    cols += [Column(f"第{n}轮", 6.2, size=8) for n in range(1, table.rounds + 1)]
+    cols += [Column("积分", 3.5), Column("名次", 3.5)]
+    rows = []
+    for r in table.rows:
+        cells = [c.text for c in r.per_round] + [""] * (table.rounds - len(r.per_round))
+        rows.append(
+            [str(r.no), r.name, r.unit, *cells, fmt_num(r.score), "" if r.place is None else str(r.place)]
+        )
+    legend = Paragraph(
+        "每格：对手序号 + 执色（红/黑）+ 结果（胜/和/负，弃胜/弃负 为对方或本人弃权，双弃 为双方弃权）；轮空 记胜。",
+        paragraph_style(8),
+    )
+    build_story(
+        out,
+        PageDecor(table.header, "个人成绩总表", printed_at),
+        [grid(cols, rows, width, ROW), Spacer(1, 2 * mm), legend],
+        wide=True,
+    )
+
+
+def render_teams(teams: TeamStandings, out: Output, printed_at: datetime) -> None:
+    """团体名次表: rank, team, the counted members with their places, sum, best place."""
+    width, _ = frame_size()
+    n = max((len(r.members) for r in teams.rows), default=4)
+    cols = [Column("名次", 5), Column("团体", 16)]
+    cols += [Column(f"队员{i + 1}（名次）", 12) for i in range(n)]
+    cols += [Column("名次和", 7), Column("最好名次", 7), Column("备注", 7)]
+    rows = []
+    for r in teams.rows:
+        members = [f"{name}（{place}）" for name, place in r.members] + [""] * (n - len(r.members))
+        rows.append(
+            [
+                "" if r.rank is None else str(r.rank),
+                r.team,
+                *members,
+                fmt_num(r.total),
+                fmt_num(r.best),
+                r.note,
+            ]
+        )
+    note = Paragraph(
+        "团体成绩按四名队员个人名次之和计算，和小者列前；相同则以最好个人名次列前。", paragraph_style(8)
+    )
+    build_story(
+        out,
+        PageDecor(teams.header, "团体名次表", printed_at),
+        [grid(cols, rows, width, 20), Spacer(1, 3 * mm), note],
+    )
+
+
+def _money(amount: int) -> str:
+    return f"{amount:,}"
+
+
+def render_prizes(prizes: PrizeList, out: Output, printed_at: datetime) -> None:
+    """奖励名单 (public): place, name, unit, amount; totals per table and grand total."""
+    width, _ = frame_size()
+    cols = [
+        Column("类别", 12),
+        Column("名次", 6),
+        Column("姓名", 14),
+        Column("单位", 24),
+        Column("奖金（元，税前）", 12),
+    ]
+    rows: list[list[str]] = []
+    shaded: list[int] = []
+    for table in dict.fromkeys(line.table for line in prizes.lines):
+        lines = [line for line in prizes.lines if line.table == table]
+        for line in lines:
+            rows.append([line.table, f"第{line.place}名", line.name, line.unit, _money(line.amount)])
+        shaded.append(len(rows))
+        rows.append([table, "小计", "", "", _money(sum(x.amount for x in lines))])
+    shaded.append(len(rows))
+    rows.append(["合计", "", "", "", _money(sum(x.amount for x in prizes.lines))])
+    build_story(
+        out,
+        PageDecor(prizes.header, "奖励名单", printed_at),
+        [grid(cols, rows, width, ROW, shaded_rows=shaded)],
+    )
+
+
+def render_payout(sheet: PayoutSheet, out: Output, printed_at: datetime) -> None:
+    """奖金发放签收表 (内部): full ID number, phone, amount, signature column, totals."""
+    width, _ = frame_size()
+    cols = [
+        Column("类别", 9),
+        Column("名次", 5),
+        Column("姓名", 10),
+        Column("身份证号", 17),
+        Column("电话", 11),
+        Column("奖金（元，税前）", 9),
+        Column("签名", 14),
+    ]
+    rows = [
+        [x.table, f"第{x.place}名", x.name, x.id_number, x.phone, _money(x.amount), ""] for x in sheet.lines
+    ]
+    rows.append(["合计", f"{len(sheet.lines)}人", "", "", "", _money(sum(x.amount for x in sheet.lines)), ""])
+    story: list[Flowable] = [
+        grid(cols, rows, width, 24, shaded_rows=[len(rows) - 1]),
+        Spacer(1, 6 * mm),
+        Paragraph(
+            "发放人：______________　　　复核人：______________　　　日期：______________",
+            paragraph_style(10),
+        ),
+    ]
+    build_story(out, PageDecor(sheet.header, "奖金发放签收表", printed_at, internal=True), story)
+
+
+def render_entry_list(entries: EntryList, out: Output, printed_at: datetime) -> None:
+    """参赛名单 (public): 序号, name, unit, gender, team — in the order given (by team)."""
+    width, _ = frame_size()
+    cols = [Column("序号", 5), Column("姓名", 12), Column("单位", 24), Column("性别", 5), Column("团体", 18)]
+    rows = [[str(e.no), e.name, e.unit, e.gender, e.team] for e in entries.lines]
+    note = Paragraph(f"共 {len(entries.lines)} 人。", paragraph_style(9))
+    build_story(
+        out,
+        PageDecor(entries.header, "参赛名单", printed_at),
+        [grid(cols, rows, width, ROW), Spacer(1, 2 * mm), note],
+    )
+
+
+def render_internal_entry_list(entries: InternalEntryList, out: Output, printed_at: datetime) -> None:
+    """参赛名单 (内部): adds ID number, phone, check-in, fee and insurance columns (A4 landscape)."""
+    width, _ = frame_size(wide=True)
+    cols = [
+        Column("序号", 4),
+        Column("姓名", 10),
+        Column("单位", 18),
+        Column("性别", 4),
+        Column("团体", 14),
+        Column("证件号码", 16),
+        Column("电话", 11),
+        Column("报到", 4),
+        Column("缴费", 4),
+        Column("保险", 4),
+    ]
+
+    def mark(flag: bool) -> str:
+        return "√" if flag else "未"
+
+    rows = [
+        [
+            str(e.no),
+            e.name,
+            e.unit,
+            e.gender,
+            e.team,
+            e.id_number,
+            e.phone,
+            mark(e.checked_in),
+            mark(e.fee_paid),
+            mark(e.insurance),
+        ]
+        for e in entries.lines
+    ]
+    summary = (
+        f"共 {len(rows)} 人；已报到 {sum(e.checked_in for e in entries.lines)} 人，"
+        f"已缴费 {sum(e.fee_paid for e in entries.lines)} 人，已投保 {sum(e.insurance for e in entries.lines)} 人。"
+    )
+    build_story(
+        out,
+        PageDecor(entries.header, "参赛名单（内部）", printed_at, internal=True),
+        [grid(cols, rows, width, ROW), Spacer(1, 2 * mm), Paragraph(summary, paragraph_style(9))],
+        wide=True,
+    )
