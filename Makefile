@@ -28,5 +28,12 @@ test: lint
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do $(PY) $$f; done
 
+# One-folder, windowed build in dist/xqarbiter/ (PyInstaller, build.spec), then its headless self-test.
+dist: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dist]'
+	$(VENV)/bin/pyinstaller --noconfirm --log-level WARN build.spec
+	QT_QPA_PLATFORM=offscreen dist/xqarbiter/xqarbiter --self-test
+	@du -sh dist/xqarbiter
+
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
