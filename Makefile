@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,dist]'
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -27,6 +27,13 @@ test: lint
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do $(PY) $$f; done
+
+# One-folder, windowed build in dist/xqarbiter/ (PyInstaller, build.spec), then its headless self-test.
+dist: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[dist]'
+	$(VENV)/bin/pyinstaller --noconfirm --log-level WARN build.spec
+	QT_QPA_PLATFORM=offscreen dist/xqarbiter/xqarbiter --self-test
+	@du -sh dist/xqarbiter
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
