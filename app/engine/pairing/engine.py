@@ -338,6 +338,8 @@ def _pair_all(pool: _Pool) -> list[tuple[int, int]]:
     """A legal perfect pairing of the whole (even) pool, optimal as the module docstring says."""
     remaining = list(range(pool.n))
     pairs: list[tuple[int, int]] = []
+    if not remaining:
+        return pairs
     if pool.n <= EXACT_LIMIT and _field_layout(pool, remaining, 0, pool.k - 1) is not None:
         step_pairs, unmatched = _solve_step(pool, remaining, 0, pool.k - 1, dummy_group=None, sparse=False)
         assert not unmatched, "feasibility was proved before"
