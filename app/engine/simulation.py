@@ -273,3 +273,20 @@ def check_event(
                 )
             )
     return tuple(findings)
+
+
+def random_result(
+    rng: random.Random, red_rating: int, black_rating: int, forfeit_rate: float = 0.0
+) -> GameResult:
+    """A plausible result between two ratings (Red's first-move edge ≈ 30 points, ~35% draws)."""
+    if forfeit_rate and rng.random() < forfeit_rate:
+        return rng.choice((GameResult.RED_FORFEIT, GameResult.BLACK_FORFEIT, GameResult.DOUBLE_FORFEIT))
+    expected = 1 / (1 + 10 ** ((black_rating - red_rating - 30) / 400))
+    win = max(0.0, expected - DRAW_RATE / 2)
+    loss = max(0.0, 1 - expected - DRAW_RATE / 2)
+    x = rng.random()
+    if x < win:
+        return GameResult.RED_WIN
+    if x < win + loss:
+        return GameResult.BLACK_WIN
+    return GameResult.DRAW

@@ -41,10 +41,15 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class BoardLine:
+    """A board of the round: a Swiss game, or the current game of a knockout match."""
+
     board: int
     red: Seat
     black: Seat
     result: GameResult
+    match: str | None = None  # knockout match code (QF1, SF2, F …) or None for a Swiss game
+    game_no: int = 1  # game within the knockout match
+    kind: str = "swiss"  # swiss / slow / rapid / deciding
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +91,25 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         state = load_group_state(s, g, reg)
         rnd = round_row(s, g, number)
         stage, closed = RoundStage(rnd.stage), rnd.closed_at is not None
+        no_of = {p.id: p.no for p in g.players}
+        codes = {m.id: m.code for m in s.scalars(select(KnockoutMatch).where(KnockoutMatch.group_id == g.id))}
+        latest: dict[int, GameRow] = {}
+        for gm in rnd.games:
+            if gm.match_id is not None and (gm.board not in latest or gm.game_no > latest[gm.board].game_no):
+                latest[gm.board] = gm
+        knockout = [
+            (
+                gm.board,
+                no_of[gm.red_id],
+                no_of[gm.black_id],
+                GameResult(gm.result),
+                codes[gm.match_id],
+                gm.game_no,
+                gm.kind,
+            )
+            for gm in sorted(latest.values(), key=lambda x: x.board)
+            if gm.match_id is not None
+        ]
     record = next(r for r in state.rounds if r.number == number)
     before = scores(state.rounds, reg.points, number - 1)
     by_no = {e.no: e for e in state.entrants}
@@ -94,6 +118,10 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         number=number,
         stage=stage,
         boards=tuple(
+            BoardLine(b, _seat(by_no[red], before), _seat(by_no[black], before), res, code, game_no, kind)
+            for b, red, black, res, code, game_no, kind in knockout
+        )
+        + tuple(
             BoardLine(gm.board, _seat(by_no[gm.red], before), _seat(by_no[gm.black], before), gm.result)
             for gm in record.games
         ),
