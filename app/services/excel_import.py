@@ -1,0 +1,532 @@
+"""Import of the registration form (报名表, 附件 2) from an Excel ``.xlsx`` file.
+
+The header row (column names in Chinese, any order, possibly below a title row) is found, every row
+is read and checked before anything is written, and every problem is reported with its row number,
+column letter and header. :func:`preview_import` shows that without writing; :func:`import_players`
+then writes either nothing unless all rows are good (``all_or_nothing``) or exactly the good rows
+(``valid_only``), in one transaction.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from openpyxl import load_workbook
+from openpyxl.utils import get_column_letter
+
+from app.db.session import Database
+from app.engine.registration import BatchLine, PlayerEntry, check_batch
+from app.engine.types import Gender, IdDocument, UserError
+from app.reports.excel_template import FORM_COLUMNS, header_key
+from app.services import audit
+from app.services.registration import registration_context, write_entry
+
+ImportMode = Literal["all_or_nothing", "valid_only"]
+HEADER_SEARCH_ROWS = 20
+REQUIRED = ("name", "id_number", "phone")
+LABELS = {c.field: c.label for c in FORM_COLUMNS}
+_ALIASES = {header_key(a): c.field for c in FORM_COLUMNS for a in (c.label, *c.aliases)}
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ENCRYPTED_STREAM = "EncryptedPackage".encode("utf-16-le")
+_YES = {
+    "是",
+    "已",
+    "有",
+    "已交",
+    "已缴",
+    "已缴费",
+    "已交费",
+    "已签",
+    "已提交",
+    "已报到",
+    "√",
+    "✓",
+    "✔",
+    "y",
+    "yes",
+    "true",
+    "1",
+}
+_NO = {
+    "",
+    "否",
+    "无",
+    "未",
+    "没有",
+    "未交",
+    "未缴",
+    "未缴费",
+    "未签",
+    "未提交",
+    "未报到",
+    "×",
+    "✗",
+    "n",
+    "no",
+    "false",
+    "0",
+}
+_GENDERS = {"男": Gender.MALE, "女": Gender.FEMALE, "m": Gender.MALE, "f": Gender.FEMALE}
+_GENDERS |= {"male": Gender.MALE, "female": Gender.FEMALE}
+_DOCUMENTS = {
+    "身份证": IdDocument.RESIDENT_ID,
+    "居民身份证": IdDocument.RESIDENT_ID,
+    "护照": IdDocument.PASSPORT,
+    "港澳通行证": IdDocument.HK_MACAU_PERMIT,
+    "港澳居民来往内地通行证": IdDocument.HK_MACAU_PERMIT,
+    "回乡证": IdDocument.HK_MACAU_PERMIT,
+    "台胞证": IdDocument.TAIWAN_PERMIT,
+    "台湾居民来往大陆通行证": IdDocument.TAIWAN_PERMIT,
+} | {d.value: d for d in IdDocument}
+
+
+@dataclass(frozen=True, slots=True)
+class ImportProblem:
+    """A problem of one row: Excel row number, column letter and header ("" for the whole row)."""
+
+    row: int
+    column: str
+    header: str
+    message_zh: str
+    message_en: str
+
+    def __str__(self) -> str:
+        where = f"第 {self.row} 行" + (f" {self.column} 列（{self.header}）" if self.column else "")
+        return f"{where}：{self.message_zh}"
+
+    @property
+    def en(self) -> str:
+        where = f"row {self.row}" + (f", column {self.column} ({self.header})" if self.column else "")
+        return f"{where}: {self.message_en}"
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRow:
+    row: int
+    entry: PlayerEntry  # normalised where the checks got that far
+    problems: tuple[ImportProblem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPreview:
+    """What the file holds and what is wrong with it, before anything is written."""
+
+    path: Path
+    sheet: str
+    header_row: int
+    columns: dict[str, str]  # PlayerEntry field -> column letter
+    headers: dict[str, str]  # column letter -> header text as written
+    ignored: tuple[str, ...]  # headers not understood (ignored)
+    rows: tuple[ImportRow, ...]
+
+    @property
+    def valid(self) -> tuple[ImportRow, ...]:
+        return tuple(r for r in self.rows if r.ok)
+
+    @property
+    def invalid(self) -> tuple[ImportRow, ...]:
+        return tuple(r for r in self.rows if not r.ok)
+
+    @property
+    def problems(self) -> tuple[ImportProblem, ...]:
+        return tuple(p for r in self.rows for p in r.problems)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    added: tuple[int, ...]  # player ids, in row order
+    skipped: tuple[ImportRow, ...]
+    preview: ImportPreview
+
+
+class ImportRefused(UserError):
+    """Nothing was written; ``preview`` holds every problem."""
+
+    def __init__(self, preview: ImportPreview, zh: str, en: str) -> None:
+        super().__init__(zh, en)
+        self.preview = preview
+
+
+# --------------------------------------------------------------------------- the file
+
+
+def _refuse(path: Path, zh: str, en: str) -> UserError:
+    return UserError(f"无法导入“{path.name}”：{zh}", f"cannot import {path.name}: {en}")
+
+
+def _open_workbook(path: Path) -> Any:
+    """Open an .xlsx by its content (not its name); one clear error for anything else."""
+    if not path.is_file():
+        raise _refuse(path, "文件不存在", "the file does not exist")
+    data = path.read_bytes()
+    if not data:
+        raise _refuse(path, "文件是空的（0 字节）", "the file is empty (0 bytes)")
+    if data.startswith(_OLE_MAGIC):
+        if _ENCRYPTED_STREAM in data:
+            raise _refuse(
+                path,
+                "文件设有打开密码（已加密），请在 Excel 中取消密码后另存为 .xlsx 再导入",
+                "the file is password-protected (encrypted); remove the password in Excel and save as .xlsx",
+            )
+        raise _refuse(
+            path,
+            "这是旧版 Excel 97-2003（.xls）文件，请在 Excel 中“另存为” .xlsx 格式后再导入",
+            "this is a legacy Excel 97-2003 (.xls) file; save it as .xlsx in Excel first",
+        )
+    if not data.startswith(b"PK"):
+        head = data[:4096]
+        text = None
+        for encoding in ("utf-8-sig", "gb18030"):
+            try:
+                text = head.decode(encoding)
+                break
+            except UnicodeDecodeError:
+                continue
+        if text is not None and re.search(r"<\s*(html|table|\?xml)", text, re.I):
+            raise _refuse(
+                path,
+                "这是网页/XML 文件而不是 Excel 工作簿，请在 Excel 中另存为 .xlsx",
+                "this is an HTML/XML file, not an Excel workbook; save it as .xlsx",
+            )
+        if text is not None and ("," in text or "\t" in text or "\n" in text):
+            raise _refuse(
+                path,
+                "这是 CSV/文本文件而不是 Excel 工作簿，请在 Excel 中打开后另存为 .xlsx",
+                "this is a CSV/text file, not an Excel workbook; open it in Excel and save as .xlsx",
+            )
+        raise _refuse(path, "不是 Excel（.xlsx）文件", "not an Excel (.xlsx) file")
+    try:
+        return load_workbook(io.BytesIO(data), data_only=True)
+    except Exception as exc:  # openpyxl raises many kinds (BadZipFile, KeyError, InvalidFileException …)
+        raise _refuse(
+            path,
+            f"文件已损坏或不是 Excel 工作簿（{type(exc).__name__}）",
+            f"the file is corrupt or not an Excel workbook ({type(exc).__name__}: {exc})",
+        ) from None
+
+
+def _find_header(ws: Any) -> tuple[int, dict[int, str], dict[int, str]] | None:
+    """(row, {column: field}, {column: header text}) of the first row that looks like the header."""
+    for r, values in enumerate(ws.iter_rows(max_row=HEADER_SEARCH_ROWS, values_only=True), start=1):
+        fields: dict[int, str] = {}
+        texts: dict[int, str] = {}
+        for c, value in enumerate(values, start=1):
+            if value is None:
+                continue
+            text = str(value).strip()
+            texts[c] = text
+            field = _ALIASES.get(header_key(text))
+            if field is not None and field not in fields.values():
+                fields[c] = field
+        if "name" in fields.values() and len(fields) >= 2:
+            return r, fields, texts
+    return None
+
+
+# --------------------------------------------------------------------------- cells
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+class _CellError(Exception):
+    def __init__(self, zh: str, en: str) -> None:
+        super().__init__(zh)
+        self.zh, self.en = zh, en
+
+
+def _id_number(value: Any) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        raise _CellError(
+            "证件号码被 Excel 存成了数字（18 位号码会丢失末几位，X 也无法保存）："
+            "请把该列设为“文本”格式后重新输入号码",
+            "the ID number was stored by Excel as a number (an 18-digit number loses its last digits "
+            "and cannot hold X): format the column as text and type the numbers again",
+        )
+    return _text(value)
+
+
+def _date(value: Any) -> date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    text = _text(value)
+    m = re.fullmatch(r"(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?", text) or re.fullmatch(
+        r"(\d{4})(\d{2})(\d{2})", text
+    )
+    if m:
+        try:
+            return date(int(m[1]), int(m[2]), int(m[3]))
+        except ValueError:
+            pass
+    raise _CellError(f"“{text}”不是有效日期（例：1990-01-01）", f"{text!r} is not a date (e.g. 1990-01-01)")
+
+
+def _rating(value: Any) -> int | None:
+    text = _text(value)
+    if not text or text in ("无", "-", "—"):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        raise _CellError(f"等级分“{value}”不是整数", f"rating {value!r} is not a whole number")
+    if not re.fullmatch(r"\d+", text):
+        raise _CellError(f"等级分“{text}”不是整数", f"rating {text!r} is not a whole number")
+    return int(text)
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = _text(value).lower()
+    if text in _YES:
+        return True
+    if text in _NO:
+        return False
+    raise _CellError(f"“{text}”应填“是”或留空", f"{text!r}: expected 是 (yes) or empty")
+
+
+def _gender(value: Any) -> Gender | None:
+    text = _text(value).lower()
+    if not text:
+        return None
+    if text in _GENDERS:
+        return _GENDERS[text]
+    raise _CellError(f"性别“{text}”应为“男”或“女”", f"gender {text!r}: expected 男 or 女")
+
+
+def _document(value: Any) -> IdDocument:
+    text = re.sub(r"\s+", "", _text(value))
+    if not text:
+        return IdDocument.RESIDENT_ID
+    if text.lower() in _DOCUMENTS:
+        return _DOCUMENTS[text.lower()]
+    raise _CellError(
+        f"证件类型“{text}”无法识别（可填：身份证、护照、港澳通行证、台胞证）",
+        f"unknown document type {text!r} (resident ID, passport, HK/Macau permit, Taiwan permit)",
+    )
+
+
+def _group(text: str, groups: list[str]) -> str:
+    """Exact name, or the one group whose name contains the text (本地组 → 天水本地组)."""
+    if not text:
+        return groups[0] if len(groups) == 1 else ""
+    if text in groups:
+        return text
+    matches = [g for g in groups if text in g]
+    return matches[0] if len(matches) == 1 else text
+
+
+_PARSERS: dict[str, Any] = {
+    "id_number": _id_number,
+    "birth_date": _date,
+    "rating": _rating,
+    "gender": _gender,
+    "id_type": _document,
+    "insurance": _flag,
+    "pledge": _flag,
+    "fee_paid": _flag,
+    "checked_in": _flag,
+}
+
+
+# --------------------------------------------------------------------------- reading and checking
+
+
+@dataclass(frozen=True, slots=True)
+class _Sheet:
+    path: Path
+    sheet: str
+    header_row: int
+    fields: dict[int, str]
+    texts: dict[int, str]
+    rows: tuple[tuple[int, dict[str, Any]], ...]  # (excel row, {field: raw value})
+
+
+def read_registration_form(path: Path | str) -> _Sheet:
+    """Find the header and the data rows; raise one :class:`UserError` for a file that cannot be read."""
+    path = Path(path)
+    wb = _open_workbook(path)
+    try:
+        if all(v is None for ws in wb.worksheets for row in ws.iter_rows(values_only=True) for v in row):
+            raise _refuse(path, "工作簿是空的", "the workbook is empty")
+        found = None
+        for ws in wb.worksheets:
+            header = _find_header(ws)
+            if header is not None:
+                found = ws, header
+                break
+        if found is None:
+            raise _refuse(
+                path,
+                f"在前 {HEADER_SEARCH_ROWS} 行中找不到表头（需要“姓名”“身份证号”“手机号”等列名）",
+                f"no header row in the first {HEADER_SEARCH_ROWS} rows (need 姓名, 身份证号, 手机号 …)",
+            )
+        ws, (header_row, fields, texts) = found
+        missing = [LABELS[f] for f in REQUIRED if f not in fields.values()]
+        if missing:
+            shown = "、".join(missing)
+            raise _refuse(path, f"缺少必填列：{shown}", f"required column(s) missing: {shown}")
+        rows: list[tuple[int, dict[str, Any]]] = []
+        for r, values in enumerate(
+            ws.iter_rows(min_row=header_row + 1, values_only=True), start=header_row + 1
+        ):
+            raw = {fields[c]: values[c - 1] for c in fields if c - 1 < len(values)}
+            if all(_text(v) == "" for v in raw.values()):
+                continue
+            rows.append((r, raw))
+        if not rows:
+            raise _refuse(path, "表头下面没有选手数据", "there are no player rows under the header")
+        return _Sheet(path, ws.title, header_row, fields, texts, tuple(rows))
+    finally:
+        wb.close()
+
+
+def _check(
+    db_session: Any, sheet: _Sheet, *, now: datetime, override_reason: str
+) -> tuple[ImportPreview, list[BatchLine]]:
+    context = registration_context(db_session, now=now, override_reason=override_reason)
+    group_names = list(context.groups)
+    column_of = {f: c for c, f in sheet.fields.items()}
+    has_team_column = "team" in column_of
+
+    def place(field: str) -> tuple[str, str]:
+        fallback = {"birth_date": "id_number", "gender": "id_number", "team": "unit"}
+        c = column_of.get(field) or column_of.get(fallback.get(field, ""))
+        return (get_column_letter(c), sheet.texts[c]) if c else ("", "")
+
+    parsed: list[tuple[int, PlayerEntry, list[ImportProblem]]] = []
+    for r, raw in sheet.rows:
+        problems: list[ImportProblem] = []
+        values: dict[str, Any] = {}
+        for field, value in raw.items():
+            parser = _PARSERS.get(field, _text)
+            try:
+                values[field] = parser(value)
+            except _CellError as e:
+                problems.append(ImportProblem(r, *place(field), e.zh, e.en))
+        group = _group(values.get("group", ""), group_names)
+        unit = values.get("unit", "")
+        team = values.get("team", "")
+        if not has_team_column and unit and context.groups.get(group, False):
+            team = unit  # 单位/代表队: the unit is the team where the group has teams
+        entry = PlayerEntry(
+            name=values.get("name", ""),
+            id_number=values.get("id_number", ""),
+            phone=values.get("phone", ""),
+            group=group,
+            id_type=values.get("id_type", IdDocument.RESIDENT_ID),
+            birth_date=values.get("birth_date"),
+            gender=values.get("gender"),
+            team=team,
+            unit=unit,
+            rating=values.get("rating"),
+            notes=values.get("notes", ""),
+            fee_paid=values.get("fee_paid", False),
+            insurance=values.get("insurance", False),
+            pledge=values.get("pledge", False),
+            checked_in=values.get("checked_in", False),
+        )
+        parsed.append((r, entry, problems))
+
+    lines = list(check_batch([(f"第 {r} 行", e) for r, e, _ in parsed], context))
+    rows: list[ImportRow] = []
+    for (r, _entry, cell_problems), line in zip(parsed, lines, strict=True):
+        failed_fields = {p.column for p in cell_problems}
+        problems = list(cell_problems)
+        for p in line.problems:
+            column, header = place(p.field) if p.field else ("", "")
+            if column and column in failed_fields:
+                continue  # the cell itself could not be read: that message says more
+            problems.append(ImportProblem(r, column, header, p.message_zh, p.message_en))
+        rows.append(ImportRow(r, line.checked.entry, tuple(problems)))
+    ignored = tuple(t for c, t in sorted(sheet.texts.items()) if c not in sheet.fields)
+    preview = ImportPreview(
+        path=sheet.path,
+        sheet=sheet.sheet,
+        header_row=sheet.header_row,
+        columns={f: get_column_letter(c) for c, f in sheet.fields.items()},
+        headers={get_column_letter(c): sheet.texts[c] for c in sheet.fields},
+        ignored=ignored,
+        rows=tuple(rows),
+    )
+    return preview, lines
+
+
+def preview_import(
+    db: Database, path: Path | str, *, now: datetime | None = None, override_reason: str = ""
+) -> ImportPreview:
+    """Read and check the form without writing anything."""
+    sheet = read_registration_form(path)
+    with db.session() as s:
+        preview, _ = _check(s, sheet, now=now or _now(), override_reason=override_reason)
+        s.rollback()
+        return preview
+
+
+def _now() -> datetime:
+    return datetime.now().replace(microsecond=0)
+
+
+def import_players(
+    db: Database,
+    path: Path | str,
+    *,
+    mode: ImportMode = "all_or_nothing",
+    now: datetime | None = None,
+    override_reason: str = "",
+    who: str = audit.DEFAULT_ARBITER,
+) -> ImportResult:
+    """Import the form in one transaction.
+
+    ``all_or_nothing``: any problem → :class:`ImportRefused` and nothing is written.
+    ``valid_only``: the good rows are written, the others returned in ``skipped``.
+    """
+    if mode not in ("all_or_nothing", "valid_only"):
+        raise UserError(f"未知的导入方式“{mode}”", f"unknown import mode {mode!r}")
+    sheet = read_registration_form(path)
+    at = now or _now()
+    with db.session() as s:
+        preview, lines = _check(s, sheet, now=at, override_reason=override_reason)
+        bad = preview.invalid
+        if bad and (mode == "all_or_nothing" or not preview.valid):
+            first = "\n".join(str(p) for p in preview.problems[:10])
+            more = len(preview.problems) - 10
+            tail = f"\n……另有 {more} 处问题" if more > 0 else ""
+            raise ImportRefused(
+                preview,
+                f"“{sheet.path.name}”中有 {len(bad)} 行有问题，未导入任何选手：\n{first}{tail}",
+                f"{sheet.path.name}: {len(bad)} row(s) have problems; nothing was imported:\n"
+                + "\n".join(p.en for p in preview.problems[:10]),
+            )
+        added: list[int] = []
+        for row, line in zip(preview.rows, lines, strict=True):
+            if row.ok:
+                player = write_entry(
+                    s, line.checked, now=at, who=who, reason=override_reason, action="import_player"
+                )
+                added.append(player.id)
+        audit.record(
+            s,
+            "import_players",
+            entity=sheet.path.name,
+            after={"mode": mode, "added": len(added), "skipped": [r.row for r in bad]},
+            reason=override_reason,
+            who=who,
+        )
+        return ImportResult(tuple(added), bad, preview)

@@ -1,0 +1,562 @@
+"""Registration (报名), check-in (报到) and the draw for sequence numbers (序号).
+
+Every function is one arbiter action: it checks through :mod:`app.engine.registration`, writes in
+one session and records the change in the audit log. Players are addressed by their database id
+(``PlayerView.id``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Literal
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.db.models import Group, Player, Round, Team
+from app.db.session import Database
+from app.engine.registration import (
+    CheckedEntry,
+    PlayerEntry,
+    RegistrationContext,
+    age_on,
+    check_entry,
+    check_manual_numbers,
+    draw_by_lot,
+    draw_by_rating,
+)
+from app.engine.types import Gender, IdDocument, PlayerStatus, UserError
+from app.services import audit
+from app.services.tournaments import group_row, regulations_of
+
+NumbersMethod = Literal["lot", "rating", "manual"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """A registered player as the GUI, the CLI and the reports see it (full ID and phone: internal)."""
+
+    id: int
+    no: int | None
+    name: str
+    group: str
+    team: str
+    unit: str
+    gender: str  # "", "male", "female"
+    id_type: str
+    id_number: str
+    birth_date: date
+    age: int  # full years on the first day of play
+    phone: str
+    rating: int | None
+    notes: str
+    fee_paid: bool
+    insurance: bool
+    pledge: bool
+    checked_in: bool
+    status: str
+    status_round: int | None
+    registered_at: datetime
+    late_entry_round: int | None
+
+
+# --------------------------------------------------------------------------- context
+
+
+def _now() -> datetime:
+    return datetime.now().replace(microsecond=0)
+
+
+def registration_context(
+    s: Session, *, now: datetime, override_reason: str = "", excluding: int | None = None
+) -> RegistrationContext:
+    """What the file holds, for the engine's checks (``excluding``: the player being edited)."""
+    reg = regulations_of(s)
+    groups = {g.name: g.teams for g in s.scalars(select(Group).order_by(Group.position))}
+    query = select(Player.id_number)
+    if excluding is not None:
+        query = query.where(Player.id != excluding)
+    ids = frozenset(s.scalars(query))
+    entries = s.scalar(select(func.count()).select_from(Player)) or 0
+    return RegistrationContext(
+        rules=reg.registration,
+        groups=groups,
+        now=now,
+        id_numbers=ids,
+        entries=entries,
+        override_reason=override_reason,
+    )
+
+
+def _paired_rounds(s: Session, group: Group) -> int:
+    return s.scalar(select(func.max(Round.number)).where(Round.group_id == group.id)) or 0
+
+
+def _player(s: Session, player_id: int) -> Player:
+    player = s.get(Player, player_id)
+    if player is None:
+        raise UserError(f"没有编号为 {player_id} 的棋手", f"no player with id {player_id}")
+    return player
+
+
+def team_row(s: Session, group: Group, name: str, *, create: bool) -> Team:
+    """The team ``name`` of ``group``, created if ``create`` (refused where the group has no teams)."""
+    if not group.teams:
+        raise UserError(f"{group.name}不设团体", f"{group.name} has no teams")
+    team = s.scalars(select(Team).where(Team.group_id == group.id, Team.name == name)).one_or_none()
+    if team is None:
+        if not create:
+            raise UserError(f"{group.name}中没有代表队“{name}”", f"no team {name!r} in {group.name}")
+        team = Team(group_id=group.id, name=name)
+        s.add(team)
+        s.flush()
+        audit.record(s, "create_team", entity=f"{group.name}/{name}")
+    return team
+
+
+def _snapshot(p: Player) -> dict[str, object]:
+    return {
+        "name": p.name,
+        "group": p.group.name if p.group else "",
+        "team": p.team.name if p.team else "",
+        "unit": p.unit,
+        "gender": p.gender,
+        "id_type": p.id_type,
+        "id_number": p.id_number,
+        "birth_date": p.birth_date.isoformat(),
+        "phone": p.phone,
+        "rating": p.rating,
+        "notes": p.notes,
+        "fee_paid": p.fee_paid,
+        "insurance": p.insurance,
+        "pledge": p.pledge,
+        "checked_in": p.checked_in,
+        "status": p.status,
+        "no": p.no,
+    }
+
+
+def _next_number(s: Session, group: Group) -> int | None:
+    """A new player's number: none before the draw, the next free one after it."""
+    if not group.numbers_method:
+        return None
+    top = s.scalar(select(func.max(Player.no)).where(Player.group_id == group.id)) or 0
+    return top + 1
+
+
+def _close_gap(s: Session, group_id: int, removed_no: int | None) -> None:
+    """After a player leaves a drawn group before round 1, numbers above move down by one."""
+    if removed_no is None:
+        return
+    s.flush()
+    later = s.scalars(
+        select(Player).where(Player.group_id == group_id, Player.no > removed_no).order_by(Player.no)
+    ).all()
+    for p in later:
+        p.no = (p.no or 0) - 1
+        s.flush()  # one at a time: (group, no) is unique
+
+
+def write_entry(
+    s: Session,
+    checked: CheckedEntry,
+    *,
+    now: datetime,
+    who: str,
+    reason: str = "",
+    action: str = "add_player",
+) -> Player:
+    """Insert a checked, problem-free entry in the action's session (used by add and import)."""
+    e = checked.entry
+    assert checked.ok and e.birth_date is not None
+    group = group_row(s, e.group)
+    paired = _paired_rounds(s, group)
+    team = team_row(s, group, e.team, create=True) if e.team else None
+    player = Player(
+        group_id=group.id,
+        team_id=team.id if team else None,
+        no=_next_number(s, group),
+        name=e.name,
+        gender=e.gender.value if e.gender else "",
+        id_type=e.id_type.value,
+        id_number=e.id_number,
+        birth_date=e.birth_date,
+        phone=e.phone,
+        rating=e.rating,
+        unit=e.unit,
+        notes=e.notes,
+        fee_paid=e.fee_paid,
+        insurance=e.insurance,
+        pledge=e.pledge,
+        checked_in=e.checked_in,
+        status=PlayerStatus.ACTIVE.value,
+        registered_at=now,
+        late_entry_round=paired + 1 if paired else None,
+    )
+    s.add(player)
+    s.flush()
+    if checked.late:
+        audit.record(
+            s,
+            "deadline_override",
+            entity=f"player:{player.id}",
+            after={"name": e.name, "at": now.isoformat()},
+            reason=reason,
+            who=who,
+        )
+    audit.record(s, action, entity=f"player:{player.id}", after=_snapshot(player), reason=reason, who=who)
+    return player
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def check_new_player(db: Database, entry: PlayerEntry, *, now: datetime | None = None) -> CheckedEntry:
+    """Check an entry without writing (the GUI shows the problems next to the fields)."""
+    with db.session() as s:
+        return check_entry(entry, registration_context(s, now=now or _now()))
+
+
+def add_player(
+    db: Database,
+    entry: PlayerEntry,
+    *,
+    now: datetime | None = None,
+    override_reason: str = "",
+    who: str = audit.DEFAULT_ARBITER,
+) -> int:
+    """Register a player; returns the new player's id. Raises :class:`UserError` listing every problem.
+
+    After the deadline the entry is refused unless ``override_reason`` is given (logged).
+    """
+    at = now or _now()
+    with db.session() as s:
+        checked = check_entry(entry, registration_context(s, now=at, override_reason=override_reason))
+        checked.raise_problems()
+        return write_entry(s, checked, now=at, who=who, reason=override_reason).id
+
+
+def edit_player(
+    db: Database,
+    player_id: int,
+    entry: PlayerEntry,
+    *,
+    reason: str = "",
+    now: datetime | None = None,
+    who: str = audit.DEFAULT_ARBITER,
+) -> None:
+    """Change a player's registration (flags included). A group change is refused once either group
+    has paired round 1; a team change is allowed and logged."""
+    with db.session() as s:
+        player = _player(s, player_id)
+        checked = check_entry(
+            entry, registration_context(s, now=now or _now(), excluding=player_id), new=False
+        )
+        checked.raise_problems()
+        e = checked.entry
+        assert e.birth_date is not None
+        before = _snapshot(player)
+        old_group = player.group
+        group = group_row(s, e.group)
+        if group.id != old_group.id:
+            if _paired_rounds(s, old_group) or _paired_rounds(s, group):
+                raise UserError(
+                    "首轮已编排，不能再更换组别", "round 1 is paired: the player cannot change group"
+                )
+            removed_no = player.no
+            player.no = None
+            player.group_id = group.id
+            s.flush()
+            _close_gap(s, old_group.id, removed_no)
+            s.refresh(player)
+            player.no = _next_number(s, group)
+        player.team_id = team_row(s, group, e.team, create=True).id if e.team else None
+        player.name = e.name
+        player.gender = e.gender.value if e.gender else ""
+        player.id_type = e.id_type.value
+        player.id_number = e.id_number
+        player.birth_date = e.birth_date
+        player.phone = e.phone
+        player.rating = e.rating
+        player.unit = e.unit
+        player.notes = e.notes
+        player.fee_paid, player.insurance = e.fee_paid, e.insurance
+        player.pledge, player.checked_in = e.pledge, e.checked_in
+        s.flush()
+        s.refresh(player)
+        audit.record(
+            s,
+            "edit_player",
+            entity=f"player:{player_id}",
+            before=before,
+            after=_snapshot(player),
+            reason=reason,
+            who=who,
+        )
+
+
+def withdraw_player(
+    db: Database,
+    player_id: int,
+    *,
+    remove: bool = False,
+    from_round: int | None = None,
+    reason: str = "",
+    who: str = audit.DEFAULT_ARBITER,
+) -> None:
+    """A player withdraws (退赛).
+
+    Before round 1 of the group is paired, ``remove=True`` deletes the registration (numbers above
+    it close the gap); otherwise the status becomes *withdrawn*. After round 1 only the status
+    changes; ``status_round`` is the first round the player is no longer paired in (default: the
+    next round to be paired). Results already played stand.
+    """
+    with db.session() as s:
+        player = _player(s, player_id)
+        before = _snapshot(player)
+        paired = _paired_rounds(s, player.group)
+        if remove:
+            if paired:
+                raise UserError(
+                    "首轮已编排，只能将棋手标为退赛，不能删除", "round 1 is paired: withdraw, do not delete"
+                )
+            group_id, removed_no = player.group_id, player.no
+            s.delete(player)
+            _close_gap(s, group_id, removed_no)
+            audit.record(
+                s, "remove_player", entity=f"player:{player_id}", before=before, reason=reason, who=who
+            )
+            return
+        if player.status != PlayerStatus.ACTIVE.value:
+            raise UserError(f"{player.name}已不是在赛状态", f"{player.name} is not active")
+        first = from_round if from_round is not None else paired + 1
+        if first < 1:
+            raise UserError("退赛轮次无效", "invalid round of withdrawal")
+        player.status = PlayerStatus.WITHDRAWN.value
+        player.status_round = first
+        audit.record(
+            s,
+            "withdraw_player",
+            entity=f"player:{player_id}",
+            before=before,
+            after={"status": player.status, "status_round": first},
+            reason=reason,
+            who=who,
+        )
+
+
+def reinstate_player(
+    db: Database, player_id: int, *, reason: str = "", who: str = audit.DEFAULT_ARBITER
+) -> None:
+    """Undo a withdrawal (the arbiter made a mistake or the player returns)."""
+    with db.session() as s:
+        player = _player(s, player_id)
+        if player.status != PlayerStatus.WITHDRAWN.value:
+            raise UserError(f"{player.name}不是退赛状态", f"{player.name} is not withdrawn")
+        before = {"status": player.status, "status_round": player.status_round}
+        player.status, player.status_round = PlayerStatus.ACTIVE.value, None
+        audit.record(
+            s, "reinstate_player", entity=f"player:{player_id}", before=before, reason=reason, who=who
+        )
+
+
+def _set_flag(db: Database, player_id: int, flag: str, value: bool, who: str, reason: str = "") -> None:
+    with db.session() as s:
+        player = _player(s, player_id)
+        before = getattr(player, flag)
+        if before == value:
+            return
+        setattr(player, flag, value)
+        audit.record(
+            s, f"set_{flag}", entity=f"player:{player_id}", before=before, after=value, reason=reason, who=who
+        )
+
+
+def set_fee_paid(
+    db: Database, player_id: int, paid: bool = True, *, who: str = audit.DEFAULT_ARBITER
+) -> None:
+    """Fee (赛事服务费) received; an unpaid player is never paired."""
+    _set_flag(db, player_id, "fee_paid", paid, who)
+
+
+def set_insurance(
+    db: Database, player_id: int, received: bool = True, *, who: str = audit.DEFAULT_ARBITER
+) -> None:
+    """Proof of accident insurance (意外保险证明) received."""
+    _set_flag(db, player_id, "insurance", received, who)
+
+
+def set_pledge(
+    db: Database, player_id: int, signed: bool = True, *, who: str = audit.DEFAULT_ARBITER
+) -> None:
+    """Safety pledge (承诺书) signed."""
+    _set_flag(db, player_id, "pledge", signed, who)
+
+
+def set_checked_in(
+    db: Database, player_id: int, present: bool = True, *, who: str = audit.DEFAULT_ARBITER
+) -> None:
+    """Checked in (报到) / marked present."""
+    _set_flag(db, player_id, "checked_in", present, who)
+
+
+def create_team(
+    db: Database, group: str, name: str, *, leader: str = "", who: str = audit.DEFAULT_ARBITER
+) -> int:
+    """Create a team (代表队) in a group that allows teams; returns its id."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise UserError("队名为空", "the team name is empty")
+    with db.session() as s:
+        g = group_row(s, group)
+        if s.scalars(select(Team).where(Team.group_id == g.id, Team.name == clean)).one_or_none():
+            raise UserError(f"{g.name}中已有代表队“{clean}”", f"{g.name} already has a team {clean!r}")
+        team = team_row(s, g, clean, create=True)
+        team.leader = leader.strip()
+        if team.leader:
+            audit.record(s, "set_team_leader", entity=f"{g.name}/{clean}", after=team.leader, who=who)
+        return team.id
+
+
+def set_team(
+    db: Database, player_id: int, team: str | None, *, create: bool = True, who: str = audit.DEFAULT_ARBITER
+) -> None:
+    """Put a player in a team of their group (created if missing and ``create``), or none."""
+    with db.session() as s:
+        player = _player(s, player_id)
+        before = player.team.name if player.team else ""
+        name = " ".join((team or "").split())
+        player.team_id = team_row(s, player.group, name, create=create).id if name else None
+        audit.record(s, "set_team", entity=f"player:{player_id}", before=before, after=name, who=who)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _view(p: Player, first_day: date) -> PlayerView:
+    return PlayerView(
+        id=p.id,
+        no=p.no,
+        name=p.name,
+        group=p.group.name,
+        team=p.team.name if p.team else "",
+        unit=p.unit,
+        gender=p.gender,
+        id_type=p.id_type,
+        id_number=p.id_number,
+        birth_date=p.birth_date,
+        age=age_on(p.birth_date, first_day),
+        phone=p.phone,
+        rating=p.rating,
+        notes=p.notes,
+        fee_paid=p.fee_paid,
+        insurance=p.insurance,
+        pledge=p.pledge,
+        checked_in=p.checked_in,
+        status=p.status,
+        status_round=p.status_round,
+        registered_at=p.registered_at,
+        late_entry_round=p.late_entry_round,
+    )
+
+
+def list_players(db: Database, group: str | None = None) -> list[PlayerView]:
+    """Players by group (regulation order), then sequence number (undrawn last), then entry order."""
+    with db.session() as s:
+        first_day = regulations_of(s).registration.first_day_of_play
+        query = select(Player).join(Group, Player.group_id == Group.id)
+        if group is not None:
+            query = query.where(Player.group_id == group_row(s, group).id)
+        query = query.order_by(Group.position, Player.no.is_(None), Player.no, Player.id)
+        return [_view(p, first_day) for p in s.scalars(query)]
+
+
+def player_entry(view: PlayerView) -> PlayerEntry:
+    """The entry of a listed player, to edit and pass back to :func:`edit_player`."""
+    return PlayerEntry(
+        name=view.name,
+        id_number=view.id_number,
+        phone=view.phone,
+        group=view.group,
+        id_type=IdDocument(view.id_type),
+        birth_date=view.birth_date,
+        gender=Gender(view.gender) if view.gender else None,
+        team=view.team,
+        unit=view.unit,
+        rating=view.rating,
+        notes=view.notes,
+        fee_paid=view.fee_paid,
+        insurance=view.insurance,
+        pledge=view.pledge,
+        checked_in=view.checked_in,
+    )
+
+
+# --------------------------------------------------------------------------- sequence numbers
+
+
+def new_seed() -> int:
+    """A seed for the lot, short enough to print and to type back in (1..999999)."""
+    return random.SystemRandom().randint(1, 999_999)
+
+
+def draw_numbers(
+    db: Database,
+    group: str,
+    method: NumbersMethod = "lot",
+    seed: int | None = None,
+    manual: Mapping[int, int] | None = None,
+    *,
+    who: str = audit.DEFAULT_ARBITER,
+) -> dict[int, int]:
+    """Give sequence numbers 1..n to the active players of a group; returns ``{player id: no}``.
+
+    ``lot`` shuffles the players in registration order with ``seed`` (a new one is drawn and
+    recorded when none is given); ``rating`` puts rated players first; ``manual`` takes the
+    numbers of a physical draw. Refused once round 1 of the group is paired. Withdrawn players
+    get no number.
+    """
+    with db.session() as s:
+        g = group_row(s, group)
+        if _paired_rounds(s, g):
+            raise UserError(
+                f"{g.name}首轮已编排，序号不能再改变", f"round 1 of {g.name} is paired: numbers are fixed"
+            )
+        everyone = s.scalars(select(Player).where(Player.group_id == g.id).order_by(Player.id)).all()
+        active = [p for p in everyone if p.status == PlayerStatus.ACTIVE.value]
+        if not active:
+            raise UserError(f"{g.name}没有棋手", f"{g.name} has no players")
+        used_seed: int | None
+        if method == "manual":
+            if manual is None:
+                raise UserError("请给出每名棋手的序号", "give every player's number")
+            check_manual_numbers(manual, [p.id for p in active])
+            numbers = dict(manual)
+            used_seed = None
+        elif method in ("lot", "rating"):
+            used_seed = new_seed() if seed is None else seed
+            if method == "lot":
+                numbers = draw_by_lot([p.id for p in active], used_seed)
+            else:
+                numbers = draw_by_rating([(p.id, p.rating) for p in active], used_seed)
+        else:
+            raise UserError(f"未知的序号产生办法“{method}”", f"unknown numbering method {method!r}")
+        before = {p.id: p.no for p in everyone}
+        for p in everyone:
+            p.no = None
+        s.flush()
+        for p in active:
+            p.no = numbers[p.id]
+        g.numbers_method, g.numbers_seed = method, used_seed
+        audit.record(
+            s,
+            "draw_numbers",
+            entity=g.name,
+            before=before,
+            after={"method": method, "seed": used_seed, "numbers": numbers},
+            who=who,
+        )
+        return numbers
