@@ -43,7 +43,18 @@ def score_label(score: int) -> str:
 
 
 class PairingTableModel(QAbstractTableModel):
-    COLUMNS = ("台次", "序号", "红方", "单位", "积分", "结果", "积分", "黑方", "单位", "序号")
+    COLUMNS = (
+        translate_noop("PairingTableModel", "台次"),
+        translate_noop("PairingTableModel", "序号"),
+        translate_noop("PairingTableModel", "红方"),
+        translate_noop("PairingTableModel", "单位"),
+        translate_noop("PairingTableModel", "积分"),
+        translate_noop("PairingTableModel", "结果"),
+        translate_noop("PairingTableModel", "积分"),
+        translate_noop("PairingTableModel", "黑方"),
+        translate_noop("PairingTableModel", "单位"),
+        translate_noop("PairingTableModel", "序号"),
+    )
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
