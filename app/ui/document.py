@@ -53,5 +53,6 @@ class TournamentDocument(QObject):
         self.failed.emit(error)
 
     def close(self) -> None:
+        self.undo_stack.blockSignals(True)
         self.undo_stack.clear()
         self.db.close()

@@ -171,9 +171,9 @@ class MainWindow(QMainWindow):
         self.edit_menu.addAction(redo)
         self.undo_action, self.redo_action = undo, redo
         document.changed.connect(self._update_status)
-        document.group_changed.connect(lambda _name: self._update_status())
+        document.group_changed.connect(self._group_changed)
         document.failed.connect(self._service_failed)
-        document.undo_stack.cleanChanged.connect(lambda _clean: self._update_title())
+        document.undo_stack.cleanChanged.connect(self._clean_changed)
         self.group_box.blockSignals(True)
         self.group_box.clear()
         self.group_box.addItems(document.groups)
@@ -320,6 +320,12 @@ class MainWindow(QMainWindow):
 
     def _service_failed(self, error: UserError) -> None:
         QMessageBox.warning(self, self.tr("操作被拒绝"), user_message(error))
+
+    def _clean_changed(self, _clean: bool) -> None:
+        self._update_title()
+
+    def _group_changed(self, _name: str) -> None:
+        self._update_status()
 
     def _update_title(self) -> None:
         app_name = self.tr("象棋赛事编排系统")

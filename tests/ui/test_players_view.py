@@ -25,6 +25,7 @@ def players_view(qtbot, event_file: Path) -> tuple[MainWindow, PlayersView]:
     w = MainWindow()
     qtbot.addWidget(w)
     assert w.open_file(event_file)
+    w.show()
     view = w.show_view("players")
     assert isinstance(view, PlayersView)
     return w, view

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -93,11 +94,24 @@ class PlayersView(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.message)
         layout.addWidget(self.table, 1)
+        self._stale = True
         document.changed.connect(self.refresh)
         document.group_changed.connect(lambda _name: self.refresh())
         self.refresh()
 
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._stale:
+            self._reload()
+        super().showEvent(event)
+
     def refresh(self) -> None:
+        """Reload now if shown; otherwise when next shown (a result entry must not pay for this list)."""
+        self._stale = True
+        if self.isVisible():
+            self._reload()
+
+    def _reload(self) -> None:
+        self._stale = False
         current = self.current_player_id()
         self.model.set_players(registration.list_players(self.document.db, self.document.group))
         self._count()

@@ -114,7 +114,8 @@ class RoundsView(QWidget):
         self.entry = QLineEdit(self)
         self.entry.setPlaceholderText(self.tr("台次+结果，如 12 1 回车"))
         self.entry.setClearButtonEnabled(True)
-        self.entry.setMaximumWidth(220)
+        self.entry.setMinimumWidth(240)
+        self.entry.setMaximumWidth(280)
         self.entry.textEdited.connect(self._entry_edited)
         self.entry.returnPressed.connect(self._entry_committed)
         self.entry.installEventFilter(self)
@@ -134,7 +135,8 @@ class RoundsView(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Sized once per round shown (ResizeToContents would re-measure every row on each result).
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setMinimumSectionSize(48)
         header.setSectionResizeMode(RESULT_COLUMN, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(RESULT_COLUMN, 72)
@@ -185,6 +187,8 @@ class RoundsView(QWidget):
     def show_round(self, number: int) -> None:
         self.round_number = number
         self.model.set_round(rounds_service.round_view(self.document.db, self.document.group, number))
+        self.table.resizeColumnsToContents()
+        self.table.horizontalHeader().resizeSection(RESULT_COLUMN, 72)
         self._move_to_next_empty(after=0)
         self._update_controls()
 
