@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test venv lint bench screenshots samples dist clean
+.PHONY: run test venv lint bench screenshots samples dist clean i18n
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -14,7 +14,15 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-run: $(STAMP)
+QM := resources/i18n/xqarbiter_en.qm
+
+# Interface translations: .ts (Qt Linguist, in git) -> .qm with pyside6-lrelease from PySide6-Essentials.
+$(QM): resources/i18n/xqarbiter_en.ts $(STAMP)
+	$(VENV)/bin/pyside6-lrelease -silent $< -qm $@
+
+i18n: $(QM)
+
+run: $(STAMP) $(QM)
 	$(PY) -m app --demo
 
 lint: $(STAMP)
@@ -22,8 +30,11 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy --strict app/engine
 	$(VENV)/bin/lint-imports
 
-test: lint
+test: lint $(QM)
 	$(PY) -m pytest -q
+
+screenshots: $(STAMP) $(QM)
+	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do $(PY) $$f; done
