@@ -7,6 +7,8 @@ Pure Python, standard library only. See ``board`` (squares, FEN, moves, perft), 
 from app.engine.xiangqi.board import START_FEN, Board, Move, Piece, PieceType, perft, square, square_name
 from app.engine.xiangqi.checks import RecordCheck, RecordFinding, RecordFindingKind, check_record
 from app.engine.xiangqi.notation import (
+    NotationError,
+    NotationProblem,
     format_chinese,
     format_iccs,
     format_wxf,
@@ -34,6 +36,8 @@ __all__ = [
     "GameRecord",
     "Move",
     "MoveFormat",
+    "NotationError",
+    "NotationProblem",
     "Piece",
     "PieceType",
     "RecordCheck",

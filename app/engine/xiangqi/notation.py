@@ -31,6 +31,7 @@ file digit follows the designator (``P+7=6`` = 前七平六, ``Pb5+1`` = 中五�
 
 from __future__ import annotations
 
+import enum
 import re
 
 from app.engine.types import Colour, UserError
@@ -98,6 +99,30 @@ _ACTIONS = {"进": 1, "進": 1, "退": -1, "平": 0}
 _STRAIGHT = (PieceType.KING, PieceType.CHARIOT, PieceType.CANNON, PieceType.PAWN)
 _POSITION_WORDS = "前中后"
 _ORDINALS = "一二三四五"
+
+
+class NotationProblem(enum.Enum):
+    """Why a move text was refused."""
+
+    UNREADABLE = "unreadable"  # 无法识别
+    ILLEGAL = "illegal"  # 不合法
+    AMBIGUOUS = "ambiguous"  # 有歧义
+
+
+class NotationError(UserError):
+    """A move text that cannot be read, names no legal move, or names several."""
+
+    def __init__(self, problem: NotationProblem, zh: str, en: str) -> None:
+        self.problem = problem
+        super().__init__(zh, en)
+
+
+def _unreadable(text: str, what: str = "") -> NotationError:
+    return NotationError(
+        NotationProblem.UNREADABLE,
+        f"无法识别的{what and what + ' '}着法“{text}”",
+        f"cannot read {what and what + ' '}move {text!r}",
+    )
 
 
 # --- the geometry shared by every notation ------------------------------------------------------
@@ -220,7 +245,7 @@ def parse_chinese(board: Board, text: str) -> Move:
     """
     t = _normalise_chinese(text)
     if len(t) != 4 or t[2] not in _ACTIONS or t[3] not in _NUMBERS:
-        raise UserError(f"无法识别的着法“{text}”", f"cannot read move {text!r}")
+        raise _unreadable(text)
     a, b = t[0], t[1]
     kind: PieceType | None
     file: int | None = None
@@ -232,7 +257,7 @@ def parse_chinese(board: Board, text: str) -> Move:
     elif (a in _POSITION_WORDS or a in _ORDINALS) and b in _NUMBERS:
         kind, position, file = PieceType.PAWN, a, _NUMBERS[b]
     else:
-        raise UserError(f"无法识别的着法“{text}”", f"cannot read move {text!r}")
+        raise _unreadable(text)
     return _resolve(board, text, kind, file, position, _ACTIONS[t[2]], _NUMBERS[t[3]])
 
 
@@ -277,10 +302,13 @@ def _resolve(
         return found[0]
     side = colour.zh + "方"
     if not found:
-        raise UserError(
-            f"{side}着法“{text}”在当前局面下不合法", f"{colour.value} move {text!r} is not legal here"
+        raise NotationError(
+            NotationProblem.ILLEGAL,
+            f"{side}着法“{text}”在当前局面下不合法",
+            f"{colour.value} move {text!r} is not legal here",
         )
-    raise UserError(
+    raise NotationError(
+        NotationProblem.AMBIGUOUS,
         f"{side}着法“{text}”有歧义（{'、'.join(m.iccs for m in found)}）",
         f"{colour.value} move {text!r} is ambiguous ({', '.join(m.iccs for m in found)})",
     )
@@ -314,7 +342,7 @@ def parse_wxf(board: Board, text: str) -> Move:
         t = t[1] + t[0] + t[2:]  # +R=4 written with the designator first
     m = _WXF_RE.match(t[0].upper() + t[1:] if t else t)
     if not m:
-        raise UserError(f"无法识别的 WXF 着法“{text}”", f"cannot read WXF move {text!r}")
+        raise _unreadable(text, "WXF")
     kind = _WXF_PIECES[m.group(1)]
     des = m.group(2)
     file: int | None = None
@@ -338,12 +366,14 @@ _ICCS_RE = re.compile(r"^[a-iA-I][0-9]-?[a-iA-I][0-9]$")
 def parse_iccs(board: Board, text: str) -> Move:
     """Read an ICCS move (``h2e2``, ``H2-E2``) and check it is legal on ``board``."""
     if not _ICCS_RE.match(text.strip()):
-        raise UserError(f"无法识别的 ICCS 着法“{text}”", f"cannot read ICCS move {text!r}")
+        raise _unreadable(text, "ICCS")
     move = Move.from_iccs(text)
     if not board.is_legal(move):
         colour = board.turn
-        raise UserError(
-            f"{colour.zh}方着法“{text}”在当前局面下不合法", f"{colour.value} move {text!r} is not legal here"
+        raise NotationError(
+            NotationProblem.ILLEGAL,
+            f"{colour.zh}方着法“{text}”在当前局面下不合法",
+            f"{colour.value} move {text!r} is not legal here",
         )
     return move
 

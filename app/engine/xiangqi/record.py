@@ -33,7 +33,14 @@ from dataclasses import dataclass, field
 
 from app.engine.types import Colour, GameResult, UserError
 from app.engine.xiangqi.board import START_FEN, Board, Move, PieceType, square_file, square_rank
-from app.engine.xiangqi.notation import format_chinese, format_iccs, format_wxf, parse_move
+from app.engine.xiangqi.notation import (
+    NotationError,
+    NotationProblem,
+    format_chinese,
+    format_iccs,
+    format_wxf,
+    parse_move,
+)
 
 
 class RecordError(UserError):
@@ -192,6 +199,12 @@ def decode_record_bytes(data: bytes) -> str:
         ) from None
 
 
+_PROBLEM_WORDS: dict[NotationProblem, tuple[str, str]] = {
+    NotationProblem.UNREADABLE: ("无法识别", "unreadable"),
+    NotationProblem.ILLEGAL: ("不合法", "illegal"),
+    NotationProblem.AMBIGUOUS: ("有歧义", "ambiguous"),
+}
+
 # --- PGN import ---------------------------------------------------------------------------------
 
 _HEADER_RE = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
@@ -298,16 +311,9 @@ def _parse_one(header_lines: list[str], body: str) -> GameRecord:
             )
         try:
             move = parse_move(board, token)
-        except UserError as exc:
-            reason_zh = "有歧义" if "歧义" in exc.zh else ("无法识别" if "无法识别" in exc.zh else "不合法")
-            reason_en = (
-                "ambiguous"
-                if "ambiguous" in exc.en
-                else ("unreadable" if "cannot read" in exc.en else "illegal")
-            )
-            raise RecordError(
-                number, side, token, f"{reason_zh}（{exc.zh}）", f"{reason_en} ({exc.en})"
-            ) from None
+        except NotationError as exc:
+            zh, en = _PROBLEM_WORDS[exc.problem]
+            raise RecordError(number, side, token, f"{zh}（{exc.zh}）", f"{en} ({exc.en})") from None
         board.push_unchecked(move)
         moves.append(move)
     code = result_header if result_header not in (None, "", "*") else result_token

@@ -10,6 +10,8 @@ from app.engine.types import UserError
 from app.engine.xiangqi import (
     Board,
     Move,
+    NotationError,
+    NotationProblem,
     format_chinese,
     format_wxf,
     parse_chinese,
@@ -98,6 +100,28 @@ def test_two_files_with_two_pawns_each() -> None:
     black = "3k5/9/9/9/9/2p3p2/2p3p2/9/9/4K4 b"  # c3 c4 on file 3, g3 g4 on file 7
     check(black, "c3c2", "前３进１", "P+3+1")
     check(black, "g4f4", "后７平６", "P-7=6")
+
+
+def test_three_pawns_on_one_file_and_two_on_another() -> None:
+    fen = "3k5/9/2P6/2P3P2/2P3P2/9/9/9/9/4K4 w"  # c7 c6 c5 on file 七, g6 g5 on file 三
+    check(fen, "c7c8", "前七进一", "Pa7+1")
+    check(fen, "c6d6", "中七平六", "Pb7=6")
+    check(fen, "c5b5", "后七平八", "Pc7=8")
+    check(fen, "g5h5", "后三平二", "P-3=2")
+
+
+def test_problems_are_told_apart() -> None:
+    board = Board(TWO_CHARIOTS)
+    for text, problem in (
+        ("车二进", NotationProblem.UNREADABLE),
+        ("车二进九", NotationProblem.ILLEGAL),
+        ("车二进二", NotationProblem.AMBIGUOUS),
+        ("R2+2", NotationProblem.AMBIGUOUS),
+        ("h3h9", NotationProblem.ILLEGAL),
+    ):
+        with pytest.raises(NotationError) as info:
+            parse_move(board, text)
+        assert info.value.problem is problem, text
 
 
 def test_advisors_on_one_file_take_no_front_or_rear() -> None:
