@@ -89,7 +89,8 @@ _OWN_HEADERS = ("Game", "Format", "FEN", "Result")
 class GameRecord:
     """A recorded game: headers in order (Event, Round, Board, Red, Black, Date, …), moves, result.
 
-    The moves are checked on creation by replaying them from ``fen``.
+    The moves are checked on creation by replaying them from ``fen`` (kept as board and side,
+    without the ``- - 0 1`` tail).
 
     >>> GameRecord(moves=(Move.from_iccs("h2e2"),)).full_moves
     1
@@ -107,6 +108,7 @@ class GameRecord:
                 raise UserError(
                     f"棋谱头“{name}”由程序写出，请用对应字段", f"header {name!r} is set through its own field"
                 )
+        object.__setattr__(self, "fen", Board(self.fen).fen())  # board and side only
         object.__setattr__(self, "_final_fen", self.replay().fen())
 
     def header(self, name: str) -> str | None:
@@ -339,7 +341,7 @@ def export_pgn(record: GameRecord, style: MoveFormat = MoveFormat.CHINESE) -> st
     lines += [f'[{name} "{_quote(value)}"]' for name, value in record.headers]
     lines.append(f'[Result "{result}"]')
     if Board(record.fen) != Board(START_FEN):
-        lines.append(f'[FEN "{record.fen}"]')
+        lines.append(f'[FEN "{record.fen} - - 0 1"]')
     lines.append(f'[Format "{style.value}"]')
     lines.append("")
     texts = record.notation(style)

@@ -119,3 +119,11 @@ def test_record_refuses_illegal_moves_and_own_headers() -> None:
         GameRecord(moves=(Move.from_iccs("h2h8"),))
     with pytest.raises(UserError):
         GameRecord(headers=(("Result", "1-0"),))
+
+
+def test_fen_tail_is_normalised_and_written_back() -> None:
+    fen = "3k5/9/1r7/7R1/9/1r7/7R1/9/9/4K4 w"
+    with_tail = GameRecord(moves=(Move.from_iccs("h6h8"),), fen=fen + " - - 0 1")
+    assert with_tail == GameRecord(moves=(Move.from_iccs("h6h8"),), fen=fen)
+    text = export_pgn(with_tail)
+    assert f'[FEN "{fen} - - 0 1"]' in text and "\n1. 前车进二\n*\n" in text
