@@ -34,7 +34,9 @@ def ordered(players: Sequence[PairingPlayer], by_tiebreaks: bool) -> list[Pairin
     return sorted(players, key=lambda p: (-p.score, p.rank_key if by_tiebreaks else (), p.no))
 
 
-def perfect_pairings(players: list[PairingPlayer], avoid: bool) -> Iterator[list[tuple[PairingPlayer, PairingPlayer]]]:
+def perfect_pairings(
+    players: list[PairingPlayer], avoid: bool
+) -> Iterator[list[tuple[PairingPlayer, PairingPlayer]]]:
     if not players:
         yield []
         return
@@ -49,7 +51,7 @@ def has_pairing(players: list[PairingPlayer], avoid: bool) -> bool:
     return next(perfect_pairings(players, avoid), None) is not None
 
 
-def expected_bye(players: list[PairingPlayer], avoid: bool, by_tiebreaks: bool) -> int | None | str:
+def expected_bye(players: list[PairingPlayer], avoid: bool, by_tiebreaks: bool) -> int | str | None:
     """The bye's sequence number, None for an even pool, or "impossible"."""
     order = ordered(players, by_tiebreaks)
     if len(order) % 2 == 0:

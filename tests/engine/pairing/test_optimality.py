@@ -47,7 +47,11 @@ def _check(players: list[PairingPlayer], round_number: int, rules: PairingRules,
     seed=st.integers(0, 2**31),
 )
 def test_engine_finds_the_lexicographic_optimum(
-    players: list[PairingPlayer], round_number: int, avoidance: TeamAvoidance, order: ScoreGroupOrder, seed: int
+    players: list[PairingPlayer],
+    round_number: int,
+    avoidance: TeamAvoidance,
+    order: ScoreGroupOrder,
+    seed: int,
 ) -> None:
     _check(players, round_number, PairingRules(team_avoidance=avoidance, score_group_order=order), seed)
 
