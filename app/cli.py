@@ -13,6 +13,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from app.cli_exports import add_export_commands
 from app.engine.types import UserError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -298,7 +299,11 @@ def add_round_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_close_round)
 
 
-COMMAND_GROUPS: list[Callable[[Any], None]] = [add_foundation_commands, add_round_commands]
+COMMAND_GROUPS: list[Callable[[Any], None]] = [
+    add_foundation_commands,
+    add_round_commands,
+    add_export_commands,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

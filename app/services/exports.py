@@ -354,9 +354,26 @@ def team_standings_model(db: Database, group: str) -> model.TeamStandings:
 # --------------------------------------------------------------------------- prizes
 
 
+def _prize_label(db: Database) -> str:
+    """Refuse before any round; "暂列" until every group has played its last round in full."""
+    info = tournament_info(db)
+    played = {g.name: rounds_of(db, g.name) for g in info.groups if g.players}
+    if not any(played.values()):
+        raise UserError(
+            "尚未编排任何轮次，还没有获奖名单", "no round has been paired yet: there are no prizes"
+        )
+    for name, summaries in played.items():
+        last = info.regulations.group(name).rounds
+        done = [r for r in summaries if r.number == last and r.pending == 0]
+        if not done:
+            return "（暂列，比赛尚未结束）"
+    return ""
+
+
 def prize_list_model(db: Database, group: str | None = None) -> model.PrizeList:
     """奖励名单 (public): place, name, unit, amount — no ID, no phone."""
     info = tournament_info(db)
+    label = _prize_label(db)
     view = prize_list(db)
     lines = []
     for t in view.prizes.tables:
@@ -372,12 +389,13 @@ def prize_list_model(db: Database, group: str | None = None) -> model.PrizeList:
                 lines.append(model.PrizeLine(t.table.name, x.place, x.team, "", x.amount))
     if not lines:
         raise UserError("还没有可发放的奖项", "there are no prizes to list yet")
-    return model.PrizeList(_header(info, group or ""), tuple(lines))
+    return model.PrizeList(_header(info, group or "", round_label=label), tuple(lines))
 
 
 def payout_sheet(db: Database, group: str | None = None) -> model.PayoutSheet:
     """奖金发放签收表 (内部): the prize lines with the full ID number and phone of each winner."""
     info = tournament_info(db)
+    label = _prize_label(db)
     view = prize_list(db)
     people = {(p.group, p.no): p for p in list_players(db) if p.no is not None}
     lines = []
@@ -394,7 +412,7 @@ def payout_sheet(db: Database, group: str | None = None) -> model.PayoutSheet:
                 lines.append(model.PayoutLine(t.table.name, x.place, x.team, "", x.amount, "", ""))
     if not lines:
         raise UserError("还没有可发放的奖项", "there are no prizes to pay yet")
-    return model.PayoutSheet(_header(info, group or ""), tuple(lines))
+    return model.PayoutSheet(_header(info, group or "", round_label=label), tuple(lines))
 
 
 # --------------------------------------------------------------------------- entry lists
