@@ -13,7 +13,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("file", nargs="?", help="tournament file (.xqt)")
     parser.add_argument("--demo", action="store_true", help="open the demo tournament (created once)")
     parser.add_argument("--screenshot", default=None, help="render the window to this PNG and exit")
+    parser.add_argument(
+        "--self-test", action="store_true", help="check the installed program headless and exit (0 = ok)"
+    )
     args = parser.parse_args(argv)
+    if args.self_test:
+        from app.selftest import run_self_test
+
+        return run_self_test()
 
     from app.ui.application import run
 

@@ -13,7 +13,6 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from app.cli_exports import add_export_commands
 from app.engine.types import UserError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -299,17 +298,17 @@ def add_round_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_close_round)
 
 
-COMMAND_GROUPS: list[Callable[[Any], None]] = [
-    add_foundation_commands,
-    add_round_commands,
-    add_export_commands,
-]
+def _command_groups() -> list[Callable[[Any], None]]:
+    from app.cli_exports import add_export_commands
+    from app.cli_safety import add_safety_commands
+
+    return [add_foundation_commands, add_round_commands, add_safety_commands, add_export_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="xqarbiter", description="象棋赛事编排系统 Xiangqi Arbiter")
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in COMMAND_GROUPS:
+    for add in _command_groups():
         add(sub)
     return parser
 

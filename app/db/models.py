@@ -148,6 +148,7 @@ class GameRow(Base):
     kind: Mapped[str] = mapped_column(String(16), default="swiss")  # swiss / slow / rapid / deciding
 
     round: Mapped[Round] = relationship(back_populates="games")
+    match: Mapped[KnockoutMatch | None] = relationship()
     red: Mapped[Player] = relationship(foreign_keys=[red_id])
     black: Mapped[Player] = relationship(foreign_keys=[black_id])
 

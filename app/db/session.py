@@ -21,7 +21,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.engine.types import UserError
+from app.db.integrity import CorruptFileError, DatabaseError, integrity_problems, newest_good_backup
+from app.db.lock import TournamentLock
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 BUSY_TIMEOUT_MS = 10_000
@@ -31,10 +32,6 @@ PRAGMAS = (
     "PRAGMA foreign_keys=ON",
     f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
 )
-
-
-class DatabaseError(UserError):
-    """The file cannot be opened as a tournament (corrupt, not ours, or newer than the program)."""
 
 
 def _alembic_config() -> Config:
@@ -77,9 +74,13 @@ def _set_read_only_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 @dataclass
 class Database:
+    """An open tournament file. ``read_only`` is True when it was opened for viewing only (for
+    instance because another instance holds the lock); then ``lock`` is None."""
+
     path: Path
     engine: Engine
     read_only: bool = False
+    lock: TournamentLock | None = None
 
     def __post_init__(self) -> None:
         self._factory = sessionmaker(self.engine, expire_on_commit=False)
@@ -98,7 +99,10 @@ class Database:
             session.close()
 
     def close(self) -> None:
+        """Close every connection and release the lock (idempotent)."""
         self.engine.dispose()
+        if self.lock is not None:
+            self.lock.release()
 
 
 def file_revision(path: Path) -> str | None:
@@ -119,10 +123,7 @@ def file_revision(path: Path) -> str | None:
         row = con.execute("SELECT version_num FROM alembic_version").fetchone()
         return None if row is None else str(row[0])
     except sqlite3.DatabaseError as exc:
-        raise DatabaseError(
-            f"{path.name} 已损坏或不是赛事文件：{exc}",
-            f"{path.name} is corrupt or not a tournament file: {exc}",
-        ) from None
+        raise CorruptFileError(path, f"已损坏或不是赛事文件：{exc}") from None
     finally:
         con.close()
 
@@ -152,8 +153,14 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(connection).get_current_revision()
 
 
-def open_database(path: Path | str, *, create: bool = False, read_only: bool = False) -> Database:
-    """Open (or create) a tournament file, migrating it forward if it is older than the program."""
+def open_database(
+    path: Path | str, *, create: bool = False, read_only: bool = False, take_over: bool = False
+) -> Database:
+    """Open (or create) a tournament file, migrating it forward if it is older than the program.
+
+    For writing, the file is locked (``FILE.lock``; ``take_over`` takes over a stale lock) and must
+    pass ``PRAGMA integrity_check``; a corrupt file is refused with the newest good backup named.
+    """
     path = Path(path)
     if not path.exists():
         if not create:
@@ -162,14 +169,30 @@ def open_database(path: Path | str, *, create: bool = False, read_only: bool = F
             raise DatabaseError(f"无法以只读方式创建 {path}", f"cannot create {path} read-only")
     elif create:
         raise DatabaseError(f"文件已存在：{path}", f"file already exists: {path}")
-    else:
-        if path.stat().st_size == 0:
-            raise DatabaseError(
-                f"{path.name} 是空文件，不是赛事文件", f"{path.name} is empty, not a tournament file"
-            )
+    elif path.stat().st_size == 0:
+        raise DatabaseError(
+            f"{path.name} 是空文件，不是赛事文件", f"{path.name} is empty, not a tournament file"
+        )
+    lock = None if read_only else TournamentLock.acquire(path, take_over=take_over)
+    try:
+        if not create:
+            _check_existing(path, read_only=read_only)
+        engine = make_engine(path, read_only=read_only)
+        if not read_only:
+            upgrade(engine)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
+    return Database(path=path, engine=engine, read_only=read_only, lock=lock)
+
+
+def _check_existing(path: Path, *, read_only: bool) -> None:
+    try:
         if check_version(path) is None:
             raise DatabaseError(f"{path.name} 不是象棋赛事文件", f"{path.name} is not a tournament file")
-    engine = make_engine(path, read_only=read_only)
-    if not read_only:
-        upgrade(engine)
-    return Database(path=path, engine=engine, read_only=read_only)
+        problems = integrity_problems(path, quick=read_only, writable=not read_only)
+        if problems:
+            raise CorruptFileError(path, "；".join(problems[:3]))
+    except CorruptFileError as exc:
+        raise CorruptFileError(path, exc.problem, newest_good_backup(path, known_revisions())) from None

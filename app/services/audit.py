@@ -68,3 +68,41 @@ def audit_log(db: Database, *, action: str | None = None) -> list[AuditLine]:
         return [
             AuditLine(e.at, e.who, e.action, e.entity, e.before, e.after, e.reason) for e in s.scalars(query)
         ]
+
+
+AUDIT_COLUMNS = ("at", "who", "action", "entity", "before", "after", "reason")
+AUDIT_HEADERS_ZH = ("时间", "操作人", "操作", "对象", "修改前", "修改后", "理由")
+
+
+def audit_rows(db: Database) -> list[dict[str, str]]:
+    """The audit log as plain rows (time as ``YYYY-mm-ddTHH:MM:SS``), oldest first."""
+    return [
+        {
+            "at": line.at.isoformat(timespec="seconds"),
+            "who": line.who,
+            "action": line.action,
+            "entity": line.entity,
+            "before": line.before,
+            "after": line.after,
+            "reason": line.reason,
+        }
+        for line in audit_log(db)
+    ]
+
+
+def export_audit_json(db: Database) -> str:
+    return json.dumps(audit_rows(db), ensure_ascii=False, indent=1)
+
+
+def export_audit_csv(db: Database) -> str:
+    """CSV with a Chinese header row, UTF-8 with BOM so that Excel shows the Chinese text."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(AUDIT_HEADERS_ZH)
+    for row in audit_rows(db):
+        writer.writerow([row[c] for c in AUDIT_COLUMNS])
+    return out.getvalue()

@@ -139,7 +139,9 @@ class _RoundRows:
     byes: tuple[model.PlayerLine, ...]
 
 
-def _round_rows(db: Database, group: str, number: int, *, with_results: bool) -> _RoundRows:
+def _round_rows(
+    db: Database, group: str, number: int, *, with_results: bool, current_only: bool = False
+) -> _RoundRows:
     _require_round(db, group, number)
     view = round_view(db, group, number)
     state = group_state(db, group)
@@ -149,13 +151,13 @@ def _round_rows(db: Database, group: str, number: int, *, with_results: bool) ->
         return model.PlayerLine(seat.no, seat.name, seat.unit, seat.score)
 
     rows: list[model.PairingRow] = []
-    for b in view.boards:
+    for b in (b for b in view.boards if b.match is None):  # knockout games come from the bracket
         row_marks = tuple(f"红方{m}" for m in marks.get(b.red.no, ())) + tuple(
             f"黑方{m}" for m in marks.get(b.black.no, ())
         )
         result = b.result if with_results else GameResult.PENDING
         rows.append(model.PairingRow.with_result(b.board, line(b.red), line(b.black), result, row_marks))
-    rows += _knockout_rows(db, group, number, with_results=with_results)
+    rows += _knockout_rows(db, group, number, with_results=with_results, current_only=current_only)
     rows.sort(key=lambda r: r.board)
     if not rows and not view.byes:
         raise UserError(f"{group}第 {number} 轮没有对局", f"{group} round {number} has no games")
@@ -176,8 +178,14 @@ def _violation_marks(violations: Sequence[ViolationFact], number: int) -> dict[i
     return out
 
 
-def _knockout_rows(db: Database, group: str, number: int, *, with_results: bool) -> list[model.PairingRow]:
-    """The knockout games of a round after the split (boards 1…, before the continuing Swiss)."""
+def _knockout_rows(
+    db: Database, group: str, number: int, *, with_results: bool, current_only: bool
+) -> list[model.PairingRow]:
+    """The knockout games of a round after the split (boards 1…, before the continuing Swiss).
+
+    Every game of each match (slow, rapid, deciding), or only its latest one (``current_only``, for
+    the table cards of the game about to be played).
+    """
     bracket = bracket_of(db, group)
     if bracket is None or number not in bracket.round_numbers:
         return []
@@ -193,7 +201,7 @@ def _knockout_rows(db: Database, group: str, number: int, *, with_results: bool)
     rows = []
     for m in bracket.matches_in_round(number):
         plan = bracket.plan(m.code)
-        for g in m.games:
+        for g in m.games[-1:] if current_only else m.games:
             result = g.result if with_results else GameResult.PENDING
             marks = (plan.title_zh, f"第{g.number}局{g.kind.zh}")
             rows.append(model.PairingRow.with_result(plan.board, line(g.red), line(g.black), result, marks))
@@ -203,7 +211,7 @@ def _knockout_rows(db: Database, group: str, number: int, *, with_results: bool)
 def table_cards(db: Database, group: str, number: int, per_page: int = 2) -> model.TableCards:
     """台卡 of one round: one card per board (knockout games included)."""
     info = tournament_info(db)
-    rr = _round_rows(db, group, number, with_results=False)
+    rr = _round_rows(db, group, number, with_results=False, current_only=True)
     if not rr.rows:
         raise UserError(f"{group}第 {number} 轮只有轮空，没有台卡", f"{group} round {number} has no boards")
     return model.TableCards(_header(info, group, number), rr.rows, per_page)

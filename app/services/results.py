@@ -62,6 +62,11 @@ def _set(
     game_no: int | None = None,
 ) -> bool:
     game = game_row(session, rnd, entry.board, game_no)
+    if game.match_id is not None:
+        raise UserError(
+            f"第 {entry.board} 台是淘汰赛对局，请单独录入（系统据此安排下一局）",
+            f"board {entry.board} is a knockout game: enter it on its own (the match decides the next game)",
+        )
     before = GameResult(game.result)
     if before is entry.result:
         return False
@@ -104,9 +109,17 @@ def enter_result(
     with db.session() as s:
         g = group_row(s, group)
         rnd = round_row(s, g, round_number)
-        before = GameResult(game_row(s, rnd, board, game_no).result)
-        _set(s, g, rnd, ResultEntry(board, value), reason=reason, who=who, game_no=game_no)
-    return before
+        game = game_row(s, rnd, board, game_no)
+        match = None if game.match is None else game.match.code
+        if match is None:
+            before = GameResult(game.result)
+            _set(s, g, rnd, ResultEntry(board, value), reason=reason, who=who, game_no=game_no)
+            return before
+        number = game.game_no
+    # a knockout board: the match decides what follows (the next game, the next round's players)
+    from app.services.knockout import enter_match_result
+
+    return enter_match_result(db, group, match, number, value, reason=reason, who=who)
 
 
 def enter_results(

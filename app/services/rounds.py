@@ -23,6 +23,7 @@ from app.engine.pairing.history import pool_from_history
 from app.engine.regulations import Regulations, ScoreGroupOrder
 from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
+from app.services.backups import backup_after
 from app.services.knockout import knockout_players
 from app.services.results import round_row
 from app.services.tournaments import group_row, regulations_of
@@ -40,10 +41,15 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class BoardLine:
+    """A board of the round: a Swiss game, or the current game of a knockout match."""
+
     board: int
     red: Seat
     black: Seat
     result: GameResult
+    match: str | None = None  # knockout match code (QF1, SF2, F …) or None for a Swiss game
+    game_no: int = 1  # game within the knockout match
+    kind: str = "swiss"  # swiss / slow / rapid / deciding
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,25 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         state = load_group_state(s, g, reg)
         rnd = round_row(s, g, number)
         stage, closed = RoundStage(rnd.stage), rnd.closed_at is not None
+        no_of = {p.id: p.no for p in g.players}
+        codes = {m.id: m.code for m in s.scalars(select(KnockoutMatch).where(KnockoutMatch.group_id == g.id))}
+        latest: dict[int, GameRow] = {}
+        for gm in rnd.games:
+            if gm.match_id is not None and (gm.board not in latest or gm.game_no > latest[gm.board].game_no):
+                latest[gm.board] = gm
+        knockout = [
+            (
+                gm.board,
+                no_of[gm.red_id],
+                no_of[gm.black_id],
+                GameResult(gm.result),
+                codes[gm.match_id],
+                gm.game_no,
+                gm.kind,
+            )
+            for gm in sorted(latest.values(), key=lambda x: x.board)
+            if gm.match_id is not None
+        ]
     record = next(r for r in state.rounds if r.number == number)
     before = scores(state.rounds, reg.points, number - 1)
     by_no = {e.no: e for e in state.entrants}
@@ -93,6 +118,10 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         number=number,
         stage=stage,
         boards=tuple(
+            BoardLine(b, _seat(by_no[red], before), _seat(by_no[black], before), res, code, game_no, kind)
+            for b, red, black, res, code, game_no, kind in knockout
+        )
+        + tuple(
             BoardLine(gm.board, _seat(by_no[gm.red], before), _seat(by_no[gm.black], before), gm.result)
             for gm in record.games
         ),
@@ -116,8 +145,11 @@ def rounds_of(db: Database, group: str) -> list[RoundSummary]:
         ]
 
 
-def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAULT_ARBITER) -> None:
-    """Close a round once every result is in (record-duty refusals are confirmed separately)."""
+def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAULT_ARBITER) -> str:
+    """Close a round once every result is in (record-duty refusals are confirmed separately).
+
+    Returns a warning when the automatic backup after closing failed ("" when it worked).
+    """
     with db.session() as s:
         g = group_row(s, group)
         rnd = round_row(s, g, number)
@@ -127,9 +159,11 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
                 f"第 {number} 轮还有 {len(pending)} 台未录入成绩：{'、'.join(map(str, pending))}",
                 f"round {number} still has {len(pending)} boards without a result: {', '.join(map(str, pending))}",
             )
-        if rnd.closed_at is None:
-            rnd.closed_at = datetime.now().replace(microsecond=0)
-            audit.record(s, "close_round", entity=f"{group} 第{number}轮", who=who)
+        if rnd.closed_at is not None:
+            return ""
+        rnd.closed_at = datetime.now().replace(microsecond=0)
+        audit.record(s, "close_round", entity=f"{group} 第{number}轮", who=who)
+    return automatic_backup(db, f"closed-{group}-r{number}")
 
 
 # --------------------------------------------------------------------------- pairing
@@ -143,6 +177,7 @@ class PairingOutcome:
     bye: int | None
     seed: int
     withdrawn: tuple[int, ...]  # withdrawn before pairing for consecutive forfeits
+    backup_warning: str = ""  # the pairing is saved, but its automatic backup failed
 
 
 def next_swiss_round(state: GroupState) -> int:
@@ -261,7 +296,17 @@ def pair_next_round(
             after={"boards": len(pairing.games), "bye": pairing.bye, "seed": used_seed},
             who=who,
         )
-        return PairingOutcome(group, number, len(pairing.games), pairing.bye, used_seed, withdrawn)
+    warning = automatic_backup(db, f"paired-{group}-r{number}")
+    return PairingOutcome(group, number, len(pairing.games), pairing.bye, used_seed, withdrawn, warning)
+
+
+def automatic_backup(db: Database, event: str) -> str:
+    """Back up after a pairing or a closed round; a failure is reported, never undoes the action."""
+    try:
+        backup_after(db, event)
+    except UserError as exc:
+        return f"已保存，但自动备份失败：{exc}"
+    return ""
 
 
 def _knockout_boards(s: Session, g: Group, number: int) -> int:

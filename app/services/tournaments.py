@@ -70,8 +70,14 @@ def create_tournament(
     return db
 
 
-def open_tournament(path: Path | str, *, read_only: bool = False) -> Database:
-    db = open_database(path, read_only=read_only)
+def open_tournament(path: Path | str, *, read_only: bool = False, take_over: bool = False) -> Database:
+    """Open a tournament for writing (locked, integrity-checked) or read-only (``db.read_only``).
+
+    Raises ``FileLockedError`` when another instance is editing it (open read-only instead),
+    ``StaleLockError`` when a crashed instance left its lock (pass ``take_over=True`` to continue),
+    ``CorruptFileError`` naming the newest good backup when the file is damaged.
+    """
+    db = open_database(path, read_only=read_only, take_over=take_over)
     with db.session() as s:
         if s.get(Tournament, 1) is None:
             db.close()

@@ -285,14 +285,17 @@ def test_bracket_lists_every_game(db) -> None:
     assert qf1.games[0].red in text and "快棋" in text
 
 
-def test_knockout_round_cards_include_the_knockout_games(db) -> None:
+def test_knockout_round_cards_show_the_current_game_and_results_every_game(db) -> None:
     cards = exports.table_cards(db, LOCAL, 9)
-    titles = [r.marks[0] for r in cards.rows if r.marks]
-    assert "四分之一决赛第1场" in titles
-    assert len(cards.rows) == 16 + 5  # 32 others on boards 5–20, QF1 games 1 and 2, QF2–QF4 game 1
-    assert [r.board for r in cards.rows] == [1, 1, 2, 3, 4, *range(5, 21)]
-    swiss = round_view(db, LOCAL, 9).boards
-    assert [(r.red.no, r.black.no) for r in cards.rows[5:]] == [(b.red.no, b.black.no) for b in swiss]
+    assert len(cards.rows) == 4 + 16  # QF1–QF4 (their current game), 32 others on boards 5–20
+    assert [r.board for r in cards.rows] == list(range(1, 21))
+    assert cards.rows[0].marks == ("四分之一决赛第1场", "第2局快棋")  # game 1 was drawn
+    assert cards.rows[1].marks == ("四分之一决赛第2场", "第1局慢棋")
+    swiss = [b for b in round_view(db, LOCAL, 9).boards if b.match is None]
+    assert [(r.red.no, r.black.no) for r in cards.rows[4:]] == [(b.red.no, b.black.no) for b in swiss]
+    results = exports.round_results(db, LOCAL, 9)
+    assert [r.board for r in results.rows[:5]] == [1, 1, 2, 3, 4]
+    assert [r.result_zh for r in results.rows[:3]] == ["和", "", "红胜"]
 
 
 # --------------------------------------------------------------------------- refusals

@@ -1,0 +1,118 @@
+"""Command-line commands for the file's safety: backups, restore, checking a file, the audit log, TRF.
+
+Registered by ``app.cli`` (``COMMAND_GROUPS``) through :func:`add_safety_commands`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def cmd_backups(args: argparse.Namespace) -> int:
+    from app.services.backups import list_backups, make_backup
+
+    if args.make:
+        made = make_backup(Path(args.file), args.reason)
+        print(f"已备份到 {made}")
+        return 0
+    found = list_backups(Path(args.file))
+    if not found:
+        print(f"{args.file} 还没有备份")
+        return 0
+    for b in found:
+        print(f"{b.made_at:%Y-%m-%d %H:%M:%S}\t{b.reason}\t{b.name}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from app.services.backups import restore_backup
+
+    saved = restore_backup(Path(args.file), Path(args.backup), take_over=args.take_over)
+    print(f"已从 {Path(args.backup).name} 恢复 {args.file}；恢复前的状态已备份为 {saved.name}")
+    return 0
+
+
+def cmd_check_file(args: argparse.Namespace) -> int:
+    from app.services.backups import check_file
+
+    report = check_file(Path(args.file))
+    for line in report.lines():
+        print(line)
+    return 0 if report.sound else 2
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from app.services.audit import export_audit_csv, export_audit_json
+    from app.services.tournaments import open_tournament
+
+    db = open_tournament(Path(args.file), read_only=True)
+    try:
+        text = export_audit_json(db) if args.json else export_audit_csv(db)
+    finally:
+        db.close()
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8", newline="")
+        print(f"已导出操作记录 {args.out}")
+    else:
+        sys.stdout.write(text if args.json else text.lstrip("\ufeff"))
+        if args.json:
+            sys.stdout.write("\n")
+    return 0
+
+
+def cmd_export_trf(args: argparse.Namespace) -> int:
+    from app.services.trf_exchange import export_trf
+
+    text = export_trf(Path(args.file), args.group)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"已导出 TRF {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_import_trf(args: argparse.Namespace) -> int:
+    from app.services.trf_exchange import import_trf
+
+    import_trf(Path(args.trf), Path(args.file)).close()
+    print(f"已从 TRF 创建赛事文件 {args.file}")
+    return 0
+
+
+def add_safety_commands(sub: Any) -> None:
+    p = sub.add_parser("backups", help="list (or make) the backups of a tournament file / 备份")
+    p.add_argument("file")
+    p.add_argument("--make", action="store_true", help="make a backup now")
+    p.add_argument("--reason", default="manual")
+    p.set_defaults(func=cmd_backups)
+
+    p = sub.add_parser("restore", help="restore a backup (the current state is backed up first) / 恢复")
+    p.add_argument("file")
+    p.add_argument("backup", help="a backup file, or its name in FILE's backups folder")
+    p.add_argument("--take-over", action="store_true", help="take over a stale lock of a crashed instance")
+    p.set_defaults(func=cmd_restore)
+
+    p = sub.add_parser("check-file", help="integrity, version and lock of a tournament file / 检查文件")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_check_file)
+
+    p = sub.add_parser("audit", help="export the audit log (CSV, or --json) / 操作记录")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--out", default=None, help="write to this file instead of stdout")
+    p.set_defaults(func=cmd_audit)
+
+    p = sub.add_parser("export-trf", help="export one group as a FIDE TRF")
+    p.add_argument("file")
+    p.add_argument("group")
+    p.add_argument("--out", default=None)
+    p.set_defaults(func=cmd_export_trf)
+
+    p = sub.add_parser("import-trf", help="create a tournament file from a FIDE TRF")
+    p.add_argument("trf")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_import_trf)

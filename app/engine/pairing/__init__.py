@@ -1,0 +1,28 @@
+"""Swiss pairing under the Chinese rules (RULES.md §5): see :mod:`app.engine.pairing.engine`."""
+
+from app.engine.pairing.engine import allocate_colours, pair_round
+from app.engine.pairing.model import (
+    ByeExplanation,
+    ColourReason,
+    Float,
+    FloatReason,
+    NoLegalPairing,
+    PairedGame,
+    PairExplanation,
+    Pairing,
+    PairingPlayer,
+)
+
+__all__ = [
+    "ByeExplanation",
+    "ColourReason",
+    "Float",
+    "FloatReason",
+    "NoLegalPairing",
+    "PairExplanation",
+    "PairedGame",
+    "Pairing",
+    "PairingPlayer",
+    "allocate_colours",
+    "pair_round",
+]

@@ -1,0 +1,516 @@
+"""The Swiss pairing engine: one weighted matching per step, criteria packed into the weight.
+
+Definitions (RULES.md §5). The *pool* is ordered by score (high first), then — inside a score —
+by ``rank_key`` when ``ScoreGroupOrder.TIEBREAKS`` is set, then by sequence number. A player's
+*rank* is their place inside their score group (0 = highest). A pair of the pool is *legal* when
+
+- H1 they have never been paired (``opponents``),
+- H2 they are not teammates, when team avoidance applies to this round,
+- H3 some colour assignment gives each a colour they may take (:meth:`PairingPlayer.may_take`);
+- H4 is a bye rule: only a player with ``byes == 0`` can receive the bye.
+
+**Bye.** With an odd pool the bye goes to the first candidate, in the order (lowest score first,
+then lowest-ranked first), among players without a bye, whose removal leaves a pool with a legal
+perfect pairing. The bye is decided before S1–S4; score groups and ranks are then those of the
+pool without the bye player.
+
+**Objective** — score groups ``G_0 > G_1 > … > G_{k-1}`` (distinct scores, high first); *cut c*
+lies between ``G_c`` and ``G_{c+1}``. For a perfect pairing *M* of the pool the cost is the vector,
+compared lexicographically (smaller is better):
+
+- **S1** ``(x_0, x_1, …, x_{k-2})`` where ``x_c`` is the number of pairs with one player in
+  ``G_0 ∪ … ∪ G_c`` and the other below. The top cut is kept intact first; a pair joining ``G_a``
+  and ``G_b`` (a < b) crosses every cut from a to b − 1, so both the number of floaters and the
+  distance they float are minimal, from the top down.
+- **S2** the number of players (with a game played, hence a *due colour* = opposite of their last
+  colour) who do not get their due colour. For a pair this is the minimum, over the colour
+  assignments allowed by H3, of the players not getting their due colour; the colour allocation
+  below always achieves it.
+- **S3** the sum over pairs of the order cost. Same group of size m, ranks r < q, h = m // 2:
+  ``|q − r − h|`` plus ``h`` when both are in the same half (not r < h ≤ q); so 1 vs h+1, 2 vs h+2 …
+  costs 0 and each step away from that costs 1. Pair across groups (higher player of rank r in a
+  group of size m, lower player of rank q): ``(m − 1 − r) + q`` — the floater is the lowest-ranked
+  of the higher group and meets the highest-ranked of the lower group.
+- **S4** the number of players floating in the same direction as in the previous round: the
+  higher player of a cross-group pair whose last float was ``DOWN``, the lower one whose last float
+  was ``UP``.
+
+Every part is a sum over pairs, so the whole vector packs into one integer per edge: S1's cut
+fields in the most significant bits (top cut highest), then S2, S3, S4, each field wide enough for
+its largest possible sum. rustworkx's matching takes integer weights up to 2**126 (i128 inside;
+measured: 2**127 raises ``OverflowError``); we keep every weight below 2**120.
+
+**Decomposition.** Pools up to :data:`EXACT_LIMIT` are solved by one matching over the whole pool
+— the exact optimum of the vector above (the tests prove it by enumeration). Larger pools are
+paired score group by score group from the top: a step matches the remaining players of the top
+two remaining score groups (sparse edges near each player's natural partners beyond
+:data:`DENSE_LIMIT` players), keeps the pairs that touch the top group, and proves the rest can
+still be completed (a witness pairing: greedy, then a sparse matching, then the full legal
+graph); if not, or if a top-group player is left over, the step takes one more score group, up to
+the whole remainder. Steps never drop a criterion; a step over more than :data:`MAX_CUT_FIELDS`
+score cuts folds the lowest cuts into one field (sum of crossings) — only reachable in that
+fallback for large pools.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import rustworkx as rx
+
+from app.engine.pairing.model import (
+    ByeExplanation,
+    ColourReason,
+    Float,
+    FloatReason,
+    NoLegalPairing,
+    PairedGame,
+    PairExplanation,
+    Pairing,
+    PairingPlayer,
+)
+from app.engine.regulations import PairingRules, ScoreGroupOrder, TeamAvoidance
+from app.engine.types import Colour
+
+EXACT_LIMIT = 64  # pools up to this size: one matching over the whole pool
+DENSE_LIMIT = 240  # steps up to this size: every legal edge
+WINDOW = 12  # sparse steps: neighbours by order and around the natural partner
+MAX_CUT_FIELDS = 8
+_MAX_BITS = 120
+
+_RED, _BLACK = 1, 2  # bit masks of the colours a player may take
+
+
+def pair_round(
+    pool: Sequence[PairingPlayer],
+    round_number: int,
+    rules: PairingRules,
+    seed: int,
+) -> Pairing:
+    """Pair one Swiss round of ``pool`` under ``rules`` (RULES.md §5).
+
+    ``seed`` draws the colour of round 1's board 1 (and of any pair of players without history);
+    it is returned in the :class:`Pairing` to be recorded. Raises :class:`NoLegalPairing` naming
+    the players concerned when H1–H4 cannot all hold.
+
+    >>> from app.engine.regulations import PairingRules
+    >>> players = [PairingPlayer(no=n, score=0) for n in range(1, 5)]
+    >>> p = pair_round(players, 1, PairingRules(), seed=1)
+    >>> [(g.board, sorted((g.red, g.black))) for g in p.games]
+    [(1, [1, 3]), (2, [2, 4])]
+    """
+    players = list(pool)
+    nos = [p.no for p in players]
+    if len(set(nos)) != len(nos):
+        dup = sorted({n for n in nos if nos.count(n) > 1})
+        raise NoLegalPairing(
+            f"编排名单中序号重复：{_list(dup)}", f"duplicate sequence numbers in the pool: {dup}", tuple(dup)
+        )
+    avoid_teams = rules.team_avoidance is TeamAvoidance.ALL_ROUNDS or (
+        rules.team_avoidance is TeamAvoidance.ROUND_ONE and round_number == 1
+    )
+    by_tiebreaks = rules.score_group_order is ScoreGroupOrder.TIEBREAKS
+    ordered = sorted(players, key=lambda p: _order_key(p, by_tiebreaks))
+    bye, bye_explanation = _choose_bye(ordered, avoid_teams, by_tiebreaks)
+    paired = [p for p in ordered if bye is None or p.no != bye.no]
+    state = _Pool(paired, avoid_teams)
+    pairs = _pair_all(state)
+    games = _boards_and_colours(state, pairs, seed)
+    return Pairing(
+        games=games,
+        bye=None if bye is None else bye.no,
+        bye_explanation=bye_explanation,
+        seed=seed,
+    )
+
+
+def _order_key(p: PairingPlayer, by_tiebreaks: bool) -> tuple[int, tuple[int, ...], int]:
+    return (-p.score, p.rank_key if by_tiebreaks else (), p.no)
+
+
+def _list(nos: Sequence[int]) -> str:
+    return "、".join(f"{n}号" for n in nos)
+
+
+# --------------------------------------------------------------------------- the prepared pool
+
+
+class _Pool:
+    """The pool in order, with every per-player fact the criteria need as flat lists."""
+
+    def __init__(self, ordered: Sequence[PairingPlayer], avoid_teams: bool) -> None:
+        self.players = list(ordered)
+        self.n = n = len(self.players)
+        self.avoid_teams = avoid_teams
+        self.no = [p.no for p in self.players]
+        self.score = [p.score for p in self.players]
+        self.team = [p.team for p in self.players]
+        self.opp = [p.opponents for p in self.players]
+        self.allowed = [
+            (_RED if p.may_take(Colour.RED) else 0) | (_BLACK if p.may_take(Colour.BLACK) else 0)
+            for p in self.players
+        ]
+        due = [p.due_colour for p in self.players]
+        self.due = [0 if d is None else (_RED if d is Colour.RED else _BLACK) for d in due]
+        self.imb = [p.imbalance for p in self.players]
+        self.last_float = [p.float_history[-1] if p.float_history else Float.NONE for p in self.players]
+        # score groups, ranks inside them
+        self.grp: list[int] = []
+        self.rank: list[int] = []
+        self.group_start: list[int] = []
+        self.group_size: list[int] = []
+        for i in range(n):
+            if i == 0 or self.score[i] != self.score[i - 1]:
+                self.group_start.append(i)
+                self.group_size.append(0)
+            g = len(self.group_start) - 1
+            self.grp.append(g)
+            self.rank.append(i - self.group_start[g])
+            self.group_size[g] += 1
+        self.k = len(self.group_start)
+
+    def legal(self, i: int, j: int) -> bool:
+        """H1, H2 and H3 for the pair (i, j)."""
+        if self.no[j] in self.opp[i] or self.no[i] in self.opp[j]:
+            return False
+        if self.avoid_teams and self.team[i] is not None and self.team[i] == self.team[j]:
+            return False
+        ai, aj = self.allowed[i], self.allowed[j]
+        return bool((ai & _RED and aj & _BLACK) or (ai & _BLACK and aj & _RED))
+
+    def colour_cost(self, i: int, j: int) -> int:
+        """S2 of a legal pair: fewest players not getting their due colour, over H3-allowed ways."""
+        ai, aj, di, dj = self.allowed[i], self.allowed[j], self.due[i], self.due[j]
+        best = 2
+        if ai & _RED and aj & _BLACK:  # i red
+            best = (di == _BLACK) + (dj == _RED)
+        if ai & _BLACK and aj & _RED:  # i black
+            best = min(best, (di == _RED) + (dj == _BLACK))
+        return best
+
+    def order_cost(self, i: int, j: int) -> int:
+        """S3 of a pair, i before j in the order."""
+        gi, gj = self.grp[i], self.grp[j]
+        if gi == gj:
+            h = self.group_size[gi] // 2
+            r, q = self.rank[i], self.rank[j]
+            cost = abs(q - r - h)
+            return cost if r < h <= q else cost + h
+        return (self.group_size[gi] - 1 - self.rank[i]) + self.rank[j]
+
+    def float_cost(self, i: int, j: int) -> int:
+        """S4 of a pair, i before j in the order."""
+        if self.grp[i] == self.grp[j]:
+            return 0
+        return (self.last_float[i] is Float.DOWN) + (self.last_float[j] is Float.UP)
+
+
+# --------------------------------------------------------------------------- the bye
+
+
+def _choose_bye(
+    ordered: list[PairingPlayer], avoid_teams: bool, by_tiebreaks: bool
+) -> tuple[PairingPlayer | None, ByeExplanation | None]:
+    full = _Pool(ordered, avoid_teams)
+    if len(ordered) % 2 == 0:
+        ok, unmatched = _completable(full, list(range(full.n)), exact=True)
+        if not ok:
+            raise _no_pairing(full, unmatched)
+        return None, None
+    candidates = [i for i in reversed(range(full.n)) if ordered[i].byes == 0]
+    if not candidates:
+        raise NoLegalPairing(
+            "人数为奇数，但所有棋手都已轮空过（每人最多轮空一次）",
+            "odd pool but every player has already had a bye (H4: at most one bye)",
+            tuple(sorted(p.no for p in ordered)),
+        )
+    skipped: list[int] = []
+    for c in candidates:
+        rest = [i for i in range(full.n) if i != c]
+        ok, _ = _completable(full, rest, exact=True)
+        if ok:
+            p = ordered[c]
+            zh = f"{p.no}号轮空：积分最低组中未轮空过的排名最低者，按胜局计分"
+            if skipped:
+                zh += f"（{_list(skipped)}轮空后其余棋手无法合法配对，故顺延）"
+            return p, ByeExplanation(player=p.no, score=p.score, skipped=tuple(skipped), zh=zh)
+        skipped.append(ordered[c].no)
+    _, unmatched = _completable(full, list(range(full.n)), exact=True)
+    players = tuple(sorted({full.no[i] for i in unmatched} | set(skipped)))
+    raise NoLegalPairing(
+        f"无论谁轮空，其余棋手都无法在不重复交手、同队回避和先后手限制下配对，涉及：{_list(players)}",
+        "whoever gets the bye, the others cannot be paired without a rematch, teammates meeting "
+        f"or breaking the colour rule; players concerned: {list(players)}",
+        players,
+    )
+
+
+def _no_pairing(pool: _Pool, unmatched: list[int]) -> NoLegalPairing:
+    nos = sorted(pool.no[i] for i in unmatched)
+    lonely = [pool.no[i] for i in unmatched if not any(pool.legal(i, j) for j in range(pool.n) if j != i)]
+    detail_zh = f"（{_list(lonely)}已无任何合法对手）" if lonely else ""
+    detail_en = f" ({lonely} have no legal opponent at all)" if lonely else ""
+    return NoLegalPairing(
+        f"无法在不重复交手、同队回避和先后手限制下完成本轮编排，无法配对的棋手：{_list(nos)}{detail_zh}；请裁判长手工编排",
+        "no pairing satisfies H1–H4 (no rematch, team avoidance, colours); "
+        f"players left unpaired: {nos}{detail_en}; pair by hand",
+        tuple(nos),
+    )
+
+
+# --------------------------------------------------------------------------- completability
+
+
+def _completable(pool: _Pool, members: list[int], exact: bool) -> tuple[bool, list[int]]:
+    """Whether ``members`` (ascending) have a legal perfect pairing; if not, who is left over.
+
+    A greedy witness first, then a matching on a sparse graph, then (when ``exact`` or the sparse
+    one failed) a maximum-cardinality matching on every legal edge — the only negative answer given.
+    """
+    if len(members) % 2:
+        return False, members[-1:]
+    if _greedy_witness(pool, members):
+        return True, []
+    if len(members) > DENSE_LIMIT:
+        matched = _max_matching(pool, members, _sparse_edges(pool, members))
+        if len(matched) == len(members):
+            return True, []
+    matched = _max_matching(pool, members, _dense_edges(pool, members))
+    return len(matched) == len(members), [i for i in members if i not in matched]
+
+
+def _greedy_witness(pool: _Pool, members: list[int]) -> bool:
+    left = list(members)
+    while left:
+        i = left.pop(0)
+        for t, j in enumerate(left):
+            if pool.legal(i, j):
+                del left[t]
+                break
+        else:
+            return False
+    return True
+
+
+def _max_matching(pool: _Pool, members: list[int], edges: list[tuple[int, int]]) -> set[int]:
+    g = rx.PyGraph()
+    g.add_nodes_from(members)
+    index = {m: t for t, m in enumerate(members)}
+    g.add_edges_from_no_data([(index[i], index[j]) for i, j in edges])
+    matching = rx.max_weight_matching(g, max_cardinality=True)
+    return {members[t] for e in matching for t in e}
+
+
+def _dense_edges(pool: _Pool, members: list[int]) -> list[tuple[int, int]]:
+    legal = pool.legal
+    return [(i, j) for a, i in enumerate(members) for j in members[a + 1 :] if legal(i, j)]
+
+
+def _sparse_edges(pool: _Pool, members: list[int]) -> list[tuple[int, int]]:
+    """Legal edges to the nearest players by order and around each player's natural partner."""
+    legal = pool.legal
+    edges: set[tuple[int, int]] = set()
+    m = len(members)
+    for a, i in enumerate(members):
+        for j in members[a + 1 : a + 1 + WINDOW]:
+            if legal(i, j):
+                edges.add((i, j))
+        g = pool.grp[i]
+        size = pool.group_size[g]
+        h = size // 2
+        r = pool.rank[i]
+        partner = pool.group_start[g] + (r + h if r < h else r - h)
+        lo = bisect.bisect_left(members, partner - WINDOW)
+        hi = min(m, bisect.bisect_right(members, partner + WINDOW))
+        for j in members[lo:hi]:
+            if j != i and legal(i, j):
+                edges.add((min(i, j), max(i, j)))
+    return sorted(edges)
+
+
+# --------------------------------------------------------------------------- the matching steps
+
+
+def _pair_all(pool: _Pool) -> list[tuple[int, int]]:
+    """A legal perfect pairing of the whole (even) pool, optimal as the module docstring says."""
+    remaining = list(range(pool.n))
+    pairs: list[tuple[int, int]] = []
+    if not remaining:
+        return pairs
+    if pool.n <= EXACT_LIMIT and _field_layout(pool, remaining, 0, pool.k - 1) is not None:
+        step_pairs, unmatched = _solve_step(pool, remaining, 0, pool.k - 1, dummy_group=None, sparse=False)
+        assert not unmatched, "feasibility was proved before"
+        return step_pairs
+    while remaining:
+        head = pool.grp[remaining[0]]
+        last_group = pool.grp[remaining[-1]]
+        extra = 0
+        while True:
+            top = min(head + 1 + extra, last_group)
+            members = [i for i in remaining if pool.grp[i] <= top]
+            whole = top == last_group
+            dummy = None if whole or len(members) % 2 == 0 else top
+            sparse = len(members) > DENSE_LIMIT
+            step_pairs, _ = _solve_step(pool, members, head, top, dummy, sparse)
+            kept = [(i, j) for i, j in step_pairs if pool.grp[i] == head or pool.grp[j] == head]
+            used = {x for e in kept for x in e}
+            head_left = [i for i in members if pool.grp[i] == head and i not in used]
+            rest = [i for i in remaining if i not in used]
+            if whole and (head_left or (sparse and len(used) != len(remaining))):
+                if sparse:  # the sparse graph missed a completion: use every legal edge
+                    step_pairs, _ = _solve_step(pool, members, head, top, None, False)
+                    kept = step_pairs
+                    used = {x for e in kept for x in e}
+                    rest = [i for i in remaining if i not in used]
+                assert len(used) == len(remaining), "feasibility was proved before"
+            elif head_left or not _completable(pool, rest, exact=False)[0]:
+                extra += 1
+                continue
+            pairs.extend(kept)
+            remaining = rest
+            break
+    return pairs
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    cut_value: tuple[int, ...]  # cumulative S1 value of crossing cuts: pair (a, b) costs [b] − [a]
+    group_lo: int
+    s2_shift: int
+    s3_shift: int
+    top: int  # every edge weight is top − cost > 0
+
+
+def _field_layout(pool: _Pool, members: list[int], lo: int, hi: int) -> _Layout | None:
+    """Bit fields for a step over score groups lo..hi; None if they exceed the matcher's width."""
+    m = len(members)
+    biggest = max(pool.group_size[g] for g in range(lo, hi + 1))
+    b4 = (m + 1).bit_length()
+    b3 = (m * (2 * biggest + 2) + 1).bit_length()
+    b2 = (m + 1).bit_length()
+    bc = (m // 2 + 1).bit_length()
+    cuts = hi - lo
+    fields = min(cuts, MAX_CUT_FIELDS)
+    total = b4 + b3 + b2 + bc * fields + 1
+    if total > _MAX_BITS:
+        return None
+    s3_shift = b4
+    s2_shift = b4 + b3
+    base = s2_shift + b2
+    # cut lo + t has field fields-1-t (top cut most significant); cuts beyond share field 0
+    cum = [0]
+    for t in range(cuts):
+        field = max(fields - 1 - t, 0)
+        cum.append(cum[-1] + (1 << (base + bc * field)))
+    return _Layout(tuple(cum), lo, s2_shift, s3_shift, 1 << total)
+
+
+def _solve_step(
+    pool: _Pool, members: list[int], lo: int, hi: int, dummy_group: int | None, sparse: bool
+) -> tuple[list[tuple[int, int]], list[int]]:
+    layout = _field_layout(pool, members, lo, hi)
+    if layout is None:  # pragma: no cover - only for absurdly large steps
+        raise AssertionError("weight too wide")
+    edges = _sparse_edges(pool, members) if sparse else _dense_edges(pool, members)
+    cum, glo, s2s, s3s, top = layout.cut_value, layout.group_lo, layout.s2_shift, layout.s3_shift, layout.top
+    grp = pool.grp
+    weighted: list[tuple[int, int, int]] = []
+    index = {x: t for t, x in enumerate(members)}
+    for i, j in edges:
+        a = max(grp[i] - glo, 0)
+        b = grp[j] - glo
+        cost = (
+            (cum[b] - cum[a])
+            + (pool.colour_cost(i, j) << s2s)
+            + (pool.order_cost(i, j) << s3s)
+            + pool.float_cost(i, j)
+        )
+        weighted.append((index[i], index[j], top - cost))
+    g = rx.PyGraph()
+    g.add_nodes_from(members)
+    if dummy_group is not None:
+        d = g.add_node(-1)
+        for x in members:
+            if grp[x] == dummy_group:
+                leftover = (pool.group_size[dummy_group] - 1 - pool.rank[x]) << s3s
+                weighted.append((index[x], d, top - leftover))
+    g.add_edges_from(weighted)
+    matching = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
+    pairs: list[tuple[int, int]] = []
+    used: set[int] = set()
+    for u, v in matching:
+        if u >= len(members) or v >= len(members):
+            continue
+        i, j = sorted((members[u], members[v]))
+        pairs.append((i, j))
+        used.update((i, j))
+    return pairs, [x for x in members if x not in used]
+
+
+# --------------------------------------------------------------------------- boards and colours
+
+
+def _boards_and_colours(pool: _Pool, pairs: list[tuple[int, int]], seed: int) -> tuple[PairedGame, ...]:
+    ordered = sorted(pairs, key=lambda e: (-pool.score[e[0]], -pool.score[e[1]], e[0]))
+    lot = random.Random(seed).choice((Colour.RED, Colour.BLACK))
+    games = []
+    for board, (i, j) in enumerate(ordered, start=1):
+        i_red, reason = allocate_colours(pool.players[i], pool.players[j], board, lot)
+        red, black = (i, j) if i_red else (j, i)
+        games.append(
+            PairedGame(
+                board=board,
+                red=pool.no[red],
+                black=pool.no[black],
+                explanation=_explain(pool, i, j, red, reason),
+            )
+        )
+    return tuple(games)
+
+
+def allocate_colours(
+    higher: PairingPlayer, lower: PairingPlayer, board: int, lot: Colour
+) -> tuple[bool, ColourReason]:
+    """Whether ``higher`` (the higher-ranked of the pair) gets red, and why (RULES.md §5 (a)–(d)).
+
+    >>> a = PairingPlayer(no=1, score=2, colours=(Colour.RED,))
+    >>> b = PairingPlayer(no=2, score=2, colours=(Colour.RED,))
+    >>> allocate_colours(a, b, board=1, lot=Colour.RED)
+    (False, <ColourReason.HIGHER_RANKED: 'higher_ranked'>)
+    """
+    legal_red = higher.may_take(Colour.RED) and lower.may_take(Colour.BLACK)
+    legal_black = higher.may_take(Colour.BLACK) and lower.may_take(Colour.RED)
+    if legal_red != legal_black:
+        return legal_red, ColourReason.HARD_CONSTRAINT
+    hd, ld = higher.due_colour, lower.due_colour
+    if hd is None and ld is None:
+        parity = lot if board % 2 == 1 else lot.other
+        return parity is Colour.RED, ColourReason.LOT
+    if hd is None or ld is None or hd is not ld:
+        red_for_higher = hd is Colour.RED if hd is not None else ld is Colour.BLACK
+        return red_for_higher, ColourReason.BOTH_DUE
+    hi_imb, lo_imb = higher.imbalance, lower.imbalance
+    if abs(hi_imb) != abs(lo_imb):
+        if abs(hi_imb) > abs(lo_imb):
+            return hi_imb < 0, ColourReason.IMBALANCE
+        return lo_imb > 0, ColourReason.IMBALANCE
+    return hd is Colour.RED, ColourReason.HIGHER_RANKED
+
+
+def _explain(pool: _Pool, i: int, j: int, red: int, reason: ColourReason) -> PairExplanation:
+    same = pool.score[i] == pool.score[j]
+    diff = pool.score[i] - pool.score[j]
+    black = j if red == i else i
+    colour_zh = f"{pool.no[red]}号执红、{pool.no[black]}号执黑：{reason.zh}"
+    if same:
+        zh = f"{pool.no[i]}号与{pool.no[j]}号同为{pool.score[i]}分，按积分组内顺序配对；{colour_zh}"
+        return PairExplanation(True, 0, None, None, reason, zh)
+    float_reason = FloatReason.ODD_GROUP if pool.group_size[pool.grp[i]] % 2 else FloatReason.CONSTRAINTS
+    zh = (
+        f"{pool.no[i]}号（{pool.score[i]}分）降组与{pool.no[j]}号（{pool.score[j]}分）配对，"
+        f"原因：{float_reason.zh}；{colour_zh}"
+    )
+    return PairExplanation(False, diff, pool.no[i], float_reason, reason, zh)

@@ -1,0 +1,417 @@
+"""FIDE Tournament Report File (TRF16-compatible, TRF-2026 scoring record) for one group: text in, text out.
+
+Written so that pairings and tiebreaks can be cross-checked with chess programs (bbpPairings,
+JaVaFo, Swiss-Manager). Red plays the role of White (``w``), Black of Black (``b``).
+
+Records written (columns are 1-based characters; a Chinese name counts one character per glyph):
+
+- ``012`` tournament name, with the group in full-width brackets: ``012 天水邀请赛（公开组）``
+- ``022`` venue, ``032`` federation ``CHN``, ``042`` / ``052`` start / end date ``YYYY/MM/DD``,
+  ``062`` number of players, ``072`` number of rated players, ``092`` type of tournament,
+  ``122`` time control.
+- ``001`` one line per player: start rank (= 序号) 5–8, sex 10 (``m``/``w``), name 15–47, rating 49–52,
+  federation 54–56, birth date 70–79, points 81–84 (``%4.1f``), rank 86–89, then per round a block
+  of ten characters ``  OOOO c r``: opponent start rank, colour ``w``/``b``, result ``1 = 0`` over the
+  board, ``+``/``-`` forfeit win/loss (a double forfeit is ``-`` on both sides), a blank result for a
+  game not yet played; ``0000 - U`` a pairing-allocated bye (worth the bye points), ``0000 - -`` not
+  paired that round (withdrawn, absent, late entry).
+- ``013`` teams: name 5–36, then the members' start ranks, 5 characters each.
+- ``162`` the scoring system (TRF-2026): code/value pairs ``W 2.0 D 1.0 L 0.0 FW 2.0 FL 0.0 PAB 2.0``;
+  when draws score differently by colour, ``WD`` (red draw) and ``BD`` (black draw) replace ``D``.
+- ``BBW BBD BBL BBZ BBF BBU`` the same points in bbpPairings' own records (value in columns 5–8), so
+  that bbpPairings pairs with 2/1/0.
+- ``XQB`` (this program's extension, ignored by other readers): ``XQB RRR  NNNN NNNN …`` the red
+  player's start rank on each board of round RRR, so that board numbers survive a round trip.
+
+>>> from app.engine.types import Game, GameResult, RoundRecord
+>>> event = TrfEvent("赛事", "公开组", players=(TrfPlayer(1, "甲"), TrfPlayer(2, "乙")),
+...                  rounds=(RoundRecord(1, (Game(1, 1, 2, GameResult.RED_WIN),)),))
+>>> [l for l in write_trf(event).splitlines() if l.startswith("001")][0][80:]
+' 2.0    1     2 w 1'
+>>> read_trf(write_trf(event)).rounds == event.rounds
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+
+from app.engine.regulations import Points
+from app.engine.types import Game, GameResult, RoundRecord, UserError
+
+ROUND_COLUMN = 91  # 0-based index where the first round block starts ("  OOOO c r")
+ROUND_WIDTH = 10
+DEFAULT_KIND = "Swiss system (Chinese Xiangqi Association rules)"
+
+
+class TrfError(UserError):
+    """A TRF text that cannot be read, with the line that is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrfPlayer:
+    no: int
+    name: str
+    rating: int | None = None
+    sex: str = ""  # "m", "w" or ""
+    birth_date: date | None = None
+    federation: str = ""
+    fide_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TrfEvent:
+    """One group of a tournament as TRF sees it."""
+
+    name: str
+    group: str
+    players: tuple[TrfPlayer, ...] = ()
+    rounds: tuple[RoundRecord, ...] = ()
+    points: Points = Points()  # noqa: RUF009 - frozen value
+    teams: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    venue: str = ""
+    federation: str = "CHN"
+    start_date: date | None = None
+    end_date: date | None = None
+    time_control: str = ""
+    kind: str = DEFAULT_KIND
+    # read back from the file only (the writer computes them): no → (points, rank)
+    scores: Mapping[int, tuple[float, int]] = field(default_factory=dict, compare=False)
+
+
+def _date(d: date | None) -> str:
+    return "" if d is None else f"{d.year:04d}/{d.month:02d}/{d.day:02d}"
+
+
+def _parse_date(text: str, line: str) -> date | None:
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        y, m, d = (int(x) for x in text.replace("-", "/").split("/"))
+        return date(y, m, d)
+    except ValueError:
+        raise TrfError(f"TRF 日期“{text}”无效：{line}", f"invalid TRF date {text!r}: {line}") from None
+
+
+def player_points(event: TrfEvent) -> dict[int, float]:
+    """Points of each player from the rounds (byes at the bye value, pending games nothing).
+
+    >>> from app.engine.types import Game, GameResult, RoundRecord
+    >>> e = TrfEvent("e", "g", (TrfPlayer(1, "a"), TrfPlayer(2, "b"), TrfPlayer(3, "c")),
+    ...              (RoundRecord(1, (Game(1, 2, 1, GameResult.DRAW),), (3,)),))
+    >>> player_points(e)
+    {1: 1.0, 2: 1.0, 3: 2.0}
+    """
+    total = {p.no: 0.0 for p in event.players}
+    for rnd in event.rounds:
+        for g in rnd.games:
+            red, black = event.points.for_result(g.result)
+            total[g.red] = total.get(g.red, 0.0) + red
+            total[g.black] = total.get(g.black, 0.0) + black
+        for no in rnd.byes:
+            total[no] = total.get(no, 0.0) + event.points.bye
+    return total
+
+
+def points_ranks(event: TrfEvent) -> dict[int, int]:
+    """Ranks by points, then start rank (used when the caller has no tiebreak standings)."""
+    pts = player_points(event)
+    order = sorted(pts, key=lambda no: (-pts[no], no))
+    return {no: i + 1 for i, no in enumerate(order)}
+
+
+_RESULT_FOR: dict[tuple[GameResult, bool], str] = {
+    (GameResult.RED_WIN, True): "1",
+    (GameResult.RED_WIN, False): "0",
+    (GameResult.BLACK_WIN, True): "0",
+    (GameResult.BLACK_WIN, False): "1",
+    (GameResult.DRAW, True): "=",
+    (GameResult.DRAW, False): "=",
+    (GameResult.BLACK_FORFEIT, True): "+",
+    (GameResult.BLACK_FORFEIT, False): "-",
+    (GameResult.RED_FORFEIT, True): "-",
+    (GameResult.RED_FORFEIT, False): "+",
+    (GameResult.DOUBLE_FORFEIT, True): "-",
+    (GameResult.DOUBLE_FORFEIT, False): "-",
+    (GameResult.PENDING, True): " ",
+    (GameResult.PENDING, False): " ",
+}
+
+
+def _round_block(rnd: RoundRecord, no: int) -> str:
+    for g in rnd.games:
+        if g.red == no:
+            return f"  {g.black:4d} w {_RESULT_FOR[(g.result, True)]}"
+        if g.black == no:
+            return f"  {g.red:4d} b {_RESULT_FOR[(g.result, False)]}"
+    if no in rnd.byes:
+        return "  0000 - U"
+    return "  0000 - -"
+
+
+def _fmt_points(value: float) -> str:
+    return f"{value:4.1f}"
+
+
+def scoring_record(points: Points) -> str:
+    """The TRF-2026 ``162`` record.
+
+    >>> scoring_record(Points())
+    '162 W 2.0 D 1.0 L 0.0 FW 2.0 FL 0.0 PAB 2.0'
+    """
+    draws = (
+        f"D {points.red_draw:.1f}"
+        if points.red_draw == points.black_draw
+        else f"WD {points.red_draw:.1f} BD {points.black_draw:.1f}"
+    )
+    return (
+        f"162 W {points.win:.1f} {draws} L {points.loss:.1f} "
+        f"FW {points.forfeit_win:.1f} FL {points.forfeit_loss:.1f} PAB {points.bye:.1f}"
+    )
+
+
+def write_trf(event: TrfEvent, ranks: Mapping[int, int] | None = None) -> str:
+    """The TRF text of one group; ``ranks`` (no → place) from the standings, else by points."""
+    pts = player_points(event)
+    place = dict(ranks) if ranks is not None else points_ranks(event)
+    lines = [
+        f"012 {event.name}（{event.group}）",
+        f"022 {event.venue}",
+        f"032 {event.federation}",
+        f"042 {_date(event.start_date)}",
+        f"052 {_date(event.end_date)}",
+        f"062 {len(event.players)}",
+        f"072 {sum(1 for p in event.players if p.rating)}",
+        f"092 {event.kind}",
+        f"122 {event.time_control}",
+    ]
+    rounds = sorted(event.rounds, key=lambda r: r.number)
+    for n, rnd in enumerate(rounds, start=1):
+        if rnd.number != n:
+            raise TrfError(f"轮次不连续：缺少第 {n} 轮", f"rounds are not consecutive: round {n} is missing")
+    for p in sorted(event.players, key=lambda p: p.no):
+        rating = f"{p.rating:4d}" if p.rating else "    "
+        head = (
+            f"001 {p.no:4d} {(p.sex or ' ')[:1]}{'':3} {p.name[:33]:<33} {rating} {p.federation[:3]:<3} "
+            f"{p.fide_id[:11]:>11} {_date(p.birth_date):<10} {_fmt_points(pts.get(p.no, 0.0))} "
+            f"{place.get(p.no, 0):4d}"
+        )
+        lines.append((head + "".join(_round_block(r, p.no) for r in rounds)).rstrip())
+    for name, members in event.teams:
+        lines.append((f"013 {name[:32]:<32}" + "".join(f" {no:4d}" for no in members)).rstrip())
+    lines.append(scoring_record(event.points))
+    pt = event.points
+    for code, value in (
+        ("BBW", pt.win),
+        ("BBD", pt.red_draw),
+        ("BBL", pt.loss),
+        ("BBZ", 0),
+        ("BBF", pt.forfeit_loss),
+        ("BBU", pt.bye),
+    ):
+        lines.append(f"{code} {_fmt_points(value)}")
+    for rnd in rounds:
+        boards = sorted(rnd.games, key=lambda g: g.board)
+        if [g.board for g in boards] != list(range(1, len(boards) + 1)):
+            raise TrfError(
+                f"第 {rnd.number} 轮台次不连续", f"round {rnd.number}: boards are not numbered 1..n"
+            )
+        lines.append((f"XQB {rnd.number:3d} " + "".join(f" {g.red:4d}" for g in boards)).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass(slots=True)
+class _Entry:
+    opponent: int
+    colour: str
+    result: str
+
+
+def _parse_001(line: str) -> tuple[TrfPlayer, float | None, int | None, list[_Entry]]:
+    padded = line.ljust(ROUND_COLUMN)
+    try:
+        no = int(padded[4:8])
+    except ValueError:
+        raise TrfError(
+            f"TRF 001 行的起始序号无效：{line}", f"TRF 001 line has no start rank: {line}"
+        ) from None
+    rating_text = padded[48:52].strip()
+    points_text = padded[80:84].strip()
+    rank_text = padded[85:89].strip()
+    try:
+        player = TrfPlayer(
+            no=no,
+            name=padded[14:47].strip(),
+            rating=int(rating_text) if rating_text and int(rating_text) else None,
+            sex=padded[9].strip(),
+            birth_date=_parse_date(padded[69:79], line),
+            federation=padded[53:56].strip(),
+            fide_id=padded[57:68].strip(),
+        )
+        points = float(points_text) if points_text else None
+        rank = int(rank_text) if rank_text else None
+    except ValueError:
+        raise TrfError(f"TRF 001 行无法读取：{line}", f"cannot read TRF 001 line: {line}") from None
+    entries = []
+    rest = line[ROUND_COLUMN - 2 :] if len(line) > ROUND_COLUMN - 2 else ""
+    for i in range(0, len(rest), ROUND_WIDTH):
+        block = rest[i : i + ROUND_WIDTH].ljust(ROUND_WIDTH)
+        opp_text = block[2:6].strip()
+        try:
+            opponent = int(opp_text) if opp_text else 0
+        except ValueError:
+            raise TrfError(
+                f"TRF 001 行第 {i // ROUND_WIDTH + 1} 轮无法读取：{line}",
+                f"TRF 001 line, round {i // ROUND_WIDTH + 1} unreadable: {line}",
+            ) from None
+        entries.append(_Entry(opponent, block[7], block[9]))
+    return player, points, rank, entries
+
+
+_POINT_CODES = {"W": "win", "D": "draw", "WD": "red_draw", "BD": "black_draw", "L": "loss"}
+_POINT_CODES |= {"FW": "forfeit_win", "FL": "forfeit_loss", "PAB": "bye"}
+_BB_CODES = {"BBW": "win", "BBD": "draw", "BBL": "loss", "BBF": "forfeit_loss", "BBU": "bye"}
+
+
+def _points_from(values: dict[str, float]) -> Points:
+    def get(key: str, default: int) -> int:
+        v = values.get(key)
+        return default if v is None else round(v)
+
+    win = get("win", 2)
+    draw = get("draw", 1)
+    return Points(
+        win=win,
+        red_draw=get("red_draw", draw),
+        black_draw=get("black_draw", draw),
+        loss=get("loss", 0),
+        bye=get("bye", win),
+        forfeit_win=get("forfeit_win", win),
+        forfeit_loss=get("forfeit_loss", get("loss", 0)),
+    )
+
+
+def _game_result(red: _Entry, black: _Entry | None, line: str) -> GameResult:
+    r = red.result
+    b = black.result if black else None
+    if r == " " and b in (None, " "):
+        return GameResult.PENDING
+    mapping = {
+        ("1", "0"): GameResult.RED_WIN,
+        ("0", "1"): GameResult.BLACK_WIN,
+        ("=", "="): GameResult.DRAW,
+        ("+", "-"): GameResult.BLACK_FORFEIT,
+        ("-", "+"): GameResult.RED_FORFEIT,
+        ("-", "-"): GameResult.DOUBLE_FORFEIT,
+    }
+    key = (r, b if b is not None else {"1": "0", "0": "1", "=": "=", "+": "-"}.get(r, "-"))
+    if key not in mapping:
+        raise TrfError(
+            f"TRF 中对局结果不一致（红方“{r}”，黑方“{b}”）：{line}",
+            f"inconsistent TRF result (white {r!r}, black {b!r}): {line}",
+        )
+    return mapping[key]
+
+
+def read_trf(text: str) -> TrfEvent:
+    """Read one group from a TRF text (the records described in the module docstring)."""
+    name, group = "", ""
+    info: dict[str, str] = {}
+    players: list[TrfPlayer] = []
+    entries: dict[int, list[_Entry]] = {}
+    scores: dict[int, tuple[float, int]] = {}
+    teams: list[tuple[str, tuple[int, ...]]] = []
+    point_values: dict[str, float] = {}
+    bb_values: dict[str, float] = {}
+    board_order: dict[int, list[int]] = {}
+    lines = {}
+    for raw in text.splitlines():
+        line = raw.rstrip("\r\n")
+        code = line[:3]
+        if code == "001":
+            player, pts, rank, blocks = _parse_001(line)
+            if player.no in entries:
+                raise TrfError(f"TRF 中起始序号 {player.no} 重复", f"start rank {player.no} appears twice")
+            players.append(player)
+            entries[player.no] = blocks
+            lines[player.no] = line
+            if pts is not None and rank is not None:
+                scores[player.no] = (pts, rank)
+        elif code == "012":
+            title = line[4:].strip()
+            if title.endswith("）") and "（" in title:
+                name, _, group = title[:-1].rpartition("（")
+            else:
+                name = group = title
+        elif code in ("022", "032", "042", "052", "122", "092"):
+            info[code] = line[4:].strip()
+        elif code == "013":
+            members = tuple(int(x) for x in line[36:].split())
+            teams.append((line[4:36].strip(), members))
+        elif code == "162":
+            parts = line[4:].split()
+            for key, value in zip(parts[::2], parts[1::2], strict=False):
+                if key in _POINT_CODES:
+                    point_values[_POINT_CODES[key]] = float(value)
+        elif code in _BB_CODES:
+            bb_values[_BB_CODES[code]] = float(line[4:8])
+        elif code == "XQB":
+            board_order[int(line[4:7])] = [int(x) for x in line[7:].split()]
+    if not players:
+        raise TrfError("TRF 中没有棋手（001 行）", "the TRF holds no players (001 lines)")
+    points = _points_from(point_values or bb_values)
+    n_rounds = max((len(b) for b in entries.values()), default=0)
+    rounds = []
+    for r in range(n_rounds):
+        games: list[tuple[int, int, GameResult]] = []
+        byes: list[int] = []
+        for no in sorted(entries):
+            blocks = entries[no]
+            if r >= len(blocks):
+                continue
+            e = blocks[r]
+            if e.opponent == 0:
+                if e.result in ("U", "F"):
+                    byes.append(no)
+                continue
+            if e.colour != "w":
+                continue
+            opp = entries.get(e.opponent)
+            other = opp[r] if opp is not None and r < len(opp) else None
+            if other is None or other.opponent != no or other.colour != "b":
+                raise TrfError(
+                    f"TRF 第 {r + 1} 轮 {no} 号与 {e.opponent} 号的对局不对应",
+                    f"round {r + 1}: the game of {no} against {e.opponent} is not mirrored",
+                )
+            games.append((no, e.opponent, _game_result(e, other, lines[no])))
+        order = board_order.get(r + 1)
+        if order is not None and sorted(order) == sorted(g[0] for g in games):
+            games.sort(key=lambda g: order.index(g[0]))
+        rounds.append(
+            RoundRecord(
+                r + 1,
+                tuple(Game(i + 1, red, black, res) for i, (red, black, res) in enumerate(games)),
+                tuple(byes),
+            )
+        )
+    return TrfEvent(
+        name=name,
+        group=group,
+        players=tuple(sorted(players, key=lambda p: p.no)),
+        rounds=tuple(rounds),
+        points=points,
+        teams=tuple(teams),
+        venue=info.get("022", ""),
+        federation=info.get("032", "") or "CHN",
+        start_date=_parse_date(info.get("042", ""), "042"),
+        end_date=_parse_date(info.get("052", ""), "052"),
+        time_control=info.get("122", ""),
+        kind=info.get("092", "") or DEFAULT_KIND,
+        scores=scores,
+    )

@@ -1,0 +1,285 @@
+"""Backups of a tournament file, made with SQLite's online backup API, and restoring one.
+
+Layout (see ``app.db.integrity``): the backups of ``D/赛事.xqt`` are in ``D/赛事.backups/``, named
+``赛事-YYYYmmdd-HHMMSS-<reason>.xqt``. Each backup is a complete, self-contained SQLite file (rollback
+journal, no ``-wal`` beside it), checked with ``quick_check`` after it is written, so it can be copied
+to a USB stick as it is. ``<reason>`` says why it was made: ``paired-公开组-r3`` / ``closed-公开组-r3``
+(``backup_after``), ``before-restore``, ``manual``.
+
+Pruning keeps the newest :data:`KEEP_RECENT` backups of every kind, plus the newest backup of each
+``closed-…`` reason (one per closed round of each group: the state at the end of every round stays
+available for the whole event, about 2 × 11 small files).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from app.db.integrity import (
+    BackupFile,
+    CorruptFileError,
+    DatabaseError,
+    backup_files,
+    backup_is_good,
+    backups_folder,
+    integrity_problems,
+    newest_good_backup,
+)
+from app.db.lock import LockHolder, TournamentLock, lock_path, pid_alive, read_holder
+from app.db.session import Database, check_version, known_revisions
+from app.engine.types import UserError
+
+__all__ = [
+    "KEEP_RECENT",
+    "BackupError",
+    "BackupFile",
+    "FileCheck",
+    "backup_after",
+    "backups_folder",
+    "check_file",
+    "list_backups",
+    "make_backup",
+    "newest_backup",
+    "prune_backups",
+    "restore_backup",
+]
+
+KEEP_RECENT = 30
+_FORBIDDEN = set('<>:"/\\|?*') | {chr(c) for c in range(32)}
+
+
+class BackupError(UserError):
+    """A backup could not be written or restored."""
+
+
+def _reason_slug(reason: str) -> str:
+    slug = "".join("_" if ch in _FORBIDDEN or ch.isspace() else ch for ch in reason.strip()).strip("._")
+    return slug[:60] or "manual"
+
+
+def _target(path: Path, reason: str, now: datetime) -> Path:
+    folder = backups_folder(path)
+    base = f"{path.stem}-{now:%Y%m%d-%H%M%S}-{_reason_slug(reason)}"
+    candidate = folder / f"{base}.xqt"
+    n = 2
+    while candidate.exists():
+        candidate = folder / f"{base}-{n}.xqt"
+        n += 1
+    return candidate
+
+
+def make_backup(
+    db_or_path: Database | Path | str, reason: str = "manual", *, now: datetime | None = None
+) -> Path:
+    """Copy the tournament file (consistently, even while it is open) into its backups folder."""
+    path = db_or_path.path if isinstance(db_or_path, Database) else Path(db_or_path)
+    if not path.exists():
+        raise BackupError(f"找不到文件 {path}", f"file not found: {path}")
+    folder = backups_folder(path)
+    target = _target(path, reason, now or datetime.now())
+    partial = target.with_name(target.name + ".partial")
+    try:
+        folder.mkdir(exist_ok=True)
+        src = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        try:
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)
+                dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+                dst.commit()
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        problems = integrity_problems(partial, quick=True)
+        if problems:
+            raise BackupError(
+                f"备份副本校验失败：{problems[0]}", f"the backup copy failed its check: {problems[0]}"
+            )
+        with open(partial, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(partial, target)
+    except (OSError, sqlite3.Error) as exc:
+        partial.unlink(missing_ok=True)
+        raise BackupError(
+            f"无法写入备份 {target.name}：{exc}（请检查磁盘空间）",
+            f"cannot write the backup {target.name}: {exc} (check the free disk space)",
+        ) from None
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def list_backups(path: Path | str) -> list[BackupFile]:
+    """The backups of a tournament file, newest first."""
+    return list(reversed(backup_files(Path(path))))
+
+
+def newest_backup(path: Path | str, *, good_only: bool = True) -> Path | None:
+    path = Path(path)
+    if good_only:
+        return newest_good_backup(path, known_revisions())
+    found = backup_files(path)
+    return found[-1].path if found else None
+
+
+def prune_backups(path: Path | str, *, keep_recent: int = KEEP_RECENT) -> list[Path]:
+    """Delete old backups (see the module docstring for what is kept); returns the deleted files."""
+    found = list_backups(path)  # newest first
+    keep = {b.path for b in found[:keep_recent]}
+    closed_seen: set[str] = set()
+    for b in found:
+        if b.reason.startswith("closed") and b.reason not in closed_seen:
+            closed_seen.add(b.reason)
+            keep.add(b.path)
+    deleted = []
+    for b in found:
+        if b.path not in keep:
+            b.path.unlink(missing_ok=True)
+            deleted.append(b.path)
+    return deleted
+
+
+def backup_after(db: Database, event: str) -> Path:
+    """The automatic backup after a pairing (``paired-<group>-r<n>``) or a closed round
+    (``closed-<group>-r<n>``), followed by pruning. Call it after the action has been committed: a
+    :class:`BackupError` then means the action is saved but its backup is not (say so, don't undo)."""
+    target = make_backup(db, event)
+    prune_backups(db.path)
+    return target
+
+
+def restore_backup(path: Path | str, backup: Path | str, *, take_over: bool = False) -> Path:
+    """Put a backup in place of the tournament file; returns the backup of the state it replaced.
+
+    The file must not be open for writing anywhere (the lock is taken for the duration). The backup
+    must pass ``integrity_check`` and must not be newer than the program. The current state is backed
+    up first (``before-restore``; a corrupt current file is kept byte for byte, with its ``-wal``).
+    """
+    path = Path(path)
+    backup = Path(backup)
+    if not backup.exists() and (backups_folder(path) / backup.name).exists():
+        backup = backups_folder(path) / backup.name
+    if not backup.is_file():
+        raise BackupError(f"找不到备份 {backup}", f"backup not found: {backup}")
+    problems = integrity_problems(backup)
+    if problems:
+        raise CorruptFileError(backup, "；".join(problems[:3]), newest_good_backup(path, known_revisions()))
+    if not backup_is_good(backup, known_revisions()):
+        raise DatabaseError(
+            f"备份 {backup.name} 不是本程序可读的赛事文件（版本过新或缺少版本信息）",
+            f"the backup {backup.name} is not a tournament file this program can read (too new or no version)",
+        )
+    lock = TournamentLock.acquire(path, take_over=take_over)
+    try:
+        saved = _save_current(path)
+        partial = path.with_name(path.name + ".restoring")
+        src = sqlite3.connect(f"file:{backup.resolve()}?mode=ro", uri=True)
+        try:
+            dst = sqlite3.connect(partial)
+            try:
+                src.backup(dst)
+                dst.execute("PRAGMA journal_mode=DELETE")
+                dst.commit()
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        with open(partial, "rb+") as f:
+            os.fsync(f.fileno())
+        # a write-ahead log of the old file must never be replayed onto the restored one
+        for suffix in ("-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+        os.replace(partial, path)
+    finally:
+        lock.release()
+    return saved
+
+
+def _save_current(path: Path) -> Path:
+    if not path.exists():
+        return path
+    if not integrity_problems(path, writable=True):
+        con = sqlite3.connect(path)
+        try:
+            con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            con.close()
+        return make_backup(path, "before-restore")
+    # corrupt: keep the bytes as they are, with the log beside them
+    target = _target(path, "before-restore-corrupt", datetime.now())
+    target.parent.mkdir(exist_ok=True)
+    shutil.copy2(path, target)
+    wal = Path(str(path) + "-wal")
+    if wal.exists():
+        shutil.copy2(wal, Path(str(target) + "-wal"))
+    return target
+
+
+@dataclass(frozen=True, slots=True)
+class FileCheck:
+    """What ``xqarbiter check-file`` reports about a tournament file (nothing is changed)."""
+
+    path: Path
+    problems: tuple[str, ...]
+    revision: str | None
+    version_problem: str
+    lock: LockHolder | None
+    lock_alive: bool
+    backups: int
+    newest_good: Path | None
+
+    @property
+    def sound(self) -> bool:
+        return not self.problems and not self.version_problem
+
+    def lines(self) -> list[str]:
+        out = [f"文件：{self.path}"]
+        out.append("完整性：正常 (integrity ok)" if not self.problems else "完整性：损坏 (corrupt)")
+        out += [f"  {p}" for p in self.problems[:10]]
+        out.append(
+            f"数据库版本：{self.revision or '无'}"
+            + (f"（{self.version_problem}）" if self.version_problem else "")
+        )
+        if self.lock is None:
+            out.append("锁：无 (not locked)")
+        else:
+            state = "使用中 (in use)" if self.lock_alive else "遗留 (stale)"
+            out.append(f"锁：{state} — {self.lock.describe()}")
+        out.append(
+            f"备份：{self.backups} 份；最新的完好备份：{self.newest_good.name if self.newest_good else '无'}"
+        )
+        return out
+
+
+def check_file(path: Path | str) -> FileCheck:
+    path = Path(path)
+    if not path.is_file():
+        raise BackupError(f"找不到文件 {path}", f"file not found: {path}")
+    problems = tuple(integrity_problems(path))
+    revision: str | None = None
+    version_problem = ""
+    try:
+        revision = check_version(path)
+        if revision is None:
+            version_problem = "不是赛事文件 (not a tournament file)"
+    except DatabaseError as exc:
+        version_problem = exc.zh
+    holder = read_holder(path) if lock_path(path).exists() else None
+    alive = holder is not None and holder.on_this_host and pid_alive(holder.pid)
+    return FileCheck(
+        path=path,
+        problems=problems,
+        revision=revision,
+        version_problem=version_problem if not problems else "",
+        lock=holder,
+        lock_alive=alive,
+        backups=len(backup_files(path)),
+        newest_good=newest_good_backup(path, known_revisions()),
+    )

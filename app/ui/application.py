@@ -1,0 +1,111 @@
+"""Starting the program: the QApplication, the bundled CJK font, the language, the first window."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from app.engine.types import UserError
+from app.paths import data_dir, font_path
+from app.ui.document import TournamentDocument
+from app.ui.i18n import app_settings, install_language, preferred_language
+from app.ui.main_window import MainWindow, user_message
+
+DEMO_FILE = "demo" + ".xqt"
+FONT_POINT_SIZE = 10
+
+
+def application() -> QApplication:
+    """The QApplication, created once, with the bundled font as the application font."""
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    QCoreApplication.setOrganizationName("XiangqiArbiter")
+    QCoreApplication.setApplicationName("xqarbiter")
+    use_bundled_font(app)
+    return app
+
+
+def use_bundled_font(app: QApplication) -> str | None:
+    """Register ``resources/fonts`` CJK font and make it the application font; returns its family."""
+    font_id = QFontDatabase.addApplicationFont(str(font_path()))
+    if font_id < 0:
+        return None
+    families = QFontDatabase.applicationFontFamilies(font_id)
+    if not families:
+        return None
+    app.setFont(QFont(families[0], FONT_POINT_SIZE))
+    return families[0]
+
+
+def demo_path() -> Path:
+    """The demo tournament in the data folder, created the first time it is asked for."""
+    path = data_dir() / DEMO_FILE
+    if not path.exists():
+        from app.services.demo import create_demo
+
+        create_demo(path).close()
+    return path
+
+
+class Program:
+    """Holds the open document across window rebuilds (switching the language rebuilds the window)."""
+
+    def __init__(self) -> None:
+        self.window: MainWindow | None = None
+
+    def show(self, document: TournamentDocument | None) -> MainWindow:
+        window = MainWindow(document)
+        if document is not None:
+            document.setParent(window)
+        window.language_requested.connect(self.switch_language)
+        window.show()
+        self.window = window
+        return window
+
+    def switch_language(self, language: str) -> None:
+        settings = app_settings()
+        settings.setValue("language", language)
+        settings.sync()
+        install_language(language)
+        old = self.window
+        if old is None:
+            return
+        document = old.document
+        current = old.navigation.currentRow() if document is not None else 0
+        geometry = old.saveGeometry()
+        if document is not None:
+            document.setParent(None)
+            old.document = None  # keep it open: the new window takes it over
+        new = self.show(document)
+        new.restoreGeometry(geometry)
+        if document is not None:
+            new.navigation.setCurrentRow(current)
+        old.close()
+        old.deleteLater()
+
+
+def run(path: Path | None, *, demo: bool = False, screenshot: str | None = None) -> int:
+    app = application()
+    install_language(preferred_language())
+    program = Program()
+    document = None
+    try:
+        if demo:
+            path = demo_path()
+        if path is not None:
+            document = TournamentDocument.open(path)
+    except UserError as error:
+        QMessageBox.warning(None, QCoreApplication.translate("MainWindow", "无法打开"), user_message(error))
+    window = program.show(document)
+    if screenshot:
+        app.processEvents()
+        window.grab().save(screenshot)
+        return 0
+    QTimer.singleShot(0, window.raise_)
+    return app.exec()

@@ -1,0 +1,130 @@
+"""Add or edit a player, with the registration checks shown live under the form."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.engine.registration import PlayerEntry
+from app.engine.types import Gender, UserError
+from app.services import registration
+from app.services.registration import PlayerView
+from app.ui.document import TournamentDocument
+from app.ui.i18n import current_language
+
+
+class PlayerDialog(QDialog):
+    def __init__(
+        self, document: TournamentDocument, player: PlayerView | None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.document, self.player = document, player
+        self.setWindowTitle(self.tr("新增棋手") if player is None else self.tr("修改棋手资料"))
+        self.name = QLineEdit(self)
+        self.id_number = QLineEdit(self)
+        self.phone = QLineEdit(self)
+        self.group = QComboBox(self)
+        self.group.addItems(document.groups)
+        self.group.setCurrentText(player.group if player else document.group)
+        self.gender = QComboBox(self)
+        self.gender.addItems(["", self.tr("男"), self.tr("女")])
+        self.team = QLineEdit(self)
+        self.unit = QLineEdit(self)
+        self.rating = QSpinBox(self)
+        self.rating.setRange(0, 3000)
+        self.rating.setSpecialValueText(self.tr("无"))
+        self.flags = {
+            "fee_paid": QCheckBox(self.tr("已缴费"), self),
+            "insurance": QCheckBox(self.tr("已交保险"), self),
+            "pledge": QCheckBox(self.tr("已签承诺书"), self),
+            "checked_in": QCheckBox(self.tr("已报到"), self),
+        }
+        self.problems = QLabel(self)
+        self.problems.setWordWrap(True)
+        self.problems.setStyleSheet("color: #b22222")
+        form = QFormLayout()
+        form.addRow(self.tr("姓名"), self.name)
+        form.addRow(self.tr("身份证号"), self.id_number)
+        form.addRow(self.tr("电话"), self.phone)
+        form.addRow(self.tr("组别"), self.group)
+        form.addRow(self.tr("性别"), self.gender)
+        form.addRow(self.tr("队伍"), self.team)
+        form.addRow(self.tr("单位"), self.unit)
+        form.addRow(self.tr("等级分"), self.rating)
+        for box in self.flags.values():
+            form.addRow("", box)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.problems)
+        layout.addWidget(self.buttons)
+        if player is not None:
+            self.name.setText(player.name)
+            self.id_number.setText(player.id_number)
+            self.phone.setText(player.phone)
+            self.gender.setCurrentIndex({"": 0, "male": 1, "female": 2}[player.gender])
+            self.team.setText(player.team)
+            self.unit.setText(player.unit)
+            self.rating.setValue(player.rating or 0)
+            for key, box in self.flags.items():
+                box.setChecked(bool(getattr(player, key)))
+        for edit in (self.name, self.id_number, self.phone, self.team, self.unit):
+            edit.textChanged.connect(self.check)
+        self.group.currentTextChanged.connect(self.check)
+        self.check()
+
+    def entry(self) -> PlayerEntry:
+        base = registration.player_entry(self.player) if self.player is not None else None
+        gender = {1: Gender.MALE, 2: Gender.FEMALE}.get(self.gender.currentIndex())
+        values = {
+            "name": self.name.text().strip(),
+            "id_number": self.id_number.text().strip(),
+            "phone": self.phone.text().strip(),
+            "group": self.group.currentText(),
+            "gender": gender,
+            "team": self.team.text().strip(),
+            "unit": self.unit.text().strip(),
+            "rating": self.rating.value() or None,
+            **{key: box.isChecked() for key, box in self.flags.items()},
+        }
+        if base is None:
+            return PlayerEntry(**values)  # type: ignore[arg-type]
+        from dataclasses import replace
+
+        return replace(base, **values)  # type: ignore[arg-type]
+
+    def _text(self, zh: str, en: str) -> str:
+        return en if current_language() == "en" else zh
+
+    def check(self) -> None:
+        """Live validation of a new entry by the registration checks (edits are checked on OK)."""
+        if self.player is not None:
+            self.problems.setText("")
+            return
+        checked = registration.check_new_player(self.document.db, self.entry())
+        self.problems.setText("\n".join(self._text(p.message_zh, p.message_en) for p in checked.problems))
+
+    def accept(self) -> None:
+        try:
+            if self.player is None:
+                registration.add_player(self.document.db, self.entry())
+            else:
+                registration.edit_player(self.document.db, self.player.id, self.entry())
+        except UserError as error:
+            self.problems.setText(self._text(error.zh, error.en))
+            return
+        super().accept()

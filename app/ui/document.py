@@ -1,0 +1,58 @@
+"""One open tournament as the window holds it: the file, the chosen group, the undo stack.
+
+Views never talk to each other; they call services and then :meth:`TournamentDocument.notify`, and
+every view refreshes on :attr:`TournamentDocument.changed`. The undo stack belongs to the document,
+so undo works across views and survives switching the language (the window is rebuilt, the
+document stays).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from app.engine.types import UserError
+from app.services.tournaments import TournamentInfo, open_tournament, tournament_info
+
+
+class TournamentDocument(QObject):
+    changed = Signal()  # data in the file changed (a result, a flag, a round)
+    group_changed = Signal(str)
+    failed = Signal(object)  # a UserError raised by a service during undo/redo
+
+    def __init__(self, path: Path, db: Any, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.path = path
+        self.db = db
+        self.undo_stack = QUndoStack(self)
+        self.info: TournamentInfo = tournament_info(db)
+        self.group = self.info.groups[0].name if self.info.groups else ""
+
+    @classmethod
+    def open(cls, path: Path | str, parent: QObject | None = None) -> TournamentDocument:
+        path = Path(path)
+        return cls(path, open_tournament(path), parent)
+
+    @property
+    def groups(self) -> list[str]:
+        return [g.name for g in self.info.groups]
+
+    def set_group(self, name: str) -> None:
+        if name != self.group and name in self.groups:
+            self.group = name
+            self.group_changed.emit(name)
+
+    def notify(self) -> None:
+        self.info = tournament_info(self.db)
+        self.changed.emit()
+
+    def report(self, error: UserError) -> None:
+        self.failed.emit(error)
+
+    def close(self) -> None:
+        self.undo_stack.blockSignals(True)
+        self.undo_stack.clear()
+        self.db.close()

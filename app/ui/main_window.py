@@ -1,0 +1,361 @@
+"""The arbiter's main window: file menu, navigation between views, group selector, status bar."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QListWidget,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QStackedWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.engine.regulations import PRESETS
+from app.engine.types import UserError
+from app.services import rounds as rounds_service
+from app.services.snapshot import export_snapshot, import_snapshot
+from app.services.tournaments import FILE_SUFFIX, create_tournament
+from app.ui.document import TournamentDocument
+from app.ui.i18n import app_settings, current_language, tr, translate_noop
+from app.ui.views.placeholder import PendingView
+from app.ui.views.rounds import RoundsView
+
+MAX_RECENT = 8
+
+# (key, label) of every view in the navigation, in the order of the arbiter's day.
+VIEWS = (
+    ("players", translate_noop("MainWindow", "报名")),
+    ("rounds", translate_noop("MainWindow", "编排")),
+    ("bracket", translate_noop("MainWindow", "淘汰赛")),
+    ("standings", translate_noop("MainWindow", "名次")),
+    ("teams", translate_noop("MainWindow", "团体")),
+    ("prizes", translate_noop("MainWindow", "奖金")),
+    ("records", translate_noop("MainWindow", "棋谱")),
+    ("settings", translate_noop("MainWindow", "设置")),
+)
+
+
+def user_message(error: UserError) -> str:
+    return error.en if current_language() == "en" else error.zh
+
+
+def recent_files() -> list[str]:
+    value = app_settings().value("recent", [])
+    files = [value] if isinstance(value, str) else list(value or [])
+    return [f for f in files if f]
+
+
+def remember_file(path: Path) -> None:
+    files = [str(path)] + [f for f in recent_files() if f != str(path)]
+    settings = app_settings()
+    settings.setValue("recent", files[:MAX_RECENT])
+    settings.sync()
+
+
+def _restore_backup_service() -> Callable[..., object] | None:
+    try:
+        module = importlib.import_module("app.services.backups")
+    except ImportError:
+        return None
+    return getattr(module, "restore_backup", None)
+
+
+class MainWindow(QMainWindow):
+    language_requested = Signal(str)
+
+    def __init__(self, document: TournamentDocument | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document: TournamentDocument | None = None
+        self.views: dict[str, QWidget] = {}
+        self.resize(QSize(1280, 800))
+        self._build_menus()
+        self.group_box = QComboBox(self)
+        self.group_box.setMinimumContentsLength(8)
+        self.group_box.currentTextChanged.connect(self._group_chosen)
+        toolbar = QToolBar(self.tr("组别"), self)
+        toolbar.setObjectName("groups")
+        toolbar.setMovable(False)
+        toolbar.addWidget(QLabel(self.tr("组别："), self))
+        toolbar.addWidget(self.group_box)
+        self.addToolBar(toolbar)
+        self.status_group = QLabel(self)
+        self.status_round = QLabel(self)
+        self.statusBar().addPermanentWidget(self.status_group)
+        self.statusBar().addPermanentWidget(self.status_round)
+        self.set_document(document)
+
+    # ------------------------------------------------------------------ menus
+
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu(self.tr("文件"))
+        self.new_action = self._action(
+            file_menu, self.tr("新建赛事……"), self.new_tournament, QKeySequence.StandardKey.New
+        )
+        self._action(file_menu, self.tr("打开……"), self.open_dialog, QKeySequence.StandardKey.Open)
+        self.recent_menu = file_menu.addMenu(self.tr("最近打开"))
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        file_menu.addSeparator()
+        self.copy_action = self._action(file_menu, self.tr("另存副本……"), self.save_copy)
+        self.restore_action = self._action(file_menu, self.tr("从备份恢复……"), self.restore_backup)
+        self.restore_action.setVisible(_restore_backup_service() is not None)
+        file_menu.addSeparator()
+        self._action(file_menu, self.tr("退出"), self.close, QKeySequence.StandardKey.Quit)
+
+        self.edit_menu = self.menuBar().addMenu(self.tr("编辑"))
+        language_menu = self.menuBar().addMenu(self.tr("语言"))
+        for code, label in (("zh", "中文"), ("en", "English")):
+            action = language_menu.addAction(label)
+            action.setCheckable(True)
+            action.setChecked(code == current_language())
+            action.triggered.connect(lambda _checked=False, code=code: self.language_requested.emit(code))
+
+    def _action(
+        self,
+        menu: object,
+        text: str,
+        slot: Callable[[], object],
+        shortcut: QKeySequence.StandardKey | None = None,
+    ) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(lambda _checked=False: slot())
+        menu.addAction(action)  # type: ignore[attr-defined]
+        return action
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for name in recent_files():
+            action = self.recent_menu.addAction(name)
+            action.triggered.connect(lambda _checked=False, name=name: self.open_file(Path(name)))
+        if not self.recent_menu.actions():
+            self.recent_menu.addAction(self.tr("（无）")).setEnabled(False)
+
+    # ------------------------------------------------------------------ documents
+
+    def set_document(self, document: TournamentDocument | None) -> None:
+        if self.document is not None and self.document is not document:
+            self.document.close()
+        self.document = document
+        self.edit_menu.clear()
+        self.copy_action.setEnabled(document is not None)
+        if document is None:
+            self.setCentralWidget(self._welcome())
+            self.group_box.clear()
+            self._update_title()
+            self._update_status()
+            return
+        undo = document.undo_stack.createUndoAction(self, self.tr("撤销"))
+        undo.setShortcut(QKeySequence(QKeySequence.StandardKey.Undo))
+        redo = document.undo_stack.createRedoAction(self, self.tr("重做"))
+        shortcuts = [QKeySequence("Ctrl+Y")]
+        shortcuts += [
+            k for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo) if k not in shortcuts
+        ]
+        redo.setShortcuts(shortcuts)
+        self.edit_menu.addAction(undo)
+        self.edit_menu.addAction(redo)
+        self.undo_action, self.redo_action = undo, redo
+        document.changed.connect(self._update_status)
+        document.group_changed.connect(self._group_changed)
+        document.failed.connect(self._service_failed)
+        document.undo_stack.cleanChanged.connect(self._clean_changed)
+        self.group_box.blockSignals(True)
+        self.group_box.clear()
+        self.group_box.addItems(document.groups)
+        self.group_box.setCurrentText(document.group)
+        self.group_box.blockSignals(False)
+        self.setCentralWidget(self._workspace(document))
+        remember_file(document.path)
+        self._update_title()
+        self._update_status()
+
+    def _welcome(self) -> QWidget:
+        page = QWidget(self)
+        layout = QVBoxLayout(page)
+        layout.addStretch(1)
+        title = QLabel(f"<h1>{self.tr('象棋赛事编排系统')}</h1>", page)
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(title)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        for text, slot in (
+            (self.tr("新建赛事……"), self.new_tournament),
+            (self.tr("打开……"), self.open_dialog),
+        ):
+            button = QPushButton(text, page)
+            button.clicked.connect(lambda _checked=False, slot=slot: slot())
+            row.addWidget(button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        layout.addStretch(2)
+        return page
+
+    def _workspace(self, document: TournamentDocument) -> QWidget:
+        page = QWidget(self)
+        self.navigation = QListWidget(page)
+        self.navigation.setObjectName("navigation")
+        self.navigation.setMaximumWidth(140)
+        self.navigation.setStyleSheet("QListWidget::item { padding: 10px 14px; }")
+        self.stack = QStackedWidget(page)
+        self.views = {}
+        for key, label in VIEWS:
+            self.navigation.addItem(tr("MainWindow", label))
+            view = self._make_view(key, tr("MainWindow", label), document)
+            self.views[key] = view
+            self.stack.addWidget(view)
+        self.navigation.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.navigation.setCurrentRow(1 if rounds_service.rounds_of(document.db, document.group) else 0)
+        layout = QHBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.navigation)
+        layout.addWidget(self.stack, 1)
+        return page
+
+    def _make_view(self, key: str, title: str, document: TournamentDocument) -> QWidget:
+        if key == "rounds":
+            return RoundsView(document, self)
+        if key == "players":
+            try:
+                from app.ui.views.players import PlayersView
+            except ImportError:  # the registration services are not installed yet
+                return PendingView(title, self)
+            return PlayersView(document, self)
+        return PendingView(title, self)
+
+    def show_view(self, key: str) -> QWidget:
+        keys = [k for k, _ in VIEWS]
+        self.navigation.setCurrentRow(keys.index(key))
+        return self.views[key]
+
+    def open_file(self, path: Path) -> bool:
+        try:
+            document = TournamentDocument.open(path, self)
+        except UserError as error:
+            QMessageBox.warning(self, self.tr("无法打开"), user_message(error))
+            return False
+        self.set_document(document)
+        return True
+
+    def open_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(
+            self, self.tr("打开赛事"), "", self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX)
+        )
+        if name:
+            self.open_file(Path(name))
+
+    def new_tournament(self) -> None:
+        presets = list(PRESETS)
+        chosen, ok = QInputDialog.getItem(self, self.tr("新建赛事"), self.tr("规程模板："), presets, 0, False)
+        if not ok:
+            return
+        name, _ = QFileDialog.getSaveFileName(
+            self, self.tr("新建赛事"), "", self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX)
+        )
+        if not name:
+            return
+        path = Path(name).with_suffix(FILE_SUFFIX)
+        try:
+            create_tournament(path, chosen).close()
+        except UserError as error:
+            QMessageBox.warning(self, self.tr("无法新建"), user_message(error))
+            return
+        self.open_file(path)
+
+    def save_copy(self) -> None:
+        if self.document is None:
+            return
+        name, _ = QFileDialog.getSaveFileName(
+            self, self.tr("另存副本"), "", self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX)
+        )
+        if name:
+            self.save_copy_to(Path(name).with_suffix(FILE_SUFFIX))
+
+    def save_copy_to(self, path: Path) -> None:
+        """A full copy of the open tournament (through a snapshot, so the copy is checked on the way)."""
+        assert self.document is not None
+        try:
+            import_snapshot(export_snapshot(self.document.db), path).close()
+        except UserError as error:
+            QMessageBox.warning(self, self.tr("无法保存副本"), user_message(error))
+            return
+        self.statusBar().showMessage(self.tr("副本已保存：%1").replace("%1", str(path)), 5000)
+
+    def restore_backup(self) -> None:
+        restore = _restore_backup_service()
+        if restore is None or self.document is None:
+            return
+        name, _ = QFileDialog.getOpenFileName(
+            self, self.tr("从备份恢复"), str(self.document.path.parent), self.tr("备份 (*)")
+        )
+        if not name:
+            return
+        path = self.document.path
+        self.set_document(None)
+        try:
+            restore(path, Path(name))
+        except UserError as error:
+            QMessageBox.warning(self, self.tr("无法恢复"), user_message(error))
+        self.open_file(path)
+
+    # ------------------------------------------------------------------ state shown
+
+    def _group_chosen(self, name: str) -> None:
+        if self.document is not None and name:
+            self.document.set_group(name)
+
+    def _service_failed(self, error: UserError) -> None:
+        QMessageBox.warning(self, self.tr("操作被拒绝"), user_message(error))
+
+    def _clean_changed(self, _clean: bool) -> None:
+        self._update_title()
+
+    def _group_changed(self, _name: str) -> None:
+        self._update_status()
+
+    def _update_title(self) -> None:
+        app_name = self.tr("象棋赛事编排系统")
+        if self.document is None:
+            self.setWindowTitle(app_name)
+        else:
+            self.setWindowTitle(f"{self.document.path.name}[*] — {app_name}")
+            # Every action is committed at once; the marker shows actions that can still be undone.
+            self.setWindowModified(not self.document.undo_stack.isClean())
+
+    def _update_status(self) -> None:
+        if self.document is None:
+            self.status_group.setText("")
+            self.status_round.setText("")
+            return
+        self.status_group.setText(self.tr("组别：%1").replace("%1", self.document.group))
+        summaries = rounds_service.rounds_of(self.document.db, self.document.group)
+        if not summaries:
+            self.status_round.setText(self.tr("尚未编排"))
+            return
+        last = summaries[-1]
+        if last.closed:
+            state = self.tr("已结束")
+        elif last.pending:
+            state = self.tr("待录入 %1 台").replace("%1", str(last.pending))
+        else:
+            state = self.tr("成绩已齐")
+        self.status_round.setText(
+            self.tr("第 %1 轮：%2").replace("%1", str(last.number)).replace("%2", state)
+        )
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        event.accept()

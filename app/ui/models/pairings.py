@@ -1,0 +1,134 @@
+"""The pairing table of one round: board, Red (number, name, unit, score), result, Black."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from app.engine.types import GameResult
+from app.services.rounds import BoardLine, RoundView
+from app.ui.i18n import tr, translate_noop
+
+Index = QModelIndex | QPersistentModelIndex
+
+RESULT_COLUMN = 5
+_RED = QColor("#b22222")
+
+
+def result_label(result: GameResult) -> str:
+    """The result as printed on a pairing table (1-0, =, 0-1, +-, -+, --), empty when pending."""
+    return result.short
+
+
+_RESULT_NAMES = {
+    GameResult.RED_WIN: translate_noop("GameResult", "红胜"),
+    GameResult.BLACK_WIN: translate_noop("GameResult", "黑胜"),
+    GameResult.DRAW: translate_noop("GameResult", "和"),
+    GameResult.BLACK_FORFEIT: translate_noop("GameResult", "黑弃权"),
+    GameResult.RED_FORFEIT: translate_noop("GameResult", "红弃权"),
+    GameResult.DOUBLE_FORFEIT: translate_noop("GameResult", "双弃权"),
+    GameResult.PENDING: translate_noop("GameResult", "未录入"),
+}
+
+
+def result_name(result: GameResult) -> str:
+    """The result in words, in the interface language."""
+    return tr("GameResult", _RESULT_NAMES[result])
+
+
+def score_label(score: int) -> str:
+    return str(score)
+
+
+class PairingTableModel(QAbstractTableModel):
+    COLUMNS = (
+        translate_noop("PairingTableModel", "台次"),
+        translate_noop("PairingTableModel", "序号"),
+        translate_noop("PairingTableModel", "红方"),
+        translate_noop("PairingTableModel", "单位"),
+        translate_noop("PairingTableModel", "积分"),
+        translate_noop("PairingTableModel", "结果"),
+        translate_noop("PairingTableModel", "积分"),
+        translate_noop("PairingTableModel", "黑方"),
+        translate_noop("PairingTableModel", "单位"),
+        translate_noop("PairingTableModel", "序号"),
+    )
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._boards: tuple[BoardLine, ...] = ()
+
+    def set_round(self, view: RoundView | None) -> None:
+        self.beginResetModel()
+        self._boards = view.boards if view is not None else ()
+        self.endResetModel()
+
+    def update_round(self, view: RoundView) -> None:
+        """Refresh results in place (same boards): cheaper than a reset and keeps the cursor."""
+        if [b.board for b in view.boards] != [b.board for b in self._boards]:
+            self.set_round(view)
+            return
+        changed = [i for i, (a, b) in enumerate(zip(self._boards, view.boards, strict=True)) if a != b]
+        self._boards = view.boards
+        for row in changed:
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
+
+    def line(self, row: int) -> BoardLine:
+        return self._boards[row]
+
+    def row_of_board(self, board: int) -> int | None:
+        for row, line in enumerate(self._boards):
+            if line.board == board:
+                return row
+        return None
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._boards)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return tr("PairingTableModel", self.COLUMNS[section])
+            if role == Qt.ItemDataRole.ForegroundRole and section in (2,):
+                return QBrush(_RED)
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._boards)):
+            return None
+        line = self._boards[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            values = (
+                line.board,
+                line.red.no,
+                line.red.name,
+                line.red.unit,
+                score_label(line.red.score),
+                result_label(line.result),
+                score_label(line.black.score),
+                line.black.name,
+                line.black.unit,
+                line.black.no,
+            )
+            return str(values[col])
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col in (2, 3, 7, 8):
+                return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and col == 2:
+            return QBrush(_RED)
+        if role == Qt.ItemDataRole.BackgroundRole and col == RESULT_COLUMN and line.result.is_pending:
+            return QBrush(QColor("#fff6d5"))
+        if role == Qt.ItemDataRole.ToolTipRole and col == RESULT_COLUMN and not line.result.is_pending:
+            return result_name(line.result)
+        if role == Qt.ItemDataRole.UserRole:
+            return line.board
+        return None

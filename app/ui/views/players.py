@@ -1,0 +1,210 @@
+"""报名 Players: the list with filter-as-you-type, flag toggles, edit dialog, Excel import, the draw."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.engine.types import UserError
+from app.services import registration
+from app.ui.dialogs.import_preview import ImportPreviewDialog
+from app.ui.dialogs.player import PlayerDialog
+from app.ui.document import TournamentDocument
+from app.ui.i18n import current_language, tr, translate_noop
+from app.ui.models.players import FLAGS, PlayerFilter, PlayerTableModel
+from app.ui.undo import SetFlagCommand, perform
+
+FLAG_SERVICES: dict[str, Callable[..., None]] = {
+    "fee_paid": registration.set_fee_paid,
+    "insurance": registration.set_insurance,
+    "pledge": registration.set_pledge,
+    "checked_in": registration.set_checked_in,
+}
+FLAG_NAMES = {
+    "fee_paid": translate_noop("PlayersView", "缴费"),
+    "insurance": translate_noop("PlayersView", "保险"),
+    "pledge": translate_noop("PlayersView", "承诺书"),
+    "checked_in": translate_noop("PlayersView", "报到"),
+}
+assert set(FLAG_SERVICES) == set(FLAGS)
+
+
+def message_of(error: UserError) -> str:
+    return error.en if current_language() == "en" else error.zh
+
+
+class PlayersView(QWidget):
+    def __init__(self, document: TournamentDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.model = PlayerTableModel(self)
+        self.model.flag_toggled.connect(self.toggle_flag)
+        self.proxy = PlayerFilter(self)
+        self.proxy.setSourceModel(self.model)
+
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText(self.tr("查找：姓名、拼音首字母（如 zs）、队伍、序号"))
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._filter)
+        self.count_label = QLabel(self)
+        buttons = QHBoxLayout()
+        for text, slot in (
+            (self.tr("新增棋手……"), self.add_player),
+            (self.tr("修改……"), self.edit_current),
+            (self.tr("从 Excel 导入……"), self.import_excel),
+            (self.tr("抽签定序号……"), self.draw_numbers),
+        ):
+            button = QPushButton(text, self)
+            button.clicked.connect(lambda _checked=False, slot=slot: slot())
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.count_label)
+        self.message = QLabel(self)
+
+        self.table = QTableView(self)
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.doubleClicked.connect(lambda _index: self.edit_current())
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.search)
+        layout.addLayout(buttons)
+        layout.addWidget(self.message)
+        layout.addWidget(self.table, 1)
+        self._stale = True
+        document.changed.connect(self.refresh)
+        document.group_changed.connect(lambda _name: self.refresh())
+        self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._stale:
+            self._reload()
+        super().showEvent(event)
+
+    def refresh(self) -> None:
+        """Reload now if shown; otherwise when next shown (a result entry must not pay for this list)."""
+        self._stale = True
+        if self.isVisible():
+            self._reload()
+
+    def _reload(self) -> None:
+        self._stale = False
+        current = self.current_player_id()
+        self.model.set_players(registration.list_players(self.document.db, self.document.group))
+        self._count()
+        if current is not None:
+            self.select_player(current)
+
+    def _filter(self, text: str) -> None:
+        self.proxy.set_text(text)
+        self._count()
+
+    def _count(self) -> None:
+        self.count_label.setText(
+            self.tr("显示 %1 / %2 人")
+            .replace("%1", str(self.proxy.rowCount()))
+            .replace("%2", str(self.model.rowCount()))
+        )
+
+    def current_player_id(self) -> int | None:
+        index = self.table.currentIndex()
+        if not index.isValid():
+            return None
+        return int(self.proxy.mapToSource(index).siblingAtColumn(0).data(Qt.ItemDataRole.UserRole))
+
+    def select_player(self, player_id: int) -> None:
+        for row in range(self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            if index.data(Qt.ItemDataRole.UserRole) == player_id:
+                self.table.setCurrentIndex(index)
+                return
+
+    def toggle_flag(self, player_id: int, flag: str, value: bool) -> None:
+        name = next(
+            p.name for p in (self.model.player(r) for r in range(self.model.rowCount())) if p.id == player_id
+        )
+        text = self.tr("%1：%2 %3").replace("%1", name).replace("%2", tr("PlayersView", FLAG_NAMES[flag]))
+        text = text.replace("%3", "✓" if value else "✗")
+        try:
+            perform(self.document, SetFlagCommand(self.document, FLAG_SERVICES[flag], player_id, value, text))
+        except UserError as error:
+            self.message.setText(message_of(error))
+
+    def add_player(self) -> None:
+        dialog = PlayerDialog(self.document, None, self)
+        if dialog.exec():
+            self.document.notify()
+
+    def edit_current(self) -> None:
+        player_id = self.current_player_id()
+        if player_id is None:
+            return
+        player = next(
+            p for p in (self.model.player(r) for r in range(self.model.rowCount())) if p.id == player_id
+        )
+        dialog = PlayerDialog(self.document, player, self)
+        if dialog.exec():
+            self.document.notify()
+
+    def import_excel(self, path: Path | None = None) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        if path is None:
+            name, _ = QFileDialog.getOpenFileName(
+                self, self.tr("导入报名表"), "", self.tr("Excel 文件 (*.xlsx)")
+            )
+            if not name:
+                return
+            path = Path(name)
+        dialog = ImportPreviewDialog(self.document, path, self)
+        if dialog.preview is None:
+            QMessageBox.warning(self, self.tr("无法导入"), dialog.error_text)
+            return
+        if dialog.exec():
+            self.document.notify()
+
+    def draw_numbers(self) -> None:
+        seed, ok = QInputDialog.getInt(
+            self,
+            self.tr("抽签定序号"),
+            self.tr("%1：抽签种子（记录在案，可复核）").replace("%1", self.document.group),
+            registration.new_seed(),
+            1,
+            999_999,
+        )
+        if not ok:
+            return
+        self.draw_numbers_with(seed)
+
+    def draw_numbers_with(self, seed: int) -> bool:
+        try:
+            registration.draw_numbers(self.document.db, self.document.group, "lot", seed)
+        except UserError as error:
+            self.message.setText(message_of(error))
+            return False
+        self.message.setText(self.tr("序号已抽签产生（种子 %1）").replace("%1", str(seed)))
+        self.document.notify()
+        return True

@@ -1,0 +1,126 @@
+"""An independent, brute-force reading of RULES.md §5 and the objective in the engine's docstring.
+
+Written without the engine's weight packing: legality, the bye, and the lexicographic objective
+(S1 cut crossings from the top; S2 players without their due colour; S3 order cost; S4 repeated
+floats) are computed directly, and every perfect pairing is enumerated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from app.engine.pairing import Float, PairingPlayer
+from app.engine.types import Colour
+
+R, B = Colour.RED, Colour.BLACK
+
+
+def may_take(p: PairingPlayer, c: Colour) -> bool:
+    seq = [*p.colours, c]
+    if len(seq) >= 3 and seq[-1] == seq[-2] == seq[-3]:
+        return False
+    return abs(seq.count(R) - seq.count(B)) <= 2
+
+
+def legal(p: PairingPlayer, q: PairingPlayer, avoid_teams: bool) -> bool:
+    if q.no in p.opponents or p.no in q.opponents:
+        return False
+    if avoid_teams and p.team is not None and p.team == q.team:
+        return False
+    return (may_take(p, R) and may_take(q, B)) or (may_take(p, B) and may_take(q, R))
+
+
+def ordered(players: Sequence[PairingPlayer], by_tiebreaks: bool) -> list[PairingPlayer]:
+    return sorted(players, key=lambda p: (-p.score, p.rank_key if by_tiebreaks else (), p.no))
+
+
+def perfect_pairings(
+    players: list[PairingPlayer], avoid: bool
+) -> Iterator[list[tuple[PairingPlayer, PairingPlayer]]]:
+    if not players:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for t, other in enumerate(rest):
+        if legal(first, other, avoid):
+            for tail in perfect_pairings(rest[:t] + rest[t + 1 :], avoid):
+                yield [(first, other), *tail]
+
+
+def has_pairing(players: list[PairingPlayer], avoid: bool) -> bool:
+    return next(perfect_pairings(players, avoid), None) is not None
+
+
+def expected_bye(players: list[PairingPlayer], avoid: bool, by_tiebreaks: bool) -> int | str | None:
+    """The bye's sequence number, None for an even pool, or "impossible"."""
+    order = ordered(players, by_tiebreaks)
+    if len(order) % 2 == 0:
+        return None if has_pairing(order, avoid) else "impossible"
+    for cand in reversed(order):
+        if cand.byes == 0 and has_pairing([p for p in order if p is not cand], avoid):
+            return cand.no
+    return "impossible"
+
+
+def due(p: PairingPlayer) -> Colour | None:
+    return None if not p.colours else (B if p.colours[-1] is R else R)
+
+
+def unsatisfied(p: PairingPlayer, got: Colour) -> int:
+    d = due(p)
+    return int(d is not None and d is not got)
+
+
+def objective(
+    pairs: Sequence[tuple[PairingPlayer, PairingPlayer]],
+    colours: dict[int, Colour] | None,
+    by_tiebreaks: bool,
+) -> tuple[tuple[int, ...], int, int, int]:
+    """(S1 vector, S2, S3, S4) of a perfect pairing of the (bye-less) pool.
+
+    With ``colours`` given (sequence number → colour) S2 counts what was really allocated,
+    otherwise the best allowed allocation of each pair.
+    """
+    pool = ordered([p for e in pairs for p in e], by_tiebreaks)
+    scores = sorted({p.score for p in pool}, reverse=True)
+    group = {p.no: scores.index(p.score) for p in pool}
+    members = [[p for p in pool if group[p.no] == g] for g in range(len(scores))]
+    rank = {p.no: members[group[p.no]].index(p) for p in pool}
+    size = {p.no: len(members[group[p.no]]) for p in pool}
+    position = {p.no: t for t, p in enumerate(pool)}
+    cuts = [0] * max(len(scores) - 1, 0)
+    s2 = s3 = s4 = 0
+    for a, b in pairs:
+        hi, lo = (a, b) if position[a.no] < position[b.no] else (b, a)
+        for c in range(group[hi.no], group[lo.no]):
+            cuts[c] += 1
+        if colours is not None:
+            s2 += unsatisfied(hi, colours[hi.no]) + unsatisfied(lo, colours[lo.no])
+        else:
+            options = [
+                unsatisfied(hi, c) + unsatisfied(lo, c.other)
+                for c in (R, B)
+                if may_take(hi, c) and may_take(lo, c.other)
+            ]
+            s2 += min(options)
+        if group[hi.no] == group[lo.no]:
+            h = size[hi.no] // 2
+            r, q = rank[hi.no], rank[lo.no]
+            s3 += abs(q - r - h) + (0 if r < h <= q else h)
+        else:
+            s3 += (size[hi.no] - 1 - rank[hi.no]) + rank[lo.no]
+            last_hi = hi.float_history[-1] if hi.float_history else Float.NONE
+            last_lo = lo.float_history[-1] if lo.float_history else Float.NONE
+            s4 += (last_hi is Float.DOWN) + (last_lo is Float.UP)
+    return tuple(cuts), s2, s3, s4
+
+
+def best_objective(
+    players: list[PairingPlayer], avoid: bool, by_tiebreaks: bool
+) -> tuple[tuple[int, ...], int, int, int] | None:
+    best = None
+    for pairs in perfect_pairings(ordered(players, by_tiebreaks), avoid):
+        value = objective(pairs, None, by_tiebreaks)
+        if best is None or value < best:
+            best = value
+    return best

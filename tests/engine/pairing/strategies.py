@@ -1,0 +1,41 @@
+"""Hypothesis strategies: random pools with random (possibly odd) histories."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from app.engine.pairing import Float, PairingPlayer
+from app.engine.types import Colour
+
+TEAMS = (None, "甲", "乙", "丙")
+
+
+@st.composite
+def pools(draw: st.DrawFn, min_size: int = 1, max_size: int = 12, max_rounds: int = 6) -> list[PairingPlayer]:
+    n = draw(st.integers(min_size, max_size))
+    rounds = draw(st.integers(0, max_rounds))
+    nos = draw(st.lists(st.integers(1, 400), min_size=n, max_size=n, unique=True))
+    met: dict[int, set[int]] = {x: set() for x in nos}
+    density = draw(st.floats(0, 0.6))
+    for a in nos:
+        for b in nos:
+            if a < b and draw(st.floats(0, 1)) < density:
+                met[a].add(b)
+                met[b].add(a)
+    players = []
+    for x in nos:
+        played = draw(st.integers(0, rounds))
+        colours = tuple(draw(st.lists(st.sampled_from(Colour), min_size=played, max_size=played)))
+        players.append(
+            PairingPlayer(
+                no=x,
+                score=draw(st.integers(0, 2 * rounds)) if rounds else 0,
+                colours=colours,
+                opponents=frozenset(met[x]),
+                byes=draw(st.integers(0, 1)) if rounds else 0,
+                float_history=tuple(draw(st.lists(st.sampled_from(Float), min_size=rounds, max_size=rounds))),
+                team=draw(st.sampled_from(TEAMS)),
+                rank_key=(draw(st.integers(0, 5)),),
+            )
+        )
+    return players

@@ -1,0 +1,13 @@
+"""The examples in the xiangqi modules' docstrings are run as tests."""
+
+import doctest
+
+import pytest
+
+from app.engine.xiangqi import board, checks, notation, record
+
+
+@pytest.mark.parametrize("module", [board, notation, record, checks])
+def test_docstring_examples(module: object) -> None:
+    result = doctest.testmod(module)  # type: ignore[arg-type]
+    assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,37 @@
+"""UI test fixtures: a private settings/data folder and a tournament file built through services."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from tests.ui.sample_event import make_event
+
+
+@pytest.fixture(autouse=True)
+def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("XQARBITER_DATA", str(tmp_path / "data"))
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "settings"))
+    yield
+    from PySide6.QtCore import QCoreApplication
+
+    from app.ui.i18n import install_language
+
+    if QCoreApplication.instance() is not None:
+        install_language("zh")
+
+
+@pytest.fixture(scope="session")
+def event_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """160 players, round 1 played, round 2 paired without results (built once, copied per test)."""
+    return make_event(tmp_path_factory.mktemp("event") / "template.xqt", rounds=2, played=1)
+
+
+@pytest.fixture
+def event_file(event_template: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "event.xqt"
+    target.write_bytes(event_template.read_bytes())
+    return target
