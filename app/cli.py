@@ -338,6 +338,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"错误：{exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into head and friends
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
