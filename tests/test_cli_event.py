@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
+from app.services.audit import audit_log
 from app.services.simulation import play_random_results
 from app.services.tournaments import open_tournament
 
@@ -95,11 +96,28 @@ def test_knockout_flow_through_the_cli(played: Path, tmp_path: Path, capsys) -> 
     round9 = {m["code"]: m for m in again["matches"] if m["round"] == 9}
     assert round9["QF1"]["first_red"] == qf1["low"] and round9["QF1"]["colour_seed"] is None
     assert {m["colour_seed"] for code, m in round9.items() if code != "QF1"} == {77}
+    db = open_tournament(path)
+    try:
+        lot = audit_log(db, action="draw_colours")[-1]
+    finally:
+        db.close()
+    assert '"seed": 77' in lot.after and "QF1" in lot.after
     # QF1 game 1 on board 1: a draw brings the rapid game with colours swapped
     assert run(capsys, "result", str(path), "--group", G, "--round", "9", "--board", "1", "=")[0] == 0
     pairings = json.loads(run(capsys, "pairings", str(path), "--group", G, "--round", "9", "--json")[1])
     board1 = next(g for g in pairings["games"] if g["board"] == 1)
     assert (board1["red"], board1["black"], board1["result"]) == (qf1["high"], qf1["low"], "pending")
+    # game 2 (rapid) by match code: Black wins, the match is decided
+    code, _, err = run(capsys, "result", str(path), "--group", G, "--match", "qf1", "--game", "2", "0-1")
+    assert code == 0, err
+    decided = json.loads(run(capsys, "bracket", str(path), "--group", G, "--json")[1])
+    qf1_after = next(m for m in decided["matches"] if m["code"] == "QF1")
+    assert qf1_after["winner"] == qf1["low"] and [g["result"] for g in qf1_after["games"]] == [
+        "draw",
+        "black_win",
+    ]
+    code, _, err = run(capsys, "result", str(path), "--group", G, "--match", "QF1", "1-0")
+    assert code == 2 and "--game" in err
     assert run(capsys, "pair", str(path), "--group", G, "--seed", "9")[0] == 0  # the continuing Swiss
     swiss = [
         g
