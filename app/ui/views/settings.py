@@ -426,7 +426,7 @@ class SettingsView(LiveView):
         self.prize_table.setItem(row, 3, QTableWidgetItem(", ".join(str(a) for a in table.amounts)))
         total = QTableWidgetItem(f"{table.total:,}")
         total.setFlags(Qt.ItemFlag.ItemIsEnabled)
-        total.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+        total.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.prize_table.setItem(row, 4, total)
         self.prize_table.blockSignals(False)
 
