@@ -114,7 +114,7 @@ def test_why_above_for_two_selected_rows(window: MainWindow) -> None:
 def test_final_toggle_is_disabled_with_the_service_reason(window: MainWindow) -> None:
     view = standings_view(window)
     assert not view.final_box.isEnabled()
-    assert "淘汰赛尚未结束" in view.final_box.toolTip()
+    assert view.final_box.toolTip() == "最终名次在第 11 轮（最后一轮）结束后产生"
 
 
 def test_teams_and_prizes_views_show_the_services(window: MainWindow) -> None:

@@ -95,13 +95,14 @@ class StandingsView(LiveView):
         if index >= 0:
             self.round_box.setCurrentIndex(index)
 
-    def _fill_rounds(self) -> None:
+    def _fill_rounds(self) -> int:
+        """Offer 0 … the last paired round; returns the last paired round."""
         summaries = rounds_service.rounds_of(self.document.db, self.document.group)
         last = summaries[-1].number if summaries else 0
         wanted = list(range(0, last + 1))
         current = [self.round_box.itemData(i) for i in range(self.round_box.count())]
         if current == wanted:
-            return
+            return last
         keep = self.after_round
         self.round_box.blockSignals(True)
         self.round_box.clear()
@@ -113,13 +114,21 @@ class StandingsView(LiveView):
         else:
             self.round_box.setCurrentIndex(self.round_box.findData(keep))
         self.round_box.blockSignals(False)
+        return last
 
     def _round_chosen(self, _index: int) -> None:
         self._follow_latest = self.round_box.currentIndex() == self.round_box.count() - 1
         self.refresh()
 
-    def _final_available(self) -> str:
-        """Empty when the final ranking can be shown, else the service's reason."""
+    def _final_available(self, last_paired: int) -> str:
+        """Empty when the final ranking can be shown, else the reason.
+
+        The service is asked only once the regulation's last round is paired (before that there is
+        no final ranking to show, and asking on every result would double the refresh time).
+        """
+        rounds = self.document.info.regulations.group(self.document.group).rounds
+        if last_paired < rounds:
+            return self.tr("最终名次在第 %1 轮（最后一轮）结束后产生").replace("%1", str(rounds))
         try:
             final_places(self.document.db, self.document.group)
         except UserError as error:
@@ -128,8 +137,7 @@ class StandingsView(LiveView):
 
     def refresh(self) -> None:
         db, group = self.document.db, self.document.group
-        self._fill_rounds()
-        refusal = self._final_available()
+        refusal = self._final_available(self._fill_rounds())
         self.final_box.setEnabled(not refusal)
         self.final_box.setToolTip(refusal)
         if refusal and self.final_box.isChecked():
