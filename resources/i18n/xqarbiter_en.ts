@@ -1011,7 +1011,7 @@
     </message>
     <message>
       <source>用时与淘汰赛</source>
-      <translation>Time controls &amp; knockout</translation>
+      <translation>Time controls and knockout</translation>
     </message>
     <message>
       <source>编排</source>
@@ -1221,7 +1221,7 @@
     </message>
     <message>
       <source>有并列仍无法区分者，按序号排列（序号小者在前）。</source>
-      <translation>Ties still unbroken are ordered by sequence number (lower first).</translation>
+      <translation> Ties still unbroken are ordered by sequence number (lower first).</translation>
     </message>
     <message>
       <source>名次截至：</source>
@@ -1362,7 +1362,7 @@
     </message>
     <message>
       <source>序号</source>
-      <translation>No.</translation>
+      <translation>sequence number</translation>
     </message>
   </context>
   <context>

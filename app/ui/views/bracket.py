@@ -322,9 +322,14 @@ class BracketView(LiveView):
         if keep is not None and self.round_box.findData(keep) >= 0:
             self.round_box.setCurrentIndex(self.round_box.findData(keep))
         elif self.bracket is not None:
-            waiting = [n for n in self.bracket.round_numbers if self.lot_open(n)]
-            if waiting:
-                self.round_box.setCurrentIndex(self.round_box.findData(waiting[0]))
+            # the first round waiting for its lot, else the latest round whose players are known
+            bracket = self.bracket
+            waiting = [n for n in bracket.round_numbers if self.lot_open(n)]
+            started = [
+                n for n in bracket.round_numbers if any(m.players for m in bracket.matches_in_round(n))
+            ]
+            chosen = waiting[0] if waiting else (started[-1] if started else bracket.round_numbers[0])
+            self.round_box.setCurrentIndex(self.round_box.findData(chosen))
         self.round_box.blockSignals(False)
         has = self.bracket is not None
         self.round_box.setEnabled(has)

@@ -206,9 +206,12 @@ class SettingsView(LiveView):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
             for name in fields:
                 self._add_fields(form, name)
+            if name == "venue":  # the event page also holds the groups and their formats
+                groups_title = QLabel(f"<b>{self.tr('组别')}</b>", page)
+                form.addRow(groups_title)
+                form.addRow(self._groups_page())
             self.tabs.addTab(self._scrolled(page), tr("SettingsView", title))
-        self.tabs.insertTab(1, self._groups_page(), self.tr("组别"))
-        self.tabs.insertTab(4, self._tiebreak_page(), self.tr("名次区分"))
+        self.tabs.insertTab(3, self._tiebreak_page(), self.tr("名次区分"))
         self.tabs.addTab(self._prizes_page(), self.tr("奖金"))
 
         self.reason = QLineEdit(self)
@@ -301,6 +304,7 @@ class SettingsView(LiveView):
         )
         self.groups_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.groups_table.verticalHeader().setVisible(False)
+        self.groups_table.setMinimumSize(560, 180)
         buttons = QHBoxLayout()
         add = QPushButton(self.tr("添加组别"), page)
         add.clicked.connect(lambda: self._add_group_row(GroupFormat(self.tr("新组别"))))
