@@ -1030,10 +1030,6 @@
       <translation>Registration</translation>
     </message>
     <message>
-      <source>组别</source>
-      <translation>Group</translation>
-    </message>
-    <message>
       <source>名次区分</source>
       <translation>Tiebreaks</translation>
     </message>
@@ -1108,6 +1104,10 @@
     <message>
       <source>导出规程</source>
       <translation>Export regulation</translation>
+    </message>
+    <message>
+      <source>组别</source>
+      <translation>Group</translation>
     </message>
     <message>
       <source>团体赛</source>
