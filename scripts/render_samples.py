@@ -1,4 +1,7 @@
-"""Render every PDF of the synthetic 160-player event and save each first page as PNG in docs/samples/.
+"""Render every PDF of the demo event mid-tournament and save each first page as PNG in docs/samples/.
+
+The event is the seeded demo (160 players) run through the services (``play_demo_midway``):
+公开组 after three rounds with round 4 paired, 天水本地组 past the split with the knockout under way.
 
 Usage: python scripts/render_samples.py [--dpi 110] [--keep-pdf]
 """
@@ -6,8 +9,8 @@ Usage: python scripts/render_samples.py [--dpi 110] [--keep-pdf]
 from __future__ import annotations
 
 import argparse
-import io
 import sys
+import tempfile
 from datetime import datetime
 from pathlib import Path
 
@@ -16,29 +19,33 @@ sys.path.insert(0, str(ROOT))
 
 import pypdfium2 as pdfium  # noqa: E402
 
-from app.reports.pdf import render_document  # noqa: E402
-from app.reports.sample import SampleEvent  # noqa: E402
+from app.services.demo import create_demo  # noqa: E402
+from app.services.exports import render_pdf  # noqa: E402
+from app.services.simulation import play_demo_midway  # noqa: E402
 
 PRINTED_AT = datetime(2024, 7, 28, 9, 30)
 
 
-def sample_inputs(ev: SampleEvent) -> dict[str, tuple[str, object, dict[str, object]]]:
-    """file stem → (document, read model, options): the demo event mid-tournament (round 6)."""
+OPEN, LOCAL = "公开组", "天水本地组"
+
+
+def sample_documents() -> dict[str, tuple[str, dict[str, object]]]:
+    """file stem → (document, options for the exports service)."""
     return {
-        "table-cards": ("table-cards", ev.table_cards(6), {}),
-        "table-cards-4up": ("table-cards", ev.table_cards(6, per_page=4), {}),
-        "pairings": ("pairings", ev.pairing_list(6), {}),
-        "pairings-by-name": ("pairings", ev.pairing_list(6), {"sort_by_name": True}),
-        "results": ("results", ev.pairing_list(5, with_results=True), {}),
-        "standings": ("standings", ev.standings(), {}),
-        "crosstable": ("crosstable", ev.crosstable(), {}),
-        "teams": ("teams", ev.team_standings(), {}),
-        "prizes": ("prizes", ev.prize_list(), {}),
-        "payout": ("payout", ev.payout_sheet(), {}),
-        "record-sheets": ("record-sheets", ev.record_sheets(6), {}),
-        "entry-list": ("entry-list", ev.entry_list(), {}),
-        "entry-list-internal": ("entry-list", ev.internal_entry_list(), {}),
-        "bracket": ("bracket", ev.bracket(), {}),
+        "table-cards": ("table-cards", {"group": OPEN, "round_number": 4}),
+        "table-cards-4up": ("table-cards", {"group": OPEN, "round_number": 4, "per_page": 4}),
+        "pairings": ("pairings", {"group": OPEN, "round_number": 4}),
+        "pairings-by-name": ("pairings", {"group": OPEN, "round_number": 4, "by_name": True}),
+        "results": ("results", {"group": OPEN, "round_number": 3}),
+        "standings": ("standings", {"group": OPEN, "round_number": 3}),
+        "crosstable": ("crosstable", {"group": OPEN}),
+        "teams": ("teams", {"group": OPEN}),
+        "prizes": ("prizes", {}),
+        "payout": ("payout", {}),
+        "record-sheets": ("record-sheets", {"group": LOCAL, "round_number": 9}),
+        "entry-list": ("entry-list", {"group": OPEN}),
+        "entry-list-internal": ("entry-list", {"group": OPEN, "internal": True}),
+        "bracket": ("bracket", {"group": LOCAL}),
     }
 
 
@@ -50,11 +57,11 @@ def main() -> None:
     parser.add_argument("--all-pages", action="store_true")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    ev = SampleEvent.generate()
-    for stem, (doc, inputs, options) in sample_inputs(ev).items():
-        buf = io.BytesIO()
-        render_document(doc, inputs, buf, printed_at=PRINTED_AT, **options)
-        data = buf.getvalue()
+    work = Path(tempfile.mkdtemp(prefix="xq-samples-"))
+    db = create_demo(work / "demo.xqt", seed=2024)
+    play_demo_midway(db, seed=2024)
+    for stem, (doc, options) in sample_documents().items():
+        data = render_pdf(db, doc, printed_at=PRINTED_AT, **options)  # type: ignore[arg-type]
         if args.keep_pdf:
             (args.out / f"{stem}.pdf").write_bytes(data)
         pdf = pdfium.PdfDocument(data)

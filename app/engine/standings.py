@@ -137,7 +137,7 @@ class Separation:
         op = "<" if self.criterion.fewer_first else ">"
         text = f"{self.criterion.zh} {self.upper_value} {op} {self.lower_value}"
         if self.previous_round:
-            return f"比较前一轮成绩：第{self.after_round}轮后{text}"
+            return f"前轮比较：第{self.after_round}轮后{text}"
         return text
 
     @property

@@ -272,7 +272,7 @@ def test_tie_to_previous_round() -> None:
     ]
     sep = table.rows[1].separated_by
     assert sep is not None and sep.previous_round and sep.after_round == 1
-    assert sep.zh == "比较前一轮成绩：第1轮后积分 2 > 0"
+    assert sep.zh == "前轮比较：第1轮后积分 2 > 0"
     # Without the previous-round link the four go by sequence number.
     reg = replace(REG, tiebreaks=TiebreakRules(chain=(Tiebreak.OPPONENT_SCORE, Tiebreak.WINS)))
     assert standings([Entrant(n) for n in range(1, 5)], rounds, reg).order == (1, 2, 3, 4)
