@@ -9,6 +9,10 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+# The errors of opening a file, re-exported for the window and the command line (each offers a way out).
+from app.db.integrity import CorruptFileError as CorruptFileError
+from app.db.lock import FileLockedError as FileLockedError
+from app.db.lock import StaleLockError as StaleLockError
 from app.db.models import Group, Round, Tournament
 from app.db.session import Database, open_database
 from app.engine.regulations import (

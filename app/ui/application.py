@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.engine.types import UserError
 from app.paths import data_dir, font_path
+from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
 from app.ui.i18n import app_settings, install_language, preferred_language
 from app.ui.main_window import MainWindow, user_message
@@ -98,10 +99,10 @@ def run(path: Path | None, *, demo: bool = False, screenshot: str | None = None)
     try:
         if demo:
             path = demo_path()
-        if path is not None:
-            document = TournamentDocument.open(path)
     except UserError as error:
         QMessageBox.warning(None, QCoreApplication.translate("MainWindow", "无法打开"), user_message(error))
+    if path is not None:
+        document = open_document(path, None)
     window = program.show(document)
     if screenshot:
         app.processEvents()

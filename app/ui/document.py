@@ -32,9 +32,20 @@ class TournamentDocument(QObject):
         self.group = self.info.groups[0].name if self.info.groups else ""
 
     @classmethod
-    def open(cls, path: Path | str, parent: QObject | None = None) -> TournamentDocument:
+    def open(
+        cls,
+        path: Path | str,
+        parent: QObject | None = None,
+        *,
+        read_only: bool = False,
+        take_over: bool = False,
+    ) -> TournamentDocument:
         path = Path(path)
-        return cls(path, open_tournament(path), parent)
+        return cls(path, open_tournament(path, read_only=read_only, take_over=take_over), parent)
+
+    @property
+    def read_only(self) -> bool:
+        return bool(self.db.read_only)
 
     @property
     def groups(self) -> list[str]:

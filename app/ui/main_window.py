@@ -29,6 +29,7 @@ from app.engine.types import UserError
 from app.services import rounds as rounds_service
 from app.services.snapshot import export_snapshot, import_snapshot
 from app.services.tournaments import FILE_SUFFIX, create_tournament
+from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
 from app.ui.i18n import app_settings, current_language, tr, translate_noop
 from app.ui.views.placeholder import PendingView
@@ -263,10 +264,8 @@ class MainWindow(QMainWindow):
         return self.views[key]
 
     def open_file(self, path: Path) -> bool:
-        try:
-            document = TournamentDocument.open(path, self)
-        except UserError as error:
-            QMessageBox.warning(self, self.tr("无法打开"), user_message(error))
+        document = open_document(path, self)
+        if document is None:
             return False
         self.set_document(document)
         return True
@@ -352,7 +351,8 @@ class MainWindow(QMainWindow):
         if self.document is None:
             self.setWindowTitle(app_name)
         else:
-            self.setWindowTitle(f"{self.document.path.name}[*] — {app_name}")
+            marker = self.tr("（只读）") if self.document.read_only else ""
+            self.setWindowTitle(f"{self.document.path.name}{marker}[*] — {app_name}")
             # Every action is committed at once; the marker shows actions that can still be undone.
             self.setWindowModified(not self.document.undo_stack.isClean())
 
