@@ -12,6 +12,7 @@ its move count. Natural-limit findings (自然限着) are reported back, not cha
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -34,6 +35,9 @@ from app.engine.xiangqi import (
     parse_pgn_games,
 )
 from app.engine.xiangqi.record import PGN_RESULTS
+from app.reports.model import EventHeader
+from app.reports.pdf.base import Output
+from app.reports.pdf.game import GameSheet, render_game
 from app.services import audit
 from app.services.records import hand_in_record
 from app.services.results import game_row, round_row
@@ -193,8 +197,6 @@ def _store_knockout_game(
     db: Database, group: str, number: int, board: int, game_no: int, moves: int, text: str, who: str
 ) -> None:
     """A later game of a knockout match (rapid, deciding): stored, outside the record duty."""
-    from datetime import datetime
-
     with db.session() as s:
         _g, _rnd, game = _game(s, group, number, board, game_no)
         row = s.scalars(select(GameRecordRow).where(GameRecordRow.game_id == game.id)).one_or_none()
@@ -243,6 +245,26 @@ def export_round_records(db: Database, group: str | None = None, number: int | N
     return export_pgn_games([parse_pgn(t) for t in texts], MoveFormat.CHINESE)
 
 
+def print_game(
+    db: Database,
+    group: str,
+    number: int,
+    board: int,
+    out: Output,
+    *,
+    printed_at: datetime,
+    ply: int | None = None,
+    game_no: int = 1,
+) -> None:
+    """The stored record of a game as a PDF page with a diagram (the final position, or after ``ply``)."""
+    record = record_of(db, group, number, board, game_no=game_no)
+    if record is None:
+        raise UserError(f"第 {board} 台还没有棋谱", f"board {board} has no record yet")
+    with db.session() as s:
+        name = tournament_row(s).name
+    render_game(GameSheet(EventHeader(name, group, number), record, ply), out, printed_at)
+
+
 def board_records(db: Database, group: str, number: int) -> list[BoardRecord]:
     """Every board of a round with its record duty and whether a record was handed in."""
     from app.services.records import record_duty_list
@@ -284,5 +306,6 @@ __all__ = [
     "attach_record",
     "board_records",
     "export_round_records",
+    "print_game",
     "record_of",
 ]

@@ -235,6 +235,10 @@ class MainWindow(QMainWindow):
             except ImportError:  # the registration services are not installed yet
                 return PendingView(title, self)
             return PlayersView(document, self)
+        if key == "records":
+            from app.ui.views.records import RecordsView
+
+            return RecordsView(document, self)
         return PendingView(title, self)
 
     def show_view(self, key: str) -> QWidget:

@@ -2,6 +2,71 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_GB" sourcelanguage="zh_CN">
   <context>
+    <name>BoardRecordsModel</name>
+    <message>
+      <source>台次</source>
+      <translation>Board</translation>
+    </message>
+    <message>
+      <source>红方</source>
+      <translation>Red</translation>
+    </message>
+    <message>
+      <source>结果</source>
+      <translation>Result</translation>
+    </message>
+    <message>
+      <source>黑方</source>
+      <translation>Black</translation>
+    </message>
+    <message>
+      <source>录谱人</source>
+      <translation>Recorder</translation>
+    </message>
+    <message>
+      <source>棋谱</source>
+      <translation>Record</translation>
+    </message>
+    <message>
+      <source>待交</source>
+      <translation>owed</translation>
+    </message>
+    <message>
+      <source>%1 回合</source>
+      <translation>%1 moves</translation>
+    </message>
+  </context>
+  <context>
+    <name>BoardWidget</name>
+    <message>
+      <source>楚 河</source>
+      <translation>River</translation>
+    </message>
+    <message>
+      <source>汉 界</source>
+      <translation>Border</translation>
+    </message>
+    <message>
+      <source>不能走到这里</source>
+      <translation>That piece cannot move there</translation>
+    </message>
+  </context>
+  <context>
+    <name>GameEditor</name>
+    <message>
+      <source>着法，如 炮二平五、C2=5 或 h2e2，回车</source>
+      <translation>Move, e.g. 炮二平五, C2=5 or h2e2, then Enter</translation>
+    </message>
+    <message>
+      <source>悔一步</source>
+      <translation>Take back</translation>
+    </message>
+    <message>
+      <source>对局结束：%1方无着可走</source>
+      <translation>Game over: %1 has no legal move</translation>
+    </message>
+  </context>
+  <context>
     <name>GameResult</name>
     <message>
       <source>红胜</source>
@@ -491,6 +556,89 @@
     <message>
       <source>显示 %1 / %2 人</source>
       <translation>Showing %1 of %2</translation>
+    </message>
+  </context>
+  <context>
+    <name>RecordsView</name>
+    <message>
+      <source>导出本轮棋谱……</source>
+      <translation>Export the round's records…</translation>
+    </message>
+    <message>
+      <source>打开 PGN……</source>
+      <translation>Open PGN…</translation>
+    </message>
+    <message>
+      <source>粘贴 PGN</source>
+      <translation>Paste PGN</translation>
+    </message>
+    <message>
+      <source>重新开始</source>
+      <translation>Start again</translation>
+    </message>
+    <message>
+      <source>保存</source>
+      <translation>Save</translation>
+    </message>
+    <message>
+      <source>打印……</source>
+      <translation>Print…</translation>
+    </message>
+    <message>
+      <source>打开棋谱</source>
+      <translation>Open a game record</translation>
+    </message>
+    <message>
+      <source>棋谱 (*.pgn *.PGN)</source>
+      <translation>Game records (*.pgn *.PGN)</translation>
+    </message>
+    <message>
+      <source>导出本轮棋谱</source>
+      <translation>Export the round's records</translation>
+    </message>
+    <message>
+      <source>棋谱 (*.pgn)</source>
+      <translation>Game records (*.pgn)</translation>
+    </message>
+    <message>
+      <source>打印棋谱</source>
+      <translation>Print the game</translation>
+    </message>
+    <message>
+      <source>PDF (*.pdf)</source>
+      <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+      <source>轮次：</source>
+      <translation>Round:</translation>
+    </message>
+    <message>
+      <source>已读入 %1 回合，请核对后保存</source>
+      <translation>Read %1 moves; check them, then save</translation>
+    </message>
+    <message>
+      <source>已导出 %1</source>
+      <translation>Exported %1</translation>
+    </message>
+    <message>
+      <source>已生成 %1</source>
+      <translation>Written %1</translation>
+    </message>
+    <message>
+      <source>第 %1 轮</source>
+      <translation>Round %1</translation>
+    </message>
+    <message>
+      <source>待交棋谱 %1 份</source>
+      <translation>%1 records owed</translation>
+    </message>
+    <message>
+      <source>第 %1 台棋谱已保存，%2 回合</source>
+      <translation>Board %1: record saved, %2 moves</translation>
+    </message>
+    <message>
+      <source>第 %1 台：%2 对 %3</source>
+      <translation>Board %1: %2 v %3</translation>
     </message>
   </context>
   <context>

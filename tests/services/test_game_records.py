@@ -131,3 +131,19 @@ def test_board_list_shows_duties_and_records(db) -> None:
         (3, "棋手5", False, None),
         (4, "棋手8", False, None),
     ]
+
+
+def test_print_game_writes_the_stored_record(db, tmp_path: Path) -> None:
+    from datetime import datetime
+
+    import pypdfium2 as pdfium
+
+    from app.services.game_records import print_game
+
+    with pytest.raises(UserError, match="第 1 台还没有棋谱"):
+        print_game(db, "公开组", 4, 1, tmp_path / "none.pdf", printed_at=datetime(2024, 7, 29, 10, 0))
+    attach_record(db, "公开组", 4, 1, MASTER.read_bytes())
+    print_game(db, "公开组", 4, 1, tmp_path / "g.pdf", printed_at=datetime(2024, 7, 29, 10, 0), ply=0)
+    pdf = pdfium.PdfDocument(str(tmp_path / "g.pdf"))
+    text = pdf[0].get_textpage().get_text_range().replace(" ", "")
+    assert len(pdf) == 2 and "柳大华" in text and "开局局面" in text and "测试赛" in text
