@@ -299,10 +299,19 @@ def add_round_commands(sub: Any) -> None:
 
 
 def _command_groups() -> list[Callable[[Any], None]]:
+    from app.cli_event import add_event_commands
+    from app.cli_exports import add_export_commands
     from app.cli_records import add_record_commands
     from app.cli_safety import add_safety_commands
 
-    return [add_foundation_commands, add_round_commands, add_safety_commands, add_record_commands]
+    return [
+        add_foundation_commands,
+        add_round_commands,
+        add_event_commands,
+        add_safety_commands,
+        add_export_commands,
+        add_record_commands,
+    ]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -331,6 +340,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"错误：{exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into head and friends
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -370,30 +370,43 @@ def unpair_round(db: Database, group: str, number: int, *, who: str = audit.DEFA
             )
         if not swiss and not rnd.byes:
             raise UserError(f"第 {number} 轮没有积分编排的对局", f"round {number} has no Swiss pairing")
-        for gm in swiss:
-            s.delete(gm)
-        for b in list(rnd.byes):
-            s.delete(b)
-        if not any(gm.kind != "swiss" for gm in rnd.games):
-            s.delete(rnd)
-        rnd.explanation = None
+        if any(gm.kind != "swiss" for gm in rnd.games):  # knockout games stay in the round
+            for gm in swiss:
+                rnd.games.remove(gm)
+            rnd.byes.clear()
+            rnd.explanation = None
+        else:
+            s.delete(rnd)  # its games and byes go with it
         audit.record(
             s, "unpair_round", entity=f"{group} 第{number}轮", before={"boards": len(swiss)}, who=who
         )
 
 
 def pairing_explanation(db: Database, group: str, number: int, no: int) -> str:
-    """Why this player got this opponent and colour (or the bye), as the engine explained it."""
+    """Why this player got this opponent and colour (or the bye), as the engine explained it.
+
+    Boards the arbiter changed by hand say so instead of repeating the engine's reasons.
+    """
     with db.session() as s:
         g = group_row(s, group)
         rnd = round_row(s, g, number)
-        data = rnd.explanation or {}
-    for board, item in dict(data.get("games", {})).items():
-        if no in (item.get("red"), item.get("black")):
-            return f"第 {board} 台：{item.get('zh', '')}"
+        data = dict(rnd.explanation or {})
+        ids = {p.id: p.no for p in g.players}
+        board = next(
+            (gm.board for gm in rnd.games if gm.kind == "swiss" and no in (ids[gm.red_id], ids[gm.black_id])),
+            None,
+        )
+        has_bye = any(ids[b.player_id] == no for b in rnd.byes)
+    if board is not None and board in data.get("overridden", []):
+        return f"第 {board} 台：本台由裁判手工调整编排（见审计日志）"
+    item = dict(data.get("games", {})).get(str(board)) if board is not None else None
+    if item is not None:
+        return f"第 {board} 台：{item.get('zh', '')}"
     bye = data.get("bye")
-    if isinstance(bye, dict) and bye.get("player") == no:
+    if has_bye and isinstance(bye, dict) and bye.get("player") == no:
         return str(bye.get("zh", ""))
+    if has_bye:
+        return "本轮轮空：由裁判手工调整（见审计日志）"
     raise UserError(
         f"第 {number} 轮没有 {no} 号的编排说明", f"round {number} has no explanation for player {no}"
     )
