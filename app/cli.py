@@ -319,6 +319,7 @@ def add_round_commands(sub: Any) -> None:
 def _command_groups() -> list[Callable[[Any], None]]:
     from app.cli_event import add_event_commands
     from app.cli_exports import add_export_commands
+    from app.cli_records import add_record_commands
     from app.cli_safety import add_safety_commands
 
     return [
@@ -327,6 +328,7 @@ def _command_groups() -> list[Callable[[Any], None]]:
         add_event_commands,
         add_safety_commands,
         add_export_commands,
+        add_record_commands,
     ]
 
 

@@ -256,6 +256,10 @@ class MainWindow(QMainWindow):
             from app.ui.views.settings import SettingsView
 
             return SettingsView(document, self)
+        if key == "records":
+            from app.ui.views.records import RecordsView
+
+            return RecordsView(document, self)
         return PendingView(title, self)
 
     def show_view(self, key: str) -> QWidget:

@@ -2,6 +2,56 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_GB" sourcelanguage="zh_CN">
   <context>
+    <name>BoardRecordsModel</name>
+    <message>
+      <source>台次</source>
+      <translation>Board</translation>
+    </message>
+    <message>
+      <source>红方</source>
+      <translation>Red</translation>
+    </message>
+    <message>
+      <source>结果</source>
+      <translation>Result</translation>
+    </message>
+    <message>
+      <source>黑方</source>
+      <translation>Black</translation>
+    </message>
+    <message>
+      <source>录谱人</source>
+      <translation>Recorder</translation>
+    </message>
+    <message>
+      <source>棋谱</source>
+      <translation>Record</translation>
+    </message>
+    <message>
+      <source>待交</source>
+      <translation>owed</translation>
+    </message>
+    <message>
+      <source>%1 回合</source>
+      <translation>%1 moves</translation>
+    </message>
+  </context>
+  <context>
+    <name>BoardWidget</name>
+    <message>
+      <source>楚 河</source>
+      <translation>River</translation>
+    </message>
+    <message>
+      <source>汉 界</source>
+      <translation>Border</translation>
+    </message>
+    <message>
+      <source>不能走到这里</source>
+      <translation>That piece cannot move there</translation>
+    </message>
+  </context>
+  <context>
     <name>BracketCanvas</name>
     <message>
       <source>慢棋</source>
@@ -125,6 +175,21 @@
     <message>
       <source>第 %1 轮先后手已抽签，抽签种子 %2（可据此复核）</source>
       <translation>Round %1 colours drawn, lot seed %2 (for verification)</translation>
+    </message>
+  </context>
+  <context>
+    <name>GameEditor</name>
+    <message>
+      <source>着法，如 炮二平五、C2=5 或 h2e2，回车</source>
+      <translation>Move, e.g. 炮二平五, C2=5 or h2e2, then Enter</translation>
+    </message>
+    <message>
+      <source>悔一步</source>
+      <translation>Take back</translation>
+    </message>
+    <message>
+      <source>对局结束：%1方无着可走</source>
+      <translation>Game over: %1 has no legal move</translation>
     </message>
   </context>
   <context>
@@ -320,6 +385,10 @@
       <translation>Group:</translation>
     </message>
     <message>
+      <source>（只读）</source>
+      <translation> (read-only)</translation>
+    </message>
+    <message>
       <source>尚未编排</source>
       <translation>Not paired yet</translation>
     </message>
@@ -381,6 +450,41 @@
     <message>
       <source>%1 号 %2 执红</source>
       <translation>no. %1 %2 takes Red</translation>
+    </message>
+  </context>
+  <context>
+    <name>OpenFile</name>
+    <message>
+      <source>接管该文件并继续编辑吗？</source>
+      <translation>Take the file over and go on editing?</translation>
+    </message>
+    <message>
+      <source>上次未正常关闭</source>
+      <translation>Not closed properly last time</translation>
+    </message>
+    <message>
+      <source>以只读方式打开吗？（只能查看和打印，不能修改）</source>
+      <translation>Open it read-only? (view and print only, no changes)</translation>
+    </message>
+    <message>
+      <source>文件正在被编辑</source>
+      <translation>The file is being edited</translation>
+    </message>
+    <message>
+      <source>从该备份恢复吗？（当前文件会先另存备份）</source>
+      <translation>Restore that backup? (the current file is backed up first)</translation>
+    </message>
+    <message>
+      <source>无法打开</source>
+      <translation>Cannot open</translation>
+    </message>
+    <message>
+      <source>文件已损坏</source>
+      <translation>The file is corrupt</translation>
+    </message>
+    <message>
+      <source>恢复失败</source>
+      <translation>Restore failed</translation>
     </message>
   </context>
   <context>
@@ -694,6 +798,89 @@
     <message>
       <source>%1：%2 元</source>
       <translation>%1: %2 yuan</translation>
+    </message>
+  </context>
+  <context>
+    <name>RecordsView</name>
+    <message>
+      <source>导出本轮棋谱……</source>
+      <translation>Export the round's records…</translation>
+    </message>
+    <message>
+      <source>打开 PGN……</source>
+      <translation>Open PGN…</translation>
+    </message>
+    <message>
+      <source>粘贴 PGN</source>
+      <translation>Paste PGN</translation>
+    </message>
+    <message>
+      <source>重新开始</source>
+      <translation>Start again</translation>
+    </message>
+    <message>
+      <source>保存</source>
+      <translation>Save</translation>
+    </message>
+    <message>
+      <source>打印……</source>
+      <translation>Print…</translation>
+    </message>
+    <message>
+      <source>打开棋谱</source>
+      <translation>Open a game record</translation>
+    </message>
+    <message>
+      <source>棋谱 (*.pgn *.PGN)</source>
+      <translation>Game records (*.pgn *.PGN)</translation>
+    </message>
+    <message>
+      <source>导出本轮棋谱</source>
+      <translation>Export the round's records</translation>
+    </message>
+    <message>
+      <source>棋谱 (*.pgn)</source>
+      <translation>Game records (*.pgn)</translation>
+    </message>
+    <message>
+      <source>打印棋谱</source>
+      <translation>Print the game</translation>
+    </message>
+    <message>
+      <source>PDF (*.pdf)</source>
+      <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+      <source>轮次：</source>
+      <translation>Round:</translation>
+    </message>
+    <message>
+      <source>已读入 %1 回合，请核对后保存</source>
+      <translation>Read %1 moves; check them, then save</translation>
+    </message>
+    <message>
+      <source>已导出 %1</source>
+      <translation>Exported %1</translation>
+    </message>
+    <message>
+      <source>已生成 %1</source>
+      <translation>Written %1</translation>
+    </message>
+    <message>
+      <source>第 %1 轮</source>
+      <translation>Round %1</translation>
+    </message>
+    <message>
+      <source>待交棋谱 %1 份</source>
+      <translation>%1 records owed</translation>
+    </message>
+    <message>
+      <source>第 %1 台棋谱已保存，%2 回合</source>
+      <translation>Board %1: record saved, %2 moves</translation>
+    </message>
+    <message>
+      <source>第 %1 台：%2 对 %3</source>
+      <translation>Board %1: %2 v %3</translation>
     </message>
   </context>
   <context>

@@ -37,7 +37,9 @@ def answers(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def _dead_pid() -> int:
-    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
     return int(done.stdout)
 
 

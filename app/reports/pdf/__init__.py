@@ -15,6 +15,7 @@ from app.reports import model
 from app.reports.pdf.base import Output
 from app.reports.pdf.bracket import render_bracket
 from app.reports.pdf.cards import render_record_sheets, render_table_cards
+from app.reports.pdf.game import GameSheet, render_game
 from app.reports.pdf.tables import (
     render_crosstable,
     render_entry_list,
@@ -40,6 +41,7 @@ DOCUMENTS = (
     "bracket",
 )
 PUBLIC_DOCUMENTS = tuple(d for d in DOCUMENTS if d != "payout")  # entry-list is public unless internal
+GAME_DOCUMENTS = ("game",)  # one game record (棋谱) with a diagram, from a GameSheet
 
 
 def _entry_list(inputs: Any, out: Output, printed_at: datetime, **options: Any) -> None:
@@ -61,19 +63,20 @@ _RENDERERS: dict[str, tuple[type | tuple[type, ...], Callable[..., None]]] = {
     "record-sheets": (model.RecordSheets, render_record_sheets),
     "entry-list": ((model.EntryList, model.InternalEntryList), _entry_list),
     "bracket": (model.Bracket, render_bracket),
+    "game": (GameSheet, render_game),
 }
 
 
 def render_document(name: str, inputs: Any, out: Output, *, printed_at: datetime, **options: Any) -> None:
-    """Render document ``name`` (one of :data:`DOCUMENTS`) from its read model into ``out``.
+    """Render document ``name`` (one of :data:`DOCUMENTS` or :data:`GAME_DOCUMENTS`) from its read model into ``out``.
 
     ``options`` go to the renderer (``sort_by_name=True`` for pairings/results). A wrong name or a read
     model of the wrong kind raises :class:`UserError`.
     """
     if name not in _RENDERERS:
         raise UserError(
-            f"未知的文档“{name}”，可选：{'、'.join(DOCUMENTS)}",
-            f"unknown document {name!r}; choose one of {', '.join(DOCUMENTS)}",
+            f"未知的文档“{name}”，可选：{'、'.join(DOCUMENTS + GAME_DOCUMENTS)}",
+            f"unknown document {name!r}; choose one of {', '.join(DOCUMENTS + GAME_DOCUMENTS)}",
         )
     kind, render = _RENDERERS[name]
     if not isinstance(inputs, kind):
@@ -85,11 +88,14 @@ def render_document(name: str, inputs: Any, out: Output, *, printed_at: datetime
 
 __all__ = [
     "DOCUMENTS",
+    "GAME_DOCUMENTS",
     "PUBLIC_DOCUMENTS",
+    "GameSheet",
     "render_bracket",
     "render_crosstable",
     "render_document",
     "render_entry_list",
+    "render_game",
     "render_internal_entry_list",
     "render_pairings",
     "render_payout",

@@ -10,18 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.engine.types import UserError
 from app.services.backups import restore_backup
 from app.services.tournaments import CorruptFileError, FileLockedError, StaleLockError
 from app.ui.document import TournamentDocument
-from app.ui.i18n import current_language
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("OpenFile", text)
+from app.ui.i18n import current_language, tr
 
 
 def _message(error: UserError) -> str:
@@ -40,31 +35,31 @@ def open_document(path: Path, parent: QWidget | None) -> TournamentDocument | No
     try:
         return TournamentDocument.open(path, parent)
     except StaleLockError as error:
-        question = _message(error) + "\n\n" + _tr("接管该文件并继续编辑吗？")
-        if _ask(parent, _tr("上次未正常关闭"), question):
+        question = _message(error) + "\n\n" + tr("OpenFile", "接管该文件并继续编辑吗？")
+        if _ask(parent, tr("OpenFile", "上次未正常关闭"), question):
             return _retry(path, parent, take_over=True)
         return None
     except FileLockedError as error:
-        question = _message(error) + "\n\n" + _tr("以只读方式打开吗？（只能查看和打印，不能修改）")
-        if _ask(parent, _tr("文件正在被编辑"), question):
+        question = _message(error) + "\n\n" + tr("OpenFile", "以只读方式打开吗？（只能查看和打印，不能修改）")
+        if _ask(parent, tr("OpenFile", "文件正在被编辑"), question):
             return _retry(path, parent, read_only=True)
         return None
     except CorruptFileError as error:
         backup = error.good_backup
         if backup is None:
-            QMessageBox.critical(parent, _tr("文件已损坏"), _message(error))
+            QMessageBox.critical(parent, tr("OpenFile", "文件已损坏"), _message(error))
             return None
-        question = _message(error) + "\n\n" + _tr("从该备份恢复吗？（当前文件会先另存备份）")
-        if not _ask(parent, _tr("文件已损坏"), question):
+        question = _message(error) + "\n\n" + tr("OpenFile", "从该备份恢复吗？（当前文件会先另存备份）")
+        if not _ask(parent, tr("OpenFile", "文件已损坏"), question):
             return None
         try:
             restore_backup(path, backup)
         except UserError as failure:
-            QMessageBox.critical(parent, _tr("恢复失败"), _message(failure))
+            QMessageBox.critical(parent, tr("OpenFile", "恢复失败"), _message(failure))
             return None
         return _retry(path, parent)
     except UserError as error:
-        QMessageBox.warning(parent, _tr("无法打开"), _message(error))
+        QMessageBox.warning(parent, tr("OpenFile", "无法打开"), _message(error))
         return None
 
 
@@ -74,5 +69,5 @@ def _retry(
     try:
         return TournamentDocument.open(path, parent, read_only=read_only, take_over=take_over)
     except UserError as error:
-        QMessageBox.warning(parent, _tr("无法打开"), _message(error))
+        QMessageBox.warning(parent, tr("OpenFile", "无法打开"), _message(error))
         return None
