@@ -107,6 +107,9 @@ def run(path: Path | None, *, demo: bool = False, screenshot: str | None = None)
     if screenshot:
         app.processEvents()
         window.grab().save(screenshot)
+        window.close()
         return 0
     QTimer.singleShot(0, window.raise_)
-    return app.exec()
+    code = app.exec()
+    window.close()  # releases the file's lock if the window was not closed by hand
+    return code

@@ -382,4 +382,8 @@ class MainWindow(QMainWindow):
         )
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        # Everything is committed already; closing releases the file's lock for the next start.
+        if self.document is not None:
+            self.document.close()
+            self.document = None
         event.accept()
