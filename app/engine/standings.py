@@ -166,9 +166,9 @@ class Standing:
     progressive: int | None  # 累进分, only when in the chain
     separated_by: Separation | None  # from the next player down; None for the last row
 
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON row of ``xqarbiter standings --json`` (without the name, which the engine does not know)."""
-        tiebreaks: dict[str, int] = {
+    def tiebreak_values(self) -> dict[str, int]:
+        """Every tiebreak value by its JSON name (累进分 only when it is in the chain)."""
+        values: dict[str, int] = {
             "opponent_score": self.opponent_score,
             "wins": self.wins,
             "violations": self.violations,
@@ -176,7 +176,12 @@ class Standing:
             "black_wins": self.black_wins,
         }
         if self.progressive is not None:
-            tiebreaks["progressive"] = self.progressive
+            values["progressive"] = self.progressive
+        return values
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON row of ``xqarbiter standings --json`` (without the name, which the engine does not know)."""
+        tiebreaks = self.tiebreak_values()
         return {
             "rank": self.rank,
             "no": self.no,

@@ -28,6 +28,7 @@ from app.engine.regulations import DecidingDraw, Regulations, Tiebreak
 from app.engine.types import Colour, GameResult, PlayerStatus, UserError, ViolationKind, mask_id_number
 from app.reports import model
 from app.reports.html import PublicSite
+from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
 from app.services.audit import audit_log
 from app.services.knockout import bracket_of
 from app.services.records import record_duty_list
@@ -37,19 +38,7 @@ from app.services.standings import group_standings, prize_list, team_standings
 from app.services.tournaments import TournamentInfo, tournament_info
 
 #: The documents ``xqarbiter print`` knows, in the order of OUTPUTS.md.
-DOCUMENTS = (
-    "table-cards",
-    "pairings",
-    "results",
-    "standings",
-    "crosstable",
-    "teams",
-    "prizes",
-    "payout",
-    "record-sheets",
-    "entry-list",
-    "bracket",
-)
+DOCUMENTS = PDF_DOCUMENTS
 #: Documents of the whole event (no group needed).
 EVENT_DOCUMENTS = ("prizes", "payout")
 #: Documents of one round of one group.

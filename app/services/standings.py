@@ -6,6 +6,7 @@ changes every later standing and tiebreak by itself.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -69,37 +70,37 @@ class StandingLine:
     rank: int
     no: int
     name: str
-    team: str | None
     unit: str
-    status: PlayerStatus
-    score: int
-    opponent_score: int
-    wins: int
-    violations: int
-    black_games: int
-    black_wins: int
-    progressive: int | None
-    separated_by: str | None  # code, e.g. "wins", "round_6:opponent_score", "sequence_number"
-    separated_by_zh: str
-    separated_by_en: str
+    standing: ranking.Standing  # the engine's row: every tiebreak value and what separated it
+
+    def __getattr__(self, name: str) -> object:
+        # team, status, score, opponent_score, wins, violations, black_games, black_wins, progressive
+        return getattr(self.standing, name)
+
+    @property
+    def separated_by(self) -> str | None:
+        """The code, e.g. ``wins``, ``round_6:opponent_score``, ``sequence_number``; None for the last row."""
+        sep = self.standing.separated_by
+        return None if sep is None else sep.code
+
+    @property
+    def separated_by_zh(self) -> str:
+        sep = self.standing.separated_by
+        return "" if sep is None else sep.zh
+
+    @property
+    def separated_by_en(self) -> str:
+        sep = self.standing.separated_by
+        return "" if sep is None else sep.en
 
     def as_json(self) -> dict[str, object]:
-        tiebreaks: dict[str, int] = {
-            "opponent_score": self.opponent_score,
-            "wins": self.wins,
-            "violations": self.violations,
-            "black_games": self.black_games,
-            "black_wins": self.black_wins,
-        }
-        if self.progressive is not None:
-            tiebreaks["progressive"] = self.progressive
         return {
             "rank": self.rank,
             "no": self.no,
             "name": self.name,
-            "team": self.team,
-            "score": self.score,
-            "tiebreaks": tiebreaks,
+            "team": self.standing.team,
+            "score": self.standing.score,
+            "tiebreaks": self.standing.tiebreak_values(),
             "separated_by": self.separated_by,
         }
 
@@ -126,27 +127,7 @@ def group_standings(db: Database, group: str, after_round: int | None = None) ->
         g = group_row(s, group)
         state, table = _standings(s, g, reg, after_round)
     by_no = {e.no: e for e in state.entrants}
-    lines = tuple(
-        StandingLine(
-            rank=r.rank,
-            no=r.no,
-            name=by_no[r.no].name,
-            team=r.team,
-            unit=by_no[r.no].unit,
-            status=r.status,
-            score=r.score,
-            opponent_score=r.opponent_score,
-            wins=r.wins,
-            violations=r.violations,
-            black_games=r.black_games,
-            black_wins=r.black_wins,
-            progressive=r.progressive,
-            separated_by=None if r.separated_by is None else r.separated_by.code,
-            separated_by_zh="" if r.separated_by is None else r.separated_by.zh,
-            separated_by_en="" if r.separated_by is None else r.separated_by.en,
-        )
-        for r in table.rows
-    )
+    lines = tuple(StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r) for r in table.rows)
     return StandingsView(
         group=group,
         after_round=table.after_round,
@@ -194,10 +175,7 @@ def final_standings(db: Database, group: str) -> StandingsView:
     places = final_places(db, group)
     by_no = {line.no: line for line in view.lines}
     ordered = sorted(places, key=lambda no: places[no])
-    lines = tuple(
-        StandingLine(**{**{f: getattr(by_no[no], f) for f in StandingLine.__slots__}, "rank": places[no]})
-        for no in ordered
-    )
+    lines = tuple(dataclasses.replace(by_no[no], rank=places[no]) for no in ordered)
     return StandingsView(
         view.group,
         view.after_round,
