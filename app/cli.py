@@ -299,9 +299,10 @@ def add_round_commands(sub: Any) -> None:
 
 
 def _command_groups() -> list[Callable[[Any], None]]:
+    from app.cli_exports import add_export_commands
     from app.cli_safety import add_safety_commands
 
-    return [add_foundation_commands, add_round_commands, add_safety_commands]
+    return [add_foundation_commands, add_round_commands, add_safety_commands, add_export_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:

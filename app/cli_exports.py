@@ -1,0 +1,107 @@
+"""xqarbiter print / excel / html: every document from the command line (issue 7).
+
+A document that cannot exist yet is refused on stderr with exit code 2 and no output file: the
+document is built and rendered in memory first, and written only once it is complete.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+# the names of app.services.exports.DOCUMENTS, here so that the parser imports no service
+DOCUMENT_NAMES = "table-cards, pairings, results, standings, crosstable, teams, prizes, payout, record-sheets, entry-list, bracket"
+
+
+def _open(path: str) -> Any:
+    from app.services.tournaments import open_tournament
+
+    return open_tournament(Path(path), read_only=True)
+
+
+def cmd_print(args: argparse.Namespace) -> int:
+    from app.services.exports import render_pdf
+
+    db = _open(args.file)
+    try:
+        data = render_pdf(
+            db,
+            args.document,
+            group=args.group,
+            round_number=args.round,
+            per_page=args.per_page,
+            by_name=args.by_name,
+            internal=args.internal,
+        )
+    finally:
+        db.close()
+    Path(args.out).write_bytes(data)
+    print(f"已生成 {args.out}")
+    return 0
+
+
+def cmd_excel(args: argparse.Namespace) -> int:
+    import io
+
+    from app.reports.excel import write_workbook
+    from app.services.exports import result_workbook
+
+    db = _open(args.file)
+    try:
+        data = result_workbook(db)
+    finally:
+        db.close()
+    buf = io.BytesIO()
+    write_workbook(data, buf)
+    Path(args.out).write_bytes(buf.getvalue())
+    print(f"已导出成绩册 {args.out}")
+    return 0
+
+
+def cmd_html(args: argparse.Namespace) -> int:
+    from datetime import datetime
+
+    from app.reports.html import write_site
+    from app.services.exports import public_site
+
+    db = _open(args.file)
+    try:
+        site = public_site(db)
+    finally:
+        db.close()
+    out = Path(args.out)
+    # write into a fresh folder beside the target, then move the pages in (no half-written site)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
+        files = write_site(site, tmp, datetime.now())
+        out.mkdir(exist_ok=True)
+        for f in files:
+            shutil.move(str(f), out / f.name)
+    print(f"已导出网页 {out}/index.html（{len(files)} 页）")
+    return 0
+
+
+def add_export_commands(sub: Any) -> None:
+    p = sub.add_parser("print", help="print a document as PDF / 打印文档")
+    p.add_argument("file")
+    p.add_argument("document", metavar="DOC", help=DOCUMENT_NAMES)
+    p.add_argument("--group", default=None, help="required when the tournament has several groups")
+    p.add_argument("--round", type=int, default=None, help="default: the group's latest paired round")
+    p.add_argument("--per-page", type=int, choices=(1, 2, 4), default=2, help="table cards per A4 page")
+    p.add_argument("--by-name", action="store_true", help="pairings/results sorted by name (notice board)")
+    p.add_argument("--internal", action="store_true", help="entry list: internal variant (内部)")
+    p.add_argument("-o", "--out", required=True, help="OUT.pdf")
+    p.set_defaults(func=cmd_print)
+
+    p = sub.add_parser("excel", help="export the result workbook / 导出成绩册 (xlsx)")
+    p.add_argument("file")
+    p.add_argument("-o", "--out", required=True, help="OUT.xlsx")
+    p.set_defaults(func=cmd_excel)
+
+    p = sub.add_parser("html", help="export the public web pages / 导出网页")
+    p.add_argument("file")
+    p.add_argument("-o", "--out", required=True, help="output folder")
+    p.set_defaults(func=cmd_html)

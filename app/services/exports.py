@@ -1,0 +1,737 @@
+"""Exports: the read models of every printed document, built from the services for a tournament file.
+
+Each function reads the file through the services and returns one read model of
+:mod:`app.reports.model`; :func:`write_document`, :func:`write_result_workbook` and
+:func:`write_public_site` render them. A document that cannot exist yet (the results of an
+unpaired round, a bracket before the split, team standings of a group without teams, record sheets
+when none are due) raises :class:`UserError` before anything is written.
+
+Privacy is structural (RULES.md §11): only :func:`payout_sheet` and :func:`internal_entry_list`
+read ID and phone numbers; every other document is built from values that have no such field.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from pathlib import Path
+
+from app.db.session import Database
+from app.engine.discipline import scores
+from app.engine.event import ViolationFact
+from app.engine.knockout import Bracket as EngineBracket
+from app.engine.knockout import Feed, GameKind, KnockoutGame, Match, MatchPlan, match_result
+from app.engine.regulations import DecidingDraw, Regulations, Tiebreak
+from app.engine.types import Colour, GameResult, PlayerStatus, UserError, ViolationKind, mask_id_number
+from app.reports import model
+from app.reports.html import PublicSite
+from app.services.audit import audit_log
+from app.services.knockout import bracket_of
+from app.services.records import record_duty_list
+from app.services.registration import PlayerView, list_players
+from app.services.rounds import Seat, group_state, round_view, rounds_of
+from app.services.standings import group_standings, prize_list, team_standings
+from app.services.tournaments import TournamentInfo, tournament_info
+
+#: The documents ``xqarbiter print`` knows, in the order of OUTPUTS.md.
+DOCUMENTS = (
+    "table-cards",
+    "pairings",
+    "results",
+    "standings",
+    "crosstable",
+    "teams",
+    "prizes",
+    "payout",
+    "record-sheets",
+    "entry-list",
+    "bracket",
+)
+#: Documents of the whole event (no group needed).
+EVENT_DOCUMENTS = ("prizes", "payout")
+#: Documents of one round of one group.
+ROUND_DOCUMENTS = ("table-cards", "pairings", "results", "record-sheets")
+
+_GENDER_ZH = {"male": "男", "female": "女"}
+_STATUS_NOTE = {PlayerStatus.WITHDRAWN: "退赛", PlayerStatus.DISQUALIFIED: "取消资格"}
+_MAIN_ROUND_NAMES = {"R16": "1/8决赛", "QF": "1/4决赛", "SF": "半决赛", "F": "决赛"}
+
+
+# --------------------------------------------------------------------------- common parts
+
+
+def _dates(start: date, end: date) -> str:
+    """``2024年7月26日—28日`` (the month and year are not repeated)."""
+    first = f"{start.year}年{start.month}月{start.day}日"
+    if start == end:
+        return first
+    if (start.year, start.month) == (end.year, end.month):
+        return f"{first}—{end.day}日"
+    if start.year == end.year:
+        return f"{first}—{end.month}月{end.day}日"
+    return f"{first}—{end.year}年{end.month}月{end.day}日"
+
+
+def _header(
+    info: TournamentInfo, group: str = "", number: int | None = None, round_label: str = ""
+) -> model.EventHeader:
+    reg = info.regulations
+    return model.EventHeader(
+        event_name=info.name,
+        group=group,
+        round=number,
+        venue=reg.venue,
+        dates=_dates(reg.start_date, reg.end_date),
+        time_control=reg.swiss_time_control.label,
+        round_label=round_label,
+    )
+
+
+def group_names(db: Database) -> list[str]:
+    return [g.name for g in tournament_info(db).groups]
+
+
+def resolve_group(db: Database, group: str | None) -> str:
+    """The group asked for, or the only group; with several groups one must be named."""
+    names = group_names(db)
+    if group:
+        if group not in names:
+            raise UserError(
+                f"没有名为“{group}”的组别（现有：{'、'.join(names)}）",
+                f"no group named {group!r} (groups: {', '.join(names)})",
+            )
+        return group
+    if len(names) == 1:
+        return names[0]
+    raise UserError(
+        f"本赛事有多个组别，请用 --group 指定：{'、'.join(names)}",
+        f"the tournament has several groups; name one with --group: {', '.join(names)}",
+    )
+
+
+def latest_round(db: Database, group: str) -> int:
+    """The group's latest paired round."""
+    paired = [r.number for r in rounds_of(db, group)]
+    if not paired:
+        raise UserError(f"{group}尚未编排任何轮次", f"{group} has no paired round yet")
+    return max(paired)
+
+
+def _require_round(db: Database, group: str, number: int) -> None:
+    summaries = {r.number: r for r in rounds_of(db, group)}
+    if number not in summaries:
+        raise UserError(f"{group}第 {number} 轮尚未编排", f"{group} round {number} has not been paired")
+
+
+def _unit(unit: str, team: str | None = None) -> str:
+    return unit or (team or "")
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+@dataclass(frozen=True, slots=True)
+class _RoundRows:
+    rows: tuple[model.PairingRow, ...]
+    byes: tuple[model.PlayerLine, ...]
+
+
+def _round_rows(
+    db: Database, group: str, number: int, *, with_results: bool, current_only: bool = False
+) -> _RoundRows:
+    _require_round(db, group, number)
+    view = round_view(db, group, number)
+    state = group_state(db, group)
+    marks = _violation_marks(state.violations, number) if with_results else {}
+
+    def line(seat: Seat) -> model.PlayerLine:
+        return model.PlayerLine(seat.no, seat.name, seat.unit, seat.score)
+
+    rows: list[model.PairingRow] = []
+    for b in (b for b in view.boards if b.match is None):  # knockout games come from the bracket
+        row_marks = tuple(f"红方{m}" for m in marks.get(b.red.no, ())) + tuple(
+            f"黑方{m}" for m in marks.get(b.black.no, ())
+        )
+        result = b.result if with_results else GameResult.PENDING
+        rows.append(model.PairingRow.with_result(b.board, line(b.red), line(b.black), result, row_marks))
+    rows += _knockout_rows(db, group, number, with_results=with_results, current_only=current_only)
+    rows.sort(key=lambda r: r.board)
+    if not rows and not view.byes:
+        raise UserError(f"{group}第 {number} 轮没有对局", f"{group} round {number} has no games")
+    return _RoundRows(tuple(rows), tuple(line(s) for s in view.byes))
+
+
+def _violation_marks(violations: Sequence[ViolationFact], number: int) -> dict[int, list[str]]:
+    """Violations of a round by player: e.g. ``{17: ["迟到"]}``."""
+    out: dict[int, list[str]] = {}
+    for v in violations:
+        if v.round != number:
+            continue
+        try:
+            label = ViolationKind(v.kind).zh
+        except ValueError:
+            label = v.kind
+        out.setdefault(v.no, []).append(label)
+    return out
+
+
+def _knockout_rows(
+    db: Database, group: str, number: int, *, with_results: bool, current_only: bool
+) -> list[model.PairingRow]:
+    """The knockout games of a round after the split (boards 1…, before the continuing Swiss).
+
+    Every game of each match (slow, rapid, deciding), or only its latest one (``current_only``, for
+    the table cards of the game about to be played).
+    """
+    bracket = bracket_of(db, group)
+    if bracket is None or number not in bracket.round_numbers:
+        return []
+    state = group_state(db, group)
+    reg_points = tournament_info(db).regulations.points
+    before = scores(state.rounds, reg_points, number - 1)
+    by_no = {e.no: e for e in state.entrants}
+
+    def line(no: int) -> model.PlayerLine:
+        e = by_no[no]
+        return model.PlayerLine(no, e.name, _unit(e.unit, e.team), before.get(no, 0))
+
+    rows = []
+    for m in bracket.matches_in_round(number):
+        plan = bracket.plan(m.code)
+        for g in m.games[-1:] if current_only else m.games:
+            result = g.result if with_results else GameResult.PENDING
+            marks = (plan.title_zh, f"第{g.number}局{g.kind.zh}")
+            rows.append(model.PairingRow.with_result(plan.board, line(g.red), line(g.black), result, marks))
+    return rows
+
+
+def table_cards(db: Database, group: str, number: int, per_page: int = 2) -> model.TableCards:
+    """台卡 of one round: one card per board (knockout games included)."""
+    info = tournament_info(db)
+    rr = _round_rows(db, group, number, with_results=False, current_only=True)
+    if not rr.rows:
+        raise UserError(f"{group}第 {number} 轮只有轮空，没有台卡", f"{group} round {number} has no boards")
+    return model.TableCards(_header(info, group, number), rr.rows, per_page)
+
+
+def pairing_list(db: Database, group: str, number: int) -> model.PairingList:
+    """对阵表 of one round (result column blank)."""
+    info = tournament_info(db)
+    rr = _round_rows(db, group, number, with_results=False)
+    return model.PairingList(_header(info, group, number), rr.rows, rr.byes)
+
+
+def round_results(db: Database, group: str, number: int) -> model.PairingList:
+    """成绩公告 of one round: results, forfeits and the round's violations marked."""
+    info = tournament_info(db)
+    rr = _round_rows(db, group, number, with_results=True)
+    return model.PairingList(_header(info, group, number), rr.rows, rr.byes)
+
+
+def record_sheets(db: Database, group: str, number: int) -> model.RecordSheets:
+    """录谱纸 for the boards whose records are due in a round (from the record-duty list)."""
+    info = tournament_info(db)
+    _require_round(db, group, number)
+    duties = record_duty_list(db, group, number)
+    if not duties:
+        raise UserError(
+            f"{group}第 {number} 轮目前没有应录谱的对局", f"{group} round {number} has no game records due"
+        )
+    rows = {r.board: r for r in _round_rows(db, group, number, with_results=False).rows}
+    sheets = tuple(
+        model.RecordDuty(
+            d.board,
+            rows[d.board].red,
+            rows[d.board].black,
+            f"{d.recorder_no} {d.recorder_name}（{d.reason}）"
+            if d.reason
+            else f"{d.recorder_no} {d.recorder_name}",
+        )
+        for d in sorted(duties, key=lambda d: d.board)
+        if d.board in rows
+    )
+    return model.RecordSheets(_header(info, group, number), sheets)
+
+
+# --------------------------------------------------------------------------- standings
+
+
+def _chain_columns(chain: Sequence[Tiebreak]) -> tuple[Tiebreak, ...]:
+    """The chain links that have a value column (前轮成绩 is a procedure, not a value)."""
+    return tuple(t for t in chain if t is not Tiebreak.PREVIOUS_ROUNDS)
+
+
+def standings(db: Database, group: str, after_round: int | None = None) -> model.Standings:
+    """名次表 after a round (default: the latest paired round): every value column of the chain."""
+    info = tournament_info(db)
+    number = latest_round(db, group) if after_round is None else after_round
+    _require_round(db, group, number)
+    view = group_standings(db, group, number)
+    columns = _chain_columns(view.chain)
+    rows = []
+    ties = []
+    for i, line in enumerate(view.lines):
+        values = {
+            Tiebreak.OPPONENT_SCORE: line.opponent_score,
+            Tiebreak.WINS: line.wins,
+            Tiebreak.VIOLATIONS: line.violations,
+            Tiebreak.BLACK_GAMES: line.black_games,
+            Tiebreak.BLACK_WINS: line.black_wins,
+            Tiebreak.PROGRESSIVE: line.progressive,
+        }
+        rows.append(
+            model.StandingRow(
+                rank=line.rank,
+                no=line.no,
+                name=line.name,
+                unit=_unit(line.unit, line.team),
+                score=line.score,
+                tiebreaks=tuple((t.zh, _value(values[t])) for t in columns),
+                separated_by=line.separated_by_zh,
+                note=_STATUS_NOTE.get(line.status, ""),
+            )
+        )
+        if line.separated_by == "sequence_number" and i + 1 < len(view.lines):
+            ties.append((line.no, view.lines[i + 1].no))
+    return model.Standings(
+        _header(info, group, view.after_round), tuple(t.zh for t in columns), tuple(rows), tuple(ties)
+    )
+
+
+def _value(v: int | None) -> int | str:
+    return "" if v is None else v
+
+
+def crosstable(db: Database, group: str, after_round: int | None = None) -> model.Crosstable:
+    """个人成绩总表: per round opponent 序号, colour and result; score and place after the round."""
+    info = tournament_info(db)
+    number = latest_round(db, group) if after_round is None else after_round
+    _require_round(db, group, number)
+    state = group_state(db, group)
+    total = scores(state.rounds, info.regulations.points, number)
+    places = {line.no: line.rank for line in group_standings(db, group, number).lines}
+    cells: dict[int, list[model.CrossCell]] = {e.no: [] for e in state.entrants}
+    for rnd in (r for r in state.rounds if r.number <= number):
+        seen = set()
+        for g in rnd.games:
+            cells[g.red].append(model.CrossCell.from_game(g.black, Colour.RED, g.result))
+            cells[g.black].append(model.CrossCell.from_game(g.red, Colour.BLACK, g.result))
+            seen |= {g.red, g.black}
+        for no in rnd.byes:
+            cells[no].append(model.CrossCell.bye())
+            seen.add(no)
+        for no, row in cells.items():
+            if no not in seen:
+                row.append(model.CrossCell(None))
+    rows = tuple(
+        model.CrosstableRow(
+            e.no, e.name, _unit(e.unit, e.team), tuple(cells[e.no]), total.get(e.no, 0), places.get(e.no)
+        )
+        for e in sorted(state.entrants, key=lambda e: e.no)
+    )
+    rounds = len([r for r in state.rounds if r.number <= number])
+    return model.Crosstable(_header(info, group, number), rounds, rows)
+
+
+def team_standings_model(db: Database, group: str) -> model.TeamStandings:
+    """团体名次表 (refused for a group without teams)."""
+    info = tournament_info(db)
+    latest_round(db, group)
+    view = team_standings(db, group)
+    rows = [
+        model.TeamRow(
+            r.rank,
+            r.team,
+            tuple((view.names[no], place) for no, place in r.members),
+            r.total,
+            r.best_place,
+        )
+        for r in view.ranking.rows
+    ]
+    rows += [
+        model.TeamRow(None, u.team, (), None, None, f"有名次队员不足 {u.needed} 人（{u.ranked_members} 人）")
+        for u in view.ranking.unranked
+    ]
+    label = "" if view.final else "（暂列）"
+    return model.TeamStandings(_header(info, group, round_label=label), tuple(rows))
+
+
+# --------------------------------------------------------------------------- prizes
+
+
+def _prize_label(db: Database) -> str:
+    """Refuse before any round; "暂列" until every group has played its last round in full."""
+    info = tournament_info(db)
+    played = {g.name: rounds_of(db, g.name) for g in info.groups if g.players}
+    if not any(played.values()):
+        raise UserError(
+            "尚未编排任何轮次，还没有获奖名单", "no round has been paired yet: there are no prizes"
+        )
+    for name, summaries in played.items():
+        last = info.regulations.group(name).rounds
+        done = [r for r in summaries if r.number == last and r.pending == 0]
+        if not done:
+            return "（暂列，比赛尚未结束）"
+    return ""
+
+
+def prize_list_model(db: Database, group: str | None = None) -> model.PrizeList:
+    """奖励名单 (public): place, name, unit, amount — no ID, no phone."""
+    info = tournament_info(db)
+    label = _prize_label(db)
+    view = prize_list(db)
+    lines = []
+    for t in view.prizes.tables:
+        if group and t.table.group != group:
+            continue
+        for x in t.lines:
+            if x.no is not None:
+                key = (t.table.group, x.no)
+                lines.append(
+                    model.PrizeLine(t.table.name, x.place, view.names[key], view.units[key], x.amount)
+                )
+            elif x.team is not None:
+                lines.append(model.PrizeLine(t.table.name, x.place, x.team, "", x.amount))
+    if not lines:
+        raise UserError("还没有可发放的奖项", "there are no prizes to list yet")
+    return model.PrizeList(_header(info, group or "", round_label=label), tuple(lines))
+
+
+def payout_sheet(db: Database, group: str | None = None) -> model.PayoutSheet:
+    """奖金发放签收表 (内部): the prize lines with the full ID number and phone of each winner."""
+    info = tournament_info(db)
+    label = _prize_label(db)
+    view = prize_list(db)
+    people = {(p.group, p.no): p for p in list_players(db) if p.no is not None}
+    lines = []
+    for t in view.prizes.tables:
+        if group and t.table.group != group:
+            continue
+        for x in t.lines:
+            if x.no is not None:
+                p = people[(t.table.group, x.no)]
+                lines.append(
+                    model.PayoutLine(t.table.name, x.place, p.name, p.unit, x.amount, p.id_number, p.phone)
+                )
+            elif x.team is not None:
+                lines.append(model.PayoutLine(t.table.name, x.place, x.team, "", x.amount, "", ""))
+    if not lines:
+        raise UserError("还没有可发放的奖项", "there are no prizes to pay yet")
+    return model.PayoutSheet(_header(info, group or "", round_label=label), tuple(lines))
+
+
+# --------------------------------------------------------------------------- entry lists
+
+
+def _entry_order(players: list[PlayerView]) -> list[PlayerView]:
+    """By team (players without a team last), then 序号 (players without one after)."""
+    return sorted(players, key=lambda p: (p.team == "", p.team, p.no is None, p.no or 0, p.name))
+
+
+def entry_list(db: Database, group: str) -> model.EntryList:
+    """参赛名单 (public) of a group, by team and 序号."""
+    info = tournament_info(db)
+    resolve_group(db, group)
+    players = _entry_order(list_players(db, group))
+    if not players:
+        raise UserError(f"{group}还没有报名的棋手", f"{group} has no players yet")
+    lines = tuple(
+        model.EntryLine(p.no or 0, p.name, p.unit, _GENDER_ZH.get(p.gender, ""), p.team) for p in players
+    )
+    return model.EntryList(_header(info, group), lines)
+
+
+def internal_entry_list(db: Database, group: str) -> model.InternalEntryList:
+    """参赛名单 (内部): check-in, fee, insurance, the full ID number and the phone."""
+    info = tournament_info(db)
+    resolve_group(db, group)
+    players = _entry_order(list_players(db, group))
+    if not players:
+        raise UserError(f"{group}还没有报名的棋手", f"{group} has no players yet")
+    lines = tuple(
+        model.InternalEntryLine(
+            p.no or 0,
+            p.name,
+            p.unit,
+            _GENDER_ZH.get(p.gender, ""),
+            p.team,
+            p.checked_in,
+            p.fee_paid,
+            p.insurance,
+            p.id_number,
+            p.phone,
+        )
+        for p in players
+    )
+    return model.InternalEntryList(_header(info, group), lines)
+
+
+# --------------------------------------------------------------------------- knockout
+
+
+def bracket(db: Database, group: str) -> model.Bracket:
+    """淘汰赛对阵图 with every game (slow / rapid / deciding) and its result; refused before the split."""
+    info = tournament_info(db)
+    resolve_group(db, group)
+    eb = bracket_of(db, group)
+    if eb is None:
+        raise UserError(
+            f"{group}尚未产生淘汰赛对阵（分段之后才有）",
+            f"{group} has no knockout bracket yet (only after the split)",
+        )
+    names = {e.no: e.name for e in group_state(db, group).entrants}
+    columns: dict[int, list[model.BracketMatch]] = {}
+    extra = []
+    for plan in eb.plans:
+        m = _bracket_match(eb, plan, eb.match(plan.code), names, info.regulations)
+        prefix = plan.code.split("_")[0].rstrip("0123456789")
+        if prefix in _MAIN_ROUND_NAMES:
+            columns.setdefault(plan.round_number, []).append(m)
+        else:
+            extra.append(m)
+    rounds = eb.round_numbers
+    label = f"淘汰赛（第{rounds[0]}—{rounds[-1]}轮）" if len(rounds) > 1 else f"淘汰赛（第{rounds[0]}轮）"
+    return model.Bracket(
+        _header(info, group, round_label=label),
+        tuple(tuple(columns[r]) for r in sorted(columns)),
+        tuple(extra),
+    )
+
+
+def _bracket_match(
+    eb: EngineBracket, plan: MatchPlan, m: Match, names: dict[int, str], reg: Regulations
+) -> model.BracketMatch:
+    def label(no: int) -> str:
+        return f"{eb.seed_rank(no)} {names.get(no, '')}"
+
+    def slot(i: int) -> str:
+        player = (m.high, m.low)[i]
+        if player is not None:
+            return label(player)
+        source = plan.sources[i]
+        return source.label_zh if isinstance(source, Feed) else f"第{source}名"
+
+    result = match_result(m, eb.rules)
+    winner = "" if result is None or result.winner is None else label(result.winner)
+    if m.walkover and result is not None:
+        winner = f"{winner}（{result.reason_zh}）"
+    prefix = plan.code.split("_")[0].rstrip("0123456789")
+    round_name = _MAIN_ROUND_NAMES.get(prefix, "排位赛")
+    return model.BracketMatch(
+        plan.code,
+        round_name,
+        slot(0),
+        slot(1),
+        tuple(_bracket_game(g, names, eb) for g in m.games),
+        winner,
+        plan.title_zh,
+    )
+
+
+def _bracket_game(g: KnockoutGame, names: dict[int, str], eb: EngineBracket) -> model.BracketGame:
+    text = g.result.zh
+    if (
+        g.kind is GameKind.DECIDING
+        and g.result is GameResult.DRAW
+        and eb.rules.deciding_draw is DecidingDraw.BLACK_WINS
+    ):
+        text = "和（黑胜）"
+    return model.BracketGame(g.kind.zh, names.get(g.red, str(g.red)), names.get(g.black, str(g.black)), text)
+
+
+# --------------------------------------------------------------------------- whole event
+
+_ID_LIKE = re.compile(r"\d{17}[\dXx]|\d{15}")
+_PHONE_LIKE = re.compile(r"(?<!\d)1\d{10}(?!\d)")
+
+
+def _scrub(text: str) -> str:
+    """Mask anything that looks like an ID or a mobile number (audit details may quote them)."""
+    text = _ID_LIKE.sub(lambda m: mask_id_number(m.group(0)), text)
+    return _PHONE_LIKE.sub(lambda m: m.group(0)[:3] + "****" + m.group(0)[-4:], text)
+
+
+def _audit_lines(db: Database) -> tuple[model.AuditLine, ...]:
+    """The audit log for the workbook: when, who, what and why — never the before/after values."""
+    return tuple(
+        model.AuditLine(
+            f"{a.at:%Y-%m-%d %H:%M:%S}",
+            a.who,
+            a.action,
+            _scrub("；".join(part for part in (a.entity, a.reason) if part)),
+        )
+        for a in audit_log(db)
+    )
+
+
+def _paired_groups(db: Database) -> list[tuple[str, list[int]]]:
+    out = []
+    for name in group_names(db):
+        numbers = sorted(r.number for r in rounds_of(db, name))
+        out.append((name, numbers))
+    return out
+
+
+def _optional_prizes(db: Database) -> model.PrizeList | None:
+    try:
+        return prize_list_model(db)
+    except UserError:
+        return None
+
+
+def _event_parts(
+    db: Database,
+) -> tuple[
+    list[model.EntryList],
+    list[model.PairingList],
+    list[model.Standings],
+    list[model.Crosstable],
+    list[model.TeamStandings],
+    list[str],
+]:
+    info = tournament_info(db)
+    entries, rounds, tables, crosstables, teams, with_bracket = [], [], [], [], [], []
+    for name, numbers in _paired_groups(db):
+        if any(g.name == name and g.players for g in info.groups):
+            entries.append(entry_list(db, name))
+        for n in numbers:
+            rounds.append(round_results(db, name, n))
+        if numbers:
+            tables.append(standings(db, name))
+            crosstables.append(crosstable(db, name))
+            if any(g.name == name and g.teams for g in info.groups):
+                teams.append(team_standings_model(db, name))
+            if bracket_of(db, name) is not None:
+                with_bracket.append(name)
+    return entries, rounds, tables, crosstables, teams, with_bracket
+
+
+def result_workbook(db: Database) -> model.ResultWorkbook:
+    """The Excel result workbook: entry list, every round, standings, crosstable, teams, prizes, audit log."""
+    entries, rounds, tables, crosstables, teams, _ = _event_parts(db)
+    return model.ResultWorkbook(
+        event_name=tournament_info(db).name,
+        entries=tuple(entries),
+        rounds=tuple(rounds),
+        standings=tuple(tables),
+        crosstables=tuple(crosstables),
+        teams=tuple(teams),
+        prizes=_optional_prizes(db),
+        audit=_audit_lines(db),
+    )
+
+
+def public_site(db: Database) -> PublicSite:
+    """The public web pages: entry lists, every round, standings, crosstables, teams, prizes, brackets."""
+    entries, rounds, tables, crosstables, teams, with_bracket = _event_parts(db)
+    return PublicSite(
+        event_name=tournament_info(db).name,
+        entries=tuple(entries),
+        rounds=tuple(rounds),
+        standings=tuple(tables),
+        crosstables=tuple(crosstables),
+        teams=tuple(teams),
+        prizes=_optional_prizes(db),
+        brackets=tuple(bracket(db, name) for name in with_bracket),
+    )
+
+
+# --------------------------------------------------------------------------- documents by name
+
+
+def document(
+    db: Database,
+    name: str,
+    *,
+    group: str | None = None,
+    round_number: int | None = None,
+    per_page: int = 2,
+    internal: bool = False,
+) -> object:
+    """The read model of document ``name`` (one of :data:`DOCUMENTS`), as ``xqarbiter print`` asks."""
+    if name not in DOCUMENTS:
+        raise UserError(
+            f"未知的文档“{name}”，可选：{'、'.join(DOCUMENTS)}",
+            f"unknown document {name!r}; choose one of {', '.join(DOCUMENTS)}",
+        )
+    if internal and name != "entry-list":
+        raise UserError(
+            "只有参赛名单有内部版本（--internal）", "only the entry list has an internal variant (--internal)"
+        )
+    if per_page not in (1, 2, 4):
+        raise UserError(
+            f"每页台卡数应为 1、2 或 4，而不是 {per_page}",
+            f"cards per page must be 1, 2 or 4, not {per_page}",
+        )
+    if name in EVENT_DOCUMENTS:
+        chosen = resolve_group(db, group) if group else None
+        return prize_list_model(db, chosen) if name == "prizes" else payout_sheet(db, chosen)
+    g = resolve_group(db, group)
+    if name == "entry-list":
+        return internal_entry_list(db, g) if internal else entry_list(db, g)
+    if name == "bracket":
+        return bracket(db, g)
+    if name == "teams":
+        return team_standings_model(db, g)
+    number = latest_round(db, g) if round_number is None else round_number
+    if name == "standings":
+        return standings(db, g, number)
+    if name == "crosstable":
+        return crosstable(db, g, number)
+    if name == "table-cards":
+        return table_cards(db, g, number, per_page)
+    if name == "pairings":
+        return pairing_list(db, g, number)
+    if name == "results":
+        return round_results(db, g, number)
+    return record_sheets(db, g, number)
+
+
+def render_pdf(
+    db: Database,
+    name: str,
+    *,
+    group: str | None = None,
+    round_number: int | None = None,
+    per_page: int = 2,
+    by_name: bool = False,
+    internal: bool = False,
+    printed_at: datetime | None = None,
+) -> bytes:
+    """The PDF of document ``name`` as bytes (nothing is written if the document cannot exist)."""
+    from app.reports.pdf import render_document
+
+    inputs = document(db, name, group=group, round_number=round_number, per_page=per_page, internal=internal)
+    options = {"sort_by_name": True} if by_name and name in ("pairings", "results") else {}
+    buf = io.BytesIO()
+    render_document(name, inputs, buf, printed_at=printed_at or datetime.now(), **options)
+    return buf.getvalue()
+
+
+def write_document(db: Database, name: str, out: str | Path, **options: object) -> Path:
+    """Render document ``name`` (see :func:`render_pdf`) and write it to ``out`` in one go."""
+    data = render_pdf(db, name, **options)  # type: ignore[arg-type]
+    path = Path(out)
+    path.write_bytes(data)
+    return path
+
+
+def write_result_workbook(db: Database, out: str | Path) -> Path:
+    from app.reports.excel import write_workbook
+
+    data = result_workbook(db)
+    buf = io.BytesIO()
+    write_workbook(data, buf)
+    path = Path(out)
+    path.write_bytes(buf.getvalue())
+    return path
+
+
+def write_public_site(db: Database, out_dir: str | Path, printed_at: datetime | None = None) -> list[Path]:
+    from app.reports.html import write_site
+
+    site = public_site(db)
+    return write_site(site, out_dir, printed_at or datetime.now())

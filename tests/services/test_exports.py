@@ -1,0 +1,342 @@
+"""Exports from a real tournament file: the demo event (160 players, both groups) mid-tournament.
+
+Open group: 4 rounds paired, rounds 1–3 complete, round 4 with results on boards 1–40 only;
+a late forfeit and a violation in round 2. Local group: played through the split (8 rounds), the
+knockout created and its quarter-finals under way (one drawn slow game, then a rapid game).
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+from pypdf import PdfReader
+
+from app.engine.types import GameResult, UserError, ViolationKind
+from app.reports.pdf import render_document
+from app.services import exports
+from app.services.demo import create_demo
+from app.services.discipline import forfeit, record_violation
+from app.services.knockout import bracket_of, create_knockout, draw_round_colours, enter_match_result
+from app.services.records import record_duty_list
+from app.services.registration import list_players
+from app.services.results import enter_result
+from app.services.rounds import pair_next_round, round_view
+from app.services.standings import group_standings
+
+OPEN, LOCAL = "公开组", "天水本地组"
+AT = datetime(2024, 7, 27, 14, 0)
+CODES = ("1-0", "0-1", "=", "1-0", "0-1", "1-0", "0-1", "=")
+
+
+def _play(db, group: str, number: int, rng: random.Random, boards: int | None = None) -> None:
+    pair_next_round(db, group, seed=number)
+    for b in round_view(db, group, number).boards:
+        if boards is None or b.board <= boards:
+            enter_result(db, group, number, b.board, rng.choice(CODES))
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory):
+    rng = random.Random(11)
+    db = create_demo(tmp_path_factory.mktemp("exports") / "demo.xqt", seed=2024)
+    for n in range(1, 4):
+        _play(db, OPEN, n, rng)
+    forfeit(db, OPEN, 2, round_view(db, OPEN, 2).boards[4].red.no, ViolationKind.LATE, "迟到15分钟")
+    record_violation(db, OPEN, round_view(db, OPEN, 2).boards[6].black.no, 2, ViolationKind.OTHER, "喧哗")
+    _play(db, OPEN, 4, rng, boards=40)
+    for n in range(1, 9):
+        _play(db, LOCAL, n, rng)
+    create_knockout(db, LOCAL)
+    draw_round_colours(db, LOCAL, 9, seed=5)
+    pair_next_round(db, LOCAL, seed=9)  # the continuing Swiss of the other 32, on boards 5–20
+    enter_match_result(db, LOCAL, "QF1", 1, GameResult.DRAW)
+    enter_match_result(db, LOCAL, "QF2", 1, GameResult.RED_WIN)
+    yield db
+    db.close()
+
+
+@pytest.fixture(scope="module")
+def players(db):
+    return list_players(db)
+
+
+def pdf(db, name: str, **options) -> tuple[int, str, PdfReader]:
+    data = exports.render_pdf(db, name, printed_at=AT, **options)
+    reader = PdfReader(io.BytesIO(data))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    return len(reader.pages), text.replace(" ", ""), reader
+
+
+def fonts_embedded(reader: PdfReader) -> set[str]:
+    embedded = set()
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            for desc in [font, *(d.get_object() for d in font.get("/DescendantFonts", []))]:
+                fd = desc.get("/FontDescriptor")
+                if fd is not None and any(k in fd.get_object() for k in ("/FontFile", "/FontFile2")):
+                    embedded.add(str(desc["/BaseFont"]))
+    return embedded
+
+
+# --------------------------------------------------------------------------- round documents
+
+
+def test_table_cards_one_card_per_board_two_per_page(db) -> None:
+    view = round_view(db, OPEN, 4)
+    pages, text, reader = pdf(db, "table-cards", group=OPEN, round_number=4)
+    assert len(view.boards) == 60
+    assert pages == 30
+    assert fonts_embedded(reader)
+    for b in view.boards[:5] + view.boards[-3:]:
+        assert b.red.name in text and b.black.name in text
+    pages4, _, _ = pdf(db, "table-cards", group=OPEN, round_number=4, per_page=4)
+    assert pages4 == 15
+
+
+def test_pairings_default_to_the_latest_round_with_scores_before_it(db) -> None:
+    cards = exports.pairing_list(db, OPEN, 4)
+    assert cards.header.round == 4
+    assert exports.document(db, "pairings", group=OPEN).header.round == 4  # type: ignore[attr-defined]
+    before = {line.no: line.score for line in group_standings(db, OPEN, 3).lines}
+    for row in cards.rows:
+        assert row.result_zh == ""
+        assert row.red.score == before[row.red.no] and row.black.score == before[row.black.no]
+    _, text, _ = pdf(db, "pairings", group=OPEN)
+    assert cards.rows[0].red.name in text and "第4轮" in text
+
+
+def test_round_results_mark_forfeits_and_violations(db) -> None:
+    view = round_view(db, OPEN, 2)
+    results = exports.round_results(db, OPEN, 2)
+    late = results.rows[4]
+    assert late.result_zh == "红弃权"
+    assert late.marks == ("红方迟到",)
+    assert results.rows[6].marks == ("黑方其他犯规",)
+    assert [r.result_zh for r in results.rows] == [b.result.zh for b in view.boards]
+    _, text, _ = pdf(db, "results", group=OPEN, round_number=2)
+    assert "红弃权" in text and "迟到" in text
+
+
+def test_record_sheets_for_the_boards_due(db) -> None:
+    due = record_duty_list(db, OPEN, 4)
+    assert due and all(d.board <= 10 for d in due)
+    sheets = exports.record_sheets(db, OPEN, 4)
+    assert [d.board for d in sheets.duties] == sorted(d.board for d in due)
+    pages, text, _ = pdf(db, "record-sheets", group=OPEN, round_number=4)
+    assert pages >= len(due)
+    assert sheets.duties[0].red.name in text
+
+
+# --------------------------------------------------------------------------- standings and tables
+
+
+def test_standings_show_every_value_column_of_the_chain(db) -> None:
+    view = group_standings(db, OPEN, 3)
+    st = exports.standings(db, OPEN, 3)
+    assert st.chain == ("对手分", "胜局", "犯规", "后走局数", "后走胜局")
+    assert [(r.rank, r.no, r.score) for r in st.rows] == [(x.rank, x.no, x.score) for x in view.lines]
+    first, line = st.rows[0], view.lines[0]
+    assert dict(first.tiebreaks) == {
+        "对手分": line.opponent_score,
+        "胜局": line.wins,
+        "犯规": line.violations,
+        "后走局数": line.black_games,
+        "后走胜局": line.black_wins,
+    }
+    ties = [
+        (a.no, b.no)
+        for a, b in zip(view.lines, view.lines[1:], strict=False)
+        if a.separated_by == "sequence_number"
+    ]
+    assert list(st.sequence_ties) == ties
+    pages, text, _ = pdf(db, "standings", group=OPEN, round_number=3)
+    assert pages >= 3 and "对手分" in text and "后走胜局" in text and "序号" in text
+
+
+def test_crosstable_rows_read_from_the_games(db) -> None:
+    ct = exports.crosstable(db, OPEN, 3)
+    assert ct.rounds == 3 and len(ct.rows) == 120
+    r1 = round_view(db, OPEN, 1).boards[0]
+    red_row = next(r for r in ct.rows if r.no == r1.red.no)
+    black_row = next(r for r in ct.rows if r.no == r1.black.no)
+    assert red_row.per_round[0].opponent == r1.black.no and red_row.per_round[0].colour == "红"
+    assert black_row.per_round[0].opponent == r1.red.no and black_row.per_round[0].colour == "黑"
+    places = {x.no: (x.rank, x.score) for x in group_standings(db, OPEN, 3).lines}
+    assert all((r.place, r.score) == places[r.no] for r in ct.rows)
+    _, text, _ = pdf(db, "crosstable", group=OPEN, round_number=3)
+    assert red_row.per_round[0].text in text and black_row.per_round[0].text in text
+
+
+def test_team_standings_and_prizes(db) -> None:
+    teams = exports.team_standings_model(db, OPEN)
+    assert teams.rows and teams.header.round_label == "（暂列）"
+    assert all(len(r.members) == 4 for r in teams.rows if r.rank is not None)
+    prizes = exports.prize_list_model(db)
+    assert sum(p.amount for p in prizes.lines) == 27_800 + 7_900 + 3_000
+    assert "暂列" in prizes.header.round_label
+    _, text, _ = pdf(db, "prizes")
+    assert "38,700" in text  # 27,800 + 7,900 + 3,000
+
+
+# --------------------------------------------------------------------------- privacy
+
+
+PUBLIC = [
+    ("table-cards", {"group": OPEN}),
+    ("pairings", {"group": OPEN, "by_name": True}),
+    ("results", {"group": OPEN, "round_number": 2}),
+    ("standings", {"group": LOCAL}),
+    ("crosstable", {"group": OPEN}),
+    ("teams", {"group": OPEN}),
+    ("prizes", {}),
+    ("record-sheets", {"group": OPEN, "round_number": 4}),
+    ("entry-list", {"group": OPEN}),
+    ("entry-list", {"group": LOCAL}),
+    ("bracket", {"group": LOCAL}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), PUBLIC, ids=[f"{n}-{i}" for i, (n, _) in enumerate(PUBLIC)])
+def test_no_public_document_shows_an_id_or_phone_number(db, players, name: str, options: dict) -> None:
+    _, text, reader = pdf(db, name, **options)
+    assert fonts_embedded(reader)
+    assert len(players) == 160
+    leaked = [p.name for p in players if p.id_number in text or p.phone in text]
+    assert leaked == []
+
+
+def test_payout_sheet_and_internal_entry_list_do_show_them(db, players) -> None:
+    sheet = exports.payout_sheet(db)
+    _, text, _ = pdf(db, "payout")
+    by_name = {(p.name, p.id_number): p for p in players}
+    winners = [x for x in sheet.lines if x.id_number]
+    assert len(winners) == 24 + 16
+    for x in winners:
+        assert (x.name, x.id_number) in by_name and by_name[(x.name, x.id_number)].phone == x.phone
+        assert x.id_number in text and x.phone in text
+    _, internal, _ = pdf(db, "entry-list", group=LOCAL, internal=True)
+    local = [p for p in players if p.group == LOCAL]
+    assert all(p.id_number in internal for p in local)
+
+
+def test_the_workbook_and_site_hold_no_personal_numbers(db, players, tmp_path: Path) -> None:
+    exports.write_result_workbook(db, tmp_path / "r.xlsx")
+    wb = load_workbook(tmp_path / "r.xlsx")
+    values = " ".join(str(c.value) for ws in wb.worksheets for row in ws.iter_rows() for c in row)
+    site = exports.write_public_site(db, tmp_path / "site", AT)
+    html = " ".join(p.read_text(encoding="utf-8") for p in site)
+    for p in players:
+        assert p.id_number not in values and p.phone not in values
+        assert p.id_number not in html and p.phone not in html
+    assert any(p.name.endswith("bracket-1.html") for p in site)
+
+
+# --------------------------------------------------------------------------- workbook
+
+
+def test_workbook_sheets_hold_the_service_values_and_no_formulas(db, tmp_path: Path) -> None:
+    exports.write_result_workbook(db, tmp_path / "r.xlsx")
+    wb = load_workbook(tmp_path / "r.xlsx")
+    expected = {f"{OPEN}参赛名单", f"{LOCAL}参赛名单", f"{OPEN}名次表", f"{LOCAL}名次表"}
+    expected |= {f"{OPEN}第{n}轮" for n in range(1, 5)} | {f"{LOCAL}第{n}轮" for n in range(1, 10)}
+    expected |= {f"{OPEN}个人成绩总表", f"{LOCAL}个人成绩总表", f"{OPEN}团体名次表", "奖励名单", "操作日志"}
+    assert set(wb.sheetnames) == expected
+    assert all(
+        c.data_type != "f" and not (isinstance(c.value, str) and c.value.startswith("="))
+        for ws in wb.worksheets
+        for row in ws.iter_rows()
+        for c in row
+    )
+    rows = list(wb[f"{OPEN}名次表"].iter_rows(min_row=2, values_only=True))
+    view = group_standings(db, OPEN, 4)
+    assert [(r[0], r[1], r[2], r[4], r[5], r[6]) for r in rows] == [
+        (x.rank, x.no, x.name, x.score, x.opponent_score, x.wins) for x in view.lines
+    ]
+    r2 = list(wb[f"{OPEN}第2轮"].iter_rows(min_row=2, values_only=True))
+    boards = round_view(db, OPEN, 2).boards
+    assert [(r[0], r[1], r[5], r[7]) for r in r2] == [
+        (b.board, b.red.no, b.result.zh, b.black.no) for b in boards
+    ]
+    r4 = list(wb[f"{OPEN}第4轮"].iter_rows(min_row=2, values_only=True))
+    assert sum(1 for r in r4 if r[5]) == 40  # results on boards 1–40 only
+
+
+# --------------------------------------------------------------------------- knockout
+
+
+def test_bracket_lists_every_game(db) -> None:
+    br = exports.bracket(db, LOCAL)
+    eb = bracket_of(db, LOCAL)
+    assert eb is not None
+    assert [len(c) for c in br.columns] == [4, 2, 1]
+    qf1 = br.columns[0][0]
+    assert [g.kind for g in qf1.games] == ["慢棋", "快棋"] and qf1.games[0].result_zh == "和"
+    assert qf1.games[1].result_zh == "" and qf1.winner == ""
+    qf2 = br.columns[0][1]
+    assert qf2.games[0].result_zh == "红胜" and qf2.winner.endswith(qf2.games[0].red)
+    assert qf1.high.startswith("1 ") and qf1.low.startswith("8 ")
+    _, text, _ = pdf(db, "bracket", group=LOCAL)
+    assert qf1.games[0].red in text and "快棋" in text
+
+
+def test_knockout_round_cards_show_the_current_game_and_results_every_game(db) -> None:
+    cards = exports.table_cards(db, LOCAL, 9)
+    assert len(cards.rows) == 4 + 16  # QF1–QF4 (their current game), 32 others on boards 5–20
+    assert [r.board for r in cards.rows] == list(range(1, 21))
+    assert cards.rows[0].marks == ("四分之一决赛第1场", "第2局快棋")  # game 1 was drawn
+    assert cards.rows[1].marks == ("四分之一决赛第2场", "第1局慢棋")
+    swiss = [b for b in round_view(db, LOCAL, 9).boards if b.match is None]
+    assert [(r.red.no, r.black.no) for r in cards.rows[4:]] == [(b.red.no, b.black.no) for b in swiss]
+    results = exports.round_results(db, LOCAL, 9)
+    assert [r.board for r in results.rows[:5]] == [1, 1, 2, 3, 4]
+    assert [r.result_zh for r in results.rows[:3]] == ["和", "", "红胜"]
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+@pytest.mark.parametrize(
+    ("call", "zh"),
+    [
+        (lambda db: exports.round_results(db, OPEN, 5), "第 5 轮尚未编排"),
+        (lambda db: exports.table_cards(db, OPEN, 7), "尚未编排"),
+        (lambda db: exports.bracket(db, OPEN), "尚未产生淘汰赛对阵"),
+        (lambda db: exports.team_standings_model(db, LOCAL), "不设团体"),
+        (lambda db: exports.record_sheets(db, OPEN, 1), "没有应录谱"),
+        (lambda db: exports.document(db, "standings"), "多个组别"),
+        (lambda db: exports.document(db, "pairings", group="少年组"), "少年组"),
+        (lambda db: exports.document(db, "pairings", group=OPEN, internal=True), "内部"),
+    ],
+)
+def test_documents_that_cannot_exist_are_refused(db, call, zh: str) -> None:
+    with pytest.raises(UserError, match=zh) as info:
+        call(db)
+    assert info.value.en  # an English message too
+
+
+def test_nothing_is_written_for_a_refused_document(db, tmp_path: Path) -> None:
+    out = tmp_path / "x.pdf"
+    with pytest.raises(UserError):
+        exports.write_document(db, "bracket", out, group=OPEN)
+    assert not out.exists()
+
+
+def test_a_fresh_event_refuses_round_documents_and_prizes(tmp_path: Path) -> None:
+    db = create_demo(tmp_path / "fresh.xqt", seed=3, players=40)
+    try:
+        with pytest.raises(UserError, match="尚未编排任何轮次"):
+            exports.document(db, "pairings", group=OPEN)
+        with pytest.raises(UserError, match="尚未编排任何轮次"):
+            exports.prize_list_model(db)
+        assert exports.entry_list(db, OPEN).lines
+        buf = io.BytesIO()
+        render_document("entry-list", exports.entry_list(db, OPEN), buf, printed_at=AT)
+        assert buf.getvalue().startswith(b"%PDF")
+    finally:
+        db.close()

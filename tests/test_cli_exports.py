@@ -1,0 +1,115 @@
+"""xqarbiter print / excel / html: files written on success; refusals on stderr, exit 2, no file."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from openpyxl import load_workbook
+from pypdf import PdfReader
+
+from app.cli import main
+from app.services.demo import create_demo
+from app.services.registration import list_players
+from app.services.results import enter_result
+from app.services.rounds import pair_next_round, round_view
+
+OPEN, LOCAL = "公开组", "天水本地组"
+
+
+@pytest.fixture(scope="module")
+def event(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cli") / "demo.xqt"
+    db = create_demo(path, seed=2024)
+    for group in (OPEN, LOCAL):
+        pair_next_round(db, group, seed=1)
+        for b in round_view(db, group, 1).boards:
+            enter_result(db, group, 1, b.board, "1-0" if b.board % 3 else "=")
+        pair_next_round(db, group, seed=2)
+    db.close()
+    return path
+
+
+def text_of(path: Path) -> str:
+    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(path.read_bytes())).pages)
+
+
+def test_print_table_cards_of_the_latest_round(event: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "cards.pdf"
+    assert (
+        main(["print", str(event), "table-cards", "--group", LOCAL, "--per-page", "4", "-o", str(out)]) == 0
+    )
+    reader = PdfReader(out)
+    assert len(reader.pages) == 5  # 20 boards, 4 per page
+    assert "第2轮" in text_of(out).replace(" ", "")
+    assert str(out) in capsys.readouterr().out
+
+
+def test_print_results_by_name_and_standings(event: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r.pdf"
+    assert (
+        main(["print", str(event), "results", "--group", OPEN, "--round", "1", "--by-name", "-o", str(out)])
+        == 0
+    )
+    assert "红胜" in text_of(out)
+    out = tmp_path / "s.pdf"
+    assert main(["print", str(event), "standings", "--group", OPEN, "-o", str(out)]) == 0
+    assert "对手分" in text_of(out)
+
+
+def test_payout_and_internal_entry_list_carry_the_numbers(event: Path, tmp_path: Path) -> None:
+    from app.services.tournaments import open_tournament
+
+    db = open_tournament(event, read_only=True)
+    local = list_players(db, LOCAL)
+    db.close()
+    out = tmp_path / "e.pdf"
+    assert main(["print", str(event), "entry-list", "--group", LOCAL, "--internal", "-o", str(out)]) == 0
+    assert all(p.id_number in text_of(out) for p in local)
+    out = tmp_path / "e2.pdf"
+    assert main(["print", str(event), "entry-list", "--group", LOCAL, "-o", str(out)]) == 0
+    assert not any(p.id_number in text_of(out) or p.phone in text_of(out) for p in local)
+    out = tmp_path / "pay.pdf"
+    assert main(["print", str(event), "payout", "-o", str(out)]) == 0
+    assert "内部" in text_of(out)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["pairings"], "公开组、天水本地组"),  # several groups: the message names them
+        (["results", "--group", OPEN, "--round", "3"], "尚未编排"),
+        (["bracket", "--group", OPEN], "淘汰赛"),
+        (["teams", "--group", LOCAL], "不设团体"),
+        (["record-sheets", "--group", OPEN, "--round", "1"], "录谱"),
+        (["menu", "--group", OPEN], "未知的文档"),
+        (["pairings", "--group", OPEN, "--internal"], "内部"),
+    ],
+)
+def test_refusals_exit_2_with_no_file(
+    event: Path, tmp_path: Path, capsys, args: list[str], message: str
+) -> None:
+    out = tmp_path / "x.pdf"
+    assert main(["print", str(event), *args, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "(" in err  # Chinese, then English
+    assert not out.exists()
+
+
+def test_excel_and_html(event: Path, tmp_path: Path) -> None:
+    xlsx = tmp_path / "r.xlsx"
+    assert main(["excel", str(event), "-o", str(xlsx)]) == 0
+    names = load_workbook(xlsx).sheetnames
+    assert f"{OPEN}第1轮" in names and f"{LOCAL}名次表" in names and "操作日志" in names
+    site = tmp_path / "site"
+    assert main(["html", str(event), "-o", str(site)]) == 0
+    assert (site / "index.html").exists()
+    assert len(list(site.glob("round-*.html"))) == 4
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("tmp")]  # no temporary folder left
+
+
+def test_missing_file_is_a_clean_error(tmp_path: Path, capsys) -> None:
+    assert main(["excel", str(tmp_path / "none.xqt"), "-o", str(tmp_path / "r.xlsx")]) == 2
+    assert not (tmp_path / "r.xlsx").exists()
+    assert capsys.readouterr().err
