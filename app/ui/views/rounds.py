@@ -450,6 +450,8 @@ class RoundsView(QWidget):
         finally:
             QApplication.restoreOverrideCursor()
             busy.close()
+            busy.deleteLater()
+            self.window().activateWindow()  # the busy dialog took the activation (and the shortcuts)
         outcome = command.outcome
         assert outcome is not None
         parts = [
