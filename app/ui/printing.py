@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.services import exports
 from app.ui.i18n import translate_noop
 
 #: (document name in the exports service, label in the 打印 menu), in the order of OUTPUTS.md.
@@ -41,7 +40,6 @@ PRINTED = (
     ("entry-list", translate_noop("PrintMenu", "参赛名单")),
     ("bracket", translate_noop("PrintMenu", "淘汰赛对阵图")),
 )
-ROUND_DOCUMENTS = frozenset(exports.ROUND_DOCUMENTS)
 
 
 def page_images(pdf: bytes, scale: float = 1.25) -> list[QImage]:

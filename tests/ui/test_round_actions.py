@@ -226,7 +226,9 @@ def test_close_round_confirms_the_refusals_of_records_owed(qtbot, paired_window:
     for _ in range(view.model.rowCount()):
         qtbot.keyClicks(view.entry, "1")
         qtbot.keyClick(view.entry, Qt.Key.Key_Return)
-    assert view.owed.topLevelItemCount() == len(records_owed(db, GROUP, 2)) == 2
+    qtbot.waitUntil(lambda: view.owed.topLevelItemCount() == 2)
+    assert len(records_owed(db, GROUP, 2)) == 2
+    assert view.owed_box.title() == "本轮待交棋谱（2）"
     red1 = pairing(paired_window, 2)[0][1]
     assert view.owed.topLevelItem(0).text(0) == "1"
     assert view.owed.topLevelItem(0).text(1).startswith(f"{red1} ")  # red won, red records

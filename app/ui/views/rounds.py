@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QContextMenuEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -271,6 +271,11 @@ class RoundsView(QWidget):
         self.owed_box = QGroupBox(self.tr("本轮待交棋谱"), self)
         owed_layout = QVBoxLayout(self.owed_box)
         owed_layout.addWidget(self.owed)
+        # The records owed follow the results; refreshed once after a run of entries, off the keystroke.
+        self.owed_timer = QTimer(self)
+        self.owed_timer.setSingleShot(True)
+        self.owed_timer.setInterval(300)
+        self.owed_timer.timeout.connect(self._update_owed)
 
         top = QHBoxLayout()
         top.addWidget(self.pair_button)
@@ -367,7 +372,7 @@ class RoundsView(QWidget):
             self.next_label.setText(self.tr("未录入 %1 台").replace("%1", str(len(pending))))
         else:
             self.next_label.setText(self.tr("本轮成绩已全部录入"))
-        self._update_owed()
+        self.owed_timer.start()
 
     def _update_owed(self) -> None:
         self.owed.clear()
