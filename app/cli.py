@@ -221,16 +221,33 @@ def cmd_pairings(args: argparse.Namespace) -> int:
 
 
 def cmd_result(args: argparse.Namespace) -> int:
+    from app.engine.types import GameResult
+    from app.services.knockout import enter_match_result
     from app.services.results import enter_result
 
+    if args.match is None and (args.board is None or args.round is None):
+        raise UserError(
+            "请用 --round 与 --board 指定台次（淘汰赛也可用 --match 与 --game）",
+            "give --round and --board (or --match and --game for a knockout game)",
+        )
     db = _open(args.file)
     try:
-        enter_result(
-            db, args.group, args.round, args.board, args.result, reason=args.reason, game_no=args.game
-        )
+        if args.match is not None:
+            if args.game is None:
+                raise UserError("淘汰赛成绩须用 --game 指定第几局", "a knockout result needs --game")
+            code = args.match.upper()
+            enter_match_result(
+                db, args.group, code, args.game, GameResult.from_code(args.result), reason=args.reason
+            )
+            where = f"{code} 第 {args.game} 局"
+        else:
+            enter_result(
+                db, args.group, args.round, args.board, args.result, reason=args.reason, game_no=args.game
+            )
+            where = f"第 {args.round} 轮 第 {args.board} 台"
     finally:
         db.close()
-    print(f"{args.group} 第 {args.round} 轮 第 {args.board} 台：{args.result}")
+    print(f"{args.group} {where}：{args.result}")
     return 0
 
 
@@ -276,8 +293,9 @@ def add_round_commands(sub: Any) -> None:
     p = sub.add_parser("result", help="enter one result: 1-0, 0-1, =, +-, -+, --")
     p.add_argument("file")
     p.add_argument("--group", required=True)
-    p.add_argument("--round", type=int, required=True)
-    p.add_argument("--board", type=int, required=True)
+    p.add_argument("--round", type=int, default=None)
+    p.add_argument("--board", type=int, default=None)
+    p.add_argument("--match", default=None, help="knockout: the match code (QF1, SF2, F, 3RD, P5 …)")
     p.add_argument("--game", type=int, default=None, help="knockout: game number within the match")
     p.add_argument("--reason", default="", help="required to correct a closed round")
     p.add_argument("result")
@@ -299,10 +317,17 @@ def add_round_commands(sub: Any) -> None:
 
 
 def _command_groups() -> list[Callable[[Any], None]]:
+    from app.cli_event import add_event_commands
     from app.cli_exports import add_export_commands
     from app.cli_safety import add_safety_commands
 
-    return [add_foundation_commands, add_round_commands, add_safety_commands, add_export_commands]
+    return [
+        add_foundation_commands,
+        add_round_commands,
+        add_event_commands,
+        add_safety_commands,
+        add_export_commands,
+    ]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -331,6 +356,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"错误：{exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into head and friends
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -10,13 +10,11 @@ a windowed build has no console.
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 import tempfile
 import traceback
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -128,76 +126,55 @@ def _step_qt(work: Path, say: Callable[[str], None]) -> None:
     say(f"     Qt platform {app.platformName()}")  # type: ignore[attr-defined]
 
 
+GROUP = "天水本地组"
+
+
 def _step_event(work: Path, say: Callable[[str], None]) -> None:
-    from app.services.snapshot import import_snapshot
+    from app.services.demo import create_demo
+    from app.services.rounds import pair_next_round
 
-    path = work / "自检.xqt"
+    db = create_demo(work / "自检.xqt", seed=2024, players=160)
     try:
-        from app.services.demo import create_demo
-
-        db = create_demo(work / "demo.xqt", seed=2024, players=40)
+        out = pair_next_round(db, GROUP, seed=1)
+    finally:
         db.close()
-        say("     demo event created")
-    except ImportError as exc:
-        for leftover in work.glob("demo.xqt*"):
-            leftover.unlink()
-        say(f"     note: demo generator not complete in this build ({exc}); using a snapshot")
-    paired = False
-    try:
-        pairing = importlib.import_module("app.services.pairing")
-        db = import_snapshot(sample_snapshot(16, rounds=0), path)
-        db.close()
-        from app.services.tournaments import open_tournament
-
-        db = open_tournament(path)
-        try:
-            pairing.pair_round(db, sample_snapshot()["rounds"][0]["group"], 1)
-        finally:
-            db.close()
-        paired = True
-        say("     round 1 paired by the pairing service")
-    except Exception as exc:
-        for leftover in work.glob("自检.xqt*"):
-            leftover.unlink()
-        say(
-            f"     note: pairing service not available ({type(exc).__name__}: {exc}); round 1 from a snapshot"
-        )
-    if not paired:
-        import_snapshot(sample_snapshot(16, rounds=1), path).close()
+    say(f"     demo event created, round 1 paired: {out.boards} boards")
 
 
 def _step_results(work: Path, say: Callable[[str], None]) -> None:
     from app.services.results import enter_result
-    from app.services.snapshot import export_snapshot
+    from app.services.rounds import round_view
+    from app.services.standings import group_standings
     from app.services.tournaments import open_tournament
 
     db = open_tournament(work / "自检.xqt")
     try:
-        rnd = export_snapshot(db)["rounds"][0]
-        for game in rnd["games"]:
-            enter_result(db, rnd["group"], 1, game["board"], RESULT_CYCLE[game["board"] % 3])
-        games = export_snapshot(db)["rounds"][0]["games"]
-        assert all(g["result"] != "pending" for g in games), games
+        boards = round_view(db, GROUP, 1).boards
+        for b in boards:
+            enter_result(db, GROUP, 1, b.board, RESULT_CYCLE[b.board % 3])
+        assert not round_view(db, GROUP, 1).pending_boards
+        ranks = [line.rank for line in group_standings(db, GROUP).lines]
+        assert ranks == list(range(1, len(ranks) + 1)), ranks
     finally:
         db.close()
-    say(f"     {len(games)} results entered")
+    say(f"     {len(boards)} results entered, standings 1..{len(ranks)}")
 
 
 def _step_backup(work: Path, say: Callable[[str], None]) -> None:
     from app.services.backups import list_backups, make_backup
 
     made = make_backup(work / "自检.xqt", "self-test")
-    assert [b.path for b in list_backups(work / "自检.xqt")] == [made]
+    assert made in [b.path for b in list_backups(work / "自检.xqt")]
     say(f"     backup {made.name}")
 
 
 def _step_trf(work: Path, say: Callable[[str], None]) -> None:
     from app.services.trf_exchange import export_trf, import_trf
 
-    text = export_trf(work / "自检.xqt", sample_snapshot()["rounds"][0]["group"])
+    text = export_trf(work / "自检.xqt", GROUP)
     (work / "自检.trf").write_text(text, encoding="utf-8")
     import_trf(work / "自检.trf", work / "自检-trf.xqt").close()
-    again = export_trf(work / "自检-trf.xqt", sample_snapshot()["rounds"][0]["group"])
+    again = export_trf(work / "自检-trf.xqt", GROUP)
     assert again == text, "TRF round trip differs"
     say(f"     TRF {len(text.splitlines())} lines, round trip identical")
 
@@ -219,48 +196,30 @@ def _step_pdf(work: Path, say: Callable[[str], None]) -> None:
     say(f"     PDF with bundled font {font_path().name}")
 
 
-def _optional(module: str, say: Callable[[str], None]) -> Any | None:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        say(f"     note: {module} is not in this build yet; step skipped")
-        return None
-
-
 def _step_table_cards(work: Path, say: Callable[[str], None]) -> None:
-    reports = _optional("app.reports.table_cards", say)
-    service = _optional("app.services.printing", say) if reports else None
-    if reports is None or service is None:
-        return
-    fn = getattr(service, "print_table_cards", None)
-    if fn is None:
-        say("     note: no print_table_cards service yet; step skipped")
-        return
+    from app.services.exports import write_document
     from app.services.tournaments import open_tournament
 
     db = open_tournament(work / "自检.xqt", read_only=True)
     try:
-        fn(db, sample_snapshot()["rounds"][0]["group"], 1, work / "台签.pdf")
+        out = write_document(db, "table-cards", work / "台卡.pdf", group=GROUP, round_number=1)
     finally:
         db.close()
-    say("     table cards printed")
+    assert out.read_bytes().startswith(b"%PDF")
+    say(f"     table cards printed ({out.stat().st_size} bytes)")
 
 
 def _step_excel(work: Path, say: Callable[[str], None]) -> None:
-    service = _optional("app.services.excel_export", say)
-    if service is None:
-        import openpyxl
+    import openpyxl
 
-        wb = openpyxl.Workbook()
-        wb.active.append(["自检", datetime.now().isoformat(timespec="seconds")])  # type: ignore[union-attr]
-        wb.save(work / "自检.xlsx")
-        say("     openpyxl workbook written instead")
-        return
+    from app.services.exports import write_result_workbook
     from app.services.tournaments import open_tournament
 
     db = open_tournament(work / "自检.xqt", read_only=True)
     try:
-        service.export_workbook(db, work / "自检.xlsx")
+        out = write_result_workbook(db, work / "成绩.xlsx")
     finally:
         db.close()
-    say("     Excel workbook exported")
+    sheets = openpyxl.load_workbook(out).sheetnames
+    assert len(sheets) >= 5, sheets
+    say(f"     Excel workbook with {len(sheets)} sheets")

@@ -324,6 +324,26 @@ class MainWindow(QMainWindow):
             except ImportError:  # the registration services are not installed yet
                 return PendingView(title, self)
             return PlayersView(document, self)
+        if key == "standings":
+            from app.ui.views.standings import StandingsView
+
+            return StandingsView(document, self)
+        if key == "teams":
+            from app.ui.views.teams import TeamsView
+
+            return TeamsView(document, self)
+        if key == "prizes":
+            from app.ui.views.teams import PrizesView
+
+            return PrizesView(document, self)
+        if key == "bracket":
+            from app.ui.views.bracket import BracketView
+
+            return BracketView(document, self)
+        if key == "settings":
+            from app.ui.views.settings import SettingsView
+
+            return SettingsView(document, self)
         return PendingView(title, self)
 
     def show_view(self, key: str) -> QWidget:

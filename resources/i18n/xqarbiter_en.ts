@@ -2,6 +2,132 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_GB" sourcelanguage="zh_CN">
   <context>
+    <name>BracketCanvas</name>
+    <message>
+      <source>慢棋</source>
+      <translation>slow</translation>
+    </message>
+    <message>
+      <source>快棋</source>
+      <translation>rapid</translation>
+    </message>
+    <message>
+      <source>附加赛</source>
+      <translation>deciding</translation>
+    </message>
+    <message>
+      <source>待定</source>
+      <translation>to be decided</translation>
+    </message>
+    <message>
+      <source>未赛</source>
+      <translation>not played</translation>
+    </message>
+    <message>
+      <source>待抽签定先后</source>
+      <translation>colours to be drawn</translation>
+    </message>
+    <message>
+      <source>（第 %1、%2 名）</source>
+      <translation> (places %1, %2)</translation>
+    </message>
+    <message>
+      <source>第 %1 轮</source>
+      <translation>Round %1</translation>
+    </message>
+    <message>
+      <source>附加赛待 %1 号选色</source>
+      <translation>deciding game: no. %1 chooses colour</translation>
+    </message>
+    <message>
+      <source>抽签种子 %1</source>
+      <translation>lot seed %1</translation>
+    </message>
+    <message>
+      <source>第%1局 %2  红 %3 — 黑 %4   %5</source>
+      <translation>G%1 %2  Red %3 – Black %4   %5</translation>
+    </message>
+  </context>
+  <context>
+    <name>BracketView</name>
+    <message>
+      <source>产生淘汰赛对阵</source>
+      <translation>Create knockout bracket</translation>
+    </message>
+    <message>
+      <source>抽签定先后</source>
+      <translation>Draw colours</translation>
+    </message>
+    <message>
+      <source>由程序抽签决定本轮各场第一局的先后手，记录抽签种子</source>
+      <translation>Draw the colours of game 1 of every match of this round by lot; the seed is recorded</translation>
+    </message>
+    <message>
+      <source>录入现场抽签……</source>
+      <translation>Enter physical draw…</translation>
+    </message>
+    <message>
+      <source>附加赛选色……</source>
+      <translation>Deciding-game colour…</translation>
+    </message>
+    <message>
+      <source>淘汰赛成绩在“编排”中按台次录入；绿色为胜者，虚线为负者的去向。</source>
+      <translation>Knockout results are entered by board in Rounds; green marks the winner, dashed lines show where losers go.</translation>
+    </message>
+    <message>
+      <source>附加赛选色</source>
+      <translation>Deciding-game colour</translation>
+    </message>
+    <message>
+      <source>高种子棋手的选择：</source>
+      <translation>The higher seed chooses:</translation>
+    </message>
+    <message>
+      <source>轮次：</source>
+      <translation>Round:</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 轮结束后产生 %3 人淘汰赛对阵。</source>
+      <translation>%1: the knockout of %3 players is created after round %2.</translation>
+    </message>
+    <message>
+      <source>淘汰赛对阵已产生</source>
+      <translation>Knockout bracket created</translation>
+    </message>
+    <message>
+      <source>本轮没有待抽签的比赛</source>
+      <translation>No match of this round is waiting for its colour draw</translation>
+    </message>
+    <message>
+      <source>现场抽签结果已录入</source>
+      <translation>Physical draw entered</translation>
+    </message>
+    <message>
+      <source>执红</source>
+      <translation>takes Red</translation>
+    </message>
+    <message>
+      <source>执黑</source>
+      <translation>takes Black</translation>
+    </message>
+    <message>
+      <source>第 %1 轮</source>
+      <translation>Round %1</translation>
+    </message>
+    <message>
+      <source>%1 附加赛先后手已确定</source>
+      <translation>%1: deciding-game colours set</translation>
+    </message>
+    <message>
+      <source>%1不设淘汰赛</source>
+      <translation>%1 has no knockout stage</translation>
+    </message>
+    <message>
+      <source>第 %1 轮先后手已抽签，抽签种子 %2（可据此复核）</source>
+      <translation>Round %1 colours drawn, lot seed %2 (for verification)</translation>
+    </message>
+  </context>
+  <context>
     <name>GameResult</name>
     <message>
       <source>红胜</source>
@@ -276,6 +402,25 @@
     <message>
       <source>第 %1 轮：%2</source>
       <translation>Round %1: %2</translation>
+    </message>
+  </context>
+  <context>
+    <name>ManualDrawDialog</name>
+    <message>
+      <source>录入现场抽签</source>
+      <translation>Enter physical draw</translation>
+    </message>
+    <message>
+      <source>每场比赛第一局执红的棋手（“程序抽签”的比赛由程序抽签）：</source>
+      <translation>Who drew Red in game 1 of each match (matches left on “By lot” are drawn by the program):</translation>
+    </message>
+    <message>
+      <source>程序抽签</source>
+      <translation>By lot</translation>
+    </message>
+    <message>
+      <source>%1 号 %2 执红</source>
+      <translation>no. %1 %2 takes Red</translation>
     </message>
   </context>
   <context>
@@ -623,6 +768,64 @@
     </message>
   </context>
   <context>
+    <name>PrizeTableModel</name>
+    <message>
+      <source>奖项</source>
+      <translation>Prize</translation>
+    </message>
+    <message>
+      <source>名次</source>
+      <translation>Place</translation>
+    </message>
+    <message>
+      <source>获奖者</source>
+      <translation>Winner</translation>
+    </message>
+    <message>
+      <source>单位</source>
+      <translation>Unit</translation>
+    </message>
+    <message>
+      <source>金额（元）</source>
+      <translation>Amount (yuan)</translation>
+    </message>
+    <message>
+      <source>（空缺）</source>
+      <translation>(vacant)</translation>
+    </message>
+    <message>
+      <source>个人</source>
+      <translation>Individual</translation>
+    </message>
+    <message>
+      <source>团体</source>
+      <translation>Team</translation>
+    </message>
+    <message>
+      <source>小计 %1 项</source>
+      <translation>Subtotal, %1 prizes</translation>
+    </message>
+  </context>
+  <context>
+    <name>PrizesView</name>
+    <message>
+      <source>奖金按最终名次发放；比赛结束前按目前名次预览。金额为税前人民币（元）。</source>
+      <translation>Prizes follow the final ranking; before the end this is a preview from the current standings. Amounts are pre-tax yuan.</translation>
+    </message>
+    <message>
+      <source>奖金总额 %1 元</source>
+      <translation>Prize money total %1 yuan</translation>
+    </message>
+    <message>
+      <source>（实发 %1 元）</source>
+      <translation> (paid %1 yuan)</translation>
+    </message>
+    <message>
+      <source>%1：%2 元</source>
+      <translation>%1: %2 yuan</translation>
+    </message>
+  </context>
+  <context>
     <name>RoundsView</name>
     <message>
       <source>编排下一轮</source>
@@ -914,6 +1117,623 @@
     </message>
   </context>
   <context>
+    <name>SettingsView</name>
+    <message>
+      <source>赛事名称</source>
+      <translation>Event name</translation>
+    </message>
+    <message>
+      <source>开始日期</source>
+      <translation>Start date</translation>
+    </message>
+    <message>
+      <source>结束日期</source>
+      <translation>End date</translation>
+    </message>
+    <message>
+      <source>比赛地点</source>
+      <translation>Venue</translation>
+    </message>
+    <message>
+      <source>积分编排赛用时</source>
+      <translation>Swiss time control</translation>
+    </message>
+    <message>
+      <source>胜</source>
+      <translation>Win</translation>
+    </message>
+    <message>
+      <source>和（红方）</source>
+      <translation>Draw (Red)</translation>
+    </message>
+    <message>
+      <source>和（黑方）</source>
+      <translation>Draw (Black)</translation>
+    </message>
+    <message>
+      <source>负</source>
+      <translation>Loss</translation>
+    </message>
+    <message>
+      <source>轮空</source>
+      <translation>Bye</translation>
+    </message>
+    <message>
+      <source>对方弃权</source>
+      <translation>Opponent forfeits</translation>
+    </message>
+    <message>
+      <source>弃权</source>
+      <translation>Forfeit</translation>
+    </message>
+    <message>
+      <source>慢棋用时</source>
+      <translation>Slow game time control</translation>
+    </message>
+    <message>
+      <source>快棋用时</source>
+      <translation>Rapid game time control</translation>
+    </message>
+    <message>
+      <source>附加赛用时</source>
+      <translation>Deciding game time control</translation>
+    </message>
+    <message>
+      <source>附加赛和棋</source>
+      <translation>Drawn deciding game</translation>
+    </message>
+    <message>
+      <source>第5–8名</source>
+      <translation>Places 5–8</translation>
+    </message>
+    <message>
+      <source>同队回避</source>
+      <translation>Team avoidance</translation>
+    </message>
+    <message>
+      <source>序号产生办法</source>
+      <translation>Sequence numbers by</translation>
+    </message>
+    <message>
+      <source>同分组内顺序</source>
+      <translation>Order within a score group</translation>
+    </message>
+    <message>
+      <source>迟到报名者补给轮空分</source>
+      <translation>Late entries get bye points for missed rounds</translation>
+    </message>
+    <message>
+      <source>轮空和对方弃权计为胜局</source>
+      <translation>Byes and forfeit wins count as wins</translation>
+    </message>
+    <message>
+      <source>淘汰赛对局计入后走局数</source>
+      <translation>Knockout games count as Black games</translation>
+    </message>
+    <message>
+      <source>计分队员人数</source>
+      <translation>Members counted</translation>
+    </message>
+    <message>
+      <source>计算团体成绩的最少队员人数</source>
+      <translation>Fewest ranked members for a team result</translation>
+    </message>
+    <message>
+      <source>前几轮由裁判指定录谱</source>
+      <translation>Rounds with recorders designated by the arbiter</translation>
+    </message>
+    <message>
+      <source>此后前几台胜方录谱</source>
+      <translation>Then the winners on the top boards record</translation>
+    </message>
+    <message>
+      <source>和棋录谱方</source>
+      <translation>Recorder of a draw</translation>
+    </message>
+    <message>
+      <source>和棋录谱最少回合</source>
+      <translation>Fewest moves in a recorded draw</translation>
+    </message>
+    <message>
+      <source>和棋回合不足时记犯规</source>
+      <translation>Short draw: violation charged to</translation>
+    </message>
+    <message>
+      <source>迟到判负（分钟）</source>
+      <translation>Late arrival loses after (minutes)</translation>
+    </message>
+    <message>
+      <source>连续弃权几轮取消后续比赛（0＝不取消）</source>
+      <translation>Forfeits in a row before withdrawal (0 = never)</translation>
+    </message>
+    <message>
+      <source>取消资格者的对局</source>
+      <translation>Games of a disqualified player</translation>
+    </message>
+    <message>
+      <source>第几回合前不得提和</source>
+      <translation>No draw offer before move</translation>
+    </message>
+    <message>
+      <source>自然限着（回合）</source>
+      <translation>Natural move limit (moves)</translation>
+    </message>
+    <message>
+      <source>参赛人数上限</source>
+      <translation>Capacity</translation>
+    </message>
+    <message>
+      <source>报名截止</source>
+      <translation>Registration deadline</translation>
+    </message>
+    <message>
+      <source>年龄上限（周岁）</source>
+      <translation>Age limit (full years)</translation>
+    </message>
+    <message>
+      <source>报名费（元）</source>
+      <translation>Fee (yuan)</translation>
+    </message>
+    <message>
+      <source>比赛首日（计算年龄）</source>
+      <translation>First day of play (for ages)</translation>
+    </message>
+    <message>
+      <source>不回避</source>
+      <translation>None</translation>
+    </message>
+    <message>
+      <source>首轮回避</source>
+      <translation>Round 1 only</translation>
+    </message>
+    <message>
+      <source>每轮回避</source>
+      <translation>Every round</translation>
+    </message>
+    <message>
+      <source>抽签</source>
+      <translation>Lot</translation>
+    </message>
+    <message>
+      <source>按等级分</source>
+      <translation>By rating</translation>
+    </message>
+    <message>
+      <source>按序号</source>
+      <translation>By sequence number</translation>
+    </message>
+    <message>
+      <source>按名次区分办法</source>
+      <translation>By tiebreaks</translation>
+    </message>
+    <message>
+      <source>和棋黑胜</source>
+      <translation>Black wins a draw</translation>
+    </message>
+    <message>
+      <source>换先重赛直至分出胜负</source>
+      <translation>Replay with colours swapped until decisive</translation>
+    </message>
+    <message>
+      <source>负者继续比赛</source>
+      <translation>Losers play on</translation>
+    </message>
+    <message>
+      <source>按第一阶段名次</source>
+      <translation>By Swiss standing</translation>
+    </message>
+    <message>
+      <source>成绩保留</source>
+      <translation>Results stand</translation>
+    </message>
+    <message>
+      <source>对手均计弃权胜</source>
+      <translation>Opponents get forfeit wins</translation>
+    </message>
+    <message>
+      <source>双方</source>
+      <translation>Both players</translation>
+    </message>
+    <message>
+      <source>仅黑方</source>
+      <translation>Black only</translation>
+    </message>
+    <message>
+      <source>红方</source>
+      <translation>Red</translation>
+    </message>
+    <message>
+      <source>黑方</source>
+      <translation>Black</translation>
+    </message>
+    <message>
+      <source>个人</source>
+      <translation>Individual</translation>
+    </message>
+    <message>
+      <source>团体</source>
+      <translation>Team</translation>
+    </message>
+    <message>
+      <source>赛事</source>
+      <translation>Event</translation>
+    </message>
+    <message>
+      <source>计分</source>
+      <translation>Points</translation>
+    </message>
+    <message>
+      <source>用时与淘汰赛</source>
+      <translation>Time controls and knockout</translation>
+    </message>
+    <message>
+      <source>编排</source>
+      <translation>Pairing</translation>
+    </message>
+    <message>
+      <source>录谱</source>
+      <translation>Records</translation>
+    </message>
+    <message>
+      <source>纪律</source>
+      <translation>Discipline</translation>
+    </message>
+    <message>
+      <source>报名</source>
+      <translation>Registration</translation>
+    </message>
+    <message>
+      <source>名次区分</source>
+      <translation>Tiebreaks</translation>
+    </message>
+    <message>
+      <source>奖金</source>
+      <translation>Prizes</translation>
+    </message>
+    <message>
+      <source>修改理由（记入日志）</source>
+      <translation>Reason for the change (logged)</translation>
+    </message>
+    <message>
+      <source>保存规程</source>
+      <translation>Save regulation</translation>
+    </message>
+    <message>
+      <source>放弃修改</source>
+      <translation>Discard changes</translation>
+    </message>
+    <message>
+      <source>导入 TOML……</source>
+      <translation>Import TOML…</translation>
+    </message>
+    <message>
+      <source>导出 TOML……</source>
+      <translation>Export TOML…</translation>
+    </message>
+    <message>
+      <source>添加组别</source>
+      <translation>Add group</translation>
+    </message>
+    <message>
+      <source>删除组别</source>
+      <translation>Remove group</translation>
+    </message>
+    <message>
+      <source>淘汰赛人数为 0 表示全程积分编排；淘汰赛在积分编排轮数之后进行。</source>
+      <translation>Knockout size 0 means Swiss throughout; the knockout follows the Swiss rounds.</translation>
+    </message>
+    <message>
+      <source>上移</source>
+      <translation>Move up</translation>
+    </message>
+    <message>
+      <source>下移</source>
+      <translation>Move down</translation>
+    </message>
+    <message>
+      <source>仍相同时按序号排列；“前轮成绩”只能放在最后。</source>
+      <translation>Still equal: by sequence number. “Previous rounds” can only be last.</translation>
+    </message>
+    <message>
+      <source>添加奖项</source>
+      <translation>Add prize table</translation>
+    </message>
+    <message>
+      <source>删除奖项</source>
+      <translation>Remove prize table</translation>
+    </message>
+    <message>
+      <source>规程已保存</source>
+      <translation>Regulation saved</translation>
+    </message>
+    <message>
+      <source>导入规程</source>
+      <translation>Import regulation</translation>
+    </message>
+    <message>
+      <source>规程 (*.toml)</source>
+      <translation>Regulation (*.toml)</translation>
+    </message>
+    <message>
+      <source>导出规程</source>
+      <translation>Export regulation</translation>
+    </message>
+    <message>
+      <source>组别</source>
+      <translation>Group</translation>
+    </message>
+    <message>
+      <source>团体赛</source>
+      <translation>Teams</translation>
+    </message>
+    <message>
+      <source>总轮数</source>
+      <translation>Rounds</translation>
+    </message>
+    <message>
+      <source>积分编排轮数</source>
+      <translation>Swiss rounds</translation>
+    </message>
+    <message>
+      <source>淘汰赛人数</source>
+      <translation>Knockout size</translation>
+    </message>
+    <message>
+      <source>积分相同时依次比较（勾选者使用）：</source>
+      <translation>On equal points compare in order (ticked ones are used):</translation>
+    </message>
+    <message>
+      <source>奖项</source>
+      <translation>Prize</translation>
+    </message>
+    <message>
+      <source>类别</source>
+      <translation>Kind</translation>
+    </message>
+    <message>
+      <source>各名次金额（元，逗号分隔）</source>
+      <translation>Amounts by place (yuan, comma-separated; 300×6 repeats)</translation>
+    </message>
+    <message>
+      <source>合计（元）</source>
+      <translation>Total (yuan)</translation>
+    </message>
+    <message>
+      <source>新奖项</source>
+      <translation>New prize table</translation>
+    </message>
+    <message>
+      <source>奖金总额 %1 元</source>
+      <translation>Prize money total %1 yuan</translation>
+    </message>
+    <message>
+      <source>规程没有改动</source>
+      <translation>The regulation is unchanged</translation>
+    </message>
+    <message>
+      <source>已从 %1 导入规程</source>
+      <translation>Regulation imported from %1</translation>
+    </message>
+    <message>
+      <source>规程已导出到 %1</source>
+      <translation>Regulation exported to %1</translation>
+    </message>
+    <message>
+      <source>新组别</source>
+      <translation>New group</translation>
+    </message>
+    <message>
+      <source>未保存：%1（已恢复原设置）</source>
+      <translation>Not saved: %1 (the stored settings are shown again)</translation>
+    </message>
+    <message>
+      <source>未导入：%1</source>
+      <translation>Not imported: %1</translation>
+    </message>
+  </context>
+  <context>
+    <name>StandingsTableModel</name>
+    <message>
+      <source>区分依据</source>
+      <translation>Separated by</translation>
+    </message>
+    <message>
+      <source>名次</source>
+      <translation>Rank</translation>
+    </message>
+    <message>
+      <source>序号</source>
+      <translation>No.</translation>
+    </message>
+    <message>
+      <source>姓名</source>
+      <translation>Name</translation>
+    </message>
+    <message>
+      <source>单位</source>
+      <translation>Unit</translation>
+    </message>
+    <message>
+      <source>积分</source>
+      <translation>Points</translation>
+    </message>
+  </context>
+  <context>
+    <name>StandingsView</name>
+    <message>
+      <source>最终名次</source>
+      <translation>Final ranking</translation>
+    </message>
+    <message>
+      <source>为什么排在前面？</source>
+      <translation>Why above?</translation>
+    </message>
+    <message>
+      <source>选中两行（Ctrl+单击），或在一行上点右键与上一行比较</source>
+      <translation>Select two rows (Ctrl+click), or right-click a row to compare with its neighbour</translation>
+    </message>
+    <message>
+      <source>有并列仍无法区分者，按序号排列（序号小者在前）。</source>
+      <translation> Ties still unbroken are ordered by sequence number (lower first).</translation>
+    </message>
+    <message>
+      <source>名次截至：</source>
+      <translation>Standings after:</translation>
+    </message>
+    <message>
+      <source>赛前</source>
+      <translation>Before round 1</translation>
+    </message>
+    <message>
+      <source>名次区分办法：%1。</source>
+      <translation>Tiebreak order: %1.</translation>
+    </message>
+    <message>
+      <source>为什么排在前面</source>
+      <translation>Why above</translation>
+    </message>
+    <message>
+      <source>请选中两名棋手</source>
+      <translation>Select two players</translation>
+    </message>
+    <message>
+      <source>最终名次在第 %1 轮（最后一轮）结束后产生</source>
+      <translation>The final ranking exists after round %1 (the last round)</translation>
+    </message>
+    <message>
+      <source>第 %1 轮后</source>
+      <translation>After round %1</translation>
+    </message>
+    <message>
+      <source>%1 最终名次</source>
+      <translation>%1 final ranking</translation>
+    </message>
+    <message>
+      <source>取消资格（不排名次）：%1</source>
+      <translation>Disqualified (not ranked): %1</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 轮后名次</source>
+      <translation>%1 standings after round %2</translation>
+    </message>
+    <message>
+      <source>为什么 %1 排在 %2 之前？</source>
+      <translation>Why is %1 above %2?</translation>
+    </message>
+  </context>
+  <context>
+    <name>TeamTableModel</name>
+    <message>
+      <source>名次</source>
+      <translation>Rank</translation>
+    </message>
+    <message>
+      <source>队名</source>
+      <translation>Team</translation>
+    </message>
+    <message>
+      <source>计分队员（名次）</source>
+      <translation>Counted members (place)</translation>
+    </message>
+    <message>
+      <source>名次之和</source>
+      <translation>Sum of places</translation>
+    </message>
+    <message>
+      <source>最高名次</source>
+      <translation>Best place</translation>
+    </message>
+    <message>
+      <source>区分依据</source>
+      <translation>Separated by</translation>
+    </message>
+    <message>
+      <source>最高个人名次</source>
+      <translation>Best individual place</translation>
+    </message>
+  </context>
+  <context>
+    <name>TeamsView</name>
+    <message>
+      <source>比赛尚未结束：团体名次按目前的个人名次计算，仅供参考。</source>
+      <translation>The event is not over: the team ranking uses the current individual standings, for reference only.</translation>
+    </message>
+    <message>
+      <source>每队取个人名次最好的 %1 名队员的名次相加，和小者列前；相同时个人最高名次者列前。</source>
+      <translation>Each team adds the places of its best %1 members; the lower sum ranks higher, then the best individual place.</translation>
+    </message>
+    <message>
+      <source>%1 团体名次（最终）</source>
+      <translation>%1 team ranking (final)</translation>
+    </message>
+    <message>
+      <source>%1 团体名次（按目前个人名次预览）</source>
+      <translation>%1 team ranking (preview from current standings)</translation>
+    </message>
+    <message>
+      <source>不计团体成绩</source>
+      <translation>No team result</translation>
+    </message>
+    <message>
+      <source>%1 团体名次</source>
+      <translation>%1 team ranking</translation>
+    </message>
+  </context>
+  <context>
+    <name>Tiebreak</name>
+    <message>
+      <source>对手分</source>
+      <translation>Opp. score</translation>
+    </message>
+    <message>
+      <source>胜局</source>
+      <translation>Wins</translation>
+    </message>
+    <message>
+      <source>犯规</source>
+      <translation>Violations</translation>
+    </message>
+    <message>
+      <source>后走局数</source>
+      <translation>Black games</translation>
+    </message>
+    <message>
+      <source>后走胜局</source>
+      <translation>Black wins</translation>
+    </message>
+    <message>
+      <source>累进分</source>
+      <translation>Progressive</translation>
+    </message>
+    <message>
+      <source>前轮成绩</source>
+      <translation>Previous rounds</translation>
+    </message>
+    <message>
+      <source>积分</source>
+      <translation>Points</translation>
+    </message>
+    <message>
+      <source>序号</source>
+      <translation>sequence number</translation>
+    </message>
+  </context>
+  <context>
+    <name>TimeControlEdit</name>
+    <message>
+      <source> 分钟</source>
+      <translation> min</translation>
+    </message>
+    <message>
+      <source>每步加 </source>
+      <translation>+ </translation>
+    </message>
+    <message>
+      <source> 秒</source>
+      <translation> s per move</translation>
+    </message>
+  </context>
+  <context>
     <name>UndoCommands</name>
     <message>
       <source>第 %1 轮第 %2 台：%3</source>
@@ -930,6 +1750,10 @@
     <message>
       <source>编排%1下一轮</source>
       <translation>Pair the next round of %1</translation>
+    </message>
+    <message>
+      <source>修改规程</source>
+      <translation>Change regulation</translation>
     </message>
   </context>
   <context>

@@ -1,0 +1,651 @@
+"""设置 Settings: the regulation editor. Every setting of :class:`Regulations`, saved (undoably)
+through ``update_regulations`` — which validates it and refuses, with the reason, a change that would
+alter a round already paired; the editor then shows the reason and the stored values again. Import
+and export of the regulation as TOML."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QDate, QDateTime, Qt, QTime
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDateEdit,
+    QDateTimeEdit,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.engine.regulations import (
+    DecidingDraw,
+    DisqualifiedGames,
+    GroupFormat,
+    PlacementRule,
+    PrizeKind,
+    PrizeTable,
+    Regulations,
+    ScoreGroupOrder,
+    SeedingOrder,
+    ShortDrawViolation,
+    TeamAvoidance,
+    Tiebreak,
+    TimeControl,
+)
+from app.engine.types import Colour, UserError
+from app.services.tournaments import (
+    export_regulations_toml,
+    import_regulations_toml,
+    load_regulations,
+    update_regulations,
+)
+from app.ui.document import TournamentDocument
+from app.ui.i18n import tr, translate_noop
+from app.ui.models.standings import tiebreak_name
+from app.ui.undo import ServiceCommand, perform
+from app.ui.views.live import LiveView, error_text, show_message
+
+# Field labels, by section, in the order shown.
+FIELD_LABELS: dict[str, str] = {
+    "event_name": translate_noop("SettingsView", "赛事名称"),
+    "start_date": translate_noop("SettingsView", "开始日期"),
+    "end_date": translate_noop("SettingsView", "结束日期"),
+    "venue": translate_noop("SettingsView", "比赛地点"),
+    "swiss_time_control": translate_noop("SettingsView", "积分编排赛用时"),
+    "points.win": translate_noop("SettingsView", "胜"),
+    "points.red_draw": translate_noop("SettingsView", "和（红方）"),
+    "points.black_draw": translate_noop("SettingsView", "和（黑方）"),
+    "points.loss": translate_noop("SettingsView", "负"),
+    "points.bye": translate_noop("SettingsView", "轮空"),
+    "points.forfeit_win": translate_noop("SettingsView", "对方弃权"),
+    "points.forfeit_loss": translate_noop("SettingsView", "弃权"),
+    "knockout.slow": translate_noop("SettingsView", "慢棋用时"),
+    "knockout.rapid": translate_noop("SettingsView", "快棋用时"),
+    "knockout.deciding": translate_noop("SettingsView", "附加赛用时"),
+    "knockout.deciding_draw": translate_noop("SettingsView", "附加赛和棋"),
+    "knockout.placement": translate_noop("SettingsView", "第5–8名"),
+    "pairing.team_avoidance": translate_noop("SettingsView", "同队回避"),
+    "pairing.seeding": translate_noop("SettingsView", "序号产生办法"),
+    "pairing.score_group_order": translate_noop("SettingsView", "同分组内顺序"),
+    "pairing.late_entry_bye_compensation": translate_noop("SettingsView", "迟到报名者补给轮空分"),
+    "tiebreaks.byes_and_forfeits_count_as_wins": translate_noop("SettingsView", "轮空和对方弃权计为胜局"),
+    "tiebreaks.knockout_games_count_as_black": translate_noop("SettingsView", "淘汰赛对局计入后走局数"),
+    "team.counted_members": translate_noop("SettingsView", "计分队员人数"),
+    "team.min_members": translate_noop("SettingsView", "计算团体成绩的最少队员人数"),
+    "record_duty.designated_rounds": translate_noop("SettingsView", "前几轮由裁判指定录谱"),
+    "record_duty.top_boards": translate_noop("SettingsView", "此后前几台胜方录谱"),
+    "record_duty.draw_recorder": translate_noop("SettingsView", "和棋录谱方"),
+    "record_duty.min_draw_moves": translate_noop("SettingsView", "和棋录谱最少回合"),
+    "record_duty.short_draw_charged": translate_noop("SettingsView", "和棋回合不足时记犯规"),
+    "discipline.late_minutes": translate_noop("SettingsView", "迟到判负（分钟）"),
+    "discipline.consecutive_forfeits_withdraw": translate_noop(
+        "SettingsView", "连续弃权几轮取消后续比赛（0＝不取消）"
+    ),
+    "discipline.disqualified_games": translate_noop("SettingsView", "取消资格者的对局"),
+    "discipline.no_draw_offer_before_move": translate_noop("SettingsView", "第几回合前不得提和"),
+    "discipline.natural_limit_moves": translate_noop("SettingsView", "自然限着（回合）"),
+    "registration.capacity": translate_noop("SettingsView", "参赛人数上限"),
+    "registration.deadline": translate_noop("SettingsView", "报名截止"),
+    "registration.age_limit": translate_noop("SettingsView", "年龄上限（周岁）"),
+    "registration.fee_yuan": translate_noop("SettingsView", "报名费（元）"),
+    "registration.first_day_of_play": translate_noop("SettingsView", "比赛首日（计算年龄）"),
+}
+
+ENUM_LABELS: dict[enum.Enum, str] = {
+    TeamAvoidance.NONE: translate_noop("SettingsView", "不回避"),
+    TeamAvoidance.ROUND_ONE: translate_noop("SettingsView", "首轮回避"),
+    TeamAvoidance.ALL_ROUNDS: translate_noop("SettingsView", "每轮回避"),
+    SeedingOrder.LOT: translate_noop("SettingsView", "抽签"),
+    SeedingOrder.RATING: translate_noop("SettingsView", "按等级分"),
+    ScoreGroupOrder.SEQUENCE: translate_noop("SettingsView", "按序号"),
+    ScoreGroupOrder.TIEBREAKS: translate_noop("SettingsView", "按名次区分办法"),
+    DecidingDraw.BLACK_WINS: translate_noop("SettingsView", "和棋黑胜"),
+    DecidingDraw.REPEAT: translate_noop("SettingsView", "换先重赛直至分出胜负"),
+    PlacementRule.BRACKET: translate_noop("SettingsView", "负者继续比赛"),
+    PlacementRule.STANDING: translate_noop("SettingsView", "按第一阶段名次"),
+    DisqualifiedGames.STAND: translate_noop("SettingsView", "成绩保留"),
+    DisqualifiedGames.ANNUL: translate_noop("SettingsView", "对手均计弃权胜"),
+    ShortDrawViolation.BOTH: translate_noop("SettingsView", "双方"),
+    ShortDrawViolation.BLACK_ONLY: translate_noop("SettingsView", "仅黑方"),
+    Colour.RED: translate_noop("SettingsView", "红方"),
+    Colour.BLACK: translate_noop("SettingsView", "黑方"),
+    PrizeKind.INDIVIDUAL: translate_noop("SettingsView", "个人"),
+    PrizeKind.TEAM: translate_noop("SettingsView", "团体"),
+}
+
+PAGES = (
+    (translate_noop("SettingsView", "赛事"), ("event_name", "start_date", "end_date", "venue")),
+    (translate_noop("SettingsView", "计分"), ("points",)),
+    (
+        translate_noop("SettingsView", "用时与淘汰赛"),
+        ("swiss_time_control", "knockout"),
+    ),
+    (translate_noop("SettingsView", "编排"), ("pairing",)),
+    (translate_noop("SettingsView", "团体"), ("team",)),
+    (translate_noop("SettingsView", "录谱"), ("record_duty",)),
+    (translate_noop("SettingsView", "纪律"), ("discipline",)),
+    (translate_noop("SettingsView", "报名"), ("registration",)),
+)
+
+
+class TimeControlEdit(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.minutes = QSpinBox(self)
+        self.minutes.setRange(1, 600)
+        self.minutes.setSuffix(self.tr(" 分钟"))
+        self.increment = QSpinBox(self)
+        self.increment.setRange(0, 600)
+        self.increment.setPrefix(self.tr("每步加 "))
+        self.increment.setSuffix(self.tr(" 秒"))
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.minutes)
+        row.addWidget(self.increment)
+        row.addStretch(1)
+
+    def set_value(self, value: TimeControl) -> None:
+        self.minutes.setValue(value.minutes)
+        self.increment.setValue(value.increment_seconds)
+
+    def value(self) -> TimeControl:
+        return TimeControl(self.minutes.value(), self.increment.value())
+
+
+class UpdateRegulationsCommand(ServiceCommand):
+    """Replace the regulation; undo puts the previous one back (through the same service)."""
+
+    def __init__(self, document: TournamentDocument, new: Regulations, reason: str) -> None:
+        super().__init__(document, tr("UndoCommands", "修改规程"))
+        self.new, self.reason = new, reason
+        self.old = load_regulations(document.db)
+
+    def apply(self) -> None:
+        update_regulations(self.document.db, self.new, reason=self.reason)
+
+    def revert(self) -> None:
+        update_regulations(self.document.db, self.old, reason="撤销 (undo)")
+
+
+def _to_qdate(value: date) -> QDate:
+    return QDate(value.year, value.month, value.day)
+
+
+def _from_qdate(value: QDate) -> date:
+    return date(value.year(), value.month(), value.day())
+
+
+class SettingsView(LiveView):
+    def __init__(self, document: TournamentDocument, parent: QWidget | None = None) -> None:
+        super().__init__(document, parent)
+        self.editors: dict[str, QWidget] = {}
+        self.regulations: Regulations | None = None
+        self.tabs = QTabWidget(self)
+        for title, fields in PAGES:
+            page = QWidget()
+            form = QFormLayout(page)
+            form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+            for name in fields:
+                self._add_fields(form, name)
+            if name == "venue":  # the event page also holds the groups and their formats
+                groups_title = QLabel(f"<b>{self.tr('组别')}</b>", page)
+                form.addRow(groups_title)
+                form.addRow(self._groups_page())
+            self.tabs.addTab(self._scrolled(page), tr("SettingsView", title))
+        self.tabs.insertTab(3, self._tiebreak_page(), self.tr("名次区分"))
+        self.tabs.addTab(self._prizes_page(), self.tr("奖金"))
+
+        self.reason = QLineEdit(self)
+        self.reason.setPlaceholderText(self.tr("修改理由（记入日志）"))
+        self.save_button = QPushButton(self.tr("保存规程"), self)
+        self.save_button.clicked.connect(self.save)
+        self.revert_button = QPushButton(self.tr("放弃修改"), self)
+        self.revert_button.clicked.connect(self.refresh)
+        self.import_button = QPushButton(self.tr("导入 TOML……"), self)
+        self.import_button.clicked.connect(self.import_toml)
+        self.export_button = QPushButton(self.tr("导出 TOML……"), self)
+        self.export_button.clicked.connect(self.export_toml)
+        self.message = QLabel(self)
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.reason, 1)
+        bottom.addWidget(self.save_button)
+        bottom.addWidget(self.revert_button)
+        bottom.addSpacing(16)
+        bottom.addWidget(self.import_button)
+        bottom.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.message)
+        layout.addLayout(bottom)
+
+    # ------------------------------------------------------------------ building the form
+
+    def _scrolled(self, page: QWidget) -> QScrollArea:
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(page)
+        return scroll
+
+    def _add_fields(self, form: QFormLayout, name: str) -> None:
+        """One editor per leaf setting of ``name`` (a field of Regulations, maybe a section)."""
+        sample = getattr(_SAMPLE, name)
+        if dataclasses.is_dataclass(sample) and not isinstance(sample, TimeControl):
+            for f in dataclasses.fields(sample):
+                self._add_editor(form, f"{name}.{f.name}", getattr(sample, f.name))
+        else:
+            self._add_editor(form, name, sample)
+
+    def _add_editor(self, form: QFormLayout, key: str, sample: Any) -> None:
+        editor: QWidget
+        if isinstance(sample, TimeControl):
+            editor = TimeControlEdit(self)
+        elif isinstance(sample, bool):
+            editor = QCheckBox(self)
+        elif isinstance(sample, enum.Enum):
+            combo = QComboBox(self)
+            for member in type(sample):
+                combo.addItem(tr("SettingsView", ENUM_LABELS[member]), member)
+            editor = combo
+        elif isinstance(sample, int):
+            spin = QSpinBox(self)
+            spin.setRange(0, 1_000_000)
+            editor = spin
+        elif isinstance(sample, datetime):
+            dt = QDateTimeEdit(self)
+            dt.setDisplayFormat("yyyy-MM-dd HH:mm")
+            dt.setCalendarPopup(True)
+            editor = dt
+        elif isinstance(sample, date):
+            d = QDateEdit(self)
+            d.setDisplayFormat("yyyy-MM-dd")
+            d.setCalendarPopup(True)
+            editor = d
+        else:
+            line = QLineEdit(self)
+            line.setMinimumWidth(420)
+            editor = line
+        editor.setObjectName(key)
+        self.editors[key] = editor
+        form.addRow(tr("SettingsView", FIELD_LABELS[key]), editor)
+
+    def _groups_page(self) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        self.groups_table = QTableWidget(0, 5, page)
+        self.groups_table.setHorizontalHeaderLabels(
+            [
+                self.tr("组别"),
+                self.tr("团体赛"),
+                self.tr("总轮数"),
+                self.tr("积分编排轮数"),
+                self.tr("淘汰赛人数"),
+            ]
+        )
+        self.groups_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.groups_table.verticalHeader().setVisible(False)
+        self.groups_table.setMinimumSize(560, 180)
+        buttons = QHBoxLayout()
+        add = QPushButton(self.tr("添加组别"), page)
+        add.clicked.connect(lambda: self._add_group_row(GroupFormat(self.tr("新组别"))))
+        remove = QPushButton(self.tr("删除组别"), page)
+        remove.clicked.connect(lambda: self.groups_table.removeRow(self.groups_table.currentRow()))
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch(1)
+        note = QLabel(self.tr("淘汰赛人数为 0 表示全程积分编排；淘汰赛在积分编排轮数之后进行。"), page)
+        note.setStyleSheet("color: #555")
+        layout.addWidget(self.groups_table, 1)
+        layout.addWidget(note)
+        layout.addLayout(buttons)
+        return page
+
+    def _add_group_row(self, g: GroupFormat) -> None:
+        row = self.groups_table.rowCount()
+        self.groups_table.insertRow(row)
+        self.groups_table.setItem(row, 0, QTableWidgetItem(g.name))
+        teams = QCheckBox(self.groups_table)
+        teams.setChecked(g.teams)
+        self.groups_table.setCellWidget(row, 1, teams)
+        for col, value in ((2, g.rounds), (3, g.swiss_rounds)):
+            spin = QSpinBox(self.groups_table)
+            spin.setRange(0, 99)
+            spin.setValue(value)
+            self.groups_table.setCellWidget(row, col, spin)
+        size = QComboBox(self.groups_table)
+        for n in (0, 4, 8, 16):
+            size.addItem(str(n), n)
+        size.setCurrentIndex(size.findData(g.knockout_size))
+        self.groups_table.setCellWidget(row, 4, size)
+
+    def _tiebreak_page(self) -> QWidget:
+        page = QWidget()
+        layout = QHBoxLayout(page)
+        self.chain_list = QListWidget(page)
+        self.chain_list.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.chain_list.setMaximumWidth(320)
+        side = QVBoxLayout()
+        up = QPushButton(self.tr("上移"), page)
+        up.clicked.connect(lambda: self.move_tiebreak(-1))
+        down = QPushButton(self.tr("下移"), page)
+        down.clicked.connect(lambda: self.move_tiebreak(1))
+        side.addWidget(QLabel(self.tr("积分相同时依次比较（勾选者使用）："), page))
+        side.addWidget(up)
+        side.addWidget(down)
+        form = QFormLayout()
+        for key in ("tiebreaks.byes_and_forfeits_count_as_wins", "tiebreaks.knockout_games_count_as_black"):
+            self._add_editor(form, key, True)
+        side.addLayout(form)
+        note = QLabel(self.tr("仍相同时按序号排列；“前轮成绩”只能放在最后。"), page)
+        note.setStyleSheet("color: #555")
+        note.setWordWrap(True)
+        side.addWidget(note)
+        side.addStretch(1)
+        layout.addWidget(self.chain_list)
+        layout.addLayout(side, 1)
+        return page
+
+    def move_tiebreak(self, step: int) -> None:
+        row = self.chain_list.currentRow()
+        target = row + step
+        if row < 0 or not 0 <= target < self.chain_list.count():
+            return
+        item = self.chain_list.takeItem(row)
+        self.chain_list.insertItem(target, item)
+        self.chain_list.setCurrentRow(target)
+
+    def _prizes_page(self) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        self.prize_table = QTableWidget(0, 5, page)
+        self.prize_table.setHorizontalHeaderLabels(
+            [
+                self.tr("奖项"),
+                self.tr("组别"),
+                self.tr("类别"),
+                self.tr("各名次金额（元，逗号分隔）"),
+                self.tr("合计（元）"),
+            ]
+        )
+        header = self.prize_table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.prize_table.verticalHeader().setVisible(False)
+        self.prize_table.itemChanged.connect(self._prize_edited)
+        self.prize_total = QLabel(page)
+        self.prize_total.setStyleSheet("font-weight: bold")
+        buttons = QHBoxLayout()
+        add = QPushButton(self.tr("添加奖项"), page)
+        add.clicked.connect(self._add_prize_clicked)
+        remove = QPushButton(self.tr("删除奖项"), page)
+        remove.clicked.connect(
+            lambda: (self.prize_table.removeRow(self.prize_table.currentRow()), self._prize_edited())
+        )
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch(1)
+        buttons.addWidget(self.prize_total)
+        layout.addWidget(self.prize_table, 1)
+        layout.addLayout(buttons)
+        return page
+
+    def _add_prize_clicked(self) -> None:
+        groups = self.current_groups()
+        self._add_prize_row(
+            PrizeTable(self.tr("新奖项"), groups[0].name if groups else "", PrizeKind.INDIVIDUAL, (0,))
+        )
+        self._prize_edited()
+
+    def _add_prize_row(self, table: PrizeTable) -> None:
+        self.prize_table.blockSignals(True)
+        row = self.prize_table.rowCount()
+        self.prize_table.insertRow(row)
+        self.prize_table.setItem(row, 0, QTableWidgetItem(table.name))
+        self.prize_table.setItem(row, 1, QTableWidgetItem(table.group))
+        kind = QComboBox(self.prize_table)
+        for member in PrizeKind:
+            kind.addItem(tr("SettingsView", ENUM_LABELS[member]), member)
+        kind.setCurrentIndex(kind.findData(table.kind))
+        self.prize_table.setCellWidget(row, 2, kind)
+        self.prize_table.setItem(row, 3, QTableWidgetItem(", ".join(str(a) for a in table.amounts)))
+        total = QTableWidgetItem(f"{table.total:,}")
+        total.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        total.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.prize_table.setItem(row, 4, total)
+        self.prize_table.blockSignals(False)
+
+    @staticmethod
+    def parse_amounts(text: str) -> tuple[int, ...]:
+        """``10000, 5000, 300×6`` → amounts by place (×n repeats; ，、 and spaces separate too)."""
+        out: list[int] = []
+        for part in text.replace("，", ",").replace("、", ",").replace(" ", ",").split(","):
+            part = part.strip()
+            if not part:
+                continue
+            amount, _, times = part.replace("x", "×").replace("*", "×").partition("×")
+            if not amount.isdigit() or (times and not times.isdigit()):
+                raise UserError(f"无法识别金额“{part}”", f"cannot read the amount {part!r}")
+            out.extend([int(amount)] * (int(times) if times else 1))
+        return tuple(out)
+
+    def _prize_edited(self, _item: QTableWidgetItem | None = None) -> None:
+        grand = 0
+        self.prize_table.blockSignals(True)
+        for row in range(self.prize_table.rowCount()):
+            item = self.prize_table.item(row, 3)
+            try:
+                total = sum(self.parse_amounts(item.text() if item else ""))
+                text = f"{total:,}"
+                grand += total
+            except UserError:
+                text = "?"
+            cell = self.prize_table.item(row, 4)
+            if cell is not None:
+                cell.setText(text)
+        self.prize_table.blockSignals(False)
+        self.prize_total.setText(self.tr("奖金总额 %1 元").replace("%1", f"{grand:,}"))
+
+    # ------------------------------------------------------------------ values in and out
+
+    def refresh(self) -> None:
+        self.show_regulations(load_regulations(self.document.db))
+
+    def show_regulations(self, reg: Regulations) -> None:
+        self.regulations = reg
+        for key, editor in self.editors.items():
+            self._set_editor(editor, _get(reg, key))
+        self.groups_table.setRowCount(0)
+        for g in reg.groups:
+            self._add_group_row(g)
+        self.chain_list.clear()
+        chain = list(reg.tiebreaks.chain)
+        for t in chain + [t for t in Tiebreak if t not in chain]:
+            item = QListWidgetItem(tiebreak_name(t))
+            item.setData(Qt.ItemDataRole.UserRole, t)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if t in chain else Qt.CheckState.Unchecked)
+            self.chain_list.addItem(item)
+        self.prize_table.setRowCount(0)
+        for table in reg.prizes:
+            self._add_prize_row(table)
+        self._prize_edited()
+
+    @staticmethod
+    def _set_editor(editor: QWidget, value: Any) -> None:
+        if isinstance(editor, TimeControlEdit):
+            editor.set_value(value)
+        elif isinstance(editor, QCheckBox):
+            editor.setChecked(bool(value))
+        elif isinstance(editor, QComboBox):
+            editor.setCurrentIndex(editor.findData(value))
+        elif isinstance(editor, QSpinBox):
+            editor.setValue(int(value))
+        elif isinstance(editor, QDateTimeEdit) and isinstance(value, datetime):
+            editor.setDateTime(QDateTime(_to_qdate(value.date()), QTime(value.hour, value.minute)))
+        elif isinstance(editor, QDateEdit):
+            editor.setDate(_to_qdate(value))
+        elif isinstance(editor, QLineEdit):
+            editor.setText(str(value))
+
+    @staticmethod
+    def _editor_value(editor: QWidget) -> Any:
+        if isinstance(editor, TimeControlEdit):
+            return editor.value()
+        if isinstance(editor, QCheckBox):
+            return editor.isChecked()
+        if isinstance(editor, QComboBox):
+            return editor.currentData()
+        if isinstance(editor, QSpinBox):
+            return editor.value()
+        if isinstance(editor, QDateEdit) and type(editor) is QDateEdit:
+            return _from_qdate(editor.date())
+        if isinstance(editor, QDateTimeEdit):
+            qdt = editor.dateTime()
+            d, t = qdt.date(), qdt.time()
+            return datetime(d.year(), d.month(), d.day(), t.hour(), t.minute())
+        if isinstance(editor, QLineEdit):
+            return editor.text().strip()
+        raise AssertionError(editor)  # pragma: no cover
+
+    def current_groups(self) -> list[GroupFormat]:
+        groups = []
+        for row in range(self.groups_table.rowCount()):
+            item = self.groups_table.item(row, 0)
+            teams = self.groups_table.cellWidget(row, 1)
+            rounds = self.groups_table.cellWidget(row, 2)
+            swiss = self.groups_table.cellWidget(row, 3)
+            size = self.groups_table.cellWidget(row, 4)
+            assert isinstance(teams, QCheckBox) and isinstance(rounds, QSpinBox)
+            assert isinstance(swiss, QSpinBox) and isinstance(size, QComboBox)
+            groups.append(
+                GroupFormat(
+                    (item.text() if item else "").strip(),
+                    teams.isChecked(),
+                    rounds.value(),
+                    swiss.value(),
+                    int(size.currentData()),
+                )
+            )
+        return groups
+
+    def edited_regulations(self) -> Regulations:
+        """The regulation as the editor shows it (not validated: the service does that)."""
+        assert self.regulations is not None
+        reg = self.regulations
+        sections: dict[str, dict[str, Any]] = {}
+        top: dict[str, Any] = {}
+        for key, editor in self.editors.items():
+            value = self._editor_value(editor)
+            section, _, name = key.partition(".")
+            if name:
+                sections.setdefault(section, {})[name] = value
+            else:
+                top[key] = value
+        for section, values in sections.items():
+            top[section] = dataclasses.replace(getattr(reg, section), **values)
+        chain = tuple(
+            self.chain_list.item(i).data(Qt.ItemDataRole.UserRole)
+            for i in range(self.chain_list.count())
+            if self.chain_list.item(i).checkState() == Qt.CheckState.Checked
+        )
+        top["tiebreaks"] = dataclasses.replace(top.get("tiebreaks", reg.tiebreaks), chain=chain)
+        top["groups"] = tuple(self.current_groups())
+        prizes = []
+        for row in range(self.prize_table.rowCount()):
+            name, group, amounts = (self.prize_table.item(row, c) for c in (0, 1, 3))
+            kind = self.prize_table.cellWidget(row, 2)
+            assert isinstance(kind, QComboBox)
+            prizes.append(
+                PrizeTable(
+                    name.text().strip() if name else "",
+                    group.text().strip() if group else "",
+                    kind.currentData(),
+                    self.parse_amounts(amounts.text() if amounts else ""),
+                )
+            )
+        top["prizes"] = tuple(prizes)
+        return dataclasses.replace(reg, **top)
+
+    # ------------------------------------------------------------------ actions
+
+    def save(self) -> bool:
+        """Save through the service; a refusal is shown and the stored values come back."""
+        try:
+            new = self.edited_regulations()
+            if new == self.regulations:
+                show_message(self.message, self.tr("规程没有改动"))
+                return True
+            perform(self.document, UpdateRegulationsCommand(self.document, new, self.reason.text().strip()))
+        except UserError as error:
+            self.refresh()
+            show_message(
+                self.message,
+                self.tr("未保存：%1（已恢复原设置）").replace("%1", error_text(error)),
+                error=True,
+            )
+            return False
+        self.reason.clear()
+        show_message(self.message, self.tr("规程已保存"))
+        return True
+
+    def import_toml(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, self.tr("导入规程"), "", self.tr("规程 (*.toml)"))
+        if name:
+            self.import_from(Path(name))
+
+    def import_from(self, path: Path) -> bool:
+        try:
+            old = load_regulations(self.document.db)
+            import_regulations_toml(self.document.db, path.read_text(encoding="utf-8"))
+        except (UserError, OSError, UnicodeDecodeError) as error:
+            text = error_text(error) if isinstance(error, UserError) else str(error)
+            show_message(self.message, self.tr("未导入：%1").replace("%1", text), error=True)
+            return False
+        command = UpdateRegulationsCommand(self.document, load_regulations(self.document.db), "导入规程")
+        command.old = old
+        command._performed = True
+        self.document.undo_stack.push(command)
+        self.document.notify()
+        show_message(self.message, self.tr("已从 %1 导入规程").replace("%1", path.name))
+        return True
+
+    def export_toml(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(
+            self, self.tr("导出规程"), "regulations.toml", self.tr("规程 (*.toml)")
+        )
+        if name:
+            self.export_to(Path(name))
+
+    def export_to(self, path: Path) -> None:
+        path.write_text(export_regulations_toml(self.document.db), encoding="utf-8")
+        show_message(self.message, self.tr("规程已导出到 %1").replace("%1", str(path)))
+
+
+def _get(reg: Regulations, key: str) -> Any:
+    value: Any = reg
+    for part in key.split("."):
+        value = getattr(value, part)
+    return value
+
+
+_SAMPLE = Regulations("", date(2024, 1, 1), date(2024, 1, 1))

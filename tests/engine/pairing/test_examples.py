@@ -1,0 +1,124 @@
+"""Hand-worked examples from RULES.md §5."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.engine.pairing import (
+    ColourReason,
+    FloatReason,
+    NoLegalPairing,
+    PairingPlayer,
+    allocate_colours,
+    pair_round,
+)
+from app.engine.regulations import PairingRules, TeamAvoidance
+from app.engine.types import Colour
+
+R, B = Colour.RED, Colour.BLACK
+
+
+def pairs_of(pairing):  # type: ignore[no-untyped-def]
+    return [tuple(sorted((g.red, g.black))) for g in pairing.games]
+
+
+def test_round_one_halves_with_teammates_moved_as_little_as_possible() -> None:
+    # 1 and 5 are teammates: 1-5 is forbidden (H2); the smallest change swaps 5 and 6.
+    players = [PairingPlayer(no=n, score=0, team="甲" if n in (1, 5) else f"队{n}") for n in range(1, 9)]
+    pairing = pair_round(players, 1, PairingRules(team_avoidance=TeamAvoidance.ROUND_ONE), seed=11)
+    assert pairs_of(pairing) == [(1, 6), (2, 5), (3, 7), (4, 8)]
+    lot = random.Random(11).choice((R, B))
+    top_colours = [R if g.red in (1, 2, 3, 4) else B for g in pairing.games]
+    assert top_colours == [lot, lot.other, lot, lot.other]  # by lot on board 1, then alternating
+    assert all(g.explanation.colour_reason is ColourReason.LOT for g in pairing.games)
+    # in round 2 teammates may meet again
+    again = pair_round(players, 2, PairingRules(team_avoidance=TeamAvoidance.ROUND_ONE), seed=11)
+    assert pairs_of(again) == [(1, 5), (2, 6), (3, 7), (4, 8)]
+
+
+def test_too_many_teammates_in_round_one_is_reported() -> None:
+    players = [PairingPlayer(no=n, score=0, team="甲" if n <= 3 else "乙") for n in range(1, 5)]
+    with pytest.raises(NoLegalPairing) as info:
+        pair_round(players, 1, PairingRules(), seed=1)
+    assert len(info.value.players) == 2 and set(info.value.players) <= {1, 2, 3}  # two of team 甲 are left
+    assert "同队" in info.value.zh
+
+
+def test_natural_pair_is_a_rematch() -> None:
+    # four on 2 points; 1 already met 3, so 1-3 / 2-4 becomes 1-4 / 2-3 (S3 cost 2, the smallest)
+    players = [
+        PairingPlayer(no=1, score=2, opponents=frozenset({3})),
+        PairingPlayer(no=2, score=2),
+        PairingPlayer(no=3, score=2, opponents=frozenset({1})),
+        PairingPlayer(no=4, score=2),
+    ]
+    pairing = pair_round(players, 2, PairingRules(), seed=0)
+    assert pairs_of(pairing) == [(1, 4), (2, 3)]
+    assert all(g.explanation.same_score for g in pairing.games)
+
+
+def test_colour_conflict_forces_a_swap() -> None:
+    # 1 and 3 are both due red, 2 and 4 both due black: 1-3 / 2-4 would leave two players without
+    # their due colour (S2 = 2); S2 outranks S3, so 1-4 / 3-2 with everyone on their due colour.
+    players = [
+        PairingPlayer(no=1, score=2, colours=(B,), opponents=frozenset({9})),
+        PairingPlayer(no=2, score=2, colours=(R,), opponents=frozenset({8})),
+        PairingPlayer(no=3, score=2, colours=(B,), opponents=frozenset({7})),
+        PairingPlayer(no=4, score=2, colours=(R,), opponents=frozenset({6})),
+    ]
+    pairing = pair_round(players, 2, PairingRules(), seed=0)
+    assert [(g.red, g.black) for g in pairing.games] == [(1, 4), (3, 2)]
+    assert all(g.explanation.colour_reason is ColourReason.BOTH_DUE for g in pairing.games)
+
+
+def test_colour_rules_a_to_c() -> None:
+    # (a) 2 had black twice in a row: must have red although 1 is higher-ranked and also due red
+    one = PairingPlayer(no=1, score=4, colours=(R, B))
+    two = PairingPlayer(no=2, score=4, colours=(B, B))
+    assert allocate_colours(one, two, 1, R) == (False, ColourReason.HARD_CONSTRAINT)
+    # (b) both due black; 2 has red − black = +2 … (B, R, R) is three colours, imbalance +1 vs 0
+    one = PairingPlayer(no=1, score=4, colours=(B, R))
+    two = PairingPlayer(no=2, score=4, colours=(R, B, R))
+    assert allocate_colours(one, two, 1, R) == (True, ColourReason.IMBALANCE)
+    # (c) same due colour, same imbalance: the higher-ranked gets it
+    one = PairingPlayer(no=1, score=4, colours=(B, R))
+    two = PairingPlayer(no=2, score=4, colours=(B, R))
+    assert allocate_colours(one, two, 1, R) == (False, ColourReason.HIGHER_RANKED)
+
+
+def test_bye_goes_to_the_lowest_eligible_player() -> None:
+    # lowest score group {4, 5}; 5 is lowest-ranked but had a bye (H4), so 4 gets it
+    players = [
+        PairingPlayer(no=1, score=4),
+        PairingPlayer(no=2, score=2),
+        PairingPlayer(no=3, score=2),
+        PairingPlayer(no=4, score=0),
+        PairingPlayer(no=5, score=0, byes=1),
+    ]
+    pairing = pair_round(players, 3, PairingRules(), seed=0)
+    assert pairing.bye == 4
+    assert pairing.bye_explanation is not None and pairing.bye_explanation.skipped == ()
+    # 1 (alone on 4) floats to 2; 3 meets 5
+    assert pairs_of(pairing) == [(1, 2), (3, 5)]
+    top = pairing.games[0].explanation
+    assert top.floater == 1 and top.float_reason is FloatReason.ODD_GROUP and top.score_difference == 2
+
+
+def test_bye_moves_up_when_the_rest_cannot_be_paired() -> None:
+    # 3 is lowest but if 3 sits out, 1 and 2 (who met) would have to play: so 2 gets the bye
+    players = [
+        PairingPlayer(no=1, score=2, opponents=frozenset({2})),
+        PairingPlayer(no=2, score=0, opponents=frozenset({1})),
+        PairingPlayer(no=3, score=0),
+    ]
+    pairing = pair_round(players, 2, PairingRules(), seed=0)
+    assert pairing.bye == 2
+    assert pairing.bye_explanation is not None and pairing.bye_explanation.skipped == (3,)
+
+
+def test_every_player_already_had_a_bye() -> None:
+    players = [PairingPlayer(no=n, score=2, byes=1) for n in (1, 2, 3)]
+    with pytest.raises(NoLegalPairing):
+        pair_round(players, 4, PairingRules(), seed=0)
