@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
@@ -117,12 +118,99 @@ class MainWindow(QMainWindow):
         self._action(file_menu, self.tr("退出"), self.close, QKeySequence.StandardKey.Quit)
 
         self.edit_menu = self.menuBar().addMenu(self.tr("编辑"))
+        self._build_print_menu()
         language_menu = self.menuBar().addMenu(self.tr("语言"))
         for code, label in (("zh", "中文"), ("en", "English")):
             action = language_menu.addAction(label)
             action.setCheckable(True)
             action.setChecked(code == current_language())
             action.triggered.connect(lambda _checked=False, code=code: self.language_requested.emit(code))
+
+    def _build_print_menu(self) -> None:
+        """打印 (each document previewed first) and 导出 (Excel workbook, static HTML site)."""
+        from app.ui.printing import PRINTED
+
+        self.print_menu = self.menuBar().addMenu(self.tr("打印"))
+        self.print_actions: dict[str, QAction] = {}
+        for name, label in PRINTED:
+            action = self._action(
+                self.print_menu, tr("PrintMenu", label) + "…", lambda name=name: self.print_document(name)
+            )
+            action.setObjectName(f"print:{name}")
+            self.print_actions[name] = action
+            if name == "table-cards":
+                action.setShortcut(QKeySequence(QKeySequence.StandardKey.Print))
+        self.print_menu.addSeparator()
+        self.excel_action = self._action(self.print_menu, self.tr("导出成绩册（Excel）…"), self.export_excel)
+        self.html_action = self._action(self.print_menu, self.tr("导出成绩网页（HTML）…"), self.export_html)
+
+    def _print_round(self) -> int | None:
+        view = self.views.get("rounds")
+        return view.round_number or None if isinstance(view, RoundsView) else None
+
+    def print_document(self, name: str) -> QWidget | None:
+        """Render document ``name`` for the chosen group (round documents: the round shown) and preview it."""
+        from app.services.exports import ROUND_DOCUMENTS, render_pdf
+        from app.ui.printing import PRINTED, PrintPreviewDialog
+
+        if self.document is None:
+            return None
+        number = self._print_round() if name in ROUND_DOCUMENTS else None
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            pdf = render_pdf(self.document.db, name, group=self.document.group, round_number=number)
+        except UserError as error:
+            QApplication.restoreOverrideCursor()
+            QMessageBox.warning(self, self.tr("无法打印"), user_message(error))
+            return None
+        label = tr("PrintMenu", dict(PRINTED)[name])
+        suffix = f"-r{number}" if number else ""
+        suggested = str(self.document.path.with_name(f"{self.document.group}-{name}{suffix}.pdf"))
+        try:
+            dialog = PrintPreviewDialog(f"{label} — {self.document.group}", pdf, suggested, self)
+        finally:
+            QApplication.restoreOverrideCursor()
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.preview = dialog
+        dialog.open()
+        return dialog
+
+    def export_excel(self) -> None:
+        from app.services.exports import write_result_workbook
+
+        if self.document is None:
+            return
+        name, _ = QFileDialog.getSaveFileName(
+            self,
+            self.tr("导出成绩册"),
+            str(self.document.path.with_suffix(".xlsx")),
+            self.tr("Excel 工作簿 (*.xlsx)"),
+        )
+        if not name:
+            return
+        try:
+            path = write_result_workbook(self.document.db, Path(name).with_suffix(".xlsx"))
+        except UserError as error:
+            QMessageBox.warning(self, self.tr("无法导出"), user_message(error))
+            return
+        self.statusBar().showMessage(self.tr("已导出：%1").replace("%1", str(path)), 5000)
+
+    def export_html(self) -> None:
+        from app.services.exports import write_public_site
+
+        if self.document is None:
+            return
+        folder = QFileDialog.getExistingDirectory(self, self.tr("导出成绩网页到文件夹"))
+        if not folder:
+            return
+        try:
+            files = write_public_site(self.document.db, Path(folder))
+        except UserError as error:
+            QMessageBox.warning(self, self.tr("无法导出"), user_message(error))
+            return
+        self.statusBar().showMessage(
+            self.tr("已导出 %1 个网页到 %2").replace("%1", str(len(files))).replace("%2", folder), 5000
+        )
 
     def _action(
         self,
@@ -154,6 +242,7 @@ class MainWindow(QMainWindow):
         self.document = document
         self.edit_menu.clear()
         self.copy_action.setEnabled(document is not None)
+        self.print_menu.setEnabled(document is not None)
         if document is None:
             self.setCentralWidget(self._welcome())
             self.group_box.clear()

@@ -341,6 +341,30 @@
       <translation>Language</translation>
     </message>
     <message>
+      <source>打印</source>
+      <translation>Print</translation>
+    </message>
+    <message>
+      <source>导出成绩册（Excel）…</source>
+      <translation>Export results workbook (Excel)…</translation>
+    </message>
+    <message>
+      <source>导出成绩网页（HTML）…</source>
+      <translation>Export results website (HTML)…</translation>
+    </message>
+    <message>
+      <source>导出成绩册</source>
+      <translation>Export results workbook</translation>
+    </message>
+    <message>
+      <source>Excel 工作簿 (*.xlsx)</source>
+      <translation>Excel workbook (*.xlsx)</translation>
+    </message>
+    <message>
+      <source>导出成绩网页到文件夹</source>
+      <translation>Export the results website to a folder</translation>
+    </message>
+    <message>
       <source>撤销</source>
       <translation>Undo</translation>
     </message>
@@ -397,6 +421,18 @@
       <translation>all results in</translation>
     </message>
     <message>
+      <source>无法打印</source>
+      <translation>Cannot print</translation>
+    </message>
+    <message>
+      <source>无法导出</source>
+      <translation>Cannot export</translation>
+    </message>
+    <message>
+      <source>已导出：%1</source>
+      <translation>Exported: %1</translation>
+    </message>
+    <message>
       <source>赛事文件 (*%1)</source>
       <translation>Tournament files (*%1)</translation>
     </message>
@@ -427,6 +463,10 @@
     <message>
       <source>待录入 %1 台</source>
       <translation>results pending: %1</translation>
+    </message>
+    <message>
+      <source>已导出 %1 个网页到 %2</source>
+      <translation>Exported %1 pages to %2</translation>
     </message>
     <message>
       <source>第 %1 轮：%2</source>
@@ -485,6 +525,29 @@
     <message>
       <source>恢复失败</source>
       <translation>Restore failed</translation>
+    </message>
+  </context>
+  <context>
+    <name>OverrideDialog</name>
+    <message>
+      <source>确认改动</source>
+      <translation>Apply change</translation>
+    </message>
+    <message>
+      <source>改动后的对阵：</source>
+      <translation>Pairing after the change:</translation>
+    </message>
+    <message>
+      <source>理由（违反规则时必填）</source>
+      <translation>Reason (required: rules are broken)</translation>
+    </message>
+    <message>
+      <source>理由（可不填）</source>
+      <translation>Reason (optional)</translation>
+    </message>
+    <message>
+      <source>此改动违反编排规则：</source>
+      <translation>This change breaks pairing rules:</translation>
     </message>
   </context>
   <context>
@@ -743,6 +806,72 @@
     </message>
   </context>
   <context>
+    <name>PrintMenu</name>
+    <message>
+      <source>台卡</source>
+      <translation>Table cards</translation>
+    </message>
+    <message>
+      <source>对阵表</source>
+      <translation>Pairing list</translation>
+    </message>
+    <message>
+      <source>成绩公告</source>
+      <translation>Round results</translation>
+    </message>
+    <message>
+      <source>名次表</source>
+      <translation>Standings</translation>
+    </message>
+    <message>
+      <source>个人成绩总表</source>
+      <translation>Crosstable</translation>
+    </message>
+    <message>
+      <source>团体名次表</source>
+      <translation>Team standings</translation>
+    </message>
+    <message>
+      <source>奖励名单</source>
+      <translation>Prize list</translation>
+    </message>
+    <message>
+      <source>奖金发放签收表（内部）</source>
+      <translation>Prize payout sheet (internal)</translation>
+    </message>
+    <message>
+      <source>录谱纸</source>
+      <translation>Score sheets</translation>
+    </message>
+    <message>
+      <source>参赛名单</source>
+      <translation>Entry list</translation>
+    </message>
+    <message>
+      <source>淘汰赛对阵图</source>
+      <translation>Knockout bracket</translation>
+    </message>
+  </context>
+  <context>
+    <name>PrintPreviewDialog</name>
+    <message>
+      <source>打印…</source>
+      <translation>Print…</translation>
+    </message>
+    <message>
+      <source>另存为 PDF…</source>
+      <translation>Save as PDF…</translation>
+    </message>
+    <message>
+      <source>另存为 PDF</source>
+      <translation>Save as PDF</translation>
+    </message>
+    <message>
+      <source>共 %1 页</source>
+      <translation>%1 pages</translation>
+    </message>
+  </context>
+  <context>
     <name>PrizeTableModel</name>
     <message>
       <source>奖项</source>
@@ -890,8 +1019,24 @@
       <translation>Pair next round</translation>
     </message>
     <message>
+      <source>撤销本轮编排</source>
+      <translation>Unpair this round</translation>
+    </message>
+    <message>
+      <source>只在本轮尚未录入任何成绩时可用</source>
+      <translation>Only before any result of the round is entered</translation>
+    </message>
+    <message>
       <source>结束本轮</source>
       <translation>Close round</translation>
+    </message>
+    <message>
+      <source>本台操作…</source>
+      <translation>Board actions…</translation>
+    </message>
+    <message>
+      <source>调整编排、判负、犯规（也可在表格中按右键或菜单键）</source>
+      <translation>Pairing edits, forfeits, violations (also right click or the Menu key in the table)</translation>
     </message>
     <message>
       <source>台次+结果，如 12 1 回车</source>
@@ -902,12 +1047,88 @@
       <translation>1 Red wins   0 Black wins   = or 5 draw   + Black forfeits   - Red forfeits   * both forfeit   ↑↓ board   Ctrl+Z undo</translation>
     </message>
     <message>
+      <source>本轮待交棋谱</source>
+      <translation>Records owed this round</translation>
+    </message>
+    <message>
       <source>正在编排……</source>
       <translation>Pairing…</translation>
     </message>
     <message>
-      <source>编排服务尚未安装</source>
-      <translation>The pairing service is not installed yet</translation>
+      <source>交换先后手</source>
+      <translation>Swap colours</translation>
+    </message>
+    <message>
+      <source>协商结果（双方弃权）…</source>
+      <translation>Agreed result (both forfeit)…</translation>
+    </message>
+    <message>
+      <source>交换两名棋手</source>
+      <translation>Swap two players</translation>
+    </message>
+    <message>
+      <source>指定对阵</source>
+      <translation>Set pairing</translation>
+    </message>
+    <message>
+      <source>编排说明</source>
+      <translation>Pairing explanation</translation>
+    </message>
+    <message>
+      <source>第 %1 轮 %2 号 %3：%4判负</source>
+      <translation>Round %1, no. %2 %3: loss for %4</translation>
+    </message>
+    <message>
+      <source>协商结果（双方弃权）</source>
+      <translation>Agreed result (both forfeit)</translation>
+    </message>
+    <message>
+      <source>第 %1 轮第 %2 台：双方弃权</source>
+      <translation>Round %1 board %2: both forfeit</translation>
+    </message>
+    <message>
+      <source>记犯规</source>
+      <translation>Record a violation</translation>
+    </message>
+    <message>
+      <source>犯规的理由：</source>
+      <translation>Reason for the violation:</translation>
+    </message>
+    <message>
+      <source>退赛</source>
+      <translation>Withdraw</translation>
+    </message>
+    <message>
+      <source>%1 号 %2 退赛</source>
+      <translation>No. %1 %2 withdraws</translation>
+    </message>
+    <message>
+      <source>已赛对局成绩有效</source>
+      <translation>Games played stand</translation>
+    </message>
+    <message>
+      <source>已赛对局作废（对手按弃权胜计）</source>
+      <translation>Games played are annulled (opponents win by forfeit)</translation>
+    </message>
+    <message>
+      <source>取消成绩</source>
+      <translation>Disqualify</translation>
+    </message>
+    <message>
+      <source>取消成绩的理由：</source>
+      <translation>Reason for the disqualification:</translation>
+    </message>
+    <message>
+      <source>台次</source>
+      <translation>Board</translation>
+    </message>
+    <message>
+      <source>录谱人</source>
+      <translation>Recorder</translation>
+    </message>
+    <message>
+      <source>原因</source>
+      <translation>Why</translation>
     </message>
     <message>
       <source>录入成绩：</source>
@@ -918,16 +1139,144 @@
       <translation>Not paired yet</translation>
     </message>
     <message>
-      <source>本轮成绩已全部录入</source>
-      <translation>All results entered</translation>
+      <source>第 %1 台：%2 %3 — %4 %5</source>
+      <translation>Board %1: %2 %3 — %4 %5</translation>
+    </message>
+    <message>
+      <source>轮空：%1 %2</source>
+      <translation>Bye: %1 %2</translation>
+    </message>
+    <message>
+      <source>第 %1 轮已编排：%2 台，随机种子 %3</source>
+      <translation>Round %1 paired: %2 boards, seed %3</translation>
+    </message>
+    <message>
+      <source>第 %1 轮编排已撤销（Ctrl+Z 恢复）</source>
+      <translation>Round %1 unpaired (Ctrl+Z restores it)</translation>
     </message>
     <message>
       <source>第 %1 轮已结束</source>
       <translation>Round %1 closed</translation>
     </message>
     <message>
+      <source>红方</source>
+      <translation>Red</translation>
+    </message>
+    <message>
+      <source>黑方</source>
+      <translation>Black</translation>
+    </message>
+    <message>
+      <source>为什么是这个对手/这个颜色</source>
+      <translation>Why this opponent / this colour</translation>
+    </message>
+    <message>
+      <source>交换两名棋手…</source>
+      <translation>Swap two players…</translation>
+    </message>
+    <message>
+      <source>指定对阵…</source>
+      <translation>Set pairing…</translation>
+    </message>
+    <message>
+      <source>记犯规…</source>
+      <translation>Record a violation…</translation>
+    </message>
+    <message>
+      <source>退赛…</source>
+      <translation>Withdraw…</translation>
+    </message>
+    <message>
+      <source>取消成绩…</source>
+      <translation>Disqualify…</translation>
+    </message>
+    <message>
+      <source>%1：已改动第 %2 台</source>
+      <translation>%1: boards %2 changed</translation>
+    </message>
+    <message>
+      <source>第 %1 台交换先后手</source>
+      <translation>Swap colours on board %1</translation>
+    </message>
+    <message>
+      <source>与 %1 号交换位置的棋手序号：</source>
+      <translation>Number of the player to swap with no. %1:</translation>
+    </message>
+    <message>
+      <source>交换 %1 号与 %2 号</source>
+      <translation>Swap no. %1 and no. %2</translation>
+    </message>
+    <message>
+      <source>%1 号的对手（序号）：</source>
+      <translation>Opponent of no. %1 (number):</translation>
+    </message>
+    <message>
+      <source>指定 %1 号对 %2 号</source>
+      <translation>Pair no. %1 against no. %2</translation>
+    </message>
+    <message>
+      <source>%1 号 %2 判负的理由：</source>
+      <translation>Reason for the loss of no. %1 %2:</translation>
+    </message>
+    <message>
+      <source>第 %1 台判双方弃权的理由：</source>
+      <translation>Reason for a double forfeit on board %1:</translation>
+    </message>
+    <message>
+      <source>%1 号 %2 的犯规类型：</source>
+      <translation>Kind of violation by no. %1 %2:</translation>
+    </message>
+    <message>
+      <source>已记录 %1 号 %2 犯规：%3</source>
+      <translation>Violation recorded for no. %1 %2: %3</translation>
+    </message>
+    <message>
+      <source>%1 号 %2 退赛的理由：</source>
+      <translation>Reason for the withdrawal of no. %1 %2:</translation>
+    </message>
+    <message>
+      <source>取消 %1 号 %2 的成绩（不可撤销）：</source>
+      <translation>Disqualify no. %1 %2 (cannot be undone):</translation>
+    </message>
+    <message>
+      <source>已取消 %1 号 %2 的成绩</source>
+      <translation>No. %1 %2 disqualified</translation>
+    </message>
+    <message>
+      <source>本轮成绩已全部录入</source>
+      <translation>All results entered</translation>
+    </message>
+    <message>
+      <source>本轮待交棋谱（%1）</source>
+      <translation>Records owed this round (%1)</translation>
+    </message>
+    <message>
+      <source>以下棋谱未交，结束本轮将记为拒不录谱（犯规）：</source>
+      <translation>These records were not handed in; closing the round records a refusal (violation) for each:</translation>
+    </message>
+    <message>
+      <source>轮空：%1 号</source>
+      <translation>Bye: no. %1</translation>
+    </message>
+    <message>
+      <source>因连续弃权退赛：%1 号</source>
+      <translation>Withdrawn for consecutive forfeits: no. %1</translation>
+    </message>
+    <message>
       <source>更正成绩</source>
       <translation>Correct result</translation>
+    </message>
+    <message>
+      <source>迟到判负…</source>
+      <translation>Loss for lateness…</translation>
+    </message>
+    <message>
+      <source>离席判负…</source>
+      <translation>Loss for leaving the table…</translation>
+    </message>
+    <message>
+      <source>手机判负…</source>
+      <translation>Loss for a phone…</translation>
     </message>
     <message>
       <source>第 %1 轮</source>
@@ -936,6 +1285,10 @@
     <message>
       <source>未录入 %1 台</source>
       <translation>%1 boards pending</translation>
+    </message>
+    <message>
+      <source>第 %1 台 %2 %3：%4</source>
+      <translation>Board %1, %2 %3: %4</translation>
     </message>
     <message>
       <source>本轮没有第 %1 台</source>
@@ -1574,8 +1927,47 @@
       <translation>Round %1 board %2: %3</translation>
     </message>
     <message>
+      <source>编排%1第 %2 轮</source>
+      <translation>Pair %1 round %2</translation>
+    </message>
+    <message>
+      <source>撤销%1第 %2 轮编排</source>
+      <translation>Unpair %1 round %2</translation>
+    </message>
+    <message>
+      <source>编排%1下一轮</source>
+      <translation>Pair the next round of %1</translation>
+    </message>
+    <message>
       <source>修改规程</source>
       <translation>Change regulation</translation>
+    </message>
+  </context>
+  <context>
+    <name>Violations</name>
+    <message>
+      <source>其他犯规</source>
+      <translation>Other violation</translation>
+    </message>
+    <message>
+      <source>拒不录谱</source>
+      <translation>Refused to record</translation>
+    </message>
+    <message>
+      <source>和棋录谱不足回合</source>
+      <translation>Draw recorded too short</translation>
+    </message>
+    <message>
+      <source>迟到</source>
+      <translation>Late</translation>
+    </message>
+    <message>
+      <source>擅自离席</source>
+      <translation>Left the table</translation>
+    </message>
+    <message>
+      <source>手机带入赛场</source>
+      <translation>Phone in the hall</translation>
     </message>
   </context>
 </TS>

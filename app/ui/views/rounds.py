@@ -12,30 +12,53 @@ forfeit), ``-`` red forfeits, ``*`` both forfeit, Delete clears (in the table).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QContextMenuEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
     QLabel,
     QLineEdit,
+    QMenu,
+    QMessageBox,
     QProgressDialog,
     QPushButton,
+    QSplitter,
     QTabBar,
     QTableView,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from app.engine.types import GameResult, UserError
+from app.engine.types import GameResult, UserError, ViolationKind
+from app.services import discipline, records
 from app.services import rounds as rounds_service
+from app.services.overrides import OverridePreview, SetPair, SwapColours, SwapPlayers, preview_override
+from app.services.registration import list_players
+from app.services.rounds import RoundView, Seat
 from app.ui.document import TournamentDocument
+from app.ui.i18n import current_language, tr, translate_noop
 from app.ui.models.pairings import RESULT_COLUMN, PairingTableModel
-from app.ui.undo import EnterResultCommand, perform
+from app.ui.undo import (
+    Change,
+    EnterResultCommand,
+    GameDecisionCommand,
+    OverrideCommand,
+    PairRoundCommand,
+    UnpairRoundCommand,
+    WithdrawCommand,
+    perform,
+)
 
 RESULT_KEYS: dict[str, GameResult] = {
     "1": GameResult.RED_WIN,
@@ -76,6 +99,17 @@ class PairingTable(QTableView):
     """The pairing table; result keys on the current row enter that board's result."""
 
     result_key = Signal(int, object)  # board, GameResult
+    menu_requested = Signal(int, QPoint)  # row, global position (mouse or the Menu key)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        if event.reason() == QContextMenuEvent.Reason.Mouse:
+            index = self.indexAt(event.pos())
+            if index.isValid():
+                self.setCurrentIndex(index)
+        else:
+            index = self.currentIndex()
+        if index.isValid():
+            self.menu_requested.emit(index.row(), event.globalPos())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         text = event.text()
@@ -93,11 +127,96 @@ class PairingTable(QTableView):
         super().keyPressEvent(event)
 
 
+#: Violations the arbiter may record with 记犯规 (the others have their own actions).
+VIOLATION_CHOICES = (
+    ViolationKind.OTHER,
+    ViolationKind.REFUSED_RECORD,
+    ViolationKind.SHORT_DRAW_RECORD,
+    ViolationKind.LATE,
+    ViolationKind.LEFT_TABLE,
+    ViolationKind.PHONE,
+)
+_VIOLATION_NAMES = {
+    ViolationKind.OTHER: translate_noop("Violations", "其他犯规"),
+    ViolationKind.REFUSED_RECORD: translate_noop("Violations", "拒不录谱"),
+    ViolationKind.SHORT_DRAW_RECORD: translate_noop("Violations", "和棋录谱不足回合"),
+    ViolationKind.LATE: translate_noop("Violations", "迟到"),
+    ViolationKind.LEFT_TABLE: translate_noop("Violations", "擅自离席"),
+    ViolationKind.PHONE: translate_noop("Violations", "手机带入赛场"),
+}
+
+
+def violation_name(kind: ViolationKind) -> str:
+    return tr("Violations", _VIOLATION_NAMES[kind]) if kind in _VIOLATION_NAMES else kind.zh
+
+
+def _fill(text: str, *values: object) -> str:
+    for i, value in enumerate(values, start=1):
+        text = text.replace(f"%{i}", str(value))
+    return text
+
+
+class OverrideDialog(QDialog):
+    """The pairing after a manual change, the rules it breaks, and the arbiter's reason.
+
+    The reason is required when a rule breaks (the service refuses otherwise); OK stays disabled
+    until one is typed.
+    """
+
+    def __init__(self, title: str, lines: Sequence[str], breaks: Sequence[str], parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(self.tr("改动后的对阵："), self))
+        layout.addWidget(QLabel("\n".join(lines) or "—", self))
+        self.needs_reason = bool(breaks)
+        if breaks:
+            warning = QLabel(
+                "<span style='color:#b22222'>"
+                + self.tr("此改动违反编排规则：")
+                + "<br>"
+                + "<br>".join(f"• {b}" for b in breaks)
+                + "</span>",
+                self,
+            )
+            warning.setWordWrap(True)
+            layout.addWidget(warning)
+        self.reason = QLineEdit(self)
+        self.reason.setPlaceholderText(
+            self.tr("理由（违反规则时必填）") if breaks else self.tr("理由（可不填）")
+        )
+        layout.addWidget(self.reason)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok.setText(self.tr("确认改动"))
+        self.reason.textChanged.connect(self._reason_changed)
+        self._reason_changed("")
+        layout.addWidget(buttons)
+
+    def _reason_changed(self, text: str) -> None:
+        self.ok.setEnabled(not self.needs_reason or bool(text.strip()))
+
+
 class RoundsView(QWidget):
+    """The round tabs, the pairing table, keyboard result entry, pairing edits and discipline.
+
+    Pairing runs in the GUI thread behind a busy dialog and a wait cursor, not in a ``QThread``:
+    every action must be a synchronous ``QUndoCommand.redo`` (redo of a pairing pairs again with
+    the same seed), the database session is opened and committed inside the service call, and the
+    measured pairing of 160 players takes well under a second.
+
+    Dialogs go through the ``ask_*``/``confirm_*`` methods so tests can answer them.
+    """
+
     def __init__(self, document: TournamentDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.round_number = 0
+        self.view: RoundView | None = None
         self.model = PairingTableModel(self)
 
         self.tabs = QTabBar(self)
@@ -105,11 +224,14 @@ class RoundsView(QWidget):
         self.tabs.currentChanged.connect(self._tab_changed)
         self.pair_button = QPushButton(self.tr("编排下一轮"), self)
         self.pair_button.clicked.connect(self.pair_next_round)
-        if getattr(rounds_service, "pair_next_round", None) is None:
-            self.pair_button.setEnabled(False)
-            self.pair_button.setToolTip(self.tr("编排服务尚未安装"))
+        self.unpair_button = QPushButton(self.tr("撤销本轮编排"), self)
+        self.unpair_button.setToolTip(self.tr("只在本轮尚未录入任何成绩时可用"))
+        self.unpair_button.clicked.connect(self.unpair_round)
         self.close_button = QPushButton(self.tr("结束本轮"), self)
         self.close_button.clicked.connect(self.close_round)
+        self.actions_button = QPushButton(self.tr("本台操作…"), self)
+        self.actions_button.setToolTip(self.tr("调整编排、判负、犯规（也可在表格中按右键或菜单键）"))
+        self.actions_button.clicked.connect(self._menu_for_current_row)
 
         self.entry = QLineEdit(self)
         self.entry.setPlaceholderText(self.tr("台次+结果，如 12 1 回车"))
@@ -141,21 +263,42 @@ class RoundsView(QWidget):
         header.setSectionResizeMode(RESULT_COLUMN, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(RESULT_COLUMN, 72)
         self.table.result_key.connect(self.enter)
+        self.table.menu_requested.connect(self._show_menu)
+
+        self.owed = QTreeWidget(self)
+        self.owed.setRootIsDecorated(False)
+        self.owed.setHeaderLabels([self.tr("台次"), self.tr("录谱人"), self.tr("原因")])
+        self.owed_box = QGroupBox(self.tr("本轮待交棋谱"), self)
+        owed_layout = QVBoxLayout(self.owed_box)
+        owed_layout.addWidget(self.owed)
+        # The records owed follow the results; refreshed once after a run of entries, off the keystroke.
+        self.owed_timer = QTimer(self)
+        self.owed_timer.setSingleShot(True)
+        self.owed_timer.setInterval(300)
+        self.owed_timer.timeout.connect(self._update_owed)
 
         top = QHBoxLayout()
         top.addWidget(self.pair_button)
+        top.addWidget(self.unpair_button)
         top.addWidget(self.close_button)
+        top.addWidget(self.actions_button)
         top.addSpacing(16)
         top.addWidget(QLabel(self.tr("录入成绩："), self))
         top.addWidget(self.entry)
         top.addWidget(self.next_label)
         top.addStretch(1)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.owed_box)
+        splitter.setStretchFactor(0, 4)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([900, 260])
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs)
         layout.addLayout(top)
         layout.addWidget(keys)
         layout.addWidget(self.message)
-        layout.addWidget(self.table, 1)
+        layout.addWidget(splitter, 1)
 
         document.changed.connect(self.refresh)
         document.group_changed.connect(lambda _name: self.reload())
@@ -177,6 +320,7 @@ class RoundsView(QWidget):
             self.show_round(summaries[-1].number)
         else:
             self.round_number = 0
+            self.view = None
             self.model.set_round(None)
             self._update_controls()
 
@@ -186,7 +330,8 @@ class RoundsView(QWidget):
 
     def show_round(self, number: int) -> None:
         self.round_number = number
-        self.model.set_round(rounds_service.round_view(self.document.db, self.document.group, number))
+        self.view = rounds_service.round_view(self.document.db, self.document.group, number)
+        self.model.set_round(self.view)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().resizeSection(RESULT_COLUMN, 72)
         self._move_to_next_empty(after=0)
@@ -199,33 +344,101 @@ class RoundsView(QWidget):
             self.reload()
             return
         if self.round_number:
-            self.model.update_round(
-                rounds_service.round_view(self.document.db, self.document.group, self.round_number)
-            )
+            self.view = rounds_service.round_view(self.document.db, self.document.group, self.round_number)
+            self.model.update_round(self.view)
         self._update_controls()
 
     def _update_controls(self) -> None:
         has_round = self.round_number > 0
         self.entry.setEnabled(has_round)
         self.close_button.setEnabled(has_round)
+        self.actions_button.setEnabled(has_round and self.model.rowCount() > 0)
         pending = [
             self.model.line(r).board
             for r in range(self.model.rowCount())
             if self.model.line(r).result.is_pending
         ]
+        swiss = [b for b in self.view.boards if b.match is None] if self.view else []
+        self.unpair_button.setEnabled(
+            self.view is not None
+            and not self.view.closed
+            and self.round_number == self.tabs.count()
+            and bool(swiss or self.view.byes)
+            and all(b.result.is_pending for b in swiss)
+        )
         if not has_round:
             self.next_label.setText(self.tr("尚未编排"))
         elif pending:
             self.next_label.setText(self.tr("未录入 %1 台").replace("%1", str(len(pending))))
         else:
             self.next_label.setText(self.tr("本轮成绩已全部录入"))
+        self.owed_timer.start()
+
+    def _update_owed(self) -> None:
+        self.owed.clear()
+        if not self.round_number:
+            self.owed_box.setTitle(self.tr("本轮待交棋谱"))
+            return
+        try:
+            owed = records.records_owed(self.document.db, self.document.group, self.round_number)
+        except UserError:
+            owed = []
+        for line in owed:
+            item = QTreeWidgetItem([str(line.board), f"{line.recorder_no} {line.recorder_name}", line.reason])
+            item.setData(0, Qt.ItemDataRole.UserRole, line.board)
+            self.owed.addTopLevelItem(item)
+        self.owed_box.setTitle(self.tr("本轮待交棋谱（%1）").replace("%1", str(len(owed))))
+
+    # ------------------------------------------------------------------ dialogs (tests answer these)
+
+    def ask_text(self, title: str, label: str) -> str | None:
+        text, ok = QInputDialog.getText(self, title, label)
+        return text.strip() if ok else None
+
+    def ask_number(self, title: str, label: str) -> int | None:
+        value, ok = QInputDialog.getInt(self, title, label, 1, 1, 9999)
+        return value if ok else None
+
+    def ask_choice(self, title: str, label: str, items: Sequence[str]) -> int | None:
+        chosen, ok = QInputDialog.getItem(self, title, label, list(items), 0, False)
+        return list(items).index(chosen) if ok else None
+
+    def confirm_override(self, title: str, preview: OverridePreview) -> str | None:
+        """The reason for the change, or ``None`` when the arbiter cancels."""
+        names = self._names()
+        lines = [
+            _fill(
+                self.tr("第 %1 台：%2 %3 — %4 %5"),
+                board,
+                red,
+                names.get(red, ""),
+                black,
+                names.get(black, ""),
+            )
+            for board, red, black in preview.games
+            if board in preview.changed_boards
+        ]
+        lines += [_fill(self.tr("轮空：%1 %2"), no, names.get(no, "")) for no in preview.byes]
+        english = current_language() == "en"
+        dialog = OverrideDialog(title, lines, [b.en if english else b.zh for b in preview.breaks], self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return dialog.reason.text().strip()
+
+    def confirm_refusals(self, lines: Sequence[str]) -> bool:
+        answer = QMessageBox.question(
+            self,
+            self.tr("结束本轮"),
+            self.tr("以下棋谱未交，结束本轮将记为拒不录谱（犯规）：") + "\n" + "\n".join(lines),
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def inform(self, title: str, text: str) -> None:
+        QMessageBox.information(self, title, text)
 
     # ------------------------------------------------------------------ actions
 
     def pair_next_round(self) -> None:
-        pair = getattr(rounds_service, "pair_next_round", None)
-        if pair is None:
-            return
         busy = QProgressDialog(self.tr("正在编排……"), "", 0, 0, self)
         busy.setCancelButton(None)
         busy.setWindowModality(Qt.WindowModality.WindowModal)
@@ -233,23 +446,73 @@ class RoundsView(QWidget):
         busy.show()
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         QApplication.processEvents()
+        command = PairRoundCommand(self.document, self.document.group)
         try:
-            pair(self.document.db, self.document.group)
-        except UserError as error:
-            self.show_error(error)
-        finally:
-            QApplication.restoreOverrideCursor()
-            busy.close()
-        self.document.notify()
-        self.reload()
-
-    def close_round(self) -> None:
-        try:
-            rounds_service.close_round(self.document.db, self.document.group, self.round_number)
+            perform(self.document, command)
         except UserError as error:
             self.show_error(error)
             return
-        self.message.setText(self.tr("第 %1 轮已结束").replace("%1", str(self.round_number)))
+        finally:
+            QApplication.restoreOverrideCursor()
+            busy.close()
+            busy.deleteLater()
+            self.window().activateWindow()  # the busy dialog took the activation (and the shortcuts)
+        outcome = command.outcome
+        assert outcome is not None
+        parts = [
+            _fill(self.tr("第 %1 轮已编排：%2 台，随机种子 %3"), outcome.number, outcome.boards, outcome.seed)
+        ]
+        if outcome.bye is not None:
+            parts.append(_fill(self.tr("轮空：%1 号"), outcome.bye))
+        if outcome.withdrawn:
+            parts.append(
+                _fill(self.tr("因连续弃权退赛：%1 号"), "、".join(str(no) for no in outcome.withdrawn))
+            )
+        text = "；".join(parts)
+        if outcome.backup_warning:
+            text += f"<br><span style='color:#b22222'>{outcome.backup_warning}</span>"
+        self.message.setText(text)
+
+    def unpair_round(self) -> None:
+        if not self.round_number:
+            return
+        command = UnpairRoundCommand(self.document, self.document.group, self.round_number)
+        number = self.round_number
+        try:
+            perform(self.document, command)
+        except UserError as error:
+            self.show_error(error)
+            return
+        self.message.setText(_fill(self.tr("第 %1 轮编排已撤销（Ctrl+Z 恢复）"), number))
+
+    def close_round(self) -> None:
+        group, number = self.document.group, self.round_number
+        try:
+            if not any(self.model.line(r).result.is_pending for r in range(self.model.rowCount())):
+                refusals = records.refusals_at_close(self.document.db, group, number)
+                if refusals:
+                    names = self._names()
+                    lines = [
+                        _fill(
+                            self.tr("第 %1 台 %2 %3：%4"),
+                            v.board,
+                            v.player_no,
+                            names.get(v.player_no, ""),
+                            v.reason,
+                        )
+                        for v in refusals
+                    ]
+                    if not self.confirm_refusals(lines):
+                        return
+                    records.confirm_refusals(self.document.db, group, number)
+            warning = rounds_service.close_round(self.document.db, group, number)
+        except UserError as error:
+            self.show_error(error)
+            return
+        text = self.tr("第 %1 轮已结束").replace("%1", str(number))
+        if warning:
+            text += f"<br><span style='color:#b22222'>{warning}</span>"
+        self.message.setText(text)
         self.document.notify()
 
     def enter(self, board: int, result: GameResult) -> bool:
@@ -357,3 +620,258 @@ class RoundsView(QWidget):
 
     def focus_entry(self) -> None:
         self.entry.setFocus()
+
+    # ------------------------------------------------------------------ the board's menu
+
+    def _names(self) -> dict[int, str]:
+        names: dict[int, str] = {}
+        if self.view is not None:
+            for line in self.view.boards:
+                names[line.red.no], names[line.black.no] = line.red.name, line.black.name
+            for seat in self.view.byes:
+                names[seat.no] = seat.name
+        return names
+
+    def _menu_for_current_row(self) -> None:
+        index = self.table.currentIndex()
+        if index.isValid():
+            rect = self.table.visualRect(index)
+            self._show_menu(index.row(), self.table.viewport().mapToGlobal(rect.center()))
+
+    def _show_menu(self, row: int, where: QPoint) -> None:
+        self.board_menu(row).exec(where)
+
+    def board_menu(self, row: int) -> QMenu:
+        """The actions on one board: pairing edits, explanations and discipline for Red and Black."""
+        line = self.model.line(row)
+        menu = QMenu(self)
+        swiss = line.match is None
+        open_round = self.view is not None and not self.view.closed
+
+        def add(target: QMenu, name: str, text: str, slot: Callable[[], None], enabled: bool = True) -> None:
+            action = QAction(text, target)
+            action.setObjectName(name)
+            action.setEnabled(enabled)
+            action.triggered.connect(lambda _checked=False: slot())
+            target.addAction(action)
+
+        add(
+            menu,
+            "swap_colours",
+            self.tr("交换先后手"),
+            lambda: self.swap_colours(line.board),
+            swiss and open_round,
+        )
+        add(
+            menu,
+            "agreed_result",
+            self.tr("协商结果（双方弃权）…"),
+            lambda: self.agreed_result(line.board),
+            open_round,
+        )
+        for side, seat in (("red", line.red), ("black", line.black)):
+            label = self.tr("红方") if side == "red" else self.tr("黑方")
+            sub = menu.addMenu(f"{label}：{seat.no} {seat.name}")
+            sub.setObjectName(side)
+            add(
+                sub,
+                f"{side}:why",
+                self.tr("为什么是这个对手/这个颜色"),
+                lambda s=seat: self.explain(s.no),
+                swiss,
+            )
+            sub.addSeparator()
+            add(
+                sub,
+                f"{side}:swap",
+                self.tr("交换两名棋手…"),
+                lambda s=seat: self.swap_players(s.no),
+                swiss and open_round,
+            )
+            add(
+                sub,
+                f"{side}:set_pair",
+                self.tr("指定对阵…"),
+                lambda s=seat: self.set_pair(s.no),
+                swiss and open_round,
+            )
+            sub.addSeparator()
+            for kind, text in (
+                (ViolationKind.LATE, self.tr("迟到判负…")),
+                (ViolationKind.LEFT_TABLE, self.tr("离席判负…")),
+                (ViolationKind.PHONE, self.tr("手机判负…")),
+            ):
+                add(
+                    sub,
+                    f"{side}:{kind.value}",
+                    text,
+                    lambda s=seat, k=kind: self.forfeit(s, line.board, k),
+                    open_round,
+                )
+            add(sub, f"{side}:violation", self.tr("记犯规…"), lambda s=seat: self.record_violation(s))
+            sub.addSeparator()
+            add(sub, f"{side}:withdraw", self.tr("退赛…"), lambda s=seat: self.withdraw(s))
+            add(sub, f"{side}:disqualify", self.tr("取消成绩…"), lambda s=seat: self.disqualify(s))
+        return menu
+
+    # ------------------------------------------------------------------ pairing edits
+
+    def edit_pairing(self, change: Change, text: str) -> bool:
+        """Preview ``change``, show the pairing after it and any broken rules, apply it on OK (undoable)."""
+        group, number = self.document.group, self.round_number
+        try:
+            preview = preview_override(self.document.db, group, number, change)
+        except UserError as error:
+            self.show_error(error)
+            return False
+        reason = self.confirm_override(text, preview)
+        if reason is None:
+            return False
+        command = OverrideCommand(
+            self.document, group, number, change, text, reason=reason, confirm=bool(preview.breaks)
+        )
+        try:
+            perform(self.document, command)
+        except UserError as error:
+            self.show_error(error)
+            return False
+        self.message.setText(
+            _fill(self.tr("%1：已改动第 %2 台"), text, "、".join(map(str, preview.changed_boards)))
+        )
+        return True
+
+    def swap_colours(self, board: int) -> bool:
+        return self.edit_pairing(SwapColours(board), _fill(self.tr("第 %1 台交换先后手"), board))
+
+    def swap_players(self, no: int) -> bool:
+        other = self.ask_number(self.tr("交换两名棋手"), _fill(self.tr("与 %1 号交换位置的棋手序号："), no))
+        if other is None:
+            return False
+        return self.edit_pairing(SwapPlayers(no, other), _fill(self.tr("交换 %1 号与 %2 号"), no, other))
+
+    def set_pair(self, no: int) -> bool:
+        other = self.ask_number(self.tr("指定对阵"), _fill(self.tr("%1 号的对手（序号）："), no))
+        if other is None:
+            return False
+        return self.edit_pairing(SetPair(no, other), _fill(self.tr("指定 %1 号对 %2 号"), no, other))
+
+    def explain(self, no: int) -> None:
+        try:
+            text = rounds_service.pairing_explanation(
+                self.document.db, self.document.group, self.round_number, no
+            )
+        except UserError as error:
+            self.show_error(error)
+            return
+        self.inform(self.tr("编排说明"), f"{no} {self._names().get(no, '')}\n{text}")
+
+    # ------------------------------------------------------------------ discipline
+
+    def _decide_game(self, board: int, action: Callable[[], object], text: str) -> bool:
+        command = GameDecisionCommand(
+            self.document, self.document.group, self.round_number, board, action, text
+        )
+        try:
+            perform(self.document, command)
+        except UserError as error:
+            self.show_error(error)
+            return False
+        self.message.setText(text)
+        return True
+
+    def forfeit(self, seat: Seat, board: int, kind: ViolationKind) -> bool:
+        reason = self.ask_text(
+            violation_name(kind), _fill(self.tr("%1 号 %2 判负的理由："), seat.no, seat.name)
+        )
+        if reason is None:
+            return False
+        group, number, db = self.document.group, self.round_number, self.document.db
+        text = _fill(self.tr("第 %1 轮 %2 号 %3：%4判负"), number, seat.no, seat.name, violation_name(kind))
+        return self._decide_game(
+            board, lambda: discipline.forfeit(db, group, number, seat.no, kind, reason), text
+        )
+
+    def agreed_result(self, board: int) -> bool:
+        reason = self.ask_text(
+            self.tr("协商结果（双方弃权）"), _fill(self.tr("第 %1 台判双方弃权的理由："), board)
+        )
+        if reason is None:
+            return False
+        group, number, db = self.document.group, self.round_number, self.document.db
+        text = _fill(self.tr("第 %1 轮第 %2 台：双方弃权"), number, board)
+        return self._decide_game(
+            board, lambda: discipline.agreed_result(db, group, number, board, reason), text
+        )
+
+    def record_violation(self, seat: Seat) -> bool:
+        """记犯规: kept in the record and counted where its kind counts; not on the undo stack
+        (there is no service to delete a violation — a wrong entry is corrected in the audit)."""
+        chosen = self.ask_choice(
+            self.tr("记犯规"),
+            _fill(self.tr("%1 号 %2 的犯规类型："), seat.no, seat.name),
+            [violation_name(k) for k in VIOLATION_CHOICES],
+        )
+        if chosen is None:
+            return False
+        kind = VIOLATION_CHOICES[chosen]
+        reason = self.ask_text(self.tr("记犯规"), self.tr("犯规的理由："))
+        if reason is None:
+            return False
+        try:
+            discipline.record_violation(
+                self.document.db, self.document.group, seat.no, self.round_number, kind, reason
+            )
+        except UserError as error:
+            self.show_error(error)
+            return False
+        self.message.setText(
+            _fill(self.tr("已记录 %1 号 %2 犯规：%3"), seat.no, seat.name, violation_name(kind))
+        )
+        self.document.notify()
+        return True
+
+    def _player_id(self, no: int) -> int | None:
+        for player in list_players(self.document.db, self.document.group):
+            if player.no == no:
+                return player.id
+        return None
+
+    def withdraw(self, seat: Seat) -> bool:
+        reason = self.ask_text(self.tr("退赛"), _fill(self.tr("%1 号 %2 退赛的理由："), seat.no, seat.name))
+        if reason is None:
+            return False
+        player_id = self._player_id(seat.no)
+        if player_id is None:
+            return False
+        text = _fill(self.tr("%1 号 %2 退赛"), seat.no, seat.name)
+        try:
+            perform(self.document, WithdrawCommand(self.document, player_id, reason, text))
+        except UserError as error:
+            self.show_error(error)
+            return False
+        self.message.setText(text)
+        return True
+
+    def disqualify(self, seat: Seat) -> bool:
+        """取消成绩: not on the undo stack (the services have no way back from a disqualification)."""
+        choices = [self.tr("已赛对局成绩有效"), self.tr("已赛对局作废（对手按弃权胜计）")]
+        chosen = self.ask_choice(
+            self.tr("取消成绩"),
+            _fill(self.tr("取消 %1 号 %2 的成绩（不可撤销）："), seat.no, seat.name),
+            choices,
+        )
+        if chosen is None:
+            return False
+        reason = self.ask_text(self.tr("取消成绩"), self.tr("取消成绩的理由："))
+        if reason is None:
+            return False
+        try:
+            discipline.disqualify(
+                self.document.db, self.document.group, seat.no, ("stand", "annul")[chosen], reason
+            )
+        except UserError as error:
+            self.show_error(error)
+            return False
+        self.message.setText(_fill(self.tr("已取消 %1 号 %2 的成绩"), seat.no, seat.name))
+        self.document.notify()
+        return True

@@ -1,0 +1,128 @@
+"""打印与导出: every printed document previewed first, then printed or saved as PDF; Excel and HTML.
+
+The PDF comes from :func:`app.services.exports.render_pdf` (the same file ``xqarbiter print``
+writes). The preview shows its pages rendered by pypdfium2 (QtPdf is not part of
+PySide6-Essentials); printing paints those page images onto the printer's pages, and "save as PDF"
+writes the service's own PDF bytes, so the saved file keeps its text layer and embedded font.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QImage, QPainter, QPixmap
+from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.i18n import translate_noop
+
+#: (document name in the exports service, label in the 打印 menu), in the order of OUTPUTS.md.
+PRINTED = (
+    ("table-cards", translate_noop("PrintMenu", "台卡")),
+    ("pairings", translate_noop("PrintMenu", "对阵表")),
+    ("results", translate_noop("PrintMenu", "成绩公告")),
+    ("standings", translate_noop("PrintMenu", "名次表")),
+    ("crosstable", translate_noop("PrintMenu", "个人成绩总表")),
+    ("teams", translate_noop("PrintMenu", "团体名次表")),
+    ("prizes", translate_noop("PrintMenu", "奖励名单")),
+    ("payout", translate_noop("PrintMenu", "奖金发放签收表（内部）")),
+    ("record-sheets", translate_noop("PrintMenu", "录谱纸")),
+    ("entry-list", translate_noop("PrintMenu", "参赛名单")),
+    ("bracket", translate_noop("PrintMenu", "淘汰赛对阵图")),
+)
+
+
+def page_images(pdf: bytes, scale: float = 1.25) -> list[QImage]:
+    """Each page of ``pdf`` as an image (``scale`` 1 = 72 dpi)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    images = []
+    try:
+        for i in range(len(document)):
+            page = document[i]
+            bitmap = page.render(scale=scale, rev_byteorder=True, prefer_bgrx=True)
+            fmt = QImage.Format.Format_RGBX8888 if bitmap.n_channels == 4 else QImage.Format.Format_RGB888
+            image = QImage(bitmap.buffer, bitmap.width, bitmap.height, bitmap.stride, fmt)
+            images.append(image.copy())  # own the pixels before pdfium frees its bitmap
+            bitmap.close()
+            page.close()
+    finally:
+        document.close()
+    return images
+
+
+class PrintPreviewDialog(QDialog):
+    """The pages of one document; 打印… sends them to a printer, 另存为 PDF… writes the PDF."""
+
+    def __init__(self, title: str, pdf: bytes, suggested_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.pdf = pdf
+        self.suggested_name = suggested_name
+        self.images = page_images(pdf)
+        pages = QWidget(self)
+        column = QVBoxLayout(pages)
+        for image in self.images:
+            label = QLabel(pages)
+            label.setPixmap(QPixmap.fromImage(image))
+            label.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+            label.setStyleSheet("border: 1px solid #999; background: white")
+            column.addWidget(label)
+        scroll = QScrollArea(self)
+        scroll.setWidget(pages)
+        scroll.setWidgetResizable(True)
+        scroll.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+        self.count_label = QLabel(self.tr("共 %1 页").replace("%1", str(len(self.images))), self)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.print_button = QPushButton(self.tr("打印…"), self)
+        self.save_button = QPushButton(self.tr("另存为 PDF…"), self)
+        buttons.addButton(self.print_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.save_button, QDialogButtonBox.ButtonRole.ActionRole)
+        self.print_button.clicked.connect(self.print_pages)
+        self.save_button.clicked.connect(self.save_pdf)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.count_label)
+        layout.addWidget(buttons)
+        self.resize(900, 900)
+
+    def save_pdf(self) -> Path | None:
+        name, _ = QFileDialog.getSaveFileName(self, self.tr("另存为 PDF"), self.suggested_name, "PDF (*.pdf)")
+        if not name:
+            return None
+        path = Path(name)
+        if path.suffix.lower() != ".pdf":
+            path = path.with_suffix(".pdf")
+        path.write_bytes(self.pdf)
+        return path
+
+    def print_pages(self) -> None:
+        printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+        if QPrintDialog(printer, self).exec() != QDialog.DialogCode.Accepted:
+            return
+        self.paint(printer)
+
+    def paint(self, printer: QPrinter) -> None:
+        """Each page image scaled to the printer's page, keeping its proportions."""
+        painter = QPainter(printer)
+        try:
+            for i, image in enumerate(self.images):
+                if i:
+                    printer.newPage()
+                area = painter.viewport()
+                size = image.size().scaled(area.size(), Qt.AspectRatioMode.KeepAspectRatio)
+                painter.drawImage(QRect(area.x(), area.y(), size.width(), size.height()), image)
+        finally:
+            painter.end()
