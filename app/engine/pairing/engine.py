@@ -355,7 +355,8 @@ def _pair_all(pool: _Pool) -> list[tuple[int, int]]:
             dummy = None if whole or len(members) % 2 == 0 else top
             sparse = len(members) > DENSE_LIMIT
             step_pairs, _ = _solve_step(pool, members, head, top, dummy, sparse)
-            kept = [(i, j) for i, j in step_pairs if pool.grp[i] == head or pool.grp[j] == head]
+            # the last step keeps everything; an earlier one only the pairs touching the top group
+            kept = step_pairs if whole else [e for e in step_pairs if pool.grp[e[0]] == head]
             used = {x for e in kept for x in e}
             head_left = [i for i in members if pool.grp[i] == head and i not in used]
             rest = [i for i in remaining if i not in used]
