@@ -5,17 +5,32 @@ from __future__ import annotations
 from collections import defaultdict
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session
 
-from app.db.models import Group, Player, Round, Team, Violation
+from app.db.models import Bye, GameRow, Group, Player, Round, Team, Violation
 from app.engine.event import Entrant, GroupState, ViolationFact
 from app.engine.regulations import Regulations
 from app.engine.types import Game, GameResult, PlayerStatus, RoundRecord, RoundStage
 
 
 def load_group_state(session: Session, group: Group, regulations: Regulations) -> GroupState:
-    players = list(session.scalars(select(Player).where(Player.group_id == group.id)))
-    teams = {t.id: t.name for t in session.scalars(select(Team).where(Team.group_id == group.id))}
+    """One read of a group: column queries only (no ORM objects), as it runs on every result entered."""
+    teams = dict(session.execute(select(Team.id, Team.name).where(Team.group_id == group.id)).all())
+    players = session.execute(
+        select(
+            Player.id,
+            Player.no,
+            Player.name,
+            Player.team_id,
+            Player.unit,
+            Player.rating,
+            Player.status,
+            Player.status_round,
+            Player.fee_paid,
+            Player.checked_in,
+            Player.dq_games,
+        ).where(Player.group_id == group.id)
+    ).all()
     no_of = {p.id: p.no for p in players}
     entrants = tuple(
         sorted(
@@ -38,35 +53,44 @@ def load_group_state(session: Session, group: Group, regulations: Regulations) -
             key=lambda e: e.no,
         )
     )
-    rounds = list(
-        session.scalars(
-            select(Round)
-            .where(Round.group_id == group.id)
-            .order_by(Round.number)
-            .options(selectinload(Round.games), selectinload(Round.byes))
+    rounds = session.execute(
+        select(Round.id, Round.number, Round.stage, Round.closed_at)
+        .where(Round.group_id == group.id)
+        .order_by(Round.number)
+    ).all()
+    round_ids = [r.id for r in rounds]
+    games: dict[int, list[Game]] = defaultdict(list)
+    for round_id, board, red, black, result in session.execute(
+        select(GameRow.round_id, GameRow.board, GameRow.red_id, GameRow.black_id, GameRow.result)
+        .where(GameRow.round_id.in_(round_ids), GameRow.kind == "swiss")
+        .order_by(GameRow.round_id, GameRow.board)
+    ):
+        games[round_id].append(
+            Game(board=board, red=no_of[red], black=no_of[black], result=GameResult(result))
         )
+    byes: dict[int, list[int]] = defaultdict(list)
+    for round_id, player_id in session.execute(
+        select(Bye.round_id, Bye.player_id).where(Bye.round_id.in_(round_ids))
+    ):
+        byes[round_id].append(no_of[player_id])
+    records = tuple(
+        RoundRecord(number=r.number, games=tuple(games[r.id]), byes=tuple(sorted(byes[r.id]))) for r in rounds
     )
-    records: list[RoundRecord] = []
-    for r in rounds:
-        games = tuple(
-            Game(board=g.board, red=no_of[g.red_id], black=no_of[g.black_id], result=GameResult(g.result))
-            for g in sorted(r.games, key=lambda g: (g.board, g.game_no))
-            if g.kind == "swiss"
+    violations = tuple(
+        ViolationFact(no=no_of[player_id], round=number, kind=kind)
+        for player_id, number, kind in session.execute(
+            select(Violation.player_id, Violation.round_number, Violation.kind)
+            .where(Violation.player_id.in_(list(no_of)))
+            .order_by(Violation.player_id, Violation.id)
         )
-        byes = tuple(sorted(no_of[b.player_id] for b in r.byes))
-        records.append(RoundRecord(number=r.number, games=games, byes=byes))
-    violations: dict[int, list[ViolationFact]] = defaultdict(list)
-    ids = [p.id for p in players]
-    for v in session.scalars(select(Violation).where(Violation.player_id.in_(ids)).order_by(Violation.id)):
-        no = no_of[v.player_id]
-        if no is not None:
-            violations[no].append(ViolationFact(no=no, round=v.round_number, kind=v.kind))
+        if no_of[player_id] is not None
+    )
     return GroupState(
         name=group.name,
         format=regulations.group(group.name),
         entrants=entrants,
-        rounds=tuple(records),
+        rounds=records,
         stages=tuple(RoundStage(r.stage) for r in rounds),
         closed=tuple(r.closed_at is not None for r in rounds),
-        violations=tuple(v for vs in violations.values() for v in vs),
+        violations=violations,
     )

@@ -9,11 +9,11 @@ import random
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db.mapping import load_group_state
-from app.db.models import Bye, GameRow, Group, KnockoutMatch, Round
+from app.db.models import Bye, GameRow, Group, KnockoutMatch, Player, Round
 from app.db.session import Database
 from app.engine.discipline import consecutive_forfeits, scores
 from app.engine.event import Entrant, GroupState
@@ -91,7 +91,7 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         state = load_group_state(s, g, reg)
         rnd = round_row(s, g, number)
         stage, closed = RoundStage(rnd.stage), rnd.closed_at is not None
-        no_of = {p.id: p.no for p in g.players}
+        no_of = dict(s.execute(select(Player.id, Player.no).where(Player.group_id == g.id)).all())
         codes = {m.id: m.code for m in s.scalars(select(KnockoutMatch).where(KnockoutMatch.group_id == g.id))}
         latest: dict[int, GameRow] = {}
         for gm in rnd.games:
@@ -133,15 +133,23 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
 def rounds_of(db: Database, group: str) -> list[RoundSummary]:
     with db.session() as s:
         g = group_row(s, group)
-        return [
-            RoundSummary(
-                r.number,
-                RoundStage(r.stage),
-                len(r.games),
-                sum(1 for gm in r.games if gm.result == GameResult.PENDING.value),
-                r.closed_at is not None,
+        pending = GameRow.result == GameResult.PENDING.value
+        rows = s.execute(
+            select(
+                Round.number,
+                Round.stage,
+                func.count(GameRow.id),
+                func.count(GameRow.id).filter(pending),
+                Round.closed_at,
             )
-            for r in s.scalars(select(Round).where(Round.group_id == g.id).order_by(Round.number))
+            .outerjoin(GameRow, GameRow.round_id == Round.id)
+            .where(Round.group_id == g.id)
+            .group_by(Round.id)
+            .order_by(Round.number)
+        ).all()
+        return [
+            RoundSummary(number, RoundStage(stage), boards, waiting, closed is not None)
+            for number, stage, boards, waiting, closed in rows
         ]
 
 

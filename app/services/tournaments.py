@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 # The errors of opening a file, re-exported for the window and the command line (each offers a way out).
 from app.db.integrity import CorruptFileError as CorruptFileError
 from app.db.lock import FileLockedError as FileLockedError
 from app.db.lock import StaleLockError as StaleLockError
-from app.db.models import Group, Round, Tournament
+from app.db.models import Group, Player, Round, Tournament
 from app.db.session import Database, open_database
 from app.engine.regulations import (
     Regulations,
@@ -97,7 +99,13 @@ def tournament_row(session: Session) -> Tournament:
 
 
 def regulations_of(session: Session) -> Regulations:
-    return regulations_from_dict(dict(tournament_row(session).regulations))
+    return _regulations_from_json(json.dumps(tournament_row(session).regulations, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=8)
+def _regulations_from_json(text: str) -> Regulations:
+    """Parsing and validating the stored regulation is cached: it is read on every action."""
+    return regulations_from_dict(json.loads(text))
 
 
 def load_regulations(db: Database) -> Regulations:
@@ -118,8 +126,11 @@ def group_row(session: Session, name: str) -> Group:
 def tournament_info(db: Database) -> TournamentInfo:
     with db.session() as s:
         t = tournament_row(s)
+        counts = dict(
+            s.execute(select(Player.group_id, func.count(Player.id)).group_by(Player.group_id)).all()
+        )
         groups = tuple(
-            GroupInfo(g.name, g.teams, len(g.players))
+            GroupInfo(g.name, g.teams, counts.get(g.id, 0))
             for g in s.scalars(select(Group).order_by(Group.position))
         )
         return TournamentInfo(t.name, t.preset, t.start_date, regulations_of(s), groups)

@@ -34,14 +34,17 @@ from app.services import game_records
 from app.services import rounds as rounds_service
 from app.ui.document import TournamentDocument
 from app.ui.models.records import BoardRecordsModel
+from app.ui.views.live import LiveView
 from app.ui.widgets.board import GameEditor
 
 
-class RecordsView(QWidget):
+class RecordsView(LiveView):
+    """Follows the document like the other views: refreshed while shown, on showing otherwise."""
+
     def __init__(self, document: TournamentDocument, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.document = document
+        super().__init__(document, parent)
         self.round_number = 0
+        self._group = document.group
         self.loaded: tuple[GameRecord, str | bytes] | None = None  # a PGN opened or pasted, as read
 
         self.round_box = QComboBox(self)
@@ -104,8 +107,6 @@ class RecordsView(QWidget):
         layout.addWidget(self.message)
         layout.addWidget(splitter, 1)
 
-        document.changed.connect(self.refresh)
-        document.group_changed.connect(lambda _name: self.reload())
         self.reload()
 
     # ------------------------------------------------------------------ loading
@@ -138,7 +139,8 @@ class RecordsView(QWidget):
 
     def refresh(self) -> None:
         count = len(rounds_service.rounds_of(self.document.db, self.document.group))
-        if count != self.round_box.count():
+        if count != self.round_box.count() or self._group != self.document.group:
+            self._group = self.document.group
             self.reload()
             return
         chosen = self.current_board()
