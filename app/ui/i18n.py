@@ -10,12 +10,13 @@ the spot into the data folder, so a checkout without the build step still speaks
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSettings, QTranslator
+from PySide6.QtCore import QCoreApplication, QLocale, QSettings, QTranslator
 
 from app.paths import data_dir, resources_dir
 
@@ -71,11 +72,17 @@ def compiled_translation(language: str) -> Path | None:
 
 
 def preferred_language() -> str:
-    """The saved choice; otherwise Chinese (the program is Chinese first)."""
+    """The saved choice; otherwise the system's: Chinese where the system is Chinese, else English.
+
+    ``XQARBITER_LANG`` (``zh`` / ``en``) overrides both, for scripts and tests.
+    """
+    forced = os.environ.get("XQARBITER_LANG", "")
+    if forced in LANGUAGES:
+        return forced
     saved = str(app_settings().value("language", "") or "")
     if saved in LANGUAGES:
         return saved
-    return "zh"
+    return "zh" if QLocale.system().language() == QLocale.Language.Chinese else "en"
 
 
 def install_language(language: str) -> None:
