@@ -666,6 +666,14 @@
       <source>已报到</source>
       <translation>Checked in</translation>
     </message>
+    <message>
+      <source>破例理由</source>
+      <translation>Late-entry reason</translation>
+    </message>
+    <message>
+      <source>已过报名截止时间（%1）：破例接受的理由</source>
+      <translation>Entries closed at %1: reason for accepting this one</translation>
+    </message>
   </context>
   <context>
     <name>PlayerTableModel</name>
