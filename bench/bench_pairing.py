@@ -1,6 +1,10 @@
-"""Seconds per round and peak memory of pair_round after 5 rounds of history (one JSON line per case).
+"""Seconds and peak memory of pair_round, one JSON line per case.
 
 python bench/bench_pairing.py [players ...]
+
+For every size: ``pair_round`` after 5 rounds of history (case ``pair_round``), and — for sizes of
+1,000 and more, where the early score groups are huge — each of rounds 1–5 on its own (case
+``pair_round_per_round``, ``round`` = the round being paired, ``rounds`` = rounds of history).
 """
 
 from __future__ import annotations
@@ -11,37 +15,61 @@ import time
 import tracemalloc
 
 from app.engine.pairing import pair_round
+from app.engine.pairing.model import PairingPlayer
+from app.engine.regulations import PairingRules
 from app.engine.simulation import SimulatedEvent
 
 HISTORY = 5
+PER_ROUND_FROM = 1000  # sizes from which each of rounds 1..HISTORY is reported too
 
 
-def run(players: int) -> dict[str, object]:
+def _measure(pool: list[PairingPlayer], round_number: int, rules: PairingRules) -> tuple[float, float]:
+    t = time.perf_counter()
+    pair_round(pool, round_number, rules, seed=1)
+    seconds = time.perf_counter() - t
+    tracemalloc.start()
+    pair_round(pool, round_number, rules, seed=1)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return seconds, peak / 2**20
+
+
+def run(players: int) -> list[dict[str, object]]:
     event = SimulatedEvent(players, seed=players, teams=True)
+    cases: list[dict[str, object]] = []
     history_seconds = []
-    for _ in range(HISTORY):
+    for played in range(HISTORY):
+        if players >= PER_ROUND_FROM:
+            seconds, peak = _measure(event.pool(), played + 1, event.rules)
+            cases.append(
+                {
+                    "case": "pair_round_per_round",
+                    "players": players,
+                    "round": played + 1,
+                    "rounds": played,
+                    "seconds": round(seconds, 4),
+                    "peak_memory_mb": round(peak, 2),
+                }
+            )
         t = time.perf_counter()
         event.play_round()
         history_seconds.append(time.perf_counter() - t)
-    pool = event.pool()
-    t = time.perf_counter()
-    pair_round(pool, HISTORY + 1, event.rules, seed=1)
-    seconds = time.perf_counter() - t
-    tracemalloc.start()
-    pair_round(pool, HISTORY + 1, event.rules, seed=1)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return {
-        "case": "pair_round",
-        "players": players,
-        "rounds": HISTORY,
-        "seconds": round(seconds, 4),
-        "peak_memory_mb": round(peak / 2**20, 2),
-        "history_rounds_seconds": [round(s, 4) for s in history_seconds],
-    }
+    seconds, peak = _measure(event.pool(), HISTORY + 1, event.rules)
+    cases.append(
+        {
+            "case": "pair_round",
+            "players": players,
+            "rounds": HISTORY,
+            "seconds": round(seconds, 4),
+            "peak_memory_mb": round(peak, 2),
+            "history_rounds_seconds": [round(s, 4) for s in history_seconds],
+        }
+    )
+    return cases
 
 
 if __name__ == "__main__":
     sizes = [int(a) for a in sys.argv[1:]] or [160, 1000, 5000]
     for n in sizes:
-        print(json.dumps(run(n)), flush=True)
+        for case in run(n):
+            print(json.dumps(case), flush=True)

@@ -309,6 +309,16 @@ class Regulations:
                 raise UserError(
                     f"奖励“{t.name}”中有负数金额", f"prize table {t.name!r} has a negative amount"
                 )
+        if self.pairing.late_entry_bye_compensation:
+            raise UserError(
+                "本程序尚不支持给后来报名者补记轮空分（late_entry_bye_compensation 须为 false）",
+                "bye compensation for late entries is not supported yet (late_entry_bye_compensation must be false)",
+            )
+        if self.tiebreaks.knockout_games_count_as_black:
+            raise UserError(
+                "本程序尚不支持将淘汰赛对局计入后走局数（knockout_games_count_as_black 须为 false）",
+                "counting knockout games in 后走局数 is not supported yet (knockout_games_count_as_black must be false)",
+            )
         if self.team.min_members < 1 or self.team.counted_members < 1:
             raise UserError("团体计分人数必须至少为 1", "team counting needs at least one member")
         if self.registration.capacity < 2:

@@ -16,8 +16,12 @@ Records written (columns are 1-based characters; a Chinese name counts one chara
   game not yet played; ``0000 - U`` a pairing-allocated bye (worth the bye points), ``0000 - -`` not
   paired that round (withdrawn, absent, late entry).
 - ``013`` teams: name 5–36, then the members' start ranks, 5 characters each.
-- ``162`` the scoring system (TRF-2026): code/value pairs ``W 2.0 D 1.0 L 0.0 FW 2.0 FL 0.0 PAB 2.0``;
-  when draws score differently by colour, ``WD`` (red draw) and ``BD`` (black draw) replace ``D``.
+- ``162`` the scoring system in TRF-2026 columns: a result code in column 6, 15, 24, … and its points
+  (``%4.1f``) in the four columns after it: ``W`` win (over the board, by forfeit, full-point bye),
+  ``D`` draw, ``L`` loss, ``A`` absence (forfeit loss), ``P`` pairing-allocated bye.
+- ``XQS`` (this program's extension) the exact points where TRF-2026 cannot say them — colour-dependent
+  draws, a forfeit win worth other than a win: ``XQS win red_draw black_draw loss bye forfeit_win
+  forfeit_loss``. A reader that knows ``XQS`` takes it over ``162``.
 - ``BBW BBD BBL BBZ BBF BBU`` the same points in bbpPairings' own records (value in columns 5–8), so
   that bbpPairings pairs with 2/1/0.
 - ``XQB`` (this program's extension, ignored by other readers): ``XQB RRR  NNNN NNNN …`` the red
@@ -157,20 +161,39 @@ def _fmt_points(value: float) -> str:
 
 
 def scoring_record(points: Points) -> str:
-    """The TRF-2026 ``162`` record.
+    """The TRF-2026 ``162`` record: codes in columns 6, 15, 24 …, each followed by its points.
 
     >>> scoring_record(Points())
-    '162 W 2.0 D 1.0 L 0.0 FW 2.0 FL 0.0 PAB 2.0'
+    '162  W 2.0    D 1.0    L 0.0    A 0.0    P 2.0'
     """
-    draws = (
-        f"D {points.red_draw:.1f}"
-        if points.red_draw == points.black_draw
-        else f"WD {points.red_draw:.1f} BD {points.black_draw:.1f}"
+    entries = (
+        ("W", points.win),
+        ("D", points.red_draw),
+        ("L", points.loss),
+        ("A", points.forfeit_loss),
+        ("P", points.bye),
     )
-    return (
-        f"162 W {points.win:.1f} {draws} L {points.loss:.1f} "
-        f"FW {points.forfeit_win:.1f} FL {points.forfeit_loss:.1f} PAB {points.bye:.1f}"
+    return ("162  " + "    ".join(f"{code}{value:4.1f}" for code, value in entries)).rstrip()
+
+
+def exact_points_record(points: Points) -> str | None:
+    """``XQS`` when TRF-2026's ``162`` cannot say the points exactly, else None.
+
+    >>> exact_points_record(Points(red_draw=1, black_draw=2))
+    'XQS 2 1 2 0 2 2 0'
+    """
+    if points.red_draw == points.black_draw and points.forfeit_win == points.win:
+        return None
+    values = (
+        points.win,
+        points.red_draw,
+        points.black_draw,
+        points.loss,
+        points.bye,
+        points.forfeit_win,
+        points.forfeit_loss,
     )
+    return "XQS " + " ".join(str(v) for v in values)
 
 
 def write_trf(event: TrfEvent, ranks: Mapping[int, int] | None = None) -> str:
@@ -203,6 +226,9 @@ def write_trf(event: TrfEvent, ranks: Mapping[int, int] | None = None) -> str:
     for name, members in event.teams:
         lines.append((f"013 {name[:32]:<32}" + "".join(f" {no:4d}" for no in members)).rstrip())
     lines.append(scoring_record(event.points))
+    exact_record = exact_points_record(event.points)
+    if exact_record is not None:
+        lines.append(exact_record)
     pt = event.points
     for code, value in (
         ("BBW", pt.win),
@@ -274,8 +300,8 @@ def _parse_001(line: str) -> tuple[TrfPlayer, float | None, int | None, list[_En
     return player, points, rank, entries
 
 
-_POINT_CODES = {"W": "win", "D": "draw", "WD": "red_draw", "BD": "black_draw", "L": "loss"}
-_POINT_CODES |= {"FW": "forfeit_win", "FL": "forfeit_loss", "PAB": "bye"}
+_POINT_CODES = {"W": "win", "D": "draw", "L": "loss", "A": "forfeit_loss", "P": "bye"}
+_EXACT_FIELDS = ("win", "red_draw", "black_draw", "loss", "bye", "forfeit_win", "forfeit_loss")
 _BB_CODES = {"BBW": "win", "BBD": "draw", "BBL": "loss", "BBF": "forfeit_loss", "BBU": "bye"}
 
 
@@ -328,6 +354,7 @@ def read_trf(text: str) -> TrfEvent:
     scores: dict[int, tuple[float, int]] = {}
     teams: list[tuple[str, tuple[int, ...]]] = []
     point_values: dict[str, float] = {}
+    exact: dict[str, float] = {}
     bb_values: dict[str, float] = {}
     board_order: dict[int, list[int]] = {}
     lines = {}
@@ -355,17 +382,27 @@ def read_trf(text: str) -> TrfEvent:
             members = tuple(int(x) for x in line[36:].split())
             teams.append((line[4:36].strip(), members))
         elif code == "162":
+            for column in range(5, len(line), 9):  # codes in columns 6, 15, 24 … (1-based)
+                key, value = line[column : column + 1], line[column + 1 : column + 5]
+                if key in _POINT_CODES and value.strip():
+                    try:
+                        point_values[_POINT_CODES[key]] = float(value)
+                    except ValueError:
+                        raise TrfError(
+                            f"TRF 的 162 行分值“{value}”无效", f"TRF 162: invalid points {value!r}"
+                        ) from None
+        elif code == "XQS":
             parts = line[4:].split()
-            for key, value in zip(parts[::2], parts[1::2], strict=False):
-                if key in _POINT_CODES:
-                    point_values[_POINT_CODES[key]] = float(value)
+            if len(parts) != len(_EXACT_FIELDS) or not all(p.lstrip("-").isdigit() for p in parts):
+                raise TrfError("TRF 的 XQS 行格式不对", "TRF XQS: malformed")
+            exact = {k: float(v) for k, v in zip(_EXACT_FIELDS, parts, strict=True)}
         elif code in _BB_CODES:
             bb_values[_BB_CODES[code]] = float(line[4:8])
         elif code == "XQB":
             board_order[int(line[4:7])] = [int(x) for x in line[7:].split()]
     if not players:
         raise TrfError("TRF 中没有棋手（001 行）", "the TRF holds no players (001 lines)")
-    points = _points_from(point_values or bb_values)
+    points = _points_from(exact or point_values or bb_values)
     n_rounds = max((len(b) for b in entries.values()), default=0)
     rounds = []
     for r in range(n_rounds):

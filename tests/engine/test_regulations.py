@@ -96,6 +96,8 @@ def test_toml_and_dict_round_trips_are_exact() -> None:
         (lambda d: d["registration"].update(deadline="7月23日"), r"registration\.deadline"),
         (lambda d: d["prizes"][0].update(group="少年组"), "少年组"),
         (lambda d: d.update(groups=[]), "至少要有一个组别"),
+        (lambda d: d["pairing"].update(late_entry_bye_compensation=True), "尚不支持"),
+        (lambda d: d["tiebreaks"].update(knockout_games_count_as_black=True), "尚不支持"),
     ],
 )
 def test_bad_settings_are_refused_with_the_setting_named(edit, message: str) -> None:

@@ -58,7 +58,11 @@ def test_every_kind_of_entry() -> None:
     assert line2[80:84] == " 1.0"
     assert line2[89:] == "     4 b =     3 w -  0000 - -"
     assert _line(text, "001", 4)[89:] == "     2 w =  0000 - U  0000 - -"
-    assert _line(text, "162") == "162 W 2.0 D 1.0 L 0.0 FW 2.0 FL 0.0 PAB 2.0"
+    # TRF-2026: codes in columns 6, 15, 24, 33, 42, each followed by the points in the next four columns
+    record = _line(text, "162")
+    assert [record[c - 1] for c in (6, 15, 24, 33, 42)] == ["W", "D", "L", "A", "P"]
+    assert [record[c : c + 4] for c in (6, 15, 24, 33, 42)] == [" 2.0", " 1.0", " 0.0", " 0.0", " 2.0"]
+    assert "XQS" not in text  # 2/1/0 needs no extension
     assert _line(text, "BBW") == "BBW  2.0" and _line(text, "BBU") == "BBU  2.0"
     assert _line(text, "012") == "012 天水邀请赛（公开组）"
 
@@ -81,8 +85,10 @@ def test_round_trip_reads_back_the_same_event_and_text() -> None:
 def test_colour_dependent_draw_points_round_trip() -> None:
     event = TrfEvent("e", "g", PLAYERS, ROUNDS, points=Points(red_draw=0, black_draw=1))
     text = write_trf(event)
-    assert "WD 0.0 BD 1.0" in _line(text, "162")
+    assert _line(text, "XQS") == "XQS 2 0 1 0 2 2 0"  # TRF-2026 has one draw value: the exact points
     assert read_trf(text).points == event.points
+    plain = "\n".join(line for line in text.splitlines() if not line.startswith("XQS"))
+    assert read_trf(plain).points == Points(red_draw=0, black_draw=0)  # a plain reader sees Red's draw
 
 
 def test_mismatched_game_is_refused() -> None:

@@ -1,0 +1,86 @@
+"""Large-pool path (score-group steps on sparse edges) forced on mid-size pools by lowering the limits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.engine.pairing import NoLegalPairing, PairingPlayer, engine, pair_round
+from app.engine.regulations import PairingRules, TeamAvoidance
+from app.engine.simulation import SimulatedEvent
+from app.engine.types import Colour
+
+from . import reference as ref
+from .strategies import pools
+
+
+@pytest.fixture
+def dense_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Force the step-by-step path with sparse edges; record every step redone on every legal edge."""
+    monkeypatch.setattr(engine, "EXACT_LIMIT", 4)
+    monkeypatch.setattr(engine, "DENSE_LIMIT", 10)
+    calls: list[int] = []
+    real = engine._solve_step
+
+    def spy(
+        pool: engine._Pool, members: list[int], lo: int, hi: int, dummy: int | None, sparse: bool
+    ) -> tuple[list[tuple[int, int]], list[int]]:
+        if not sparse and len(members) > engine.DENSE_LIMIT:
+            calls.append(len(members))
+        return real(pool, members, lo, hi, dummy, sparse)
+
+    monkeypatch.setattr(engine, "_solve_step", spy)
+    yield calls
+
+
+def _assert_complete_and_legal(players: list[PairingPlayer], round_number: int, rules: PairingRules) -> None:
+    pairing = pair_round(players, round_number, rules, seed=5)
+    by_no = {p.no: p for p in players}
+    seen = [x for g in pairing.games for x in (g.red, g.black)] + ([pairing.bye] if pairing.bye else [])
+    assert sorted(seen) == sorted(by_no)
+    avoid = rules.team_avoidance is TeamAvoidance.ALL_ROUNDS
+    for g in pairing.games:
+        red, black = by_no[g.red], by_no[g.black]
+        assert ref.legal(red, black, avoid)
+        assert ref.may_take(red, Colour.RED) and ref.may_take(black, Colour.BLACK)
+
+
+@pytest.mark.parametrize("played", [1, 2, 3])
+def test_the_last_step_keeps_its_sparse_pairing_instead_of_redoing_it_on_every_edge(
+    dense_calls: list[int], played: int
+) -> None:
+    # Regression: the last step kept only the pairs touching its top score group, so the sparse
+    # pairing looked incomplete and the whole remainder was re-paired on every legal edge
+    # (round 2 of a 5,000-player event: ~120 s instead of ~5 s).
+    event = SimulatedEvent(80, seed=played)
+    for _ in range(played):
+        event.play_round()
+    players = event.pool()
+    assert len({p.score for p in players}) >= 3
+    _assert_complete_and_legal(players, played + 1, event.rules)
+    assert dense_calls == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(players=pools(min_size=16, max_size=40, max_rounds=5), seed=st.integers(0, 2**31))
+def test_witness_repair_and_sparse_steps_keep_every_hard_constraint(
+    players: list[PairingPlayer], seed: int
+) -> None:
+    # tiny limits: steps on sparse edges, witnesses repaired in small windows, fallbacks reached
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(engine, "EXACT_LIMIT", 4)
+        m.setattr(engine, "DENSE_LIMIT", 8)
+        m.setattr(engine, "WINDOW", 2)
+        m.setattr(engine, "REPAIR_LIMIT", 10)
+        rules = PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS)
+        try:
+            _assert_complete_and_legal(players, 3, rules)
+        except NoLegalPairing as exc:
+            # the negative answer is exact: the unlimited engine must agree
+            assert exc.players
+            m.undo()
+            with pytest.raises(NoLegalPairing):
+                pair_round(players, 3, rules, seed=5)
