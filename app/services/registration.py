@@ -215,10 +215,21 @@ def write_entry(
 # --------------------------------------------------------------------------- actions
 
 
-def check_new_player(db: Database, entry: PlayerEntry, *, now: datetime | None = None) -> CheckedEntry:
+def check_new_player(
+    db: Database, entry: PlayerEntry, *, now: datetime | None = None, override_reason: str = ""
+) -> CheckedEntry:
     """Check an entry without writing (the GUI shows the problems next to the fields)."""
     with db.session() as s:
-        return check_entry(entry, registration_context(s, now=now or _now()))
+        return check_entry(entry, registration_context(s, now=now or _now(), override_reason=override_reason))
+
+
+def check_player_edit(
+    db: Database, player_id: int, entry: PlayerEntry, *, now: datetime | None = None
+) -> CheckedEntry:
+    """Check an edit of a registered player without writing, as :func:`edit_player` will."""
+    with db.session() as s:
+        _player(s, player_id)
+        return check_entry(entry, registration_context(s, now=now or _now(), excluding=player_id), new=False)
 
 
 def add_player(

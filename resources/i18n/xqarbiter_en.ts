@@ -226,6 +226,10 @@
   <context>
     <name>ImportPreviewDialog</name>
     <message>
+      <source>破例接受的理由（将记入操作日志）</source>
+      <translation>reason for accepting late entries (kept in the audit log)</translation>
+    </message>
+    <message>
       <source>全部导入（有错则不导入）</source>
       <translation>Import all (nothing if any row is wrong)</translation>
     </message>
@@ -248,6 +252,10 @@
     <message>
       <source>导入报名表：%1</source>
       <translation>Import registration form: %1</translation>
+    </message>
+    <message>
+      <source>已过报名截止时间（%1），裁判长破例接受的理由：</source>
+      <translation>Entries closed at %1; the chief arbiter's reason for accepting them:</translation>
     </message>
     <message>
       <source>只导入无误的 %1 行</source>
@@ -658,6 +666,14 @@
       <source>已报到</source>
       <translation>Checked in</translation>
     </message>
+    <message>
+      <source>破例理由</source>
+      <translation>Late-entry reason</translation>
+    </message>
+    <message>
+      <source>已过报名截止时间（%1）：破例接受的理由</source>
+      <translation>Entries closed at %1: reason for accepting this one</translation>
+    </message>
   </context>
   <context>
     <name>PlayerTableModel</name>
@@ -799,6 +815,10 @@
     <message>
       <source>%1：%2 %3</source>
       <translation>%1: %2 %3</translation>
+    </message>
+    <message>
+      <source>已导入 %1 名棋手</source>
+      <translation>%1 players imported</translation>
     </message>
     <message>
       <source>显示 %1 / %2 人</source>

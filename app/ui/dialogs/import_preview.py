@@ -1,13 +1,22 @@
-"""Excel import: every row's problems shown before anything is written; all-or-nothing or valid only."""
+"""Excel import: every row's problems shown before anything is written; all-or-nothing or valid only.
+
+After the registration deadline every row is refused unless the arbiter gives a reason for accepting
+the late entries (附件: 裁判长破例). The reason field appears only then; typing it checks the file
+again, and the reason goes with the import into the audit log (one ``deadline_override`` per player).
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
+    QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -36,53 +45,104 @@ class ImportPreviewDialog(QDialog):
         except UserError as error:
             self.error_text = self._text(error.zh, error.en)
             return
-        preview = self.preview
-        summary = QLabel(
-            self.tr("共 %1 行：%2 行无误，%3 行有问题。尚未写入任何数据。")
-            .replace("%1", str(len(preview.rows)))
-            .replace("%2", str(len(preview.valid)))
-            .replace("%3", str(len(preview.invalid))),
-            self,
-        )
-        self.table = QTableWidget(len(preview.rows), 4, self)
+        deadline = document.info.regulations.registration.deadline
+        self.late = datetime.now() > deadline
+        self.summary = QLabel(self)
+        self.table = QTableWidget(0, 4, self)
         self.table.setHorizontalHeaderLabels(
             [self.tr("行"), self.tr("姓名"), self.tr("组别"), self.tr("问题")]
         )
         self.table.verticalHeader().setVisible(False)
-        for i, row in enumerate(preview.rows):
-            problems = "；".join(
-                f"{p.column}{row.row} {p.header}: {self._text(p.message_zh, p.message_en)}"
-                for p in row.problems
-            )
-            for col, text in enumerate((str(row.row), row.entry.name, row.entry.group, problems or "✓")):
-                self.table.setItem(i, col, QTableWidgetItem(text))
-        self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.reason = QLineEdit(self)
+        self.reason.setPlaceholderText(self.tr("破例接受的理由（将记入操作日志）"))
+        reason_row = QHBoxLayout()
+        self.reason_label = QLabel(
+            self.tr("已过报名截止时间（%1），裁判长破例接受的理由：").replace(
+                "%1", f"{deadline:%Y-%m-%d %H:%M}"
+            ),
+            self,
+        )
+        reason_row.addWidget(self.reason_label)
+        reason_row.addWidget(self.reason, 1)
+        self.reason_label.setVisible(self.late)
+        self.reason.setVisible(self.late)
+        # Checking the file again on every keystroke would read it each time: wait for a pause.
+        self.recheck_timer = QTimer(self)
+        self.recheck_timer.setSingleShot(True)
+        self.recheck_timer.setInterval(400)
+        self.recheck_timer.timeout.connect(self.recheck)
+        self.reason.textChanged.connect(lambda _text: self.recheck_timer.start())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
         self.all_button = QPushButton(self.tr("全部导入（有错则不导入）"), self)
-        self.all_button.setEnabled(not preview.invalid and bool(preview.rows))
-        self.valid_button = QPushButton(
-            self.tr("只导入无误的 %1 行").replace("%1", str(len(preview.valid))), self
-        )
-        self.valid_button.setEnabled(bool(preview.valid))
+        self.valid_button = QPushButton(self)
         buttons.addButton(self.all_button, QDialogButtonBox.ButtonRole.AcceptRole)
         buttons.addButton(self.valid_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.all_button.clicked.connect(lambda: self.run_import("all_or_nothing"))
         self.valid_button.clicked.connect(lambda: self.run_import("valid_only"))
         buttons.rejected.connect(self.reject)
         self.status = QLabel(self)
+        self.status.setWordWrap(True)
         layout = QVBoxLayout(self)
-        layout.addWidget(summary)
+        layout.addWidget(self.summary)
+        layout.addLayout(reason_row)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.status)
         layout.addWidget(buttons)
+        self._show(self.preview)
 
     def _text(self, zh: str, en: str) -> str:
         return en if current_language() == "en" else zh
 
-    def run_import(self, mode: str) -> bool:
+    @property
+    def override_reason(self) -> str:
+        return self.reason.text().strip() if self.late else ""
+
+    def recheck(self) -> None:
+        """Check the file again with the reason typed so far (rows refused only for lateness pass)."""
+        self.recheck_timer.stop()
         try:
-            result = excel_import.import_players(self.document.db, self.path, mode=mode)  # type: ignore[arg-type]
+            preview = excel_import.preview_import(
+                self.document.db, self.path, override_reason=self.override_reason
+            )
+        except UserError as error:
+            self.status.setText(self._text(error.zh, error.en))
+            return
+        self._show(preview)
+
+    def _show(self, preview: ImportPreview) -> None:
+        self.preview = preview
+        self.summary.setText(
+            self.tr("共 %1 行：%2 行无误，%3 行有问题。尚未写入任何数据。")
+            .replace("%1", str(len(preview.rows)))
+            .replace("%2", str(len(preview.valid)))
+            .replace("%3", str(len(preview.invalid)))
+        )
+        self.table.setRowCount(len(preview.rows))
+        for i, row in enumerate(preview.rows):
+            problems = "；".join(
+                f"{p.column}{row.row} {p.header}: {self._text(p.message_zh, p.message_en)}"
+                if p.column
+                else self._text(p.message_zh, p.message_en)
+                for p in row.problems
+            )
+            for col, text in enumerate((str(row.row), row.entry.name, row.entry.group, problems or "✓")):
+                self.table.setItem(i, col, QTableWidgetItem(text))
+        self.table.resizeColumnsToContents()
+        self.all_button.setEnabled(not preview.invalid and bool(preview.rows))
+        self.valid_button.setText(self.tr("只导入无误的 %1 行").replace("%1", str(len(preview.valid))))
+        self.valid_button.setEnabled(bool(preview.valid))
+
+    def run_import(self, mode: str) -> bool:
+        if self.recheck_timer.isActive():
+            self.recheck()
+        try:
+            result = excel_import.import_players(
+                self.document.db,
+                self.path,
+                mode=mode,  # type: ignore[arg-type]
+                override_reason=self.override_reason,
+            )
         except UserError as error:
             self.status.setText(self._text(error.zh, error.en))
             return False

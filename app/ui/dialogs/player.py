@@ -1,6 +1,13 @@
-"""Add or edit a player, with the registration checks shown live under the form."""
+"""Add or edit a player, with the registration checks shown live under the form.
+
+Every keystroke checks the entry through the registration service (the same checks the service
+applies on OK); the problems are listed under the form and OK stays disabled while there are any.
+A new entry after the registration deadline needs the arbiter's reason (logged with the entry).
+"""
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -49,6 +56,12 @@ class PlayerDialog(QDialog):
             "pledge": QCheckBox(self.tr("已签承诺书"), self),
             "checked_in": QCheckBox(self.tr("已报到"), self),
         }
+        deadline = document.info.regulations.registration.deadline
+        self.late = player is None and datetime.now() > deadline
+        self.reason = QLineEdit(self)
+        self.reason.setPlaceholderText(
+            self.tr("已过报名截止时间（%1）：破例接受的理由").replace("%1", f"{deadline:%Y-%m-%d %H:%M}")
+        )
         self.problems = QLabel(self)
         self.problems.setWordWrap(True)
         self.problems.setStyleSheet("color: #b22222")
@@ -63,9 +76,14 @@ class PlayerDialog(QDialog):
         form.addRow(self.tr("等级分"), self.rating)
         for box in self.flags.values():
             form.addRow("", box)
+        if self.late:
+            form.addRow(self.tr("破例理由"), self.reason)
+        else:
+            self.reason.hide()
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -82,9 +100,11 @@ class PlayerDialog(QDialog):
             self.rating.setValue(player.rating or 0)
             for key, box in self.flags.items():
                 box.setChecked(bool(getattr(player, key)))
-        for edit in (self.name, self.id_number, self.phone, self.team, self.unit):
+        for edit in (self.name, self.id_number, self.phone, self.team, self.unit, self.reason):
             edit.textChanged.connect(self.check)
         self.group.currentTextChanged.connect(self.check)
+        self.gender.currentIndexChanged.connect(self.check)
+        self.rating.valueChanged.connect(self.check)
         self.check()
 
     def entry(self) -> PlayerEntry:
@@ -110,18 +130,25 @@ class PlayerDialog(QDialog):
     def _text(self, zh: str, en: str) -> str:
         return en if current_language() == "en" else zh
 
-    def check(self) -> None:
-        """Live validation of a new entry by the registration checks (edits are checked on OK)."""
-        if self.player is not None:
-            self.problems.setText("")
-            return
-        checked = registration.check_new_player(self.document.db, self.entry())
+    @property
+    def override_reason(self) -> str:
+        return self.reason.text().strip() if self.late else ""
+
+    def check(self) -> bool:
+        """Live validation by the registration checks; OK is enabled only for an entry without problems."""
+        db = self.document.db
+        if self.player is None:
+            checked = registration.check_new_player(db, self.entry(), override_reason=self.override_reason)
+        else:
+            checked = registration.check_player_edit(db, self.player.id, self.entry())
         self.problems.setText("\n".join(self._text(p.message_zh, p.message_en) for p in checked.problems))
+        self.ok_button.setEnabled(checked.ok)
+        return checked.ok
 
     def accept(self) -> None:
         try:
             if self.player is None:
-                registration.add_player(self.document.db, self.entry())
+                registration.add_player(self.document.db, self.entry(), override_reason=self.override_reason)
             else:
                 registration.edit_player(self.document.db, self.player.id, self.entry())
         except UserError as error:

@@ -14,6 +14,7 @@ from app.ui.i18n import tr, translate_noop
 Index = QModelIndex | QPersistentModelIndex
 
 RESULT_COLUMN = 5
+NAME_COLUMNS = (2, 3, 7, 8)  # 红方 单位 … 黑方 单位: the columns that take the spare width
 _RED = QColor("#b22222")
 
 

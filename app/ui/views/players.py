@@ -64,15 +64,17 @@ class PlayersView(QWidget):
         self.search.textChanged.connect(self._filter)
         self.count_label = QLabel(self)
         buttons = QHBoxLayout()
-        for text, slot in (
-            (self.tr("新增棋手……"), self.add_player),
-            (self.tr("修改……"), self.edit_current),
-            (self.tr("从 Excel 导入……"), self.import_excel),
-            (self.tr("抽签定序号……"), self.draw_numbers),
+        self.buttons: dict[str, QPushButton] = {}
+        for key, text, slot in (
+            ("add", self.tr("新增棋手……"), self.add_player),
+            ("edit", self.tr("修改……"), self.edit_current),
+            ("import", self.tr("从 Excel 导入……"), self.import_excel),
+            ("draw", self.tr("抽签定序号……"), self.draw_numbers),
         ):
             button = QPushButton(text, self)
             button.clicked.connect(lambda _checked=False, slot=slot: slot())
             buttons.addWidget(button)
+            self.buttons[key] = button
         buttons.addStretch(1)
         buttons.addWidget(self.count_label)
         self.message = QLabel(self)
@@ -184,6 +186,7 @@ class PlayersView(QWidget):
             QMessageBox.warning(self, self.tr("无法导入"), dialog.error_text)
             return
         if dialog.exec():
+            self.message.setText(self.tr("已导入 %1 名棋手").replace("%1", str(dialog.imported)))
             self.document.notify()
 
     def draw_numbers(self) -> None:

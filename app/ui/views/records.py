@@ -102,6 +102,8 @@ class RecordsView(LiveView):
         splitter.addWidget(self.table)
         splitter.addWidget(right)
         splitter.setStretchFactor(1, 1)
+        splitter.setCollapsible(0, False)
+        self.splitter = splitter
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.message)
@@ -132,10 +134,22 @@ class RecordsView(LiveView):
         self.round_number = number
         lines = game_records.board_records(self.document.db, self.document.group, number) if number else []
         self.model.set_lines(lines)
+        self._fit_table()
         owed = sum(1 for ln in lines if ln.recorder and not ln.received)
         self.export_button.setEnabled(any(ln.received for ln in lines))
         self.message.setText(self.tr("待交棋谱 %1 份").replace("%1", str(owed)) if number else "")
         self._update_buttons()
+
+    def _fit_table(self) -> None:
+        """The board list as wide as its columns (no horizontal scrolling); the editor takes the rest."""
+        header = self.table.horizontalHeader()
+        header.resizeSections(QHeaderView.ResizeMode.ResizeToContents)
+        width = header.length() + 2 * self.table.frameWidth()
+        width += self.table.verticalScrollBar().sizeHint().width()
+        self.table.setMinimumWidth(width)
+        sizes = self.splitter.sizes()
+        if sum(sizes) > width:
+            self.splitter.setSizes([width, sum(sizes) - width])
 
     def refresh(self) -> None:
         count = len(rounds_service.rounds_of(self.document.db, self.document.group))

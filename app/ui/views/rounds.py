@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QContextMenuEvent, QKeyEvent
+from PySide6.QtGui import QAction, QContextMenuEvent, QKeyEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -48,7 +48,7 @@ from app.services.registration import list_players
 from app.services.rounds import RoundView, Seat
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language, tr, translate_noop
-from app.ui.models.pairings import RESULT_COLUMN, PairingTableModel
+from app.ui.models.pairings import NAME_COLUMNS, RESULT_COLUMN, PairingTableModel
 from app.ui.undo import (
     Change,
     EnterResultCommand,
@@ -70,6 +70,7 @@ RESULT_KEYS: dict[str, GameResult] = {
     "*": GameResult.DOUBLE_FORFEIT,
 }
 _AT_ONCE = re.compile(r"^\s*(\d+)\s*([=+\-*])\s*$|^\s*(\d+)[\s./]+([105])\s*$")
+_ROUND_AND_BOARD = re.compile(r"^第\s*\d+\s*轮第\s*\d+\s*台[：:]\s*")
 _ON_ENTER = re.compile(r"^\s*(\d*)[\s./]*([105=+\-*])\s*$")
 
 
@@ -100,6 +101,38 @@ class PairingTable(QTableView):
 
     result_key = Signal(int, object)  # board, GameResult
     menu_requested = Signal(int, QPoint)  # row, global position (mouse or the Menu key)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._reveal_pending = False
+
+    def reveal_current(self) -> None:
+        """Show the top of the table with the cursor row in view (it fits unless far down the round).
+
+        A round just opened shows boards 1, 2, 3 … even when the cursor waits on board 4; scrolling
+        only as far as needed for the cursor. Before the table has its real size (a view not shown
+        yet) this waits for the resize that gives it one.
+        """
+        self._reveal_pending = True
+        self._reveal()
+
+    def _reveal(self) -> None:
+        if not self.isVisible() or self.viewport().height() < self.verticalHeader().defaultSectionSize():
+            return
+        self._reveal_pending = False
+        self.scrollToTop()
+        if self.currentIndex().isValid():
+            self.scrollTo(self.currentIndex(), QAbstractItemView.ScrollHint.EnsureVisible)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._reveal_pending:
+            self._reveal()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._reveal_pending:
+            self._reveal()
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         if event.reason() == QContextMenuEvent.Reason.Mouse:
@@ -262,12 +295,20 @@ class RoundsView(QWidget):
         header.setMinimumSectionSize(48)
         header.setSectionResizeMode(RESULT_COLUMN, QHeaderView.ResizeMode.Fixed)
         header.resizeSection(RESULT_COLUMN, 72)
+        # The names and units share the width left over (no empty band on the right).
+        for column in NAME_COLUMNS:
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.table.result_key.connect(self.enter)
         self.table.menu_requested.connect(self._show_menu)
 
         self.owed = QTreeWidget(self)
         self.owed.setRootIsDecorated(False)
         self.owed.setHeaderLabels([self.tr("台次"), self.tr("录谱人"), self.tr("原因")])
+        self.owed.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        owed_header = self.owed.header()
+        owed_header.setStretchLastSection(True)
+        for column in (0, 1):
+            owed_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.owed_box = QGroupBox(self.tr("本轮待交棋谱"), self)
         owed_layout = QVBoxLayout(self.owed_box)
         owed_layout.addWidget(self.owed)
@@ -292,7 +333,7 @@ class RoundsView(QWidget):
         splitter.addWidget(self.owed_box)
         splitter.setStretchFactor(0, 4)
         splitter.setStretchFactor(1, 1)
-        splitter.setSizes([900, 260])
+        splitter.setSizes([820, 340])
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs)
         layout.addLayout(top)
@@ -335,6 +376,7 @@ class RoundsView(QWidget):
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().resizeSection(RESULT_COLUMN, 72)
         self._move_to_next_empty(after=0)
+        self.table.reveal_current()
         self._update_controls()
 
     def refresh(self) -> None:
@@ -384,7 +426,10 @@ class RoundsView(QWidget):
         except UserError:
             owed = []
         for line in owed:
-            item = QTreeWidgetItem([str(line.board), f"{line.recorder_no} {line.recorder_name}", line.reason])
+            # "第4轮第1台：" repeats the round and the board shown beside it; the tooltip has it all
+            reason = _ROUND_AND_BOARD.sub("", line.reason)
+            item = QTreeWidgetItem([str(line.board), f"{line.recorder_no} {line.recorder_name}", reason])
+            item.setToolTip(2, line.reason)
             item.setData(0, Qt.ItemDataRole.UserRole, line.board)
             self.owed.addTopLevelItem(item)
         self.owed_box.setTitle(self.tr("本轮待交棋谱（%1）").replace("%1", str(len(owed))))
