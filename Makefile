@@ -40,7 +40,7 @@ bench: $(STAMP)
 	@for f in bench/bench_*.py; do $(PY) $$f; done
 
 # One-folder, windowed build in dist/xqarbiter/ (PyInstaller, build.spec), then its headless self-test.
-dist: $(STAMP)
+dist: $(STAMP) $(QM)
 	$(PY) -m pip install --quiet -e '.[dist]'
 	$(VENV)/bin/pyinstaller --noconfirm --log-level WARN build.spec
 	QT_QPA_PLATFORM=offscreen dist/xqarbiter/xqarbiter --self-test

@@ -271,13 +271,27 @@ def cmd_results(args: argparse.Namespace) -> int:
 
 
 def cmd_close_round(args: argparse.Namespace) -> int:
+    from app.services.records import confirm_refusals, refusals_at_close
     from app.services.rounds import close_round
 
     db = _open(args.file)
     try:
-        close_round(db, args.group, args.round)
+        refusals = refusals_at_close(db, args.group, args.round)
+        if refusals and not args.confirm_refusals:
+            for v in refusals:
+                print(f"{v.player_no} 号：{v.reason}", file=sys.stderr)
+            raise UserError(
+                f"第 {args.round} 轮还有 {len(refusals)} 份棋谱未交；确认记为拒不录谱请加 --confirm-refusals",
+                f"{len(refusals)} records are still owed; add --confirm-refusals to record them as refusals",
+            )
+        stored = confirm_refusals(db, args.group, args.round) if refusals else 0
+        warning = close_round(db, args.group, args.round)
     finally:
         db.close()
+    if stored:
+        print(f"已记拒不录谱 {stored} 次")
+    if warning:
+        print(warning, file=sys.stderr)
     print(f"{args.group} 第 {args.round} 轮已结束")
     return 0
 
@@ -313,6 +327,9 @@ def add_round_commands(sub: Any) -> None:
     p.add_argument("file")
     p.add_argument("--group", required=True)
     p.add_argument("--round", type=int, required=True)
+    p.add_argument(
+        "--confirm-refusals", action="store_true", help="record the records still owed as refusals (拒不录谱)"
+    )
     p.set_defaults(func=cmd_close_round)
 
 

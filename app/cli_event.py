@@ -389,6 +389,26 @@ def cmd_disqualify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_hand_in(args: argparse.Namespace) -> int:
+    from app.services.records import designate_records, hand_in_record
+
+    db = _open(args.file)
+    try:
+        if args.designate:
+            designate_records(db, args.group, args.round, args.designate)
+            print(f"第 {args.round} 轮指定录谱：第 {'、'.join(map(str, args.designate))} 台")
+        if args.board is not None:
+            if args.moves is None:
+                raise UserError("请用 --moves 给出棋谱的回合数", "give the record's move count with --moves")
+            found = hand_in_record(db, args.group, args.round, args.board, args.moves)
+            print(f"第 {args.round} 轮第 {args.board} 台棋谱已交（{args.moves} 回合）")
+            for v in found:
+                print(f"犯规：{v.player_no} 号 {v.reason}")
+    finally:
+        db.close()
+    return 0
+
+
 def cmd_records_due(args: argparse.Namespace) -> int:
     from app.services.records import record_duty_list
 
@@ -598,6 +618,15 @@ def add_event_commands(sub: Any) -> None:
     p.add_argument("--games", choices=["stand", "annul"], required=True)
     p.add_argument("--reason", required=True)
     p.set_defaults(func=cmd_disqualify)
+
+    p = sub.add_parser("hand-in", help="a paper record handed in (with its move count), or designate boards")
+    p.add_argument("file")
+    p.add_argument("--group", required=True)
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("--board", type=int, default=None)
+    p.add_argument("--moves", type=int, default=None, help="回合 (full moves) of the record")
+    p.add_argument("--designate", type=int, nargs="*", default=None, help="boards whose winners must record")
+    p.set_defaults(func=cmd_hand_in)
 
     p = sub.add_parser("records-due", help="who owes which game record (录谱) in a round")
     p.add_argument("file")

@@ -203,3 +203,34 @@ def test_check_finds_a_planted_rematch(played: Path, tmp_path: Path, capsys) -> 
     snap.write_text(json.dumps(data, ensure_ascii=False))
     code, out, _ = run(capsys, "check", str(snap))
     assert code == 1 and "rematch" in out
+
+
+def test_records_hand_in_and_refusals_at_closing(played: Path, tmp_path: Path, capsys) -> None:
+    path = tmp_path / "r.xqt"
+    path.write_bytes(played.read_bytes())
+    code, out, _ = run(capsys, "records-due", str(path), "--group", G, "--round", "8")
+    owed = [line for line in out.splitlines() if "未交" in line]
+    assert code == 0 and 1 <= len(owed) <= 10  # winners on boards 1–10, Black for draws
+    first_board = int(owed[0].split("台")[0].removeprefix("第"))
+    assert (
+        run(
+            capsys,
+            "hand-in",
+            str(path),
+            "--group",
+            G,
+            "--round",
+            "8",
+            "--board",
+            str(first_board),
+            "--moves",
+            "41",
+        )[0]
+        == 0
+    )
+    code, _, err = run(capsys, "close-round", str(path), "--group", G, "--round", "8")
+    assert code == 2 and "--confirm-refusals" in err and f"{len(owed) - 1} 份" in err
+    code, out, _ = run(capsys, "close-round", str(path), "--group", G, "--round", "8", "--confirm-refusals")
+    assert code == 0 and f"已记拒不录谱 {len(owed) - 1} 次" in out
+    rows = json.loads(run(capsys, "standings", str(path), "--group", G, "--json")[1])
+    assert sum(r["tiebreaks"]["violations"] for r in rows) == len(owed) - 1

@@ -70,8 +70,9 @@ class BoardRecord:
     result: GameResult
     recorder: str  # who owes the record ("" when nobody does)
     reason: str
-    received: bool
+    received: bool  # the record duty is fulfilled (a PGN attached, or a paper record registered)
     moves: int | None
+    has_pgn: bool = False  # the moves themselves are stored (can be printed and exported)
 
 
 def _read(pgn: str | bytes) -> GameRecord:
@@ -293,8 +294,9 @@ def board_records(db: Database, group: str, number: int) -> list[BoardRecord]:
                     GameResult(gm.result),
                     duty.recorder_name if duty else "",
                     duty.reason if duty else "",
-                    bool(row and row.received and row.pgn),
+                    bool(row and row.received),
                     row.moves if row is not None else None,
+                    bool(row and row.pgn),
                 )
             )
         return lines

@@ -976,12 +976,32 @@
       <translation>Print…</translation>
     </message>
     <message>
+      <source>登记纸质棋谱……</source>
+      <translation>Register a paper record…</translation>
+    </message>
+    <message>
+      <source>棋谱只交纸质：登记已交及其回合数（和棋不足规定回合自动记犯规）</source>
+      <translation>The record was handed in on paper only: register it with its move count (a draw under the minimum raises the violations)</translation>
+    </message>
+    <message>
+      <source>指定本台录谱</source>
+      <translation>Designate this board</translation>
+    </message>
+    <message>
+      <source>前三轮由裁判组指定获胜者录谱</source>
+      <translation>Rounds 1–3: the arbiters designate the winners who record</translation>
+    </message>
+    <message>
       <source>打开棋谱</source>
       <translation>Open a game record</translation>
     </message>
     <message>
       <source>棋谱 (*.pgn *.PGN)</source>
       <translation>Game records (*.pgn *.PGN)</translation>
+    </message>
+    <message>
+      <source>登记纸质棋谱</source>
+      <translation>Register a paper record</translation>
     </message>
     <message>
       <source>导出本轮棋谱</source>
@@ -1008,6 +1028,14 @@
       <translation>Read %1 moves; check them, then save</translation>
     </message>
     <message>
+      <source>第 %1 台棋谱的回合数：</source>
+      <translation>Moves in the record of board %1:</translation>
+    </message>
+    <message>
+      <source>第 %1 台已指定录谱</source>
+      <translation>Board %1 designated for recording</translation>
+    </message>
+    <message>
       <source>已导出 %1</source>
       <translation>Exported %1</translation>
     </message>
@@ -1022,6 +1050,10 @@
     <message>
       <source>待交棋谱 %1 份</source>
       <translation>%1 records owed</translation>
+    </message>
+    <message>
+      <source>第 %1 台纸质棋谱已登记，%2 回合</source>
+      <translation>Paper record of board %1 registered, %2 moves</translation>
     </message>
     <message>
       <source>第 %1 台棋谱已保存，%2 回合</source>

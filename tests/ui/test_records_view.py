@@ -99,3 +99,24 @@ def test_model_alone(qtmodeltester) -> None:
     model = BoardRecordsModel()
     qtmodeltester.check(model)
     assert model.headerData(5, Qt.Orientation.Horizontal) == "棋谱"
+
+
+def test_a_paper_record_is_registered_with_its_move_count(view: RecordsView, monkeypatch) -> None:
+    from app.ui.views import records as records_module
+
+    monkeypatch.setattr(records_module.QInputDialog, "getInt", lambda *a, **k: (18, True))
+    assert view.select_board(1) and view.paper_button.isEnabled()
+    assert view.paper_dialog()
+    # a drawn game handed in with 18 moves: both players charged, the duty shown as handed in
+    assert view.message.text().count("不足25回合") == 2
+    assert view.model.index(0, RECORD_COLUMN).data() == "18 回合"
+    violations = export_snapshot(view.document.db)["violations"]
+    assert sorted(v["player"] for v in violations) == [1, 2]
+
+
+def test_designating_a_board_in_the_first_rounds(view: RecordsView) -> None:
+    view.round_box.setCurrentIndex(0)  # round 1: nothing owed until the arbiter designates
+    assert view.round_number == 1 and "待交棋谱 0 份" in view.message.text()
+    assert view.select_board(2) and view.designate()
+    assert "待交棋谱 1 份" in view.message.text() or view.model.index(1, RECORD_COLUMN).data() == "待交"
+    assert view.model.index(1, 4).data() == "棋手3"  # the winner records

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QPushButton,
     QSplitter,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 from app.engine.types import UserError
 from app.engine.xiangqi import GameRecord, export_pgn, parse_pgn_bytes, parse_pgn_games
 from app.services import game_records
+from app.services import records as records_service
 from app.services import rounds as rounds_service
 from app.ui.document import TournamentDocument
 from app.ui.models.records import BoardRecordsModel
@@ -76,6 +78,14 @@ class RecordsView(LiveView):
         self.save_button.clicked.connect(self.save)
         self.print_button = QPushButton(self.tr("打印……"), self)
         self.print_button.clicked.connect(self.print_dialog)
+        self.paper_button = QPushButton(self.tr("登记纸质棋谱……"), self)
+        self.paper_button.setToolTip(
+            self.tr("棋谱只交纸质：登记已交及其回合数（和棋不足规定回合自动记犯规）")
+        )
+        self.paper_button.clicked.connect(self.paper_dialog)
+        self.designate_button = QPushButton(self.tr("指定本台录谱"), self)
+        self.designate_button.setToolTip(self.tr("前三轮由裁判组指定获胜者录谱"))
+        self.designate_button.clicked.connect(self.designate)
 
         top = QHBoxLayout()
         top.addWidget(QLabel(self.tr("轮次："), self))
@@ -89,6 +99,8 @@ class RecordsView(LiveView):
             self.clear_button,
             self.save_button,
             self.print_button,
+            self.paper_button,
+            self.designate_button,
         ):
             buttons.addWidget(b)
         buttons.addStretch(1)
@@ -136,7 +148,7 @@ class RecordsView(LiveView):
         self.model.set_lines(lines)
         self._fit_table()
         owed = sum(1 for ln in lines if ln.recorder and not ln.received)
-        self.export_button.setEnabled(any(ln.received for ln in lines))
+        self.export_button.setEnabled(any(ln.has_pgn for ln in lines))
         self.message.setText(self.tr("待交棋谱 %1 份").replace("%1", str(owed)) if number else "")
         self._update_buttons()
 
@@ -204,10 +216,17 @@ class RecordsView(LiveView):
 
     def _update_buttons(self) -> None:
         chosen = self.current_board()
-        for b in (self.open_button, self.paste_button, self.clear_button, self.save_button):
+        for b in (
+            self.open_button,
+            self.paste_button,
+            self.clear_button,
+            self.save_button,
+            self.paper_button,
+            self.designate_button,
+        ):
             b.setEnabled(chosen is not None)
         row = self.model.row_of_board(*chosen) if chosen else None
-        self.print_button.setEnabled(row is not None and self.model.line(row).received)
+        self.print_button.setEnabled(row is not None and self.model.line(row).has_pgn)
 
     # ------------------------------------------------------------------ actions
 
@@ -239,6 +258,52 @@ class RecordsView(LiveView):
     def restart(self) -> None:
         self.loaded = None
         self.editor.board.set_game()
+
+    def paper_dialog(self) -> bool:
+        chosen = self.current_board()
+        if chosen is None:
+            return False
+        moves, ok = QInputDialog.getInt(
+            self,
+            self.tr("登记纸质棋谱"),
+            self.tr("第 %1 台棋谱的回合数：").replace("%1", str(chosen[0])),
+            40,
+            0,
+            999,
+        )
+        return ok and self.hand_in_paper(chosen[0], moves)
+
+    def hand_in_paper(self, board: int, moves: int) -> bool:
+        """A record handed in on paper only: marked received with its move count (回合)."""
+        try:
+            found = records_service.hand_in_record(
+                self.document.db, self.document.group, self.round_number, board, moves
+            )
+        except UserError as error:
+            self.show_error(error)
+            return False
+        notes = [
+            self.tr("第 %1 台纸质棋谱已登记，%2 回合").replace("%1", str(board)).replace("%2", str(moves))
+        ]
+        notes += [f"<span style='color:#b22222'>{v.reason}</span>" for v in found]
+        self.document.notify()
+        self.message.setText("<br>".join(notes))
+        return True
+
+    def designate(self) -> bool:
+        chosen = self.current_board()
+        if chosen is None:
+            return False
+        try:
+            records_service.designate_records(
+                self.document.db, self.document.group, self.round_number, [chosen[0]]
+            )
+        except UserError as error:
+            self.show_error(error)
+            return False
+        self.document.notify()
+        self.message.setText(self.tr("第 %1 台已指定录谱").replace("%1", str(chosen[0])))
+        return True
 
     def save(self) -> bool:
         """Attach the game on the board to the chosen board of the round."""
