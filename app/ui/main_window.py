@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,6 +10,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
+    QDialog,
     QFileDialog,
     QHBoxLayout,
     QInputDialog,
@@ -28,8 +28,10 @@ from PySide6.QtWidgets import (
 from app.engine.regulations import PRESETS
 from app.engine.types import UserError
 from app.services import rounds as rounds_service
+from app.services.backups import restore_backup
 from app.services.snapshot import export_snapshot, import_snapshot
 from app.services.tournaments import FILE_SUFFIX, create_tournament
+from app.ui.dialogs.audit_backups import AuditLogDialog, BackupListDialog
 from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
 from app.ui.i18n import app_settings, current_language, tr, translate_noop
@@ -66,14 +68,6 @@ def remember_file(path: Path) -> None:
     settings = app_settings()
     settings.setValue("recent", files[:MAX_RECENT])
     settings.sync()
-
-
-def _restore_backup_service() -> Callable[..., object] | None:
-    try:
-        module = importlib.import_module("app.services.backups")
-    except ImportError:
-        return None
-    return getattr(module, "restore_backup", None)
 
 
 class MainWindow(QMainWindow):
@@ -113,7 +107,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self.copy_action = self._action(file_menu, self.tr("另存副本……"), self.save_copy)
         self.restore_action = self._action(file_menu, self.tr("从备份恢复……"), self.restore_backup)
-        self.restore_action.setVisible(_restore_backup_service() is not None)
+        self.audit_action = self._action(file_menu, self.tr("审计日志……"), self.show_audit_log)
         file_menu.addSeparator()
         self._action(file_menu, self.tr("退出"), self.close, QKeySequence.StandardKey.Quit)
 
@@ -408,21 +402,31 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("副本已保存：%1").replace("%1", str(path)), 5000)
 
     def restore_backup(self) -> None:
-        restore = _restore_backup_service()
-        if restore is None or self.document is None:
+        if self.document is None:
             return
-        name, _ = QFileDialog.getOpenFileName(
-            self, self.tr("从备份恢复"), str(self.document.path.parent), self.tr("备份 (*)")
-        )
-        if not name:
+        dialog = BackupListDialog(self.document.path, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted or dialog.chosen() is None:
+            return
+        self.restore_from(dialog.chosen())
+
+    def restore_from(self, backup: Path | None) -> None:
+        """Put a backup in place of the open file (the current state is backed up first), then reopen."""
+        if self.document is None or backup is None:
             return
         path = self.document.path
         self.set_document(None)
         try:
-            restore(path, Path(name))
+            restore_backup(path, backup)
         except UserError as error:
             QMessageBox.warning(self, self.tr("无法恢复"), user_message(error))
         self.open_file(path)
+
+    def show_audit_log(self) -> AuditLogDialog | None:
+        if self.document is None:
+            return None
+        dialog = AuditLogDialog(self.document, self)
+        dialog.show()
+        return dialog
 
     # ------------------------------------------------------------------ state shown
 

@@ -2,6 +2,83 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en_GB" sourcelanguage="zh_CN">
   <context>
+    <name>AuditLogDialog</name>
+    <message>
+      <source>审计日志</source>
+      <translation>Audit log</translation>
+    </message>
+    <message>
+      <source>查找：操作、对象、理由……</source>
+      <translation>Find: action, entity, reason…</translation>
+    </message>
+    <message>
+      <source>导出 CSV……</source>
+      <translation>Export CSV…</translation>
+    </message>
+    <message>
+      <source>导出审计日志</source>
+      <translation>Export the audit log</translation>
+    </message>
+    <message>
+      <source>共 %1 条记录</source>
+      <translation>%1 entries</translation>
+    </message>
+  </context>
+  <context>
+    <name>AuditModel</name>
+    <message>
+      <source>时间</source>
+      <translation>Time</translation>
+    </message>
+    <message>
+      <source>操作人</source>
+      <translation>Who</translation>
+    </message>
+    <message>
+      <source>操作</source>
+      <translation>Action</translation>
+    </message>
+    <message>
+      <source>对象</source>
+      <translation>Entity</translation>
+    </message>
+    <message>
+      <source>改前</source>
+      <translation>Before</translation>
+    </message>
+    <message>
+      <source>改后</source>
+      <translation>After</translation>
+    </message>
+    <message>
+      <source>理由</source>
+      <translation>Reason</translation>
+    </message>
+  </context>
+  <context>
+    <name>BackupListDialog</name>
+    <message>
+      <source>从备份恢复</source>
+      <translation>Restore from a backup</translation>
+    </message>
+    <message>
+      <source>恢复前，当前文件会先另存一份备份，恢复操作可以再撤回。</source>
+      <translation>Before restoring, the current file is backed up, so a restore can itself be undone.</translation>
+    </message>
+    <message>
+      <source>时间</source>
+      <translation>Time</translation>
+    </message>
+    <message>
+      <source>原因</source>
+      <translation>Reason</translation>
+    </message>
+    <message>
+      <source>文件</source>
+      <translation>File</translation>
+    </message>
+  </context>
+  <context>
     <name>BoardRecordsModel</name>
     <message>
       <source>台次</source>
@@ -337,6 +414,10 @@
       <translation>Restore from backup…</translation>
     </message>
     <message>
+      <source>审计日志……</source>
+      <translation>Audit log…</translation>
+    </message>
+    <message>
       <source>退出</source>
       <translation>Quit</translation>
     </message>
@@ -395,14 +476,6 @@
     <message>
       <source>另存副本</source>
       <translation>Save a copy</translation>
-    </message>
-    <message>
-      <source>从备份恢复</source>
-      <translation>Restore from backup</translation>
-    </message>
-    <message>
-      <source>备份 (*)</source>
-      <translation>Backups (*)</translation>
     </message>
     <message>
       <source>操作被拒绝</source>

@@ -1,0 +1,177 @@
+"""The audit log viewer (who, when, what, before → after, reason) and the list of backups to restore."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.services.audit import audit_rows, export_audit_csv
+from app.services.backups import list_backups
+from app.ui.document import TournamentDocument
+from app.ui.i18n import tr, translate_noop
+
+Index = QModelIndex | QPersistentModelIndex
+
+AUDIT_COLUMNS = (
+    ("at", translate_noop("AuditModel", "时间")),
+    ("who", translate_noop("AuditModel", "操作人")),
+    ("action", translate_noop("AuditModel", "操作")),
+    ("entity", translate_noop("AuditModel", "对象")),
+    ("before", translate_noop("AuditModel", "改前")),
+    ("after", translate_noop("AuditModel", "改后")),
+    ("reason", translate_noop("AuditModel", "理由")),
+)
+
+
+class AuditModel(QAbstractTableModel):
+    """The audit log rows, newest first."""
+
+    def __init__(self, rows: list[dict[str, str]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.rows = list(reversed(rows))
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(AUDIT_COLUMNS)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return None
+        text = self.rows[index.row()][AUDIT_COLUMNS[index.column()][0]]
+        if role == Qt.ItemDataRole.DisplayRole and len(text) > 80:
+            return text[:80] + "…"
+        return text
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> object:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return tr("AuditModel", AUDIT_COLUMNS[section][1])
+        return str(section + 1)
+
+
+class AuditLogDialog(QDialog):
+    """Every change of the tournament, filterable, exportable as CSV (Excel reads it)."""
+
+    def __init__(self, document: TournamentDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.setWindowTitle(tr("AuditLogDialog", "审计日志"))
+        self.resize(1100, 600)
+        self.model = AuditModel(audit_rows(document.db), self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setFilterKeyColumn(-1)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.filter = QLineEdit(self)
+        self.filter.setPlaceholderText(tr("AuditLogDialog", "查找：操作、对象、理由……"))
+        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.table = QTableView(self)
+        self.table.setModel(self.proxy)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.export_button = buttons.addButton(
+            tr("AuditLogDialog", "导出 CSV……"), QDialogButtonBox.ButtonRole.ActionRole
+        )
+        self.export_button.clicked.connect(self.export_dialog)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(
+            QLabel(tr("AuditLogDialog", "共 %1 条记录").replace("%1", str(self.model.rowCount())), self)
+        )
+        layout.addWidget(self.filter)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(buttons)
+
+    def export_dialog(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(
+            self,
+            tr("AuditLogDialog", "导出审计日志"),
+            str(self.document.path.with_suffix(".audit.csv")),
+            "CSV (*.csv)",
+        )
+        if name:
+            self.export_to(Path(name))
+
+    def export_to(self, path: Path) -> None:
+        path.write_bytes(export_audit_csv(self.document.db).encode("utf-8"))
+
+
+class BackupListDialog(QDialog):
+    """The backups of a tournament file, newest first; the chosen one is restored by the caller."""
+
+    def __init__(self, path: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("BackupListDialog", "从备份恢复"))
+        self.resize(640, 420)
+        self.backups = list_backups(path)
+        self.table = QTableView(self)
+        self.model = _BackupModel(self.backups, self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        if self.backups:
+            self.table.selectRow(0)
+        note = QLabel(tr("BackupListDialog", "恢复前，当前文件会先另存一份备份，恢复操作可以再撤回。"), self)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(note)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(buttons)
+
+    def chosen(self) -> Path | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.backups[rows[0].row()].path if rows else None
+
+
+class _BackupModel(QAbstractTableModel):
+    def __init__(self, backups: list, parent: QWidget | None = None) -> None:  # type: ignore[type-arg]
+        super().__init__(parent)
+        self.backups = backups
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.backups)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else 3
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        b = self.backups[index.row()]
+        return (b.made_at.strftime("%Y-%m-%d %H:%M:%S"), b.reason, b.name)[index.column()]
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> object:
+        if role != Qt.ItemDataRole.DisplayRole or orientation != Qt.Orientation.Horizontal:
+            return None
+        return (
+            tr("BackupListDialog", "时间"),
+            tr("BackupListDialog", "原因"),
+            tr("BackupListDialog", "文件"),
+        )[section]
