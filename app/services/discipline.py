@@ -59,8 +59,8 @@ def record_violation(
     *,
     source: str = "arbiter",
     who: str = audit.DEFAULT_ARBITER,
-) -> None:
-    """Enter a violation (犯规) with its reason; it counts once in the tiebreak where its kind does."""
+) -> int:
+    """Enter a violation (犯规) with its reason; returns its id (for :func:`remove_violation`)."""
     value = kind if isinstance(kind, ViolationKind) else _kind(kind)
     reason = _require_reason(reason)
     with db.session() as s:
@@ -72,22 +72,69 @@ def record_violation(
         if rnd is None:
             raise UserError(f"第 {round_number} 轮尚未编排", f"round {round_number} has not been paired")
         game = next((gm for gm in rnd.games if p.id in (gm.red_id, gm.black_id)), None)
-        s.add(
-            Violation(
-                player_id=p.id,
-                round_number=round_number,
-                game_id=None if game is None else game.id,
-                kind=value.value,
-                reason=reason,
-                source=source,
-                created_at=_now(),
-            )
+        row = Violation(
+            player_id=p.id,
+            round_number=round_number,
+            game_id=None if game is None else game.id,
+            kind=value.value,
+            reason=reason,
+            source=source,
+            created_at=_now(),
         )
+        s.add(row)
         audit.record(
             s,
             "violation",
             entity=f"{group} {no}号 {p.name} 第{round_number}轮",
             after=value.value,
+            reason=reason,
+            who=who,
+        )
+        s.flush()
+        return row.id
+
+
+def remove_violation(
+    db: Database, violation_id: int, reason: str, *, who: str = audit.DEFAULT_ARBITER
+) -> None:
+    """Take back a violation entered by mistake (logged with what it was and why it was removed)."""
+    reason = _require_reason(reason)
+    with db.session() as s:
+        row = s.get(Violation, violation_id)
+        if row is None:
+            raise UserError(
+                "该犯规记录不存在（可能已删除）", "that violation does not exist (removed already?)"
+            )
+        before = {"player": row.player.no, "round": row.round_number, "kind": row.kind, "reason": row.reason}
+        entity = f"{row.player.group.name} {row.player.no}号 {row.player.name} 第{row.round_number}轮"
+        s.delete(row)
+        audit.record(s, "remove_violation", entity=entity, before=before, reason=reason, who=who)
+
+
+def lift_disqualification(
+    db: Database, group: str, no: int, reason: str, *, who: str = audit.DEFAULT_ARBITER
+) -> None:
+    """Undo a disqualification entered by mistake: active again, the cheating record removed (logged)."""
+    reason = _require_reason(reason)
+    with db.session() as s:
+        g = group_row(s, group)
+        p = player_row(s, g, no)
+        if p.status != PlayerStatus.DISQUALIFIED.value:
+            raise UserError(f"{no} 号 {p.name} 未被取消成绩", f"player {no} is not disqualified")
+        before = {"status": p.status, "status_round": p.status_round, "games": p.dq_games}
+        p.status, p.status_round, p.dq_games = PlayerStatus.ACTIVE.value, None, ""
+        for v in s.scalars(
+            select(Violation).where(
+                Violation.player_id == p.id, Violation.kind == ViolationKind.CHEATING.value
+            )
+        ):
+            s.delete(v)
+        audit.record(
+            s,
+            "lift_disqualification",
+            entity=f"{group} {no}号 {p.name}",
+            before=before,
+            after="active",
             reason=reason,
             who=who,
         )

@@ -15,6 +15,7 @@ from PySide6.QtGui import QUndoCommand
 from app.engine.types import GameResult, UserError
 from app.services import rounds as rounds_service
 from app.services.audit import audit_log
+from app.services.discipline import disqualify, lift_disqualification, record_violation, remove_violation
 from app.services.overrides import SetPair, SwapColours, SwapPlayers, apply_override
 from app.services.registration import reinstate_player, withdraw_player
 from app.services.results import enter_result
@@ -310,3 +311,47 @@ class WithdrawCommand(ServiceCommand):
 
     def revert(self) -> None:
         reinstate_player(self.document.db, self.player_id, reason=UNDO_REASON)
+
+
+class ViolationCommand(ServiceCommand):
+    """记犯规; undo removes that violation again (logged with the undo reason)."""
+
+    def __init__(
+        self,
+        document: TournamentDocument,
+        group: str,
+        no: int,
+        round_number: int,
+        kind: str,
+        reason: str,
+        text: str,
+    ) -> None:
+        super().__init__(document, text)
+        self.group, self.no, self.round_number, self.kind, self.reason = group, no, round_number, kind, reason
+        self.violation_id: int | None = None
+
+    def apply(self) -> None:
+        self.violation_id = record_violation(
+            self.document.db, self.group, self.no, self.round_number, self.kind, self.reason
+        )
+
+    def revert(self) -> None:
+        if self.violation_id is not None:
+            remove_violation(self.document.db, self.violation_id, UNDO_REASON)
+            self.violation_id = None
+
+
+class DisqualifyCommand(ServiceCommand):
+    """取消成绩 with the arbiter's choice for the games; undo lifts it again (logged)."""
+
+    def __init__(
+        self, document: TournamentDocument, group: str, no: int, games: str, reason: str, text: str
+    ) -> None:
+        super().__init__(document, text)
+        self.group, self.no, self.games, self.reason = group, no, games, reason
+
+    def apply(self) -> None:
+        disqualify(self.document.db, self.group, self.no, self.games, self.reason)
+
+    def revert(self) -> None:
+        lift_disqualification(self.document.db, self.group, self.no, UNDO_REASON)

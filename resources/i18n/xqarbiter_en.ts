@@ -1220,6 +1220,10 @@
       <translation>Reason for the violation:</translation>
     </message>
     <message>
+      <source>已记录 %1 号 %2 犯规：%3</source>
+      <translation>Violation recorded for no. %1 %2: %3</translation>
+    </message>
+    <message>
       <source>退赛</source>
       <translation>Withdraw</translation>
     </message>
@@ -1242,6 +1246,10 @@
     <message>
       <source>取消成绩的理由：</source>
       <translation>Reason for the disqualification:</translation>
+    </message>
+    <message>
+      <source>已取消 %1 号 %2 的成绩</source>
+      <translation>No. %1 %2 disqualified</translation>
     </message>
     <message>
       <source>台次</source>
@@ -1352,20 +1360,12 @@
       <translation>Kind of violation by no. %1 %2:</translation>
     </message>
     <message>
-      <source>已记录 %1 号 %2 犯规：%3</source>
-      <translation>Violation recorded for no. %1 %2: %3</translation>
-    </message>
-    <message>
       <source>%1 号 %2 退赛的理由：</source>
       <translation>Reason for the withdrawal of no. %1 %2:</translation>
     </message>
     <message>
-      <source>取消 %1 号 %2 的成绩（不可撤销）：</source>
-      <translation>Disqualify no. %1 %2 (cannot be undone):</translation>
-    </message>
-    <message>
-      <source>已取消 %1 号 %2 的成绩</source>
-      <translation>No. %1 %2 disqualified</translation>
+      <source>取消 %1 号 %2 的成绩：</source>
+      <translation>Disqualify no. %1 %2:</translation>
     </message>
     <message>
       <source>本轮成绩已全部录入</source>

@@ -6,7 +6,14 @@ import pytest
 
 from app.engine.types import UserError, ViolationKind
 from app.services.audit import audit_log
-from app.services.discipline import agreed_result, disqualify, forfeit, record_violation
+from app.services.discipline import (
+    agreed_result,
+    disqualify,
+    forfeit,
+    lift_disqualification,
+    record_violation,
+    remove_violation,
+)
 from app.services.snapshot import export_snapshot, import_snapshot
 from tests.factories import player, snapshot, swiss_round
 
@@ -82,3 +89,26 @@ def test_disqualify_with_annulled_games_is_logged(db) -> None:
 def test_only_record_and_other_violations_count_in_the_tiebreak() -> None:
     counting = {k for k in ViolationKind if k.counts_in_tiebreak}
     assert counting == {ViolationKind.REFUSED_RECORD, ViolationKind.SHORT_DRAW_RECORD, ViolationKind.OTHER}
+
+
+def test_a_violation_entered_by_mistake_is_removed_and_logged(db) -> None:
+    vid = record_violation(db, "公开组", 4, 1, "other", "误记")
+    assert len(export_snapshot(db)["violations"]) == 1
+    with pytest.raises(UserError, match="理由"):
+        remove_violation(db, vid, "")
+    remove_violation(db, vid, "记错了人")
+    assert export_snapshot(db)["violations"] == []
+    line = audit_log(db, action="remove_violation")[-1]
+    assert line.reason == "记错了人" and '"kind": "other"' in line.before
+    with pytest.raises(UserError, match="不存在"):
+        remove_violation(db, vid, "again")
+
+
+def test_a_disqualification_entered_by_mistake_is_lifted(db) -> None:
+    disqualify(db, "公开组", 3, "stand", "误判")
+    lift_disqualification(db, "公开组", 3, "复核后撤销")
+    p3 = next(p for p in export_snapshot(db)["players"] if p["no"] == 3)
+    assert (p3["status"], p3["dq_games"], p3["status_round"]) == ("active", "", None)
+    assert export_snapshot(db)["violations"] == []
+    with pytest.raises(UserError, match="未被取消成绩"):
+        lift_disqualification(db, "公开组", 3, "again")

@@ -29,7 +29,11 @@ def test_audit_log_lists_every_change_newest_first_filters_and_exports(
     qtmodeltester.check(dialog.model)
     newest = dialog.model.rows[0]
     assert (newest["who"], newest["action"], newest["before"], newest["after"]) == (
-        "副裁判长", "enter_result", "pending", "draw")
+        "副裁判长",
+        "enter_result",
+        "pending",
+        "draw",
+    )
     dialog.filter.setText("副裁判长")
     assert dialog.proxy.rowCount() == 1
     out = tmp_path / "audit.csv"

@@ -216,6 +216,32 @@ def test_discipline_forfeit_agreed_result_withdraw_and_undo(paired_window: MainW
     assert status() in (PlayerStatus.ACTIVE, PlayerStatus.ACTIVE.value)
 
 
+def test_violation_and_disqualification_are_undoable(paired_window: MainWindow) -> None:
+    from app.services.snapshot import export_snapshot
+
+    view = rounds_view(paired_window)
+    assert paired_window.document is not None
+    db, stack = paired_window.document.db, paired_window.document.undo_stack
+    red = pairing(paired_window, 2)[0][1]
+    view.ask_choice = lambda title, label, items: 0  # type: ignore[method-assign]
+    view.ask_text = lambda title, label: "大声喧哗"  # type: ignore[method-assign]
+    menu_action(view, 0, "red:violation").trigger()
+    assert [(v["player"], v["kind"]) for v in export_snapshot(db)["violations"]] == [(red, "other")]
+    stack.undo()
+    assert export_snapshot(db)["violations"] == []
+    stack.redo()
+    assert len(export_snapshot(db)["violations"]) == 1
+
+    view.ask_choice = lambda title, label, items: 1  # type: ignore[method-assign]  # games annulled
+    menu_action(view, 0, "red:disqualify").trigger()
+    assert next(p.status for p in list_players(db, GROUP) if p.no == red) in (
+        "disqualified",
+        PlayerStatus.DISQUALIFIED,
+    )
+    stack.undo()
+    assert next(p.status for p in list_players(db, GROUP) if p.no == red) in ("active", PlayerStatus.ACTIVE)
+
+
 def test_close_round_confirms_the_refusals_of_records_owed(qtbot, paired_window: MainWindow) -> None:
     view = rounds_view(paired_window)
     assert paired_window.document is not None

@@ -51,11 +51,13 @@ from app.ui.i18n import current_language, tr, translate_noop
 from app.ui.models.pairings import NAME_COLUMNS, RESULT_COLUMN, PairingTableModel
 from app.ui.undo import (
     Change,
+    DisqualifyCommand,
     EnterResultCommand,
     GameDecisionCommand,
     OverrideCommand,
     PairRoundCommand,
     UnpairRoundCommand,
+    ViolationCommand,
     WithdrawCommand,
     perform,
 )
@@ -849,8 +851,7 @@ class RoundsView(QWidget):
         )
 
     def record_violation(self, seat: Seat) -> bool:
-        """记犯规: kept in the record and counted where its kind counts; not on the undo stack
-        (there is no service to delete a violation — a wrong entry is corrected in the audit)."""
+        """记犯规: counted where its kind counts; undoable (undo removes it, logged)."""
         chosen = self.ask_choice(
             self.tr("记犯规"),
             _fill(self.tr("%1 号 %2 的犯规类型："), seat.no, seat.name),
@@ -862,17 +863,16 @@ class RoundsView(QWidget):
         reason = self.ask_text(self.tr("记犯规"), self.tr("犯规的理由："))
         if reason is None:
             return False
+        text = _fill(self.tr("已记录 %1 号 %2 犯规：%3"), seat.no, seat.name, violation_name(kind))
+        command = ViolationCommand(
+            self.document, self.document.group, seat.no, self.round_number, kind.value, reason, text
+        )
         try:
-            discipline.record_violation(
-                self.document.db, self.document.group, seat.no, self.round_number, kind, reason
-            )
+            perform(self.document, command)
         except UserError as error:
             self.show_error(error)
             return False
-        self.message.setText(
-            _fill(self.tr("已记录 %1 号 %2 犯规：%3"), seat.no, seat.name, violation_name(kind))
-        )
-        self.document.notify()
+        self.message.setText(text)
         return True
 
     def _player_id(self, no: int) -> int | None:
@@ -898,11 +898,11 @@ class RoundsView(QWidget):
         return True
 
     def disqualify(self, seat: Seat) -> bool:
-        """取消成绩: not on the undo stack (the services have no way back from a disqualification)."""
+        """取消成绩 with the arbiter's choice for the games played; undoable (undo lifts it, logged)."""
         choices = [self.tr("已赛对局成绩有效"), self.tr("已赛对局作废（对手按弃权胜计）")]
         chosen = self.ask_choice(
             self.tr("取消成绩"),
-            _fill(self.tr("取消 %1 号 %2 的成绩（不可撤销）："), seat.no, seat.name),
+            _fill(self.tr("取消 %1 号 %2 的成绩："), seat.no, seat.name),
             choices,
         )
         if chosen is None:
@@ -910,13 +910,14 @@ class RoundsView(QWidget):
         reason = self.ask_text(self.tr("取消成绩"), self.tr("取消成绩的理由："))
         if reason is None:
             return False
+        text = _fill(self.tr("已取消 %1 号 %2 的成绩"), seat.no, seat.name)
+        command = DisqualifyCommand(
+            self.document, self.document.group, seat.no, ("stand", "annul")[chosen], reason, text
+        )
         try:
-            discipline.disqualify(
-                self.document.db, self.document.group, seat.no, ("stand", "annul")[chosen], reason
-            )
+            perform(self.document, command)
         except UserError as error:
             self.show_error(error)
             return False
-        self.message.setText(_fill(self.tr("已取消 %1 号 %2 的成绩"), seat.no, seat.name))
-        self.document.notify()
+        self.message.setText(text)
         return True
