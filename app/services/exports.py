@@ -303,12 +303,16 @@ def crosstable(db: Database, group: str, after_round: int | None = None) -> mode
     total = scores(state.rounds, info.regulations.points, number)
     places = {line.no: line.rank for line in group_standings(db, group, number).lines}
     cells: dict[int, list[model.CrossCell]] = {e.no: [] for e in state.entrants}
+    knockout = _knockout_cells(db, group)
     for rnd in (r for r in state.rounds if r.number <= number):
         seen = set()
         for g in rnd.games:
             cells[g.red].append(model.CrossCell.from_game(g.black, Colour.RED, g.result))
             cells[g.black].append(model.CrossCell.from_game(g.red, Colour.BLACK, g.result))
             seen |= {g.red, g.black}
+        for no, cell in knockout.get(rnd.number, {}).items():
+            cells[no].append(cell)
+            seen.add(no)
         for no in rnd.byes:
             cells[no].append(model.CrossCell.bye())
             seen.add(no)
@@ -323,6 +327,27 @@ def crosstable(db: Database, group: str, after_round: int | None = None) -> mode
     )
     rounds = len([r for r in state.rounds if r.number <= number])
     return model.Crosstable(_header(info, group, number), rounds, rows)
+
+
+def _knockout_cells(db: Database, group: str) -> dict[int, dict[int, model.CrossCell]]:
+    """The knockout matches in the crosstable: opponent and 淘胜 / 淘负 (淘 while undecided), by round."""
+    bracket = bracket_of(db, group)
+    out: dict[int, dict[int, model.CrossCell]] = {}
+    if bracket is None:
+        return out
+    for m in bracket.matches:
+        if m.high is None or m.low is None:
+            continue
+        res = match_result(m, bracket.rules)
+        for me, other in ((m.high, m.low), (m.low, m.high)):
+            if res is None:
+                outcome = "淘"
+            elif res.winner == me:
+                outcome = "淘胜"
+            else:
+                outcome = "淘负"
+            out.setdefault(m.round_number, {})[me] = model.CrossCell(other, "", outcome)
+    return out
 
 
 def team_standings_model(db: Database, group: str) -> model.TeamStandings:

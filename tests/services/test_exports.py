@@ -173,6 +173,20 @@ def test_crosstable_rows_read_from_the_games(db) -> None:
     assert red_row.per_round[0].text in text and black_row.per_round[0].text in text
 
 
+def test_crosstable_lists_the_knockout_matches(db) -> None:
+    ct = exports.crosstable(db, LOCAL, 9)
+    bracket = bracket_of(db, LOCAL)
+    qf2 = bracket.match("QF2")  # decided in game 1 (red won); QF1 still going (drawn slow game)
+    winner = qf2.first_red
+    loser = qf2.high if winner == qf2.low else qf2.low
+    row = {r.no: r for r in ct.rows}
+    assert row[winner].per_round[8].text == f"{loser}淘胜"
+    assert row[loser].per_round[8].text == f"{winner}淘负"
+    qf1 = bracket.match("QF1")
+    assert row[qf1.high].per_round[8].text == f"{qf1.low}淘"
+    assert all(len(r.per_round) == 9 for r in ct.rows)
+
+
 def test_team_standings_and_prizes(db) -> None:
     teams = exports.team_standings_model(db, OPEN)
     assert teams.rows and teams.header.round_label == "（暂列）"

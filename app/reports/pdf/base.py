@@ -162,8 +162,10 @@ def grid(
 
 
 def paragraph_style(size: float = 9.0, leading: float | None = None, **kw: Any) -> ParagraphStyle:
+    """A paragraph style in the app's font (registered first: a Paragraph needs its family mapping)."""
+    font = register_font()
     return ParagraphStyle(
-        f"p{size}", fontName=FONT, fontSize=size, leading=leading or size * 1.35, wordWrap="CJK", **kw
+        f"p{size}", fontName=font, fontSize=size, leading=leading or size * 1.35, wordWrap="CJK", **kw
     )
 
 
