@@ -862,20 +862,40 @@
       <translation>Import from Excel…</translation>
     </message>
     <message>
+      <source>导出报名表模板……</source>
+      <translation>Export the registration form…</translation>
+    </message>
+    <message>
       <source>抽签定序号……</source>
       <translation>Draw numbers…</translation>
     </message>
     <message>
-      <source>导入报名表</source>
-      <translation>Import registration form</translation>
+      <source>导出报名表模板</source>
+      <translation>Export the registration form</translation>
+    </message>
+    <message>
+      <source>报名表.xlsx</source>
+      <translation>registration.xlsx</translation>
     </message>
     <message>
       <source>Excel 文件 (*.xlsx)</source>
       <translation>Excel files (*.xlsx)</translation>
     </message>
     <message>
+      <source>导入报名表</source>
+      <translation>Import registration form</translation>
+    </message>
+    <message>
       <source>无法导入</source>
       <translation>Cannot import</translation>
+    </message>
+    <message>
+      <source>无法导出</source>
+      <translation>Cannot export</translation>
+    </message>
+    <message>
+      <source>报名表模板已导出：%1</source>
+      <translation>Registration form exported: %1</translation>
     </message>
     <message>
       <source>%1：抽签种子（记录在案，可复核）</source>

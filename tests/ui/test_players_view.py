@@ -85,3 +85,23 @@ def test_player_models(qtmodeltester, event_file: Path) -> None:
     proxy.set_text("zs")
     qtmodeltester.check(proxy)
     db.close()
+
+
+def test_the_empty_registration_form_is_exported_with_the_groups(qtbot, event_file, tmp_path) -> None:
+    import openpyxl
+
+    from app.ui.main_window import MainWindow
+    from app.ui.views.players import PlayersView
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    assert window.open_file(event_file)
+    view = window.show_view("players")
+    assert isinstance(view, PlayersView) and view.buttons["template"].isEnabled()
+    written = view.export_template(tmp_path / "报名表.xlsx")
+    assert written is not None
+    sheet = openpyxl.load_workbook(written).active
+    headers = {str(c.value) for row in sheet.iter_rows(max_row=5) for c in row if c.value}
+    assert {"姓名", "身份证号", "组别"} <= headers
+    lists = " ".join(str(dv.formula1) for dv in sheet.data_validations.dataValidation)
+    assert "公开组" in lists and "天水本地组" in lists

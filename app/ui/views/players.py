@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from app.engine.types import UserError
 from app.services import registration
+from app.services.excel_import import write_template
 from app.ui.dialogs.import_preview import ImportPreviewDialog
 from app.ui.dialogs.player import PlayerDialog
 from app.ui.document import TournamentDocument
@@ -69,6 +70,7 @@ class PlayersView(QWidget):
             ("add", self.tr("新增棋手……"), self.add_player),
             ("edit", self.tr("修改……"), self.edit_current),
             ("import", self.tr("从 Excel 导入……"), self.import_excel),
+            ("template", self.tr("导出报名表模板……"), self.export_template),
             ("draw", self.tr("抽签定序号……"), self.draw_numbers),
         ):
             button = QPushButton(text, self)
@@ -170,6 +172,25 @@ class PlayersView(QWidget):
         dialog = PlayerDialog(self.document, player, self)
         if dialog.exec():
             self.document.notify()
+
+    def export_template(self, path: Path | None = None) -> Path | None:
+        """The empty registration form (附件 2) with this tournament's groups, for organisers to fill in."""
+        from PySide6.QtWidgets import QFileDialog
+
+        if path is None:
+            name, _ = QFileDialog.getSaveFileName(
+                self, self.tr("导出报名表模板"), self.tr("报名表.xlsx"), self.tr("Excel 文件 (*.xlsx)")
+            )
+            if not name:
+                return None
+            path = Path(name)
+        try:
+            written = write_template(self.document.db, path)
+        except (UserError, OSError) as error:
+            QMessageBox.warning(self, self.tr("无法导出"), str(error))
+            return None
+        self.message.setText(self.tr("报名表模板已导出：%1").replace("%1", str(written)))
+        return written
 
     def import_excel(self, path: Path | None = None) -> None:
         from PySide6.QtWidgets import QFileDialog
