@@ -35,8 +35,13 @@ from app.ui.dialogs.audit_backups import AuditLogDialog, BackupListDialog
 from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
 from app.ui.i18n import app_settings, current_language, tr, translate_noop
-from app.ui.views.placeholder import PendingView
+from app.ui.views.bracket import BracketView
+from app.ui.views.players import PlayersView
+from app.ui.views.records import RecordsView
 from app.ui.views.rounds import RoundsView
+from app.ui.views.settings import SettingsView
+from app.ui.views.standings import StandingsView
+from app.ui.views.teams import PrizesView, TeamsView
 
 MAX_RECENT = 8
 
@@ -68,6 +73,18 @@ def remember_file(path: Path) -> None:
     settings = app_settings()
     settings.setValue("recent", files[:MAX_RECENT])
     settings.sync()
+
+
+VIEW_CLASSES: dict[str, Callable[[TournamentDocument, QWidget], QWidget]] = {
+    "players": PlayersView,
+    "rounds": RoundsView,
+    "bracket": BracketView,
+    "standings": StandingsView,
+    "teams": TeamsView,
+    "prizes": PrizesView,
+    "records": RecordsView,
+    "settings": SettingsView,
+}
 
 
 class MainWindow(QMainWindow):
@@ -311,39 +328,8 @@ class MainWindow(QMainWindow):
         return page
 
     def _make_view(self, key: str, title: str, document: TournamentDocument) -> QWidget:
-        if key == "rounds":
-            return RoundsView(document, self)
-        if key == "players":
-            try:
-                from app.ui.views.players import PlayersView
-            except ImportError:  # the registration services are not installed yet
-                return PendingView(title, self)
-            return PlayersView(document, self)
-        if key == "standings":
-            from app.ui.views.standings import StandingsView
-
-            return StandingsView(document, self)
-        if key == "teams":
-            from app.ui.views.teams import TeamsView
-
-            return TeamsView(document, self)
-        if key == "prizes":
-            from app.ui.views.teams import PrizesView
-
-            return PrizesView(document, self)
-        if key == "bracket":
-            from app.ui.views.bracket import BracketView
-
-            return BracketView(document, self)
-        if key == "settings":
-            from app.ui.views.settings import SettingsView
-
-            return SettingsView(document, self)
-        if key == "records":
-            from app.ui.views.records import RecordsView
-
-            return RecordsView(document, self)
-        return PendingView(title, self)
+        del title  # every view names itself
+        return VIEW_CLASSES[key](document, self)
 
     def show_view(self, key: str) -> QWidget:
         keys = [k for k, _ in VIEWS]

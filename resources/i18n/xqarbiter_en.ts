@@ -663,13 +663,6 @@
     </message>
   </context>
   <context>
-    <name>PendingView</name>
-    <message>
-      <source>本功能尚未完成</source>
-      <translation>This view is not finished yet</translation>
-    </message>
-  </context>
-  <context>
     <name>PlayerDialog</name>
     <message>
       <source>无</source>
