@@ -504,9 +504,10 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
 
 
 def _birth_from_id(id_number: str) -> str:
+    """The birth date of a resident ID number; "" (refused by the date check) for other documents."""
     if len(id_number) == 18 and id_number[6:14].isdigit():
         return f"{id_number[6:10]}-{id_number[10:12]}-{id_number[12:14]}"
-    return "2000-01-01"
+    return ""
 
 
 def write_snapshot_file(db: Database, path: Path | str) -> None:
