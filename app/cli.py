@@ -60,13 +60,10 @@ def cmd_template(args: argparse.Namespace) -> int:
 def cmd_import_players(args: argparse.Namespace) -> int:
     from app.services.excel_import import import_players
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         report = import_players(
             db, Path(args.xlsx), mode="valid_only" if args.valid_only else "all_or_nothing"
         )
-    finally:
-        db.close()
     for problem in report.problems:
         print(problem, file=sys.stderr)
     print(f"导入 {report.written} 名棋手，{len(report.problems)} 处问题")
@@ -77,8 +74,7 @@ def cmd_draw_numbers(args: argparse.Namespace) -> int:
     from app.services.registration import draw_numbers, new_seed
     from app.services.tournaments import tournament_info
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         groups = [args.group] if args.group else [g.name for g in tournament_info(db).groups if g.players]
         method = "rating" if args.by_rating else "lot"
         seed = new_seed() if args.seed is None else args.seed
@@ -86,19 +82,14 @@ def cmd_draw_numbers(args: argparse.Namespace) -> int:
             numbers = draw_numbers(db, group, method=method, seed=seed)
             how = "按等级分" if args.by_rating else "抽签"
             print(f"{group}：{len(numbers)} 名棋手的序号已{how}产生，随机种子 {seed}")
-    finally:
-        db.close()
     return 0
 
 
 def cmd_players(args: argparse.Namespace) -> int:
     from app.services.snapshot import export_snapshot
 
-    db = _open(args.file, read_only=True)
-    try:
+    with _open(args.file, read_only=True) as db:
         players = export_snapshot(db)["players"]
-    finally:
-        db.close()
     if args.group:
         players = [p for p in players if p["group"] == args.group]
     if args.json:
@@ -114,11 +105,8 @@ def cmd_players(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from app.services.snapshot import write_snapshot_file
 
-    db = _open(args.file, read_only=True)
-    try:
+    with _open(args.file, read_only=True) as db:
         write_snapshot_file(db, Path(args.out))
-    finally:
-        db.close()
     print(f"已导出快照 {args.out}")
     return 0
 
@@ -188,14 +176,11 @@ def add_foundation_commands(sub: Any) -> None:
 def cmd_pairings(args: argparse.Namespace) -> int:
     from app.services.rounds import round_view, rounds_of
 
-    db = _open(args.file, read_only=True)
-    try:
+    with _open(args.file, read_only=True) as db:
         number = args.round or max((r.number for r in rounds_of(db, args.group)), default=0)
         if not number:
             raise UserError(f"{args.group}尚未编排任何轮次", f"{args.group} has no rounds yet")
         view = round_view(db, args.group, number)
-    finally:
-        db.close()
     if args.json:
         _print_json(
             {
@@ -230,8 +215,7 @@ def cmd_result(args: argparse.Namespace) -> int:
             "请用 --round 与 --board 指定台次（淘汰赛也可用 --match 与 --game）",
             "give --round and --board (or --match and --game for a knockout game)",
         )
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         if args.match is not None:
             if args.game is None:
                 raise UserError("淘汰赛成绩须用 --game 指定第几局", "a knockout result needs --game")
@@ -245,8 +229,6 @@ def cmd_result(args: argparse.Namespace) -> int:
                 db, args.group, args.round, args.board, args.result, reason=args.reason, game_no=args.game
             )
             where = f"第 {args.round} 轮 第 {args.board} 台"
-    finally:
-        db.close()
     print(f"{args.group} {where}：{args.result}")
     return 0
 
@@ -261,11 +243,8 @@ def cmd_results(args: argparse.Namespace) -> int:
             f"无法读取成绩文件 {args.input}：{exc}", f"cannot read results file {args.input}: {exc}"
         ) from None
     entries = parse_result_entries(data)
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         changed = enter_results(db, args.group, args.round, entries, reason=args.reason)
-    finally:
-        db.close()
     print(f"已录入 {changed} 台成绩")
     return 0
 
@@ -274,8 +253,7 @@ def cmd_close_round(args: argparse.Namespace) -> int:
     from app.services.records import confirm_refusals, refusals_at_close
     from app.services.rounds import close_round
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         refusals = refusals_at_close(db, args.group, args.round)
         if refusals and not args.confirm_refusals:
             for v in refusals:
@@ -286,8 +264,6 @@ def cmd_close_round(args: argparse.Namespace) -> int:
             )
         stored = confirm_refusals(db, args.group, args.round) if refusals else 0
         warning = close_round(db, args.group, args.round)
-    finally:
-        db.close()
     if stored:
         print(f"已记拒不录谱 {stored} 次")
     if warning:

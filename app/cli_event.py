@@ -6,23 +6,13 @@ Registered in :mod:`app.cli`; every command goes through the services.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from app.cli import _open, _print_json
 from app.engine.types import Colour, UserError
-
-
-def _open(path: str, *, read_only: bool = False) -> Any:
-    from app.services.tournaments import open_tournament
-
-    return open_tournament(Path(path), read_only=read_only)
-
-
-def _dump(value: Any) -> None:
-    print(json.dumps(value, ensure_ascii=False, indent=1, default=str))
 
 
 def _group(db: Any, given: str | None) -> str:
@@ -45,11 +35,8 @@ def _group(db: Any, given: str | None) -> str:
 def cmd_pair(args: argparse.Namespace) -> int:
     from app.services.rounds import pair_next_round
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         out = pair_next_round(db, args.group, seed=args.seed)
-    finally:
-        db.close()
     bye = f"，{out.bye} 号轮空" if out.bye is not None else ""
     print(f"{out.group} 第 {out.number} 轮已编排：{out.boards} 台{bye}，随机种子 {out.seed}")
     for no in out.withdrawn:
@@ -62,11 +49,8 @@ def cmd_pair(args: argparse.Namespace) -> int:
 def cmd_unpair(args: argparse.Namespace) -> int:
     from app.services.rounds import unpair_round
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         unpair_round(db, args.group, args.round)
-    finally:
-        db.close()
     print(f"{args.group} 第 {args.round} 轮的编排已撤销")
     return 0
 
@@ -74,11 +58,8 @@ def cmd_unpair(args: argparse.Namespace) -> int:
 def cmd_why(args: argparse.Namespace) -> int:
     from app.services.rounds import pairing_explanation
 
-    db = _open(args.file, read_only=True)
-    try:
+    with _open(args.file, read_only=True) as db:
         print(pairing_explanation(db, args.group, args.round, args.player))
-    finally:
-        db.close()
     return 0
 
 
@@ -88,17 +69,14 @@ def cmd_why(args: argparse.Namespace) -> int:
 def cmd_standings(args: argparse.Namespace) -> int:
     from app.services.standings import final_standings, group_standings
 
-    db = _open(args.file, read_only=True)
-    try:
+    with _open(args.file, read_only=True) as db:
         view = (
             final_standings(db, args.group)
             if args.final
             else group_standings(db, args.group, args.after_round)
         )
-    finally:
-        db.close()
     if args.json:
-        _dump([line.as_json() for line in view.lines])
+        _print_json([line.as_json() for line in view.lines])
         return 0
     title = "最终名次" if view.final else f"第 {view.after_round} 轮后名次"
     print(f"{view.group} {title}（{view.chain_zh}）")
@@ -117,22 +95,16 @@ def cmd_standings(args: argparse.Namespace) -> int:
 def cmd_why_above(args: argparse.Namespace) -> int:
     from app.services.standings import why_above
 
-    db = _open(args.file, read_only=True)
-    try:
+    with _open(args.file, read_only=True) as db:
         print(why_above(db, args.group, args.a, args.b, args.after_round))
-    finally:
-        db.close()
     return 0
 
 
 def cmd_teams(args: argparse.Namespace) -> int:
     from app.services.standings import team_standings
 
-    db = _open(args.file, read_only=True)
-    try:
+    with _open(args.file, read_only=True) as db:
         view = team_standings(db, args.group)
-    finally:
-        db.close()
     rows = [
         {
             "rank": t.rank,
@@ -149,7 +121,7 @@ def cmd_teams(args: argparse.Namespace) -> int:
         for u in view.ranking.unranked
     ]
     if args.json:
-        _dump({"group": view.group, "final": view.final, "ranked": rows, "unranked": unranked})
+        _print_json({"group": view.group, "final": view.final, "ranked": rows, "unranked": unranked})
         return 0
     print(f"{view.group} 团体名次{'' if view.final else '（暂列）'}")
     for r in rows:
@@ -163,11 +135,8 @@ def cmd_teams(args: argparse.Namespace) -> int:
 def cmd_prizes(args: argparse.Namespace) -> int:
     from app.services.standings import prize_list
 
-    db = _open(args.file, read_only=True)
-    try:
+    with _open(args.file, read_only=True) as db:
         view = prize_list(db)
-    finally:
-        db.close()
     tables = []
     for t in view.prizes.tables:
         lines = []
@@ -193,7 +162,7 @@ def cmd_prizes(args: argparse.Namespace) -> int:
             }
         )
     if args.json:
-        _dump(
+        _print_json(
             {
                 "tables": tables,
                 "grand_total": view.prizes.grand_total,
@@ -216,11 +185,8 @@ def cmd_prizes(args: argparse.Namespace) -> int:
 def cmd_knockout(args: argparse.Namespace) -> int:
     from app.services.knockout import create_knockout
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         bracket = create_knockout(db, args.group)
-    finally:
-        db.close()
     print(f"{args.group}淘汰赛对阵已产生，种子：{'、'.join(map(str, bracket.seeds))}")
     return 0
 
@@ -237,11 +203,8 @@ def cmd_draw_colours(args: argparse.Namespace) -> int:
                 f"--manual takes MATCH=red_no, not {item!r}",
             )
         manual[code.strip().upper()] = int(red)
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         bracket = draw_round_colours(db, args.group, args.round, seed=args.seed, manual=manual or None)
-    finally:
-        db.close()
     for m in bracket.matches_in_round(args.round):
         lot = f"抽签种子 {m.colour_seed}" if m.colour_seed is not None else "现场抽签"
         print(f"{m.code}: {m.first_red} 号执红（{lot}）")
@@ -284,16 +247,13 @@ def _bracket_json(bracket: Any) -> dict[str, Any]:
 def cmd_bracket(args: argparse.Namespace) -> int:
     from app.services.knockout import bracket_of
 
-    db = _open(args.file, read_only=True)
-    try:
+    with _open(args.file, read_only=True) as db:
         bracket = bracket_of(db, args.group)
-    finally:
-        db.close()
     if bracket is None:
         raise UserError(f"{args.group}尚未产生淘汰赛对阵", f"{args.group} has no knockout bracket yet")
     data = _bracket_json(bracket)
     if args.json:
-        _dump(data)
+        _print_json(data)
         return 0
     for m in data["matches"]:
         games = "，".join(f"第{g['game']}局 {g['red']}红-{g['black']}黑 {g['result']}" for g in m["games"])
@@ -307,11 +267,8 @@ def cmd_bracket(args: argparse.Namespace) -> int:
 def cmd_choose_colour(args: argparse.Namespace) -> int:
     from app.services.knockout import choose_deciding_colour
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         choose_deciding_colour(db, args.group, args.match.upper(), Colour(args.colour))
-    finally:
-        db.close()
     print(f"{args.match} 附加赛：排名靠前者选择{'红' if args.colour == 'red' else '黑'}方")
     return 0
 
@@ -331,12 +288,9 @@ def _player_id(db: Any, group: str, no: int) -> int:
 def cmd_violation(args: argparse.Namespace) -> int:
     from app.services.discipline import record_violation
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         group = _group(db, args.group)
         record_violation(db, group, args.player, args.round, args.kind, args.reason)
-    finally:
-        db.close()
     print(f"已记录 {args.player} 号第 {args.round} 轮犯规：{args.reason}")
     return 0
 
@@ -344,8 +298,7 @@ def cmd_violation(args: argparse.Namespace) -> int:
 def cmd_forfeit(args: argparse.Namespace) -> int:
     from app.services.discipline import agreed_result, forfeit
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         group = _group(db, args.group)
         if args.kind == "agreed":
             if args.board is None:
@@ -356,8 +309,6 @@ def cmd_forfeit(args: argparse.Namespace) -> int:
         if args.player is None:
             raise UserError("请用 --player 指定棋手序号", "give --player")
         result = forfeit(db, group, args.round, args.player, args.kind, args.reason)
-    finally:
-        db.close()
     print(f"{args.player} 号第 {args.round} 轮：{result.zh}")
     return 0
 
@@ -365,12 +316,9 @@ def cmd_forfeit(args: argparse.Namespace) -> int:
 def cmd_withdraw(args: argparse.Namespace) -> int:
     from app.services.registration import withdraw_player
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         group = _group(db, args.group)
         withdraw_player(db, _player_id(db, group, args.player), reason=args.reason)
-    finally:
-        db.close()
     print(f"{args.player} 号已退赛（已赛成绩有效）")
     return 0
 
@@ -378,12 +326,9 @@ def cmd_withdraw(args: argparse.Namespace) -> int:
 def cmd_disqualify(args: argparse.Namespace) -> int:
     from app.services.discipline import disqualify
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         group = _group(db, args.group)
         disqualify(db, group, args.player, args.games, args.reason)
-    finally:
-        db.close()
     how = "已赛对局有效" if args.games == "stand" else "已赛对局作废（对手按弃权胜计）"
     print(f"{args.player} 号已取消成绩，{how}")
     return 0
@@ -392,8 +337,7 @@ def cmd_disqualify(args: argparse.Namespace) -> int:
 def cmd_hand_in(args: argparse.Namespace) -> int:
     from app.services.records import designate_records, hand_in_record
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         if args.designate:
             designate_records(db, args.group, args.round, args.designate)
             print(f"第 {args.round} 轮指定录谱：第 {'、'.join(map(str, args.designate))} 台")
@@ -404,19 +348,14 @@ def cmd_hand_in(args: argparse.Namespace) -> int:
             print(f"第 {args.round} 轮第 {args.board} 台棋谱已交（{args.moves} 回合）")
             for v in found:
                 print(f"犯规：{v.player_no} 号 {v.reason}")
-    finally:
-        db.close()
     return 0
 
 
 def cmd_records_due(args: argparse.Namespace) -> int:
     from app.services.records import record_duty_list
 
-    db = _open(args.file, read_only=True)
-    try:
+    with _open(args.file, read_only=True) as db:
         lines = record_duty_list(db, args.group, args.round)
-    finally:
-        db.close()
     for ln in lines:
         print(
             f"第{ln.board:>2}台 {ln.recorder_no:>4} {ln.recorder_name:<6} {'已交' if ln.received else '未交'}  {ln.reason}"
@@ -462,7 +401,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         "peak_memory_mb": _peak_memory_mb(),
     }
     if args.json:
-        _dump(data)
+        _print_json(data)
     else:
         for k, v in data.items():
             print(f"{k}: {v}")

@@ -25,8 +25,7 @@ def _open(path: str) -> Any:
 def cmd_print(args: argparse.Namespace) -> int:
     from app.services.exports import render_pdf
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         data = render_pdf(
             db,
             args.document,
@@ -36,8 +35,6 @@ def cmd_print(args: argparse.Namespace) -> int:
             by_name=args.by_name,
             internal=args.internal,
         )
-    finally:
-        db.close()
     Path(args.out).write_bytes(data)
     print(f"已生成 {args.out}")
     return 0
@@ -49,11 +46,8 @@ def cmd_excel(args: argparse.Namespace) -> int:
     from app.reports.excel import write_workbook
     from app.services.exports import result_workbook
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         data = result_workbook(db)
-    finally:
-        db.close()
     buf = io.BytesIO()
     write_workbook(data, buf)
     Path(args.out).write_bytes(buf.getvalue())
@@ -67,11 +61,8 @@ def cmd_html(args: argparse.Namespace) -> int:
     from app.reports.html import write_site
     from app.services.exports import public_site
 
-    db = _open(args.file)
-    try:
+    with _open(args.file) as db:
         site = public_site(db)
-    finally:
-        db.close()
     out = Path(args.out)
     # write into a fresh folder beside the target, then move the pages in (no half-written site)
     out.parent.mkdir(parents=True, exist_ok=True)

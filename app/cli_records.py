@@ -20,11 +20,8 @@ def cmd_record(args: argparse.Namespace) -> int:
         data = Path(args.pgn).read_bytes()
     except OSError as exc:
         raise UserError(f"无法读取棋谱文件 {args.pgn}：{exc}", f"cannot read {args.pgn}: {exc}") from None
-    db = open_tournament(Path(args.file))
-    try:
+    with open_tournament(Path(args.file)) as db:
         attached = attach_record(db, args.group, args.round, args.board, data, game_no=args.game)
-    finally:
-        db.close()
     print(f"{args.group} 第 {args.round} 轮 第 {args.board} 台：棋谱已保存，{attached.full_moves} 回合")
     for v in attached.violations:
         print(f"违规：{v.reason}")
@@ -37,11 +34,8 @@ def cmd_records(args: argparse.Namespace) -> int:
     from app.services.game_records import export_round_records
     from app.services.tournaments import open_tournament
 
-    db = open_tournament(Path(args.file), read_only=True)
-    try:
+    with open_tournament(Path(args.file), read_only=True) as db:
         text = export_round_records(db, args.group, args.round)
-    finally:
-        db.close()
     if not text:
         raise UserError("没有可导出的棋谱", "there are no records to export")
     Path(args.out).write_text(text, encoding="utf-8")

@@ -48,11 +48,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from app.services.audit import export_audit_csv, export_audit_json
     from app.services.tournaments import open_tournament
 
-    db = open_tournament(Path(args.file), read_only=True)
-    try:
+    with open_tournament(Path(args.file), read_only=True) as db:
         text = export_audit_json(db) if args.json else export_audit_csv(db)
-    finally:
-        db.close()
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8", newline="")
         print(f"已导出操作记录 {args.out}")

@@ -98,6 +98,12 @@ class Database:
         finally:
             session.close()
 
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
         """Close every connection and release the lock (idempotent)."""
         self.engine.dispose()
