@@ -445,13 +445,19 @@ def _entry_order(players: list[PlayerView]) -> list[PlayerView]:
     return sorted(players, key=lambda p: (p.team == "", p.team, p.no is None, p.no or 0, p.name))
 
 
-def entry_list(db: Database, group: str) -> model.EntryList:
-    """参赛名单 (public) of a group, by team and 序号."""
-    info = tournament_info(db)
+def _entry_players(db: Database, group: str) -> list[PlayerView]:
+    """The group's registered players in entry-list order; refused for an empty group."""
     resolve_group(db, group)
     players = _entry_order(list_players(db, group))
     if not players:
         raise UserError(f"{group}还没有报名的棋手", f"{group} has no players yet")
+    return players
+
+
+def entry_list(db: Database, group: str) -> model.EntryList:
+    """参赛名单 (public) of a group, by team and 序号."""
+    info = tournament_info(db)
+    players = _entry_players(db, group)
     lines = tuple(
         model.EntryLine(p.no or 0, p.name, p.unit, _GENDER_ZH.get(p.gender, ""), p.team) for p in players
     )
@@ -461,10 +467,7 @@ def entry_list(db: Database, group: str) -> model.EntryList:
 def internal_entry_list(db: Database, group: str) -> model.InternalEntryList:
     """参赛名单 (内部): check-in, fee, insurance, the full ID number and the phone."""
     info = tournament_info(db)
-    resolve_group(db, group)
-    players = _entry_order(list_players(db, group))
-    if not players:
-        raise UserError(f"{group}还没有报名的棋手", f"{group} has no players yet")
+    players = _entry_players(db, group)
     lines = tuple(
         model.InternalEntryLine(
             p.no or 0,
