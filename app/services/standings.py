@@ -138,12 +138,16 @@ def group_standings(db: Database, group: str, after_round: int | None = None) ->
     )
 
 
-def why_above(db: Database, group: str, a: int, b: int, after_round: int | None = None) -> str:
-    """ "Why is A above B": the first criterion where they differ, with both values (Chinese)."""
+def why_above(
+    db: Database, group: str, a: int, b: int, after_round: int | None = None, *, language: str = "zh"
+) -> str:
+    """ "Why is A above B": the first criterion where they differ, with both values (``zh`` or ``en``)."""
     with db.session() as s:
         reg = regulations_of(s)
         _state, table = _standings(s, group_row(s, group), reg, after_round)
     sep = table.why(a, b)
+    if language == "en":
+        return f"No. {sep.upper_no} ranks above no. {sep.lower_no}: {sep.en}"
     return f"{sep.upper_no} 号排在 {sep.lower_no} 号之前：{sep.zh}"
 
 

@@ -155,3 +155,18 @@ def test_models_pass_qtmodeltester(qtmodeltester, window: MainWindow) -> None:
     prizes = PrizeTableModel()
     prizes.set_prizes(prize_list(document.db))
     qtmodeltester.check(prizes)
+
+
+def test_why_above_speaks_the_window_language(window: MainWindow) -> None:
+    from app.ui.i18n import install_language
+    from app.ui.views.standings import StandingsView
+
+    view = window.show_view("standings")
+    assert isinstance(view, StandingsView)
+    first, second = view.model.line(0).no, view.model.line(1).no
+    assert view.explain(first, second).startswith(f"{first} 号排在 {second} 号之前")
+    install_language("en")
+    try:
+        assert view.explain(first, second).startswith(f"No. {first} ranks above no. {second}")
+    finally:
+        install_language("zh")

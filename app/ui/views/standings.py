@@ -24,6 +24,7 @@ from app.services import rounds as rounds_service
 from app.services.standings import StandingsView as StandingsValue
 from app.services.standings import final_places, final_standings, group_standings, why_above
 from app.ui.document import TournamentDocument
+from app.ui.i18n import current_language
 from app.ui.models.standings import StandingsTableModel, chain_text
 from app.ui.views.live import LiveView, error_text, show_message
 
@@ -192,7 +193,14 @@ class StandingsView(LiveView):
     def explain(self, upper: int, lower: int) -> str:
         """The service's sentence for two players (in table order), shown below the buttons."""
         try:
-            text = why_above(self.document.db, self.document.group, upper, lower, self.after_round)
+            text = why_above(
+                self.document.db,
+                self.document.group,
+                upper,
+                lower,
+                self.after_round,
+                language=current_language(),
+            )
         except UserError as error:
             show_message(self.message, error_text(error), error=True)
             return ""
