@@ -103,6 +103,7 @@ def run_self_test(folder: Path | None = None) -> int:
             ("pdf font", _step_pdf),
             ("table cards", _step_table_cards),
             ("excel", _step_excel),
+            ("window", _step_window),
         ]
         for name, step in steps:
             try:
@@ -120,9 +121,9 @@ def run_self_test(folder: Path | None = None) -> int:
 
 def _step_qt(work: Path, say: Callable[[str], None]) -> None:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtWidgets import QApplication
 
-    app = QGuiApplication.instance() or QGuiApplication([sys.argv[0], "-platform", "offscreen"])
+    app = QApplication.instance() or QApplication([sys.argv[0], "-platform", "offscreen"])
     say(f"     Qt platform {app.platformName()}")  # type: ignore[attr-defined]
 
 
@@ -223,3 +224,34 @@ def _step_excel(work: Path, say: Callable[[str], None]) -> None:
     sheets = openpyxl.load_workbook(out).sheetnames
     assert len(sheets) >= 5, sheets
     say(f"     Excel workbook with {len(sheets)} sheets")
+
+
+def _step_window(work: Path, say: Callable[[str], None]) -> None:
+    """The real window on the event: every view built, English installed, a print preview rendered."""
+    from app.services.exports import render_pdf
+    from app.ui.application import application, use_bundled_font
+    from app.ui.i18n import current_language, install_language
+    from app.ui.main_window import VIEWS, MainWindow
+    from app.ui.printing import page_images
+
+    use_bundled_font(application())
+    install_language("en")
+    assert current_language() == "en", "the English translation (.qm) is not in this build"
+    install_language("zh")
+    window = MainWindow()
+    try:
+        assert window.open_file(work / "自检.xqt"), "the window could not open the event"
+        for key, _label in VIEWS:
+            window.show_view(key)
+        assert window.document is not None
+        pages = page_images(render_pdf(window.document.db, "table-cards", group=GROUP, round_number=1))
+        assert pages and not pages[0].isNull()
+    finally:
+        window.close()
+    say(f"     window: {len(VIEWS)} views, English loaded, print preview {len(pages)} pages")
+
+
+def QApplicationInstance() -> Any:
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance()

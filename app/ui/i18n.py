@@ -61,7 +61,8 @@ def compiled_translation(language: str) -> Path | None:
     """The ``.qm`` file for a language: the shipped one, or one compiled now from the ``.ts``."""
     ts = ts_path(language)
     shipped = ts.with_suffix(".qm")
-    if shipped.exists() and (not ts.exists() or shipped.stat().st_mtime >= ts.stat().st_mtime):
+    frozen = getattr(sys, "frozen", False)  # a built program: its .qm was compiled by build.spec
+    if shipped.exists() and (frozen or not ts.exists() or shipped.stat().st_mtime >= ts.stat().st_mtime):
         return shipped
     if not ts.exists():
         return None
