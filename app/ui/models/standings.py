@@ -6,6 +6,7 @@ it is; nothing here ranks, sums places or awards money.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -150,7 +151,28 @@ class StandingsTableModel(QAbstractTableModel):
         return None
 
 
-class TeamTableModel(QAbstractTableModel):
+class _FixedColumnsModel(QAbstractTableModel):
+    """Rows in ``self._rows`` under the fixed headers ``COLUMNS`` (translated in the class's own context)."""
+
+    COLUMNS: tuple[str, ...] = ()
+    _rows: Sequence[Any]
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.COLUMNS):
+            return tr(type(self).__name__, self.COLUMNS[section])
+        return None
+
+
+class TeamTableModel(_FixedColumnsModel):
     """名次 队名 计分队员（名次） 名次之和 最高名次 区分依据."""
 
     COLUMNS = (
@@ -180,20 +202,6 @@ class TeamTableModel(QAbstractTableModel):
     def team(self, row: int) -> TeamStanding:
         return self._rows[row]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.COLUMNS):
-            return tr("TeamTableModel", self.COLUMNS[section])
-        return None
-
     def members_text(self, row: TeamStanding) -> str:
         return "　".join(f"{no} {self._names.get(no, '')}（{place}）" for no, place in row.members)
 
@@ -220,7 +228,7 @@ class TeamTableModel(QAbstractTableModel):
         return None
 
 
-class PrizeTableModel(QAbstractTableModel):
+class PrizeTableModel(_FixedColumnsModel):
     """Every prize table: its lines (place, recipient, unit, amount) then a subtotal row."""
 
     COLUMNS = (
@@ -247,20 +255,6 @@ class PrizeTableModel(QAbstractTableModel):
 
     def is_total_row(self, row: int) -> bool:
         return self._rows[row][1] is None
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.COLUMNS):
-            return tr("PrizeTableModel", self.COLUMNS[section])
-        return None
 
     def _recipient(self, table: TablePrizes, line: PrizeLine) -> tuple[str, str]:
         assert self._view is not None
