@@ -48,7 +48,7 @@ import dataclasses
 import enum
 import random
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.engine.regulations import DecidingDraw, KnockoutRules, PlacementRule, TimeControl
 from app.engine.types import Colour, GameResult, PlayerStatus, UserError
@@ -99,6 +99,10 @@ class Feed:
     def label_zh(self) -> str:
         return f"{self.match}{'胜者' if self.takes is Outcome.WINNER else '负者'}"
 
+    @property
+    def label_en(self) -> str:
+        return f"{'winner' if self.takes is Outcome.WINNER else 'loser'} of {self.match}"
+
 
 @dataclass(frozen=True, slots=True)
 class MatchPlan:
@@ -115,6 +119,7 @@ class MatchPlan:
     title_zh: str
     winner_place: int | None = None
     loser_place: int | None = None
+    title_en: str = field(default="", compare=False)  # the English of title_zh (for the window)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +193,7 @@ class MatchResult:
     decided_by_game: int | None  # None for a walkover
     reason_zh: str
     eliminated: tuple[int, ...] = ()
+    reason_en: str = field(default="", compare=False)  # the English of reason_zh (for the window)
 
 
 # --------------------------------------------------------------------------- seeds
@@ -298,26 +304,54 @@ def match_result(match: Match, rules: KnockoutRules) -> MatchResult | None:
     if match.walkover:
         present = match.players
         if present:
-            return MatchResult(present[0], None, None, "对手缺位，不战晋级")
-        return MatchResult(None, None, None, "双方均缺位")
+            return MatchResult(
+                present[0], None, None, "对手缺位，不战晋级", reason_en="walkover: no opponent"
+            )
+        return MatchResult(None, None, None, "双方均缺位", reason_en="both places vacant")
     for game in match.games:
         res = game.result
         if res.is_pending:
             return None
         label = f"第{game.number}局{game.kind.zh}"
+        label_en = f"G{game.number} {game.kind.value}"
         if res is GameResult.DOUBLE_FORFEIT:
-            return MatchResult(None, None, game.number, f"{label}双方弃权，均被淘汰", (game.red, game.black))
+            return MatchResult(
+                None,
+                None,
+                game.number,
+                f"{label}双方弃权，均被淘汰",
+                (game.red, game.black),
+                f"{label_en}: both forfeited, both out",
+            )
         winner_colour = res.winner()
         if (
             winner_colour is None
             and game.kind is GameKind.DECIDING
             and rules.deciding_draw is DecidingDraw.BLACK_WINS
         ):
-            return MatchResult(game.black, game.red, game.number, f"{label}和棋，按规则黑方胜出")
+            return MatchResult(
+                game.black,
+                game.red,
+                game.number,
+                f"{label}和棋，按规则黑方胜出",
+                reason_en=f"{label_en} drawn: Black advances",
+            )
         if winner_colour is Colour.RED:
-            return MatchResult(game.red, game.black, game.number, f"{label}{res.zh}")
+            return MatchResult(
+                game.red,
+                game.black,
+                game.number,
+                f"{label}{res.zh}",
+                reason_en=f"{label_en}: {_RESULT_EN[res]}",
+            )
         if winner_colour is Colour.BLACK:
-            return MatchResult(game.black, game.red, game.number, f"{label}{res.zh}")
+            return MatchResult(
+                game.black,
+                game.red,
+                game.number,
+                f"{label}{res.zh}",
+                reason_en=f"{label_en}: {_RESULT_EN[res]}",
+            )
     return None
 
 
@@ -661,6 +695,7 @@ def _layout(
                     title_zh=_title_zh(m, first, i + 1),
                     winner_place=places[0],
                     loser_place=places[1],
+                    title_en=_title_en(m, first, i + 1),
                 )
             )
         if m > 2:
@@ -692,6 +727,23 @@ def _title_zh(m: int, first: int, i: int) -> str:
         return f"第{first}、{first + 1}名决赛"
     stage = "半决赛" if m == 4 else "四分之一决赛"
     return f"第{first}至{first + m - 1}名{stage}第{i}场"
+
+
+_RESULT_EN = {
+    GameResult.RED_WIN: "Red won",
+    GameResult.BLACK_WIN: "Black won",
+    GameResult.RED_FORFEIT: "Red forfeited",
+    GameResult.BLACK_FORFEIT: "Black forfeited",
+}
+
+
+def _title_en(m: int, first: int, i: int) -> str:
+    if first == 1:
+        return {16: f"round of 16, match {i}", 8: f"quarter-final {i}", 4: f"semi-final {i}", 2: "final"}[m]
+    if m == 2:
+        return f"match for places {first} and {first + 1}"
+    stage = "semi-final" if m == 4 else "quarter-final"
+    return f"places {first}–{first + m - 1}, {stage} {i}"
 
 
 _UNKNOWN = -1  # a feeder not decided yet (player numbers are ≥ 1; None means a vacant slot)

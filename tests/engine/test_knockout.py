@@ -446,3 +446,33 @@ def test_final_ranking_has_no_gaps() -> None:
         final_ranking({13: 1, 30: 3}, others)
     with pytest.raises(UserError):
         final_ranking(places, [40, 13])
+
+
+def test_match_titles_and_reasons_have_an_english_version() -> None:
+    from app.engine.knockout import KnockoutGame, Match, create_bracket, match_result
+    from app.engine.regulations import KnockoutRules
+
+    bracket = create_bracket(tuple(range(1, 9)), 8, KnockoutRules())
+    titles = {p.code: (p.title_zh, p.title_en) for p in bracket.plans}
+    assert titles["QF1"] == ("四分之一决赛第1场", "quarter-final 1")
+    assert titles["P5SF2"][1] == "places 5–8, semi-final 2"
+    assert titles["3RD"][1] == "match for places 3 and 4"
+    drawn = Match(
+        "QF1",
+        9,
+        high=1,
+        low=8,
+        first_red=8,
+        deciding_red=1,
+        games=(
+            KnockoutGame(1, GameKind.SLOW, 8, 1, GameResult.DRAW),
+            KnockoutGame(2, GameKind.RAPID, 1, 8, GameResult.DRAW),
+            KnockoutGame(3, GameKind.DECIDING, 1, 8, GameResult.DRAW),
+        ),
+    )
+    result = match_result(drawn, KnockoutRules())
+    assert result is not None and result.winner == 8
+    assert (result.reason_zh, result.reason_en) == (
+        "第3局附加赛和棋，按规则黑方胜出",
+        "G3 deciding drawn: Black advances",
+    )

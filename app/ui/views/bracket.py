@@ -28,7 +28,7 @@ from app.engine.types import Colour, GameResult, UserError
 from app.services import knockout as knockout_service
 from app.services.rounds import group_state
 from app.ui.document import TournamentDocument
-from app.ui.i18n import tr, translate_noop
+from app.ui.i18n import current_language, tr, translate_noop
 from app.ui.views.live import LiveView, error_text, show_message
 
 BOX_WIDTH = 300
@@ -113,7 +113,8 @@ class BracketCanvas(QWidget):
         self, bracket: Bracket, m: Match, rect: QRectF, names: dict[int, str], due: DueGame | None
     ) -> MatchBox:
         plan = bracket.plan(m.code)
-        title = f"{m.code}  {plan.title_zh}"
+        english = current_language() == "en"
+        title = f"{m.code}  {plan.title_en if english else plan.title_zh}"
         if plan.winner_place is not None:
             title += tr("BracketCanvas", "（第 %1、%2 名）").replace("%1", str(plan.winner_place))
             title = title.replace("%2", str(plan.loser_place))
@@ -121,7 +122,7 @@ class BracketCanvas(QWidget):
         def label(no: int | None, source: int | Feed) -> str:
             if no is None:
                 if isinstance(source, Feed):
-                    return source.label_zh
+                    return source.label_en if english else source.label_zh
                 return tr("BracketCanvas", "待定")
             seed = bracket.seed_rank(no)
             return f"[{seed}] {no} {names.get(no, '')}"
@@ -147,7 +148,7 @@ class BracketCanvas(QWidget):
             )
         note = ""
         if result is not None:
-            note = result.reason_zh
+            note = result.reason_en if english else result.reason_zh
         elif due is not None and due.colours is ColourState.LOT_NEEDED:
             note = tr("BracketCanvas", "待抽签定先后")
         elif due is not None and due.colours is ColourState.CHOICE_NEEDED:
