@@ -336,21 +336,10 @@ def match_result(match: Match, rules: KnockoutRules) -> MatchResult | None:
                 f"{label}和棋，按规则黑方胜出",
                 reason_en=f"{label_en} drawn: Black advances",
             )
-        if winner_colour is Colour.RED:
+        if winner_colour is not None:
+            winner, loser = (game.red, game.black) if winner_colour is Colour.RED else (game.black, game.red)
             return MatchResult(
-                game.red,
-                game.black,
-                game.number,
-                f"{label}{res.zh}",
-                reason_en=f"{label_en}: {_RESULT_EN[res]}",
-            )
-        if winner_colour is Colour.BLACK:
-            return MatchResult(
-                game.black,
-                game.red,
-                game.number,
-                f"{label}{res.zh}",
-                reason_en=f"{label_en}: {_RESULT_EN[res]}",
+                winner, loser, game.number, f"{label}{res.zh}", reason_en=f"{label_en}: {_RESULT_EN[res]}"
             )
     return None
 

@@ -35,3 +35,15 @@ def event_file(event_template: Path, tmp_path: Path) -> Path:
     target = tmp_path / "event.xqt"
     target.write_bytes(event_template.read_bytes())
     return target
+
+
+@pytest.fixture
+def window(qtbot, event_file: Path):  # -> MainWindow (imported late: Qt starts offscreen first)
+    """The real window, shown, on a copy of the event (round 1 played, round 2 paired)."""
+    from app.ui.main_window import MainWindow
+
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert w.open_file(event_file)
+    w.show()
+    return w

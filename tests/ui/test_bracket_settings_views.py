@@ -117,15 +117,6 @@ def settings_view(window: MainWindow) -> SettingsView:
     return view
 
 
-@pytest.fixture
-def window(qtbot, event_file: Path) -> MainWindow:
-    w = MainWindow()
-    qtbot.addWidget(w)
-    assert w.open_file(event_file)
-    w.show()
-    return w
-
-
 def test_refused_change_shows_the_reason_and_keeps_the_regulation(window: MainWindow) -> None:
     view = settings_view(window)
     document = window.document

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 
 from app.engine.types import GameResult
@@ -17,15 +14,6 @@ from app.ui.views.standings import StandingsView
 from app.ui.views.teams import PrizesView, TeamsView
 
 GROUP = "公开组"
-
-
-@pytest.fixture
-def window(qtbot, event_file: Path) -> MainWindow:
-    w = MainWindow()
-    qtbot.addWidget(w)
-    assert w.open_file(event_file)
-    w.show()
-    return w
 
 
 def standings_view(window: MainWindow) -> StandingsView:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 
 from app.engine.types import GameResult
@@ -14,15 +13,6 @@ from app.ui.models.pairings import RESULT_COLUMN, PairingTableModel
 from app.ui.views.rounds import RoundsView, parse_entry
 
 GROUP = "公开组"
-
-
-@pytest.fixture
-def window(qtbot, event_file: Path) -> MainWindow:
-    w = MainWindow()
-    qtbot.addWidget(w)
-    assert w.open_file(event_file)
-    w.show()
-    return w
 
 
 def rounds_view(window: MainWindow) -> RoundsView:

@@ -56,6 +56,7 @@ from app.ui.undo import (
     GameDecisionCommand,
     OverrideCommand,
     PairRoundCommand,
+    ServiceCommand,
     UnpairRoundCommand,
     ViolationCommand,
     WithdrawCommand,
@@ -592,10 +593,7 @@ class RoundsView(QWidget):
             command = EnterResultCommand(
                 self.document, self.document.group, self.round_number, board, result, reason
             )
-            try:
-                perform(self.document, command)
-            except UserError as again:
-                self.show_error(again)
+            if not self._perform(command):
                 return False
         self.message.setText("")
         self._move_to_next_empty(after=board)
@@ -777,10 +775,7 @@ class RoundsView(QWidget):
         command = OverrideCommand(
             self.document, group, number, change, text, reason=reason, confirm=bool(preview.breaks)
         )
-        try:
-            perform(self.document, command)
-        except UserError as error:
-            self.show_error(error)
+        if not self._perform(command):
             return False
         self.message.setText(
             _fill(self.tr("%1：已改动第 %2 台"), text, "、".join(map(str, preview.changed_boards)))
@@ -812,16 +807,22 @@ class RoundsView(QWidget):
             return
         self.inform(self.tr("编排说明"), f"{no} {self._names().get(no, '')}\n{text}")
 
+    def _perform(self, command: ServiceCommand) -> bool:
+        """Run an undoable action; a refusal is shown below the table and nothing is pushed."""
+        try:
+            perform(self.document, command)
+        except UserError as error:
+            self.show_error(error)
+            return False
+        return True
+
     # ------------------------------------------------------------------ discipline
 
     def _decide_game(self, board: int, action: Callable[[], object], text: str) -> bool:
         command = GameDecisionCommand(
             self.document, self.document.group, self.round_number, board, action, text
         )
-        try:
-            perform(self.document, command)
-        except UserError as error:
-            self.show_error(error)
+        if not self._perform(command):
             return False
         self.message.setText(text)
         return True
@@ -867,10 +868,7 @@ class RoundsView(QWidget):
         command = ViolationCommand(
             self.document, self.document.group, seat.no, self.round_number, kind.value, reason, text
         )
-        try:
-            perform(self.document, command)
-        except UserError as error:
-            self.show_error(error)
+        if not self._perform(command):
             return False
         self.message.setText(text)
         return True
@@ -889,10 +887,7 @@ class RoundsView(QWidget):
         if player_id is None:
             return False
         text = _fill(self.tr("%1 号 %2 退赛"), seat.no, seat.name)
-        try:
-            perform(self.document, WithdrawCommand(self.document, player_id, reason, text))
-        except UserError as error:
-            self.show_error(error)
+        if not self._perform(WithdrawCommand(self.document, player_id, reason, text)):
             return False
         self.message.setText(text)
         return True
@@ -914,10 +909,7 @@ class RoundsView(QWidget):
         command = DisqualifyCommand(
             self.document, self.document.group, seat.no, ("stand", "annul")[chosen], reason, text
         )
-        try:
-            perform(self.document, command)
-        except UserError as error:
-            self.show_error(error)
+        if not self._perform(command):
             return False
         self.message.setText(text)
         return True
