@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry
 from app.db.session import Database
+from app.engine.text import REASON_MAX, clean_text
 
 DEFAULT_ARBITER = "裁判长"
 
@@ -35,7 +36,12 @@ def record(
     who: str = DEFAULT_ARBITER,
     at: datetime | None = None,
 ) -> None:
-    """Add one audit line to the action's session (committed with the action, or not at all)."""
+    """Add one audit line to the action's session (committed with the action, or not at all).
+
+    The reason is the arbiter's own text: it is checked like every text shown in public lists (no
+    control or bidi characters, at most :data:`REASON_MAX` characters) — a refusal undoes the action.
+    """
+    reason = clean_text(reason, "理由", "the reason", REASON_MAX, multiline=True)
     session.add(
         AuditEntry(
             at=at or datetime.now().replace(microsecond=0),
