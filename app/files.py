@@ -101,12 +101,13 @@ def _space_is_short(where: Path | str | None) -> bool:
         return False
 
 
-def os_error(exc: OSError, path: Path | str, *, reading: bool = False) -> UserError:
-    """The two-language message for an OS error on ``path`` (disk full gets :class:`DiskFullError`)."""
-    if exc.errno in DISK_FULL_ERRNOS and not reading:
+def os_error(exc: OSError, path: Path | str, *, reading: bool | None = False) -> UserError:
+    """The two-language message for an OS error on ``path`` (disk full gets :class:`DiskFullError`);
+    ``reading=None`` when it is not known whether the path was read or written."""
+    if exc.errno in DISK_FULL_ERRNOS and reading is not True:
         return DiskFullError(path)
     path = Path(path)
-    verb_zh, verb_en = ("读取", "read") if reading else ("写入", "write")
+    verb_zh, verb_en = {True: ("读取", "read"), False: ("写入", "write"), None: ("访问", "access")}[reading]
     cause_zh, cause_en = {
         errno.EACCES: (
             "没有权限（文件或文件夹只读，或被其他程序占用）",

@@ -7,12 +7,13 @@ document is built and rendered in memory first, and written only once it is comp
 from __future__ import annotations
 
 import argparse
-import shutil
+import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import open_file
+from app.cli.common import ROUND, open_file, output_path, write_output
+from app.engine.types import UserError
 
 # the names of app.services.exports.DOCUMENTS, here so that the parser imports no service
 DOCUMENT_NAMES = "table-cards, pairings, results, standings, crosstable, teams, prizes, payout, record-sheets, entry-list, bracket"
@@ -21,6 +22,7 @@ DOCUMENT_NAMES = "table-cards, pairings, results, standings, crosstable, teams, 
 def cmd_print(args: argparse.Namespace) -> int:
     from app.services.exports import render_pdf
 
+    out = output_path(args.out)
     with open_file(args.file, read_only=True) as db:
         data = render_pdf(
             db,
@@ -31,7 +33,7 @@ def cmd_print(args: argparse.Namespace) -> int:
             by_name=args.by_name,
             internal=args.internal,
         )
-    Path(args.out).write_bytes(data)
+    write_output(out, data)
     print(f"已生成 {args.out}")
     return 0
 
@@ -42,11 +44,12 @@ def cmd_excel(args: argparse.Namespace) -> int:
     from app.reports.excel import write_workbook
     from app.services.exports import result_workbook
 
+    out = output_path(args.out)
     with open_file(args.file, read_only=True) as db:
         data = result_workbook(db)
     buf = io.BytesIO()
     write_workbook(data, buf)
-    Path(args.out).write_bytes(buf.getvalue())
+    write_output(out, buf.getvalue())
     print(f"已导出成绩册 {args.out}")
     return 0
 
@@ -54,19 +57,36 @@ def cmd_excel(args: argparse.Namespace) -> int:
 def cmd_html(args: argparse.Namespace) -> int:
     from datetime import datetime
 
+    from app.files import os_error
     from app.reports.html import write_site
     from app.services.exports import public_site
 
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UserError(
+            f"{out} 是一个文件；网页要导出到一个文件夹（-o 给出文件夹名）",
+            f"{out} is a file; the pages go into a folder (give a folder name with -o)",
+        )
+    if not out.parent.is_dir():
+        raise UserError(f"文件夹 {out.parent} 不存在", f"the folder {out.parent} does not exist")
     with open_file(args.file, read_only=True) as db:
         site = public_site(db)
-    out = Path(args.out)
-    # write into a fresh folder beside the target, then move the pages in (no half-written site)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
-        files = write_site(site, tmp, datetime.now())
-        out.mkdir(exist_ok=True)
-        for f in files:
-            shutil.move(str(f), out / f.name)
+    # write into a fresh folder beside the target, then rename the pages in (no half-written page)
+    try:
+        with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}.") as tmp:
+            files = write_site(site, tmp, datetime.now())
+            out.mkdir(exist_ok=True)
+            for f in files:
+                target = out / f.name
+                if target.is_dir():
+                    raise UserError(
+                        f"{target} 是文件夹，无法写入网页",
+                        f"{target} is a folder; the page cannot be written",
+                    )
+                os.chmod(f, 0o644)
+                os.replace(f, target)
+    except OSError as exc:
+        raise os_error(exc, out) from None
     print(f"已导出网页 {out}/index.html（{len(files)} 页）")
     return 0
 
@@ -76,7 +96,7 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("document", metavar="DOC", help=DOCUMENT_NAMES)
     p.add_argument("--group", default=None, help="required when the tournament has several groups")
-    p.add_argument("--round", type=int, default=None, help="default: the group's latest paired round")
+    p.add_argument("--round", type=ROUND, default=None, help="default: the group's latest paired round")
     p.add_argument("--per-page", type=int, choices=(1, 2, 4), default=2, help="table cards per A4 page")
     p.add_argument("--by-name", action="store_true", help="pairings/results sorted by name (notice board)")
     p.add_argument("--internal", action="store_true", help="entry list: internal variant (内部)")

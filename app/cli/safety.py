@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import open_file
+from app.cli.common import open_file, output_path, write_output
 
 
 def cmd_backups(args: argparse.Namespace) -> int:
@@ -46,10 +46,11 @@ def cmd_check_file(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from app.services.audit import export_audit_csv, export_audit_json
 
+    out = output_path(args.out) if args.out else None
     with open_file(args.file, read_only=True) as db:
         text = export_audit_json(db) if args.json else export_audit_csv(db)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8", newline="")
+    if out is not None:
+        write_output(out, text, private=True)  # the log holds before/after values with personal numbers
         print(f"已导出操作记录 {args.out}")
     else:
         sys.stdout.write(text if args.json else text.lstrip("\ufeff"))
@@ -61,9 +62,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def cmd_export_trf(args: argparse.Namespace) -> int:
     from app.services.trf_exchange import export_trf
 
+    out = output_path(args.out) if args.out else None
     text = export_trf(Path(args.file), args.group)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    if out is not None:
+        write_output(out, text)
         print(f"已导出 TRF {args.out}")
     else:
         sys.stdout.write(text)

@@ -43,6 +43,9 @@ from app.services.records import hand_in_record
 from app.services.results import game_row, round_row
 from app.services.tournaments import group_row, regulations_of, tournament_row
 
+#: a game record file larger than this is refused before it is read (a real game is a few kilobytes)
+PGN_MAX_BYTES = 1_000_000
+
 # Headers the tournament writes, in this order, before any others the record brings along.
 _TOURNAMENT_HEADERS = ("Event", "Round", "Board", "Date", "Red", "RedTeam", "Black", "BlackTeam")
 
