@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TypeVar
 
+from app.engine.privacy import looks_personal
 from app.engine.regulations import RegistrationRules
 from app.engine.text import NAME_MAX, NOTES_MAX, TEAM_MAX, UNIT_MAX, clean_text
 from app.engine.types import Gender, IdDocument, UserError
@@ -401,6 +402,18 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
         notes = clean_text(entry.notes, "备注", "the notes", NOTES_MAX, multiline=True)
     except UserError as e:
         fail("notes", e)
+    for field_name, label_zh, label_en, value in (
+        ("unit", "单位", "unit", unit),
+        ("team", "队名", "team name", team),
+    ):
+        if value and looks_personal(value):
+            fail(
+                field_name,
+                UserError(
+                    f"{label_zh}“{value}”中像是含有手机号、证件号或文件路径（{label_zh}会印在公开名单上）",
+                    f"the {label_en} {value!r} seems to hold a phone or ID number or a path (it is printed publicly)",
+                ),
+            )
     if not group:
         fail("group", UserError("组别为空", "the group is empty"))
     elif group not in context.groups:

@@ -93,6 +93,22 @@ def clean_text(
     return cleaned
 
 
+#: what makes a spreadsheet read a cell as a formula (or a DDE call): ``= + - @``, tab, carriage
+#: return, and their full-width forms, which some spreadsheet programs accept too
+FORMULA_LEADS = frozenset("=+-@\t\r＝＋－＠")
+
+
+def spreadsheet_safe(value: str) -> str:
+    """A text a spreadsheet will show as text, never run: a formula-leading cell gets a ``'`` in front.
+
+    For CSV files, which Excel and WPS open by guessing each cell's type (OWASP "CSV injection").
+
+    >>> spreadsheet_safe('=HYPERLINK("http://x","点我")'), spreadsheet_safe("-5"), spreadsheet_safe("王五")
+    ('\'=HYPERLINK("http://x","点我")', "'-5", '王五')
+    """
+    return "'" + value if value and value[0] in FORMULA_LEADS else value
+
+
 __all__ = [
     "EVENT_NAME_MAX",
     "GROUP_NAME_MAX",
@@ -104,5 +120,6 @@ __all__ = [
     "TRF_NAME_MAX",
     "UNIT_MAX",
     "clean_text",
+    "spreadsheet_safe",
     "text_problem",
 ]

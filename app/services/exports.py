@@ -13,7 +13,6 @@ read ID and phone numbers; every other document is built from values that have n
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -24,8 +23,9 @@ from app.engine.discipline import scores
 from app.engine.event import ViolationFact
 from app.engine.knockout import Bracket as EngineBracket
 from app.engine.knockout import Feed, GameKind, KnockoutGame, Match, MatchPlan, match_result
+from app.engine.privacy import mask_personal
 from app.engine.regulations import DecidingDraw, Regulations, Tiebreak
-from app.engine.types import Colour, GameResult, PlayerStatus, UserError, ViolationKind, mask_id_number
+from app.engine.types import Colour, GameResult, PlayerStatus, UserError, ViolationKind
 from app.reports import model
 from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
@@ -561,24 +561,29 @@ def _bracket_game(g: KnockoutGame, names: dict[int, str], eb: EngineBracket) -> 
 
 # --------------------------------------------------------------------------- whole event
 
-_ID_LIKE = re.compile(r"\d{17}[\dXx]|\d{15}")
-_PHONE_LIKE = re.compile(r"(?<!\d)1\d{10}(?!\d)")
+
+def _scrub(text: str, known: Sequence[str] = ()) -> str:
+    """Mask every personal number (the event's own in any spelling, and anything shaped like an ID,
+    permit, passport or phone number) and cut absolute paths to the file name: audit details may
+    quote them (:func:`app.engine.privacy.mask_personal`)."""
+    return mask_personal(text, known)
 
 
-def _scrub(text: str) -> str:
-    """Mask anything that looks like an ID or a mobile number (audit details may quote them)."""
-    text = _ID_LIKE.sub(lambda m: mask_id_number(m.group(0)), text)
-    return _PHONE_LIKE.sub(lambda m: m.group(0)[:3] + "****" + m.group(0)[-4:], text)
+def _personal_numbers(db: Database) -> tuple[str, ...]:
+    """Every ID and phone number registered in the event (to recognise them however they are written)."""
+    return tuple(n for p in list_players(db) for n in (p.id_number, p.phone) if n)
 
 
 def _audit_lines(db: Database) -> tuple[model.AuditLine, ...]:
-    """The audit log for the workbook: when, who, what and why — never the before/after values."""
+    """The audit log for the workbook: when, who, what and why — never the before/after values, never
+    a personal number or a folder."""
+    known = _personal_numbers(db)
     return tuple(
         model.AuditLine(
             f"{a.at:%Y-%m-%d %H:%M:%S}",
-            a.who,
+            _scrub(a.who, known),
             a.action,
-            _scrub("；".join(part for part in (a.entity, a.reason) if part)),
+            _scrub("；".join(part for part in (a.entity, a.reason) if part), known),
         )
         for a in audit_log(db)
     )
