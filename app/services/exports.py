@@ -180,7 +180,7 @@ def _knockout_rows(
         return []
     state = group_state(db, group)
     reg_points = tournament_info(db).regulations.points
-    before = scores(state.rounds, reg_points, number - 1)
+    before = scores(state.scored_rounds, reg_points, number - 1)
     by_no = {e.no: e for e in state.entrants}
 
     def line(no: int) -> model.PlayerLine:
@@ -300,11 +300,11 @@ def crosstable(db: Database, group: str, after_round: int | None = None) -> mode
     number = latest_round(db, group) if after_round is None else after_round
     _require_round(db, group, number)
     state = group_state(db, group)
-    total = scores(state.rounds, info.regulations.points, number)
+    total = scores(state.scored_rounds, info.regulations.points, number)
     places = {line.no: line.rank for line in group_standings(db, group, number).lines}
     cells: dict[int, list[model.CrossCell]] = {e.no: [] for e in state.entrants}
     knockout = _knockout_cells(db, group)
-    for rnd in (r for r in state.rounds if r.number <= number):
+    for rnd in (r for r in state.scored_rounds if r.number <= number):  # as the standings count them
         seen = set()
         for g in rnd.games:
             cells[g.red].append(model.CrossCell.from_game(g.black, Colour.RED, g.result))
