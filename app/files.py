@@ -127,9 +127,13 @@ def os_error(exc: OSError, path: Path | str, *, reading: bool | None = False) ->
 
 def check_output_path(path: Path | str) -> Path:
     """Refuse, before any work, an output path that cannot be written: a folder, a missing folder."""
-    path = Path(path)
-    if str(path).strip() == "":
+    if not str(path).strip() or str(path) == ".":
         raise FileWriteError("没有给出输出文件名", "no output file name was given")
+    if "\x00" in str(path):
+        raise FileWriteError("文件名中含有 NUL 字符", "the file name contains a NUL character")
+    path = Path(path)
+    if path.exists() and not path.is_dir() and not os.access(path, os.W_OK):
+        raise FileWriteError(f"{path} 是只读文件，不能覆盖", f"{path} is read-only; it is not overwritten")
     if path.is_dir():
         raise FileWriteError(
             f"{path} 是一个文件夹，请给出文件名（例如 {path / ('输出' + (path.suffix or '.pdf'))}）",

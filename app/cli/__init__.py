@@ -64,6 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "result" and argv[-1] in _DASH_RESULTS:
         argv[-1] = _DASH_RESULTS[argv[-1]]
     try:
+        if any("\x00" in a for a in argv):
+            raise UserError(
+                "命令行参数中含有 NUL 字符（\\x00），文件名和文字中都不能有它",
+                "a command-line argument contains a NUL character (\\x00), which no file name or text may hold",
+            )
         args = build_parser().parse_args(argv)
         handler: Handler = args.func
         return handler(args)

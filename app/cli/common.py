@@ -134,9 +134,11 @@ def writing(args: argparse.Namespace) -> Any:
 
 
 def output_path(path: str) -> Path:
-    """An output path checked before any work: not a folder, in a folder that exists."""
+    """An output path checked before any work: given, not a folder, in a folder that exists."""
     from app.files import check_output_path
 
+    if not path.strip():
+        raise UserError("没有给出输出文件名", "no output file name was given")
     return check_output_path(path)
 
 

@@ -7,8 +7,6 @@ document is built and rendered in memory first, and written only once it is comp
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -55,39 +53,13 @@ def cmd_excel(args: argparse.Namespace) -> int:
 
 
 def cmd_html(args: argparse.Namespace) -> int:
-    from datetime import datetime
+    from app.services.exports import write_public_site
 
-    from app.files import os_error
-    from app.reports.html import write_site
-    from app.services.exports import public_site
-
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise UserError(
-            f"{out} 是一个文件；网页要导出到一个文件夹（-o 给出文件夹名）",
-            f"{out} is a file; the pages go into a folder (give a folder name with -o)",
-        )
-    if not out.parent.is_dir():
-        raise UserError(f"文件夹 {out.parent} 不存在", f"the folder {out.parent} does not exist")
+    if not args.out.strip():
+        raise UserError("没有给出网页要导出到的文件夹", "no output folder was given")
     with open_file(args.file, read_only=True) as db:
-        site = public_site(db)
-    # write into a fresh folder beside the target, then rename the pages in (no half-written page)
-    try:
-        with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}.") as tmp:
-            files = write_site(site, tmp, datetime.now())
-            out.mkdir(exist_ok=True)
-            for f in files:
-                target = out / f.name
-                if target.is_dir():
-                    raise UserError(
-                        f"{target} 是文件夹，无法写入网页",
-                        f"{target} is a folder; the page cannot be written",
-                    )
-                os.chmod(f, 0o644)
-                os.replace(f, target)
-    except OSError as exc:
-        raise os_error(exc, out) from None
-    print(f"已导出网页 {out}/index.html（{len(files)} 页）")
+        files = write_public_site(db, Path(args.out))
+    print(f"已导出网页 {Path(args.out)}/index.html（{len(files)} 页）")
     return 0
 
 

@@ -60,12 +60,13 @@ def cmd_import_players(args: argparse.Namespace) -> int:
                 override_reason=override,
             )
         except ImportRefused as refused:
-            for problem in refused.preview.problems:
-                print(f"{problem}（{problem.en}）", file=sys.stderr)
+            problems = refused.preview.problems
             bad = len(refused.preview.invalid)
+            name = Path(args.xlsx).name
             raise UserError(
-                f"{Path(args.xlsx).name} 中有 {bad} 行有问题（见上），未导入任何选手",
-                f"{Path(args.xlsx).name}: {bad} row(s) have problems (listed above); nothing was imported",
+                f"{name} 中有 {bad} 行有问题，未导入任何选手：\n" + "\n".join(str(p) for p in problems),
+                f"{name}: {bad} row(s) have problems; nothing was imported:\n"
+                + "\n".join(p.en for p in problems),
             ) from None
     for row in result.skipped:
         for problem in row.problems:

@@ -8,11 +8,17 @@ from pathlib import Path
 from typing import Any
 
 from app.cli.common import open_file, output_path, write_output
+from app.engine.types import UserError
 
 
 def cmd_backups(args: argparse.Namespace) -> int:
     from app.services.backups import list_backups, make_backup
 
+    path = Path(args.file)
+    if not path.is_file():
+        what_zh = "是文件夹，不是赛事文件" if path.is_dir() else "不存在"
+        what_en = "is a folder, not a tournament file" if path.is_dir() else "does not exist"
+        raise UserError(f"{path} {what_zh}", f"{path} {what_en}")
     if args.make:
         made = make_backup(Path(args.file), args.reason)
         print(f"已备份到 {made}")

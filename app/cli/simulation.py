@@ -59,9 +59,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     from app.engine.regulations import regulations_from_dict
     from app.engine.simulation import check_event
     from app.engine.types import Game, GameResult, RoundRecord
-    from app.services.snapshot import read_snapshot_file
+    from app.services.snapshot import checked_snapshot, read_snapshot_file
 
-    data = read_snapshot_file(Path(args.snapshot))
+    data = checked_snapshot(read_snapshot_file(Path(args.snapshot)))
     try:
         reg = regulations_from_dict(data["tournament"]["settings"])
         groups = [g["name"] for g in data["groups"]]

@@ -58,12 +58,15 @@ def integrity_problems(path: Path, *, quick: bool = False, writable: bool = Fals
         if is_disk_full(exc, path):
             raise DiskFullError(path) from None
         return [str(exc)]
+    con.text_factory = lambda b: b.decode("utf-8", "replace")  # a damaged name in a message must not crash
     try:
         rows = [str(r[0]) for r in con.execute(f"PRAGMA {pragma}")]
     except sqlite3.DatabaseError as exc:
         if is_disk_full(exc, path):  # the log or its index could not be written: not a damaged file
             raise DiskFullError(path) from None
         return [str(exc)]
+    except UnicodeDecodeError:  # SQLite's own message quotes the damaged schema text
+        return ["数据库结构中的文字已损坏 (the schema text does not decode)"]
     finally:
         con.close()
     return [] if rows == ["ok"] else rows
@@ -243,6 +246,8 @@ def content_problems(path: Path, *, limit: int = 10) -> list[str]:
         if is_disk_full(exc, path):
             raise DiskFullError(path) from None
         problems.append(str(exc))
+    except UnicodeDecodeError:
+        problems.append("数据库结构中的文字已损坏 (the schema text does not decode)")
     finally:
         con.close()
     return problems
@@ -335,7 +340,7 @@ def backup_is_good(backup: Path, known: set[str]) -> bool:
             rows = con.execute("SELECT version_num FROM alembic_version").fetchall()
         finally:
             con.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):
         return False
     return len(rows) == 1 and str(rows[0][0]) in known
 

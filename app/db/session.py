@@ -127,6 +127,36 @@ class Database:
         self.engine.dispose()
         if self.lock is not None:
             self.lock.release()
+        elif self.read_only and not getattr(self, "_tidied", False):
+            self._tidied = True
+            tidy_after_reading(self.path)
+
+
+def tidy_after_reading(path: Path) -> None:
+    """A read-only connection cannot remove the write-ahead log and index SQLite keeps beside a file
+    (only the last writer does). When no instance is editing the file, let SQLite itself do it: take
+    the lock for a moment, open and close one ordinary connection. Nothing is written to the file."""
+    import sqlite3
+
+    wal = Path(str(path) + "-wal")
+    if not wal.exists() and not Path(str(path) + "-shm").exists():
+        return
+    try:
+        lock = TournamentLock.acquire(path)
+    except UserError:
+        return  # another instance is editing it: the log is its own
+    try:
+        if wal.exists() and wal.stat().st_size:
+            return  # a log with content is recovered by the next writer, never by a reader
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=rw", uri=True)
+        try:
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            con.close()
+    except (OSError, sqlite3.Error):
+        pass
+    finally:
+        lock.release()
 
 
 def suppress_storage_errors() -> AbstractContextManager[None]:
@@ -194,6 +224,8 @@ def file_revision(path: Path) -> str | None:
         if is_disk_full(exc, path):
             raise DiskFullError(path) from None
         raise CorruptFileError(path, f"已损坏或不是赛事文件：{exc}") from None
+    except UnicodeDecodeError:  # the schema's own text is damaged
+        raise CorruptFileError(path, "数据库结构中的文字已损坏 (the schema text does not decode)") from None
     finally:
         con.close()
 

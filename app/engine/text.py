@@ -7,11 +7,11 @@ bidirectional overrides (U+202E …), zero-width and other invisible format char
 paragraph separators. The limits are what the registration form, the printed lists and the FIDE TRF
 can hold (a TRF team name has 32 characters, a player name 33).
 
->>> clean_text("  张\u3000三  ", "姓名", "name", 30)
+>>> clean_text("  张\u3000三  ", "姓名", "the name", 30)
 '张 三'
 >>> text_problem("Bob\u202eevil")
 'U+202E'
->>> clean_text("e\u0301", "单位", "unit", 5)  # decomposed é becomes one character
+>>> clean_text("e\u0301", "单位", "the unit", 5)  # decomposed é becomes one character
 'é'
 """
 
@@ -71,24 +71,24 @@ def clean_text(
     breaks and loses trailing spaces. ``required`` refuses an empty result.
     """
     if not isinstance(text, str):
-        raise UserError(f"{what_zh}应为文字", f"the {what_en} must be text")
+        raise UserError(f"{what_zh}应为文字", f"{what_en} must be text")
     normal = unicodedata.normalize("NFC", text)
     bad = text_problem(normal, multiline=multiline)
     if bad is not None:
         raise UserError(
             f"{what_zh}含有不可见或控制字符（{_describe(bad)}），请重新输入",
-            f"the {what_en} contains an invisible or control character ({_describe(bad)}); type it again",
+            f"{what_en} contains an invisible or control character ({_describe(bad)}); type it again",
         )
     if multiline:
         cleaned = "\n".join(line.rstrip() for line in normal.strip().splitlines())
     else:
         cleaned = " ".join(normal.split())
     if required and not cleaned:
-        raise UserError(f"{what_zh}为空", f"the {what_en} is empty")
+        raise UserError(f"{what_zh}为空", f"{what_en} is empty")
     if len(cleaned) > max_len:
         raise UserError(
             f"{what_zh}过长（{len(cleaned)} 个字符，最多 {max_len} 个）",
-            f"the {what_en} is too long ({len(cleaned)} characters, at most {max_len})",
+            f"{what_en} is too long ({len(cleaned)} characters, at most {max_len})",
         )
     return cleaned
 

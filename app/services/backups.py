@@ -243,7 +243,7 @@ def event_identity(path: Path) -> tuple[str, str] | None:
             row = con.execute("SELECT created_at, preset FROM tournament WHERE id = 1").fetchone()
         finally:
             con.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):
         return None
     return None if row is None else (str(row[0]), str(row[1]))
 
@@ -255,7 +255,7 @@ def _event_name(path: Path) -> str:
             row = con.execute("SELECT name FROM tournament WHERE id = 1").fetchone()
         finally:
             con.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):
         return "?"
     return "?" if row is None else str(row[0])
 

@@ -734,26 +734,61 @@ def render_pdf(
 
 
 def write_document(db: Database, name: str, out: str | Path, **options: object) -> Path:
-    """Render document ``name`` (see :func:`render_pdf`) and write it to ``out`` in one go."""
+    """Render document ``name`` (see :func:`render_pdf`) and write it to ``out`` in one go (a temporary
+    file renamed into place: a failure leaves no truncated PDF)."""
+    from app.files import check_output_path, write_atomic
+
+    check_output_path(out)
     data = render_pdf(db, name, **options)  # type: ignore[arg-type]
-    path = Path(out)
-    path.write_bytes(data)
-    return path
+    return write_atomic(out, data)
 
 
 def write_result_workbook(db: Database, out: str | Path) -> Path:
+    from app.files import check_output_path, write_atomic
     from app.reports.excel import write_workbook
 
+    check_output_path(out)
     data = result_workbook(db)
     buf = io.BytesIO()
     write_workbook(data, buf)
-    path = Path(out)
-    path.write_bytes(buf.getvalue())
-    return path
+    return write_atomic(out, buf.getvalue())
 
 
 def write_public_site(db: Database, out_dir: str | Path, printed_at: datetime | None = None) -> list[Path]:
+    """The public pages in the folder ``out_dir`` (created if missing; pages of an earlier export are
+    replaced). They are written into a fresh folder beside it first and renamed in one by one, so a
+    failure leaves no half-written page."""
+    import os
+    import tempfile
+
+    from app.files import os_error
     from app.reports.html import write_site
 
+    out = Path(out_dir)
+    if not str(out_dir).strip() or "\x00" in str(out_dir):
+        raise UserError("没有给出网页要导出到的文件夹", "no output folder was given")
+    if out.exists() and not out.is_dir():
+        raise UserError(
+            f"{out} 是一个文件；网页要导出到一个文件夹", f"{out} is a file; the pages go into a folder"
+        )
+    if not out.parent.is_dir():
+        raise UserError(f"文件夹 {out.parent} 不存在", f"the folder {out.parent} does not exist")
     site = public_site(db)
-    return write_site(site, out_dir, printed_at or datetime.now())
+    written: list[Path] = []
+    try:
+        with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}.") as tmp:
+            files = write_site(site, tmp, printed_at or datetime.now())
+            out.mkdir(exist_ok=True)
+            for f in files:
+                target = out / f.name
+                if target.is_dir():
+                    raise UserError(
+                        f"{target} 是文件夹，无法写入网页",
+                        f"{target} is a folder; the page cannot be written",
+                    )
+                os.chmod(f, 0o644)
+                os.replace(f, target)
+                written.append(target)
+    except OSError as exc:
+        raise os_error(exc, out) from None
+    return written

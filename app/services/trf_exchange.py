@@ -89,7 +89,9 @@ def export_trf(db_or_path: Database | Path | str, group: str, ranks: Mapping[int
 def write_trf_file(
     db: Database, group: str, path: Path | str, ranks: Mapping[int, int] | None = None
 ) -> None:
-    Path(path).write_text(export_trf(db, group, ranks), encoding="utf-8")
+    from app.files import write_atomic
+
+    write_atomic(path, export_trf(db, group, ranks))
 
 
 def snapshot_of_trf(event: TrfEvent) -> dict[str, Any]:
