@@ -63,10 +63,16 @@ def cmd_import_players(args: argparse.Namespace) -> int:
             problems = refused.preview.problems
             bad = len(refused.preview.invalid)
             name = Path(args.xlsx).name
+            late = any("截止" in p.message_zh for p in problems)
+            hint_zh = "\n（过了报名截止时间的报名须加 --override-deadline 理由）" if late else ""
+            hint_en = "\n(entries after the deadline need --override-deadline REASON)" if late else ""
             raise UserError(
-                f"{name} 中有 {bad} 行有问题，未导入任何选手：\n" + "\n".join(str(p) for p in problems),
+                f"{name} 中有 {bad} 行有问题，未导入任何选手：\n"
+                + "\n".join(str(p) for p in problems)
+                + hint_zh,
                 f"{name}: {bad} row(s) have problems; nothing was imported:\n"
-                + "\n".join(p.en for p in problems),
+                + "\n".join(p.en for p in problems)
+                + hint_en,
             ) from None
     for row in result.skipped:
         for problem in row.problems:

@@ -42,7 +42,7 @@ PROGRAM = "xqarbiter"
 #: how long a new lock may look unfinished (empty, or not yet OS-locked) before it counts as stale
 CREATION_GRACE_SECONDS = 2.0
 #: how long to keep trying the OS lock of a lock file another instance is merely checking
-CHECK_SECONDS = 0.3
+CHECK_SECONDS = 0.1
 _WINDOWS = sys.platform == "win32"
 _WINDOWS_LOCK_OFFSET = 1 << 30  # lock a byte far past the JSON, so that the JSON stays readable
 

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 
 from app.engine.types import mask_id_number
 
-_SEP = r"[\s\-–—.·()（）]?"
+_SEP = r"[\s\-–—.·()（）]{0,3}"  # the registration accepts runs of spaces, dashes, dots and brackets
 _NOT_BEFORE = r"(?<![0-9A-Za-z])"
 _NOT_AFTER = r"(?![0-9A-Za-z])"
 
@@ -52,7 +52,11 @@ _PERMIT = re.compile(
 _PASSPORT = re.compile(_NOT_BEFORE + r"[A-Za-z]{1,2}" + _SEP + r"\d(?:" + _SEP + r"\d){5,8}" + _NOT_AFTER)
 _TAIWAN_LETTER = re.compile(_NOT_BEFORE + r"\d{8}[A-Za-z]\d?" + _NOT_AFTER)
 _LONG_DIGITS = re.compile(_NOT_BEFORE + r"\d(?:" + _SEP + r"\d){7,}" + _NOT_AFTER)
-_DATE = re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?|(?<!\d)\d{8}-\d{6}(?!\d)")
+_DATE = re.compile(
+    r"(?<![\d\-./])(?:19|20)\d{2}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])"
+    r"(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?(?![\d\-./])"
+    r"|(?<!\d)(?:19|20)\d{6}-\d{6}(?!\d)"  # a backup's time stamp 20240726-093000
+)
 
 _WINDOWS_PATH = re.compile(r"(?:[A-Za-z]:|\\\\[^\\/\s]+)[\\/][^\s\"'<>|；;，,、]*")
 _POSIX_PATH = re.compile(r"(?<![\w.~])(?:~|/)(?:[^\s/\"'<>|；;，,、]+/)+[^\s/\"'<>|；;，,、]*")

@@ -34,17 +34,17 @@ LEADER_MAX = NAME_MAX
 # Unicode categories refused everywhere: controls, format characters (bidi overrides and isolates,
 # zero-width space/joiners, BOM, soft hyphen …), surrogates, line and paragraph separators.
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-_MULTILINE_ALLOWED = frozenset("\n\t")
+_WHITESPACE_CONTROLS = frozenset("\n\t\r")  # white space: collapsed in one-line text, kept in notes
 
 
 def text_problem(text: str, *, multiline: bool = False) -> str | None:
     """The first refused character as ``U+XXXX``, or None when the text is clean.
 
-    >>> text_problem("王\u200b五"), text_problem("line\\nbreak", multiline=True)
-    ('U+200B', None)
+    >>> text_problem("王\u200b五"), text_problem("line\\nbreak", multiline=True), text_problem("\\x07")
+    ('U+200B', None, 'U+0007')
     """
     for ch in text:
-        if multiline and ch in _MULTILINE_ALLOWED:
+        if ch in _WHITESPACE_CONTROLS:
             continue
         if unicodedata.category(ch) in _REFUSED_CATEGORIES:
             return f"U+{ord(ch):04X}"
@@ -80,7 +80,7 @@ def clean_text(
             f"{what_en} contains an invisible or control character ({_describe(bad)}); type it again",
         )
     if multiline:
-        cleaned = "\n".join(line.rstrip() for line in normal.strip().splitlines())
+        cleaned = "\n".join(line.rstrip() for line in normal.strip().splitlines())  # \r\n, \r → \n
     else:
         cleaned = " ".join(normal.split())
     if required and not cleaned:
@@ -103,8 +103,8 @@ def spreadsheet_safe(value: str) -> str:
 
     For CSV files, which Excel and WPS open by guessing each cell's type (OWASP "CSV injection").
 
-    >>> spreadsheet_safe('=HYPERLINK("http://x","点我")'), spreadsheet_safe("-5"), spreadsheet_safe("王五")
-    ('\'=HYPERLINK("http://x","点我")', "'-5", '王五')
+    >>> spreadsheet_safe("=1+1"), spreadsheet_safe("-5"), spreadsheet_safe("王五")
+    ("'=1+1", "'-5", '王五')
     """
     return "'" + value if value and value[0] in FORMULA_LEADS else value
 

@@ -95,60 +95,238 @@ def cli_numbers() -> list[Case]:
             )
     # positional numbers of why-above
     for value in HOSTILE_INTEGERS:
-        cases.append(Case("CLI numbers", f"why-above A={value[:8]!r}", ("why-above", EVENT, "--group", GROUP, value, "2")))
+        cases.append(
+            Case(
+                "CLI numbers",
+                f"why-above A={value[:8]!r}",
+                ("why-above", EVENT, "--group", GROUP, value, "2"),
+            )
+        )
     return cases
 
 
 # --------------------------------------------------------------------------- the rest of the command line
 
-HOSTILE_GROUPS = ("", " ", "少年组", "公开组\u202e", "公开组\u200b", "x" * 10_000, "'; DROP TABLE players; --", "公开组\x00")
+HOSTILE_GROUPS = (
+    "",
+    " ",
+    "少年组",
+    "公开组\u202e",
+    "公开组\u200b",
+    "x" * 10_000,
+    "'; DROP TABLE players; --",
+    "公开组\x00",
+)
 
 
 def cli_arguments() -> list[Case]:
     cases = [
         Case("CLI arguments", "no command", (), expect="refuse"),
         Case("CLI arguments", "unknown command", ("frobnicate", EVENT), expect="refuse"),
-        Case("CLI arguments", "unknown option", ("standings", EVENT, "--group", GROUP, "--colour"), expect="refuse"),
+        Case(
+            "CLI arguments",
+            "unknown option",
+            ("standings", EVENT, "--group", GROUP, "--colour"),
+            expect="refuse",
+        ),
         Case("CLI arguments", "missing FILE", ("standings",), expect="refuse"),
         Case("CLI arguments", "missing required --group", ("pair", EVENT), expect="refuse"),
-        Case("CLI arguments", "bad choice --kind", ("forfeit", EVENT, "--round", "2", "--player", "1", "--kind", "sleep"), expect="refuse"),
-        Case("CLI arguments", "bad choice --games", ("disqualify", EVENT, "--player", "1", "--games", "half", "--reason", "x"), expect="refuse"),
-        Case("CLI arguments", "bad colour", ("choose-colour", EVENT, "--group", GROUP, "--match", "F", "green"), expect="refuse"),
-        Case("CLI arguments", "choose-colour without a knockout", ("choose-colour", EVENT, "--group", GROUP, "--match", "F", "red"), expect="refuse"),
-        Case("CLI arguments", "knockout before the split", ("knockout", EVENT, "--group", GROUP), expect="refuse"),
-        Case("CLI arguments", "bracket before the knockout", ("bracket", EVENT, "--group", GROUP), expect="refuse"),
-        Case("CLI arguments", "draw-colours bad manual", ("draw-colours", EVENT, "--group", GROUP, "--round", "9", "--manual", "QF1=x"), expect="refuse"),
-        Case("CLI arguments", "draw-colours huge manual", ("draw-colours", EVENT, "--group", GROUP, "--round", "9", "--manual", "QF1=99999999999999999999"), expect="refuse"),
-        Case("CLI arguments", "withdraw empty reason", ("withdraw", EVENT, "--player", "3", "--reason", ""), expect="refuse"),
-        Case("CLI arguments", "withdraw blank reason", ("withdraw", EVENT, "--player", "3", "--reason", "   "), expect="refuse"),
-        Case("CLI arguments", "disqualify empty reason", ("disqualify", EVENT, "--player", "3", "--games", "stand", "--reason", ""), expect="refuse"),
-        Case("CLI arguments", "violation empty reason", ("violation", EVENT, "--player", "3", "--round", "1", "--reason", ""), expect="refuse"),
-        Case("CLI arguments", "violation unknown kind", ("violation", EVENT, "--player", "3", "--round", "1", "--kind", "zombie", "--reason", "x"), expect="refuse"),
-        Case("CLI arguments", "agreed without a board", ("forfeit", EVENT, "--round", "2", "--kind", "agreed", "--reason", "x"), expect="refuse"),
-        Case("CLI arguments", "forfeit of a player with no game", ("forfeit", EVENT, "--round", "1", "--player", "99", "--kind", "late"), expect="refuse"),
-        Case("CLI arguments", "result without a board", ("result", EVENT, "--group", GROUP, "1-0"), expect="refuse"),
-        Case("CLI arguments", "knockout result without a game", ("result", EVENT, "--group", GROUP, "--match", "QF1", "1-0"), expect="refuse"),
-        Case("CLI arguments", "correct a closed round without a reason", ("result", EVENT, "--group", GROUP, "--round", "1", "--board", "1", "1-0"), expect="refuse"),
-        Case("CLI arguments", "hand-in without moves", ("hand-in", EVENT, "--group", GROUP, "--round", "1", "--board", "1"), expect="refuse"),
-        Case("CLI arguments", "pair with results missing", ("pair", EVENT, "--group", GROUP), expect="refuse"),
-        Case("CLI arguments", "close a round with results missing", ("close-round", EVENT, "--group", GROUP, "--round", "2"), expect="refuse"),
-        Case("CLI arguments", "unpair a round with results", ("unpair", EVENT, "--group", GROUP, "--round", "2"), expect="refuse"),
-        Case("CLI arguments", "draw numbers after round 1", ("draw-numbers", EVENT, "--group", GROUP), expect="refuse"),
-        Case("CLI arguments", "unknown preset", ("new", "{ws}/n.xqt", "--preset", "nowhere"), expect="refuse"),
+        Case(
+            "CLI arguments",
+            "bad choice --kind",
+            ("forfeit", EVENT, "--round", "2", "--player", "1", "--kind", "sleep"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "bad choice --games",
+            ("disqualify", EVENT, "--player", "1", "--games", "half", "--reason", "x"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "bad colour",
+            ("choose-colour", EVENT, "--group", GROUP, "--match", "F", "green"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "choose-colour without a knockout",
+            ("choose-colour", EVENT, "--group", GROUP, "--match", "F", "red"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "knockout before the split",
+            ("knockout", EVENT, "--group", GROUP),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "bracket before the knockout",
+            ("bracket", EVENT, "--group", GROUP),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "draw-colours bad manual",
+            ("draw-colours", EVENT, "--group", GROUP, "--round", "9", "--manual", "QF1=x"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "draw-colours huge manual",
+            ("draw-colours", EVENT, "--group", GROUP, "--round", "9", "--manual", "QF1=99999999999999999999"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "withdraw empty reason",
+            ("withdraw", EVENT, "--player", "3", "--reason", ""),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "withdraw blank reason",
+            ("withdraw", EVENT, "--player", "3", "--reason", "   "),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "disqualify empty reason",
+            ("disqualify", EVENT, "--player", "3", "--games", "stand", "--reason", ""),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "violation empty reason",
+            ("violation", EVENT, "--player", "3", "--round", "1", "--reason", ""),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "violation unknown kind",
+            ("violation", EVENT, "--player", "3", "--round", "1", "--kind", "zombie", "--reason", "x"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "agreed without a board",
+            ("forfeit", EVENT, "--round", "2", "--kind", "agreed", "--reason", "x"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "forfeit of a player with no game",
+            ("forfeit", EVENT, "--round", "1", "--player", "99", "--kind", "late"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "result without a board",
+            ("result", EVENT, "--group", GROUP, "1-0"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "knockout result without a game",
+            ("result", EVENT, "--group", GROUP, "--match", "QF1", "1-0"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "correct a closed round without a reason",
+            ("result", EVENT, "--group", GROUP, "--round", "1", "--board", "1", "1-0"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "hand-in without moves",
+            ("hand-in", EVENT, "--group", GROUP, "--round", "1", "--board", "1"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments", "pair with results missing", ("pair", EVENT, "--group", GROUP), expect="refuse"
+        ),
+        Case(
+            "CLI arguments",
+            "close a round with results missing",
+            ("close-round", EVENT, "--group", GROUP, "--round", "2"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "unpair a round with results",
+            ("unpair", EVENT, "--group", GROUP, "--round", "2"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "draw numbers after round 1",
+            ("draw-numbers", EVENT, "--group", GROUP),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments", "unknown preset", ("new", "{ws}/n.xqt", "--preset", "nowhere"), expect="refuse"
+        ),
         Case("CLI arguments", "new over an existing file", ("new", EVENT), expect="refuse"),
-        Case("CLI arguments", "import over an existing file", ("import", "{ws}/snapshot.json", EVENT), expect="refuse"),
-        Case("CLI arguments", "demo with 0 players", ("demo", "{ws}/d.xqt", "--players", "0"), expect="refuse"),
-        Case("CLI arguments", "demo with 3 players", ("demo", "{ws}/d.xqt", "--players", "3"), expect="refuse"),
-        Case("CLI arguments", "demo over the capacity", ("demo", "{ws}/d.xqt", "--players", "161"), expect="refuse"),
-        Case("CLI arguments", "demo with absent over a quarter", ("demo", "{ws}/d.xqt", "--players", "8", "--absent", "5"), expect="refuse"),
-        Case("CLI arguments", "print unknown document", ("print", EVENT, "poster", "--group", GROUP, "-o", "{ws}/out/x.pdf"), expect="refuse"),
-        Case("CLI arguments", "print a round not paired", ("print", EVENT, "results", "--group", GROUP, "--round", "7", "-o", "{ws}/out/x.pdf"), expect="refuse"),
+        Case(
+            "CLI arguments",
+            "import over an existing file",
+            ("import", "{ws}/snapshot.json", EVENT),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments", "demo with 0 players", ("demo", "{ws}/d.xqt", "--players", "0"), expect="refuse"
+        ),
+        Case(
+            "CLI arguments", "demo with 3 players", ("demo", "{ws}/d.xqt", "--players", "3"), expect="refuse"
+        ),
+        Case(
+            "CLI arguments",
+            "demo over the capacity",
+            ("demo", "{ws}/d.xqt", "--players", "161"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "demo with absent over a quarter",
+            ("demo", "{ws}/d.xqt", "--players", "8", "--absent", "5"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "print unknown document",
+            ("print", EVENT, "poster", "--group", GROUP, "-o", "{ws}/out/x.pdf"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "print a round not paired",
+            ("print", EVENT, "results", "--group", GROUP, "--round", "7", "-o", "{ws}/out/x.pdf"),
+            expect="refuse",
+        ),
         Case("CLI arguments", "restore a missing backup", ("restore", EVENT, "nope.xqt"), expect="refuse"),
-        Case("CLI arguments", "restore another event's file", ("restore", EVENT, "{ws}/other.xqt"), expect="refuse"),
-        Case("CLI arguments", "import-players empty override reason", ("import-players", EVENT, "{ws}/form.xlsx", "--override-deadline", ""), expect="refuse"),
+        Case(
+            "CLI arguments",
+            "restore another event's file",
+            ("restore", EVENT, "{ws}/other.xqt"),
+            expect="refuse",
+        ),
+        Case(
+            "CLI arguments",
+            "import-players empty override reason",
+            ("import-players", EVENT, "{ws}/form.xlsx", "--override-deadline", ""),
+            expect="refuse",
+        ),
         Case("CLI arguments", "export-trf unknown group", ("export-trf", EVENT, "少年组"), expect="refuse"),
         Case("CLI arguments", "why-above same player", ("why-above", EVENT, "--group", GROUP, "1", "1")),
-        Case("CLI arguments", "records with none stored", ("records", EVENT, "-o", "{ws}/out/r.pgn"), expect="refuse"),
+        Case(
+            "CLI arguments",
+            "records with none stored",
+            ("records", EVENT, "-o", "{ws}/out/r.pgn"),
+            expect="refuse",
+        ),
     ]
     for code in ("2-0", "", "1-0 ", "½", "red_win\x00", "RED_WIN", "1:0", "--x", "=" * 5000, "\u202e1-0"):
         cases.append(
@@ -161,13 +339,34 @@ def cli_arguments() -> list[Case]:
     for group in HOSTILE_GROUPS:
         shown = group[:12]
         cases += [
-            Case("CLI arguments", f"standings group {shown!r}", ("standings", EVENT, "--group", group), expect="refuse"),
-            Case("CLI arguments", f"pair group {shown!r}", ("pair", EVENT, "--group", group), expect="refuse"),
-            Case("CLI arguments", f"result group {shown!r}", ("result", EVENT, "--group", group, "--round", "2", "--board", "2", "="), expect="refuse"),
-            Case("CLI arguments", f"teams group {shown!r}", ("teams", EVENT, "--group", group), expect="refuse"),
+            Case(
+                "CLI arguments",
+                f"standings group {shown!r}",
+                ("standings", EVENT, "--group", group),
+                expect="refuse",
+            ),
+            Case(
+                "CLI arguments", f"pair group {shown!r}", ("pair", EVENT, "--group", group), expect="refuse"
+            ),
+            Case(
+                "CLI arguments",
+                f"result group {shown!r}",
+                ("result", EVENT, "--group", group, "--round", "2", "--board", "2", "="),
+                expect="refuse",
+            ),
+            Case(
+                "CLI arguments", f"teams group {shown!r}", ("teams", EVENT, "--group", group), expect="refuse"
+            ),
         ]
     for match in ("", "qf1", "ZZ9", "F" * 1000, "QF1'--"):
-        cases.append(Case("CLI arguments", f"match {match[:8]!r}", ("result", EVENT, "--group", GROUP, "--match", match, "--game", "1", "1-0"), expect="refuse"))
+        cases.append(
+            Case(
+                "CLI arguments",
+                f"match {match[:8]!r}",
+                ("result", EVENT, "--group", GROUP, "--match", match, "--game", "1", "1-0"),
+                expect="refuse",
+            )
+        )
     return cases
 
 
@@ -238,8 +437,24 @@ def paths() -> list[Case]:
                 prep = _chain(prepare, _records_stored)
             cases.append(Case("Output and input paths", f"{name} to {label}", (*base, path), prepare=prep))
     # an html target that is an existing file; an existing PDF is replaced whole
-    cases.append(Case("Output and input paths", "html onto an existing file", ("html", EVENT, "-o", "{ws}/page.html"), prepare=_existing_file("page.html"), expect="refuse"))
-    cases.append(Case("Output and input paths", "print over an existing file", ("print", EVENT, "standings", "--group", GROUP, "-o", "{ws}/old.pdf"), prepare=_existing_file("old.pdf"), expect="accept"))
+    cases.append(
+        Case(
+            "Output and input paths",
+            "html onto an existing file",
+            ("html", EVENT, "-o", "{ws}/page.html"),
+            prepare=_existing_file("page.html"),
+            expect="refuse",
+        )
+    )
+    cases.append(
+        Case(
+            "Output and input paths",
+            "print over an existing file",
+            ("print", EVENT, "standings", "--group", GROUP, "-o", "{ws}/old.pdf"),
+            prepare=_existing_file("old.pdf"),
+            expect="accept",
+        )
+    )
     # FILE given as every kind of wrong thing, to every kind of command
     wrong_files: list[tuple[str, str, Callable[[Path], None] | None]] = [
         ("missing", "{ws}/missing.xqt", None),
@@ -266,14 +481,31 @@ def paths() -> list[Case]:
             # the backups of a damaged file are listed (that is how it is repaired)
             listing = cmd[0] == "backups" and label not in ("missing", "a folder")
             expect = "either" if listing else "refuse"
-            cases.append(Case("Output and input paths", f"{cmd[0]} on {label} FILE", argv, prepare=prepare, expect=expect))
+            cases.append(
+                Case(
+                    "Output and input paths",
+                    f"{cmd[0]} on {label} FILE",
+                    argv,
+                    prepare=prepare,
+                    expect=expect,
+                )
+            )
     inputs = [
         ("import-players form missing", ("import-players", EVENT, "{ws}/none.xlsx")),
         ("import-players form is a folder", ("import-players", EVENT, "{ws}/out")),
-        ("results --in missing", ("results", EVENT, "--group", GROUP, "--round", "2", "--in", "{ws}/none.json")),
+        (
+            "results --in missing",
+            ("results", EVENT, "--group", GROUP, "--round", "2", "--in", "{ws}/none.json"),
+        ),
         ("results --in folder", ("results", EVENT, "--group", GROUP, "--round", "2", "--in", "{ws}/out")),
-        ("record --pgn missing", ("record", EVENT, "--group", GROUP, "--round", "1", "--board", "1", "--pgn", "{ws}/none.pgn")),
-        ("record --pgn folder", ("record", EVENT, "--group", GROUP, "--round", "1", "--board", "1", "--pgn", "{ws}/out")),
+        (
+            "record --pgn missing",
+            ("record", EVENT, "--group", GROUP, "--round", "1", "--board", "1", "--pgn", "{ws}/none.pgn"),
+        ),
+        (
+            "record --pgn folder",
+            ("record", EVENT, "--group", GROUP, "--round", "1", "--board", "1", "--pgn", "{ws}/out"),
+        ),
         ("import snapshot missing", ("import", "{ws}/none.json", "{ws}/n.xqt")),
         ("import snapshot folder", ("import", "{ws}/out", "{ws}/n.xqt")),
         ("import-trf missing", ("import-trf", "{ws}/none.trf", "{ws}/n.xqt")),
@@ -385,10 +617,19 @@ def _no_live_formula(ws: Path, outcome: Outcome) -> list[str]:
 
 TEXT_FIELDS: tuple[tuple[str, Callable[[str], tuple[str, ...]]], ...] = (
     ("violation reason", lambda t: ("violation", EVENT, "--player", "3", "--round", "2", "--reason", t)),
-    ("forfeit reason", lambda t: ("forfeit", EVENT, "--round", "2", "--player", "6", "--kind", "late", "--reason", t)),
+    (
+        "forfeit reason",
+        lambda t: ("forfeit", EVENT, "--round", "2", "--player", "6", "--kind", "late", "--reason", t),
+    ),
     ("withdraw reason", lambda t: ("withdraw", EVENT, "--player", "9", "--reason", t)),
-    ("disqualify reason", lambda t: ("disqualify", EVENT, "--player", "10", "--games", "annul", "--reason", t)),
-    ("correction reason", lambda t: ("result", EVENT, "--group", GROUP, "--round", "1", "--board", "2", "--reason", t, "0-1")),
+    (
+        "disqualify reason",
+        lambda t: ("disqualify", EVENT, "--player", "10", "--games", "annul", "--reason", t),
+    ),
+    (
+        "correction reason",
+        lambda t: ("result", EVENT, "--group", GROUP, "--round", "1", "--board", "2", "--reason", t, "0-1"),
+    ),
     ("event name", lambda t: ("new", "{ws}/named.xqt", "--name", t)),
 )
 
@@ -414,7 +655,13 @@ def hostile_strings() -> list[Case]:
         for field_label, argv in TEXT_FIELDS:
             check = _no_live_formula if field_label in ("violation reason", "correction reason") else None
             cases.append(
-                Case("Hostile strings and privacy", f"{field_label}: {label}", argv(text), check=check, expect=expect)
+                Case(
+                    "Hostile strings and privacy",
+                    f"{field_label}: {label}",
+                    argv(text),
+                    check=check,
+                    expect=expect,
+                )
             )
         storable = _storable_in_xlsx(text)
         for column in ("姓名", "单位", "备注", "代表队"):
@@ -513,10 +760,24 @@ def _edited_snapshot(edit: Callable[[dict[str, Any]], None]) -> Callable[[Path],
 def _random_json(rng: random.Random, depth: int = 0) -> Any:
     pick = rng.random()
     if depth > 4 or pick < 0.35:
-        return rng.choice([None, True, False, 0, -1, 2**64, 1.5, "", "x", "王\u202e", "1-0", "red_win", "公开组"])
+        return rng.choice(
+            [None, True, False, 0, -1, 2**64, 1.5, "", "x", "王\u202e", "1-0", "red_win", "公开组"]
+        )
     if pick < 0.65:
         return [_random_json(rng, depth + 1) for _ in range(rng.randint(0, 4))]
-    keys = ["format", "version", "players", "rounds", "groups", "tournament", "board", "result", "no", "name", "x"]
+    keys = [
+        "format",
+        "version",
+        "players",
+        "rounds",
+        "groups",
+        "tournament",
+        "board",
+        "result",
+        "no",
+        "name",
+        "x",
+    ]
     return {rng.choice(keys): _random_json(rng, depth + 1) for _ in range(rng.randint(0, 5))}
 
 
@@ -539,19 +800,43 @@ def json_documents() -> list[Case]:
         ("duplicate round", lambda d: d["rounds"].append(dict(d["rounds"][0]))),
         ("duplicate board", lambda d: d["rounds"][0]["games"].append(dict(d["rounds"][0]["games"][0]))),
         ("duplicate group", lambda d: d["groups"].append(dict(d["groups"][0]))),
-        ("player paired with himself", lambda d: d["rounds"][0]["games"][0].update(black=d["rounds"][0]["games"][0]["red"])),
-        ("player twice in a round", lambda d: d["rounds"][0]["games"][1].update(red=d["rounds"][0]["games"][0]["red"])),
-        ("bye for a player with a game", lambda d: d["rounds"][0]["byes"].append(d["rounds"][0]["games"][0]["red"])),
+        (
+            "player paired with himself",
+            lambda d: d["rounds"][0]["games"][0].update(black=d["rounds"][0]["games"][0]["red"]),
+        ),
+        (
+            "player twice in a round",
+            lambda d: d["rounds"][0]["games"][1].update(red=d["rounds"][0]["games"][0]["red"]),
+        ),
+        (
+            "bye for a player with a game",
+            lambda d: d["rounds"][0]["byes"].append(d["rounds"][0]["games"][0]["red"]),
+        ),
         ("round 0", lambda d: d["rounds"][0].update(round=0)),
         ("round -3", lambda d: d["rounds"][0].update(round=-3)),
         ("round past the last", lambda d: d["rounds"][0].update(round=31)),
         ("negative points", lambda d: d["tournament"]["settings"]["points"].update(win=-2)),
         ("unknown setting", lambda d: d["tournament"]["settings"].update(colour="blue")),
-        ("violation of unknown kind", lambda d: d["violations"].append({"player": 1, "group": GROUP, "round": 1, "kind": "zombie"})),
-        ("violation without group, two groups", lambda d: d["violations"].append({"player": 1, "round": 1, "kind": "other"})),
-        ("violation of an unknown player", lambda d: d["violations"].append({"player": 99, "group": GROUP, "round": 1, "kind": "other"})),
-        ("record of an unknown game", lambda d: d["records"].append({"group": GROUP, "round": 9, "board": 1})),
-        ("knockout match twice", lambda d: d["knockout"].extend([{"group": GROUP, "code": "F", "round": 9}] * 2)),
+        (
+            "violation of unknown kind",
+            lambda d: d["violations"].append({"player": 1, "group": GROUP, "round": 1, "kind": "zombie"}),
+        ),
+        (
+            "violation without group, two groups",
+            lambda d: d["violations"].append({"player": 1, "round": 1, "kind": "other"}),
+        ),
+        (
+            "violation of an unknown player",
+            lambda d: d["violations"].append({"player": 99, "group": GROUP, "round": 1, "kind": "other"}),
+        ),
+        (
+            "record of an unknown game",
+            lambda d: d["records"].append({"group": GROUP, "round": 9, "board": 1}),
+        ),
+        (
+            "knockout match twice",
+            lambda d: d["knockout"].extend([{"group": GROUP, "code": "F", "round": 9}] * 2),
+        ),
         ("game of an unknown match", lambda d: d["rounds"][0]["games"][0].update(match="QF9", kind="slow")),
         ("unknown top-level field", lambda d: d.update(extra=1)),
         ("format wrong", lambda d: d.update(format="other")),
@@ -560,11 +845,22 @@ def json_documents() -> list[Case]:
         ("timestamp as a number", lambda d: d["players"][0].update(birth_date=0)),
         ("explanation 40 deep", lambda d: d["rounds"][0].update(explanation=_nested(40))),
         ("status zombie everywhere", lambda d: [p.update(status="zombie") for p in d["players"]]),
-        ("player without birth date or resident ID", lambda d: d["players"][0].update(id_type="passport", id_number="E1234567", birth_date=None)),
+        (
+            "player without birth date or resident ID",
+            lambda d: d["players"][0].update(id_type="passport", id_number="E1234567", birth_date=None),
+        ),
         ("audit line with a control character", lambda d: d["audit"].append({"action": "x\x1b[2J"})),
     ]
     for label, edit in edits:
-        cases.append(Case("JSON documents (snapshot, results)", f"snapshot: {label}", importing, prepare=_edited_snapshot(edit), expect="refuse"))
+        cases.append(
+            Case(
+                "JSON documents (snapshot, results)",
+                f"snapshot: {label}",
+                importing,
+                prepare=_edited_snapshot(edit),
+                expect="refuse",
+            )
+        )
     raw = [
         ("empty file", b""),
         ("not JSON", b"{not json"),
@@ -581,8 +877,24 @@ def json_documents() -> list[Case]:
         ("NUL bytes", b"\x00" * 100),
     ]
     for label, data in raw:
-        cases.append(Case("JSON documents (snapshot, results)", f"snapshot file: {label}", importing, prepare=_write_doc("bad.json", data), expect="refuse"))
-        cases.append(Case("JSON documents (snapshot, results)", f"check file: {label}", ("check", "{ws}/bad.json"), prepare=_write_doc("bad.json", data), expect="refuse"))
+        cases.append(
+            Case(
+                "JSON documents (snapshot, results)",
+                f"snapshot file: {label}",
+                importing,
+                prepare=_write_doc("bad.json", data),
+                expect="refuse",
+            )
+        )
+        cases.append(
+            Case(
+                "JSON documents (snapshot, results)",
+                f"check file: {label}",
+                ("check", "{ws}/bad.json"),
+                prepare=_write_doc("bad.json", data),
+                expect="refuse",
+            )
+        )
     # the bulk results file
     results = ("results", EVENT, "--group", GROUP, "--round", "2", "--in", "{ws}/bad.json")
     result_docs: list[tuple[str, Any]] = [
@@ -607,14 +919,45 @@ def json_documents() -> list[Case]:
         ("10,001 entries", [{"board": 2, "result": "draw"}] * 10_001),
     ]
     for label, doc in result_docs:
-        cases.append(Case("JSON documents (snapshot, results)", f"results: {label}", results, prepare=_write_doc("bad.json", json.dumps(doc)), expect="refuse"))
-    cases.append(Case("JSON documents (snapshot, results)", "results: BOM", results, prepare=_write_doc("bad.json", "\ufeff" + json.dumps([{"board": 2, "result": "draw"}])), expect="accept"))
-    cases.append(Case("JSON documents (snapshot, results)", "results: reset to pending with a reason", (*results, "--reason", "录错台次"), prepare=_write_doc("bad.json", json.dumps([{"board": 1, "result": "pending"}])), expect="accept"))
+        cases.append(
+            Case(
+                "JSON documents (snapshot, results)",
+                f"results: {label}",
+                results,
+                prepare=_write_doc("bad.json", json.dumps(doc)),
+                expect="refuse",
+            )
+        )
+    cases.append(
+        Case(
+            "JSON documents (snapshot, results)",
+            "results: BOM",
+            results,
+            prepare=_write_doc("bad.json", "\ufeff" + json.dumps([{"board": 2, "result": "draw"}])),
+            expect="accept",
+        )
+    )
+    cases.append(
+        Case(
+            "JSON documents (snapshot, results)",
+            "results: reset to pending with a reason",
+            (*results, "--reason", "录错台次"),
+            prepare=_write_doc("bad.json", json.dumps([{"board": 1, "result": "pending"}])),
+            expect="accept",
+        )
+    )
     rng = random.Random(20240726)
     for i in range(60):
         doc = _random_json(rng)
         target = importing if i % 2 == 0 else results
-        cases.append(Case("JSON documents (snapshot, results)", f"random document {i}", target, prepare=_write_doc("bad.json", json.dumps(doc))))
+        cases.append(
+            Case(
+                "JSON documents (snapshot, results)",
+                f"random document {i}",
+                target,
+                prepare=_write_doc("bad.json", json.dumps(doc)),
+            )
+        )
     return cases
 
 
@@ -651,6 +994,13 @@ def _mutate(text: str, rng: random.Random, alphabet: str) -> str:
     return "".join(chars)
 
 
+def _mutation(seed: float, alphabet: str) -> Callable[[str], str]:
+    def mutate(text: str) -> str:
+        return _mutate(text, random.Random(seed), alphabet)
+
+    return mutate
+
+
 def _self_paired(text: str) -> str:
     lines = text.splitlines()
     for i, line in enumerate(lines):
@@ -670,7 +1020,11 @@ def trf_and_pgn() -> list[Case]:
         ("Latin-1 accents", lambda t: t.replace("柳大华", "Müller").encode("latin-1", "replace"), "either"),
         ("Shift-JIS bytes", lambda t: b"\x82\xa0\x82\xa2" * 50, "refuse"),
         ("empty", lambda t: "", "refuse"),
-        ("only headers", lambda t: "\n".join(line for line in t.splitlines() if not line.startswith("001")), "refuse"),
+        (
+            "only headers",
+            lambda t: "\n".join(line for line in t.splitlines() if not line.startswith("001")),
+            "refuse",
+        ),
         ("player paired with himself", _self_paired, "refuse"),
         ("start rank 0", lambda t: t.replace("001    1", "001    0", 1), "refuse"),
         ("start rank -1", lambda t: t.replace("001    1", "001   -1", 1), "refuse"),
@@ -679,19 +1033,36 @@ def trf_and_pgn() -> list[Case]:
         ("XQS huge points", lambda t: t + "XQS 99999999999999999999 1 1 0 2 2 0\n", "refuse"),
         ("BBW not a number", lambda t: t.replace("BBW  2.0", "BBW  x.y"), "refuse"),
         ("XQB not a number", lambda t: t.replace("XQB   1", "XQB   x"), "refuse"),
-        ("team member not a number", lambda t: t + "013 队伍                                  1 x\n", "refuse"),
+        (
+            "team member not a number",
+            lambda t: t + "013 队伍                                  1 x\n",
+            "refuse",
+        ),
         ("team name of 40 characters", lambda t: t + "013 " + "长" * 40 + "    1    2\n", "either"),
         ("name with a bidi override", lambda t: t.replace("柳大华", "柳\u202e华"), "refuse"),
         ("NUL bytes", lambda t: t.replace("柳大华", "柳\x00华"), "refuse"),
         ("a player line with a bad rank", lambda t: t + "001 9999 m    x" + "\n", "either"),
     ]
     for label, transform, expect in fixed:
-        cases.append(Case("TRF and PGN files", f"TRF: {label}", importing, prepare=_trf_variant(transform), expect=expect))
-    rng = random.Random(7)
-    for i in range(40):
-        alphabet = "0123456789 -+=wbUF\n:.XQSB\u202e\x00甲"
         cases.append(
-            Case("TRF and PGN files", f"TRF mutation {i}", importing, prepare=_trf_variant(lambda t, r=random.Random(rng.random()): _mutate(t, r, alphabet)))
+            Case(
+                "TRF and PGN files",
+                f"TRF: {label}",
+                importing,
+                prepare=_trf_variant(transform),
+                expect=expect,
+            )
+        )
+    rng = random.Random(7)
+    trf_alphabet = "0123456789 -+=wbUF\n:.XQSB\u202e\x00甲"
+    for i in range(40):
+        cases.append(
+            Case(
+                "TRF and PGN files",
+                f"TRF mutation {i}",
+                importing,
+                prepare=_trf_variant(_mutation(rng.random(), trf_alphabet)),
+            )
         )
     record = ("record", EVENT, "--group", GROUP, "--round", "1", "--board", "1", "--pgn", "{ws}/bad.pgn")
 
@@ -709,7 +1080,15 @@ def trf_and_pgn() -> list[Case]:
         ("BOM", lambda b: b"\xef\xbb\xbf" + b, "accept"),
         ("illegal move", lambda b: b.replace("炮八平五".encode(), "炮八进九".encode(), 1), "refuse"),
         ("result disagrees", lambda b: b.replace(b"1/2-1/2", b"1-0"), "refuse"),
-        ("names swapped", lambda b: b.replace("柳大华".encode(), "XX".encode()).replace("杨官璘".encode(), "柳大华".encode()).replace(b"XX", "杨官璘".encode()), "refuse"),
+        (
+            "names swapped",
+            lambda b: (
+                b.replace("柳大华".encode(), b"XX")
+                .replace("杨官璘".encode(), "柳大华".encode())
+                .replace(b"XX", "杨官璘".encode())
+            ),
+            "refuse",
+        ),
         ("another player's name", lambda b: b.replace("柳大华".encode(), "王天一".encode()), "refuse"),
         ("two megabytes", lambda b: b + b" " * 2_000_000, "refuse"),
         ("NUL in a header", lambda b: b.replace(b"[Event", b"[Ev\x00ent"), "either"),
@@ -717,9 +1096,13 @@ def trf_and_pgn() -> list[Case]:
         ("100,000 nested variations", lambda b: b + b"(" * 100_000, "either"),
     ]
     for label, transform, expect in pgn_fixed:
-        cases.append(Case("TRF and PGN files", f"PGN: {label}", record, prepare=pgn_variant(transform), expect=expect))
+        cases.append(
+            Case("TRF and PGN files", f"PGN: {label}", record, prepare=pgn_variant(transform), expect=expect)
+        )
     rng = random.Random(8)
-    alphabet = "0123456789 -+=[]\"{};.*()\n车马炮兵卒将帅仕士相象进退平一二三四五六七八九前后中abcdehiR\x00\u202e"
+    alphabet = (
+        '0123456789 -+=[]"{};.*()\n车马炮兵卒将帅仕士相象进退平一二三四五六七八九前后中abcdehiR\x00\u202e'
+    )
     for i in range(30):
         r = random.Random(rng.random())
         cases.append(
@@ -845,43 +1228,174 @@ def excel_forms() -> list[Case]:
         wb.save(ws / "f.xlsx")
 
     cases = [
-        Case(cat, "a valid form, end to end", importing, prepare=_form([form_row(21, "新棋手甲"), form_row(22, "新棋手乙")]), expect="accept"),
-        Case(cat, "the same form twice", importing, prepare=_chain(_form([form_row(21, "新棋手甲")]), _import_once), expect="refuse"),
-        Case(cat, "--valid-only with one bad row", (*importing, "--valid-only"), prepare=_form([form_row(23, "新棋手庚"), form_row(24, "新棋手辛", 身份证号="123")]), expect="accept"),
-        Case(cat, "one bad row, all or nothing", importing, prepare=_form([form_row(25, "新棋手壬"), form_row(26, "新棋手癸", 手机号="12")]), expect="refuse"),
-        Case(cat, "stray cell at XFD1048576", ("import-players", EVENT, "{ws}/stray.xlsx", "--override-deadline", "补报"), prepare=stray_cell, expect="accept"),
-        Case(cat, "3 million shared strings", ("import-players", EVENT, "{ws}/huge.xlsx", "--override-deadline", "补报"), prepare=huge_shared_strings, expect="refuse"),
-        Case(cat, "after the deadline without an override", ("import-players", EVENT, "{ws}/f.xlsx"), prepare=_form([form_row(39, "新棋手戌")]), expect="refuse"),
+        Case(
+            cat,
+            "a valid form, end to end",
+            importing,
+            prepare=_form([form_row(21, "新棋手甲"), form_row(22, "新棋手乙")]),
+            expect="accept",
+        ),
+        Case(
+            cat,
+            "the same form twice",
+            importing,
+            prepare=_chain(_form([form_row(21, "新棋手甲")]), _import_once),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "--valid-only with one bad row",
+            (*importing, "--valid-only"),
+            prepare=_form([form_row(23, "新棋手庚"), form_row(24, "新棋手辛", 身份证号="123")]),
+            expect="accept",
+        ),
+        Case(
+            cat,
+            "one bad row, all or nothing",
+            importing,
+            prepare=_form([form_row(25, "新棋手壬"), form_row(26, "新棋手癸", 手机号="12")]),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "stray cell at XFD1048576",
+            ("import-players", EVENT, "{ws}/stray.xlsx", "--override-deadline", "补报"),
+            prepare=stray_cell,
+            expect="accept",
+        ),
+        Case(
+            cat,
+            "3 million shared strings",
+            ("import-players", EVENT, "{ws}/huge.xlsx", "--override-deadline", "补报"),
+            prepare=huge_shared_strings,
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "after the deadline without an override",
+            ("import-players", EVENT, "{ws}/f.xlsx"),
+            prepare=_form([form_row(39, "新棋手戌")]),
+            expect="refuse",
+        ),
         Case(cat, "25,000 rows", importing, prepare=with_big_rows, expect="refuse"),
         Case(cat, "a chart sheet before the form", importing, prepare=chart_sheet_first, expect="accept"),
-        Case(cat, "an ID number stored as a number", importing, prepare=_form([form_row(27, "新棋手子", 身份证号=620503198001011234)]), expect="refuse"),
-        Case(cat, "a formula cell", importing, prepare=_form([form_row(28, "新棋手丑", 备注='=HYPERLINK("http://x","点")')]), expect="either"),
-        Case(cat, "a date as a name", importing, prepare=_form([form_row(29, "新棋手寅", 姓名=__import__("datetime").datetime(2024, 1, 1))]), expect="refuse"),
-        Case(cat, "a float as a rating", importing, prepare=_form([[*form_row(30, "新棋手卯"), 1500.5]], [*_header(), "等级分"]), expect="refuse"),
-        Case(cat, "a huge rating", importing, prepare=_form([[*form_row(33, "新棋手辰"), 10**20]], [*_header(), "等级分"]), expect="refuse"),
-        Case(cat, "a team of 40 characters", importing, prepare=_form([form_row(34, "新棋手巳", 代表队="长" * 40)]), expect="refuse"),
-        Case(cat, "a unit of 32,767 characters", importing, prepare=_form([form_row(35, "新棋手午", 单位="长" * 32_767)]), expect="refuse"),
-        Case(cat, "a phone number in the unit", importing, prepare=_form([form_row(36, "新棋手未", 单位="联系13912345678")]), expect="refuse"),
+        Case(
+            cat,
+            "an ID number stored as a number",
+            importing,
+            prepare=_form([form_row(27, "新棋手子", 身份证号=620503198001011234)]),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "a formula cell",
+            importing,
+            prepare=_form([form_row(28, "新棋手丑", 备注='=HYPERLINK("http://x","点")')]),
+            expect="either",
+        ),
+        Case(
+            cat,
+            "a date as a name",
+            importing,
+            prepare=_form([form_row(29, "新棋手寅", 姓名=__import__("datetime").datetime(2024, 1, 1))]),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "a float as a rating",
+            importing,
+            prepare=_form([[*form_row(30, "新棋手卯"), 1500.5]], [*_header(), "等级分"]),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "a huge rating",
+            importing,
+            prepare=_form([[*form_row(33, "新棋手辰"), 10**20]], [*_header(), "等级分"]),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "a team of 40 characters",
+            importing,
+            prepare=_form([form_row(34, "新棋手巳", 代表队="长" * 40)]),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "a unit of 32,767 characters",
+            importing,
+            prepare=_form([form_row(35, "新棋手午", 单位="长" * 32_767)]),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "a phone number in the unit",
+            importing,
+            prepare=_form([form_row(36, "新棋手未", 单位="联系13912345678")]),
+            expect="refuse",
+        ),
         Case(cat, "no header", importing, prepare=_form([["a", "b"]], ["x", "y"]), expect="refuse"),
         Case(cat, "header only", importing, prepare=_form([]), expect="refuse"),
-        Case(cat, "a CSV renamed .xlsx", importing, prepare=_existing_bytes("f.xlsx", "姓名,身份证号\n王五,1\n".encode()), expect="refuse"),
-        Case(cat, "a zip that is no workbook", importing, prepare=lambda ws: _xlsx_parts(ws, "f.xlsx", {"a.txt": "x"}), expect="refuse"),
-        Case(cat, "a zip bomb", importing, prepare=lambda ws: _xlsx_parts(ws, "f.xlsx", {"[Content_Types].xml": "x", "xl/a.xml": "0" * 80_000_000}), expect="refuse"),
-        Case(cat, "legacy .xls bytes", importing, prepare=_existing_bytes("f.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600), expect="refuse"),
-        Case(cat, "random bytes", importing, prepare=_existing_bytes("f.xlsx", bytes(random.Random(3).randrange(256) for _ in range(5000))), expect="refuse"),
-        Case(cat, "the group of another name", importing, prepare=_form([form_row(38, "新棋手酉", 组别="少年组")]), expect="refuse"),
+        Case(
+            cat,
+            "a CSV renamed .xlsx",
+            importing,
+            prepare=_existing_bytes("f.xlsx", "姓名,身份证号\n王五,1\n".encode()),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "a zip that is no workbook",
+            importing,
+            prepare=lambda ws: _xlsx_parts(ws, "f.xlsx", {"a.txt": "x"}),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "a zip bomb",
+            importing,
+            prepare=lambda ws: _xlsx_parts(
+                ws, "f.xlsx", {"[Content_Types].xml": "x", "xl/a.xml": "0" * 80_000_000}
+            ),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "legacy .xls bytes",
+            importing,
+            prepare=_existing_bytes("f.xlsx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 600),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "random bytes",
+            importing,
+            prepare=_existing_bytes("f.xlsx", bytes(random.Random(3).randrange(256) for _ in range(5000))),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "the group of another name",
+            importing,
+            prepare=_form([form_row(38, "新棋手酉", 组别="少年组")]),
+            expect="refuse",
+        ),
     ]
     return cases
 
 
 def _import_once(ws: Path) -> None:
-    from app.cli import main
-
     import contextlib
     import io
 
+    from app.cli import main
+
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["import-players", str(ws / "event.xqt"), str(ws / "f.xlsx"), "--override-deadline", "补报"]) == 0
+        assert (
+            main(["import-players", str(ws / "event.xqt"), str(ws / "f.xlsx"), "--override-deadline", "补报"])
+            == 0
+        )
 
 
 # --------------------------------------------------------------------------- the file itself
@@ -923,7 +1437,15 @@ def _stale_lock(ws: Path) -> None:
     import socket
 
     (ws / "event.xqt.lock").write_text(
-        json.dumps({"pid": 2**22 + 12345, "host": socket.gethostname(), "time": "2024-07-26T09:00:00", "program": "xqarbiter", "version": "0.1.0"}),
+        json.dumps(
+            {
+                "pid": 2**22 + 12345,
+                "host": socket.gethostname(),
+                "time": "2024-07-26T09:00:00",
+                "program": "xqarbiter",
+                "version": "0.1.0",
+            }
+        ),
         encoding="utf-8",
     )
 
@@ -944,31 +1466,164 @@ def _no_leftovers(ws: Path, outcome: Outcome) -> list[str]:
 def file_faults() -> list[Case]:
     cat = "Damaged and locked files"
     cases = [
-        Case(cat, "flipped byte in a name: check-file", ("check-file", EVENT), prepare=_flip_in_text, expect="refuse"),
-        Case(cat, "flipped byte in a name: result", ("result", EVENT, "--group", GROUP, "--round", "2", "--board", "2", "="), prepare=_flip_in_text, expect="refuse"),
-        Case(cat, "flipped byte in a name: standings", ("standings", EVENT, "--group", GROUP), prepare=_flip_in_text, expect="refuse"),
-        Case(cat, "status zombie in the file", ("standings", EVENT, "--group", GROUP), prepare=_sql("UPDATE players SET status='zombie' WHERE id=3"), expect="refuse"),
-        Case(cat, "a result of an unknown kind", ("excel", EVENT, "-o", "{ws}/out/x.xlsx"), prepare=_sql("UPDATE games SET result='win' WHERE id=1"), expect="refuse"),
-        Case(cat, "broken settings JSON", ("pair", EVENT, "--group", GROUP), prepare=_sql("UPDATE tournament SET regulations='{bad'"), expect="refuse"),
-        Case(cat, "a date that is no date", ("players", EVENT), prepare=_sql("UPDATE players SET birth_date='1990-13-45' WHERE id=2"), expect="refuse"),
-        Case(cat, "text where a number belongs", ("standings", EVENT, "--group", GROUP), prepare=_sql("UPDATE games SET board='二' WHERE id=2"), expect="refuse"),
-        Case(cat, "two version rows", ("pair", EVENT, "--group", GROUP), prepare=_sql("INSERT INTO alembic_version VALUES ('0001')"), expect="refuse"),
-        Case(cat, "two version rows: read-only", ("standings", EVENT, "--group", GROUP), prepare=_sql("INSERT INTO alembic_version VALUES ('0001')"), expect="refuse"),
-        Case(cat, "a newer version", ("standings", EVENT, "--group", GROUP), prepare=_sql("UPDATE alembic_version SET version_num='9999'"), expect="refuse"),
-        Case(cat, "no version table", ("standings", EVENT, "--group", GROUP), prepare=_sql("DROP TABLE alembic_version"), expect="refuse"),
-        Case(cat, "no tournament row", ("standings", EVENT, "--group", GROUP), prepare=_sql("PRAGMA foreign_keys=OFF; DELETE FROM tournament"), expect="refuse"),
-        Case(cat, "truncated to half", ("standings", EVENT, "--group", GROUP), prepare=lambda ws: (ws / "event.xqt").write_bytes((ws / "event.xqt").read_bytes()[:8192]), expect="refuse"),
-        Case(cat, "stale lock, no take-over", ("result", EVENT, "--group", GROUP, "--round", "2", "--board", "2", "="), prepare=_stale_lock, expect="refuse"),
-        Case(cat, "stale lock, --take-over (logged)", ("result", EVENT, "--group", GROUP, "--round", "2", "--board", "2", "=", "--take-over"), prepare=_stale_lock, expect="accept", check=_taken_over_logged),
-        Case(cat, "stale lock: reading is fine", ("standings", EVENT, "--group", GROUP), prepare=_stale_lock, expect="accept"),
-        Case(cat, "empty lock (crash while writing it)", ("pair", EVENT, "--group", GROUP), prepare=lambda ws: (ws / "event.xqt.lock").write_bytes(b""), expect="refuse"),
-        Case(cat, "leftovers of a killed run are removed", ("result", EVENT, "--group", GROUP, "--round", "2", "--board", "2", "="), prepare=_leftovers, expect="accept", check=_no_leftovers),
+        Case(
+            cat,
+            "flipped byte in a name: check-file",
+            ("check-file", EVENT),
+            prepare=_flip_in_text,
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "flipped byte in a name: result",
+            ("result", EVENT, "--group", GROUP, "--round", "2", "--board", "2", "="),
+            prepare=_flip_in_text,
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "flipped byte in a name: standings",
+            ("standings", EVENT, "--group", GROUP),
+            prepare=_flip_in_text,
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "status zombie in the file",
+            ("standings", EVENT, "--group", GROUP),
+            prepare=_sql("UPDATE players SET status='zombie' WHERE id=3"),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "a result of an unknown kind",
+            ("excel", EVENT, "-o", "{ws}/out/x.xlsx"),
+            prepare=_sql("UPDATE games SET result='win' WHERE id=1"),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "broken settings JSON",
+            ("pair", EVENT, "--group", GROUP),
+            prepare=_sql("UPDATE tournament SET regulations='{bad'"),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "a date that is no date",
+            ("players", EVENT),
+            prepare=_sql("UPDATE players SET birth_date='1990-13-45' WHERE id=2"),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "text where a number belongs",
+            ("standings", EVENT, "--group", GROUP),
+            prepare=_sql("UPDATE games SET board='二' WHERE id=2"),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "two version rows",
+            ("pair", EVENT, "--group", GROUP),
+            prepare=_sql("INSERT INTO alembic_version VALUES ('0001')"),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "two version rows: read-only",
+            ("standings", EVENT, "--group", GROUP),
+            prepare=_sql("INSERT INTO alembic_version VALUES ('0001')"),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "a newer version",
+            ("standings", EVENT, "--group", GROUP),
+            prepare=_sql("UPDATE alembic_version SET version_num='9999'"),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "no version table",
+            ("standings", EVENT, "--group", GROUP),
+            prepare=_sql("DROP TABLE alembic_version"),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "no tournament row",
+            ("standings", EVENT, "--group", GROUP),
+            prepare=_sql("PRAGMA foreign_keys=OFF; DELETE FROM tournament"),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "truncated to half",
+            ("standings", EVENT, "--group", GROUP),
+            prepare=lambda ws: (ws / "event.xqt").write_bytes((ws / "event.xqt").read_bytes()[:8192]),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "stale lock, no take-over",
+            ("result", EVENT, "--group", GROUP, "--round", "2", "--board", "2", "="),
+            prepare=_stale_lock,
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "stale lock, --take-over (logged)",
+            ("result", EVENT, "--group", GROUP, "--round", "2", "--board", "2", "=", "--take-over"),
+            prepare=_stale_lock,
+            expect="accept",
+            check=_taken_over_logged,
+        ),
+        Case(
+            cat,
+            "stale lock: reading is fine",
+            ("standings", EVENT, "--group", GROUP),
+            prepare=_stale_lock,
+            expect="accept",
+        ),
+        Case(
+            cat,
+            "empty lock (crash while writing it)",
+            ("pair", EVENT, "--group", GROUP),
+            prepare=lambda ws: (ws / "event.xqt.lock").write_bytes(b""),
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "leftovers of a killed run are removed",
+            ("result", EVENT, "--group", GROUP, "--round", "2", "--board", "2", "="),
+            prepare=_leftovers,
+            expect="accept",
+            check=_no_leftovers,
+        ),
         Case(cat, "restore another event's file", ("restore", EVENT, "{ws}/other.xqt"), expect="refuse"),
-        Case(cat, "restore a damaged backup", ("restore", EVENT, "{ws}/bad-backup.xqt"), prepare=_damaged_backup, expect="refuse"),
-        Case(cat, "backups are readable by the owner only", ("backups", EVENT, "--make"), expect="accept", check=_no_leftovers),
+        Case(
+            cat,
+            "restore a damaged backup",
+            ("restore", EVENT, "{ws}/bad-backup.xqt"),
+            prepare=_damaged_backup,
+            expect="refuse",
+        ),
+        Case(
+            cat,
+            "backups are readable by the owner only",
+            ("backups", EVENT, "--make"),
+            expect="accept",
+            check=_no_leftovers,
+        ),
     ]
     for seed in range(40):
-        command = (("check-file", EVENT), ("result", EVENT, "--group", GROUP, "--round", "2", "--board", "3", "0-1"), ("standings", EVENT, "--group", GROUP), ("excel", EVENT, "-o", "{ws}/out/x.xlsx"))[seed % 4]
+        command = (
+            ("check-file", EVENT),
+            ("result", EVENT, "--group", GROUP, "--round", "2", "--board", "3", "0-1"),
+            ("standings", EVENT, "--group", GROUP),
+            ("excel", EVENT, "-o", "{ws}/out/x.xlsx"),
+        )[seed % 4]
         cases.append(Case(cat, f"random flipped bytes {seed}: {command[0]}", command, prepare=_flip(seed)))
     return [*cases, _restore_first_backup(cat)]
 
@@ -979,7 +1634,13 @@ def _restore_first_backup(cat: str) -> Case:
         (ws / "chosen.txt").write_text(first.name, encoding="utf-8")
         os.replace(first, ws / "event.backups" / "chosen.xqt")
 
-    return Case(cat, "restore a good backup of this event", ("restore", EVENT, "chosen.xqt"), prepare=prepare, expect="accept")
+    return Case(
+        cat,
+        "restore a good backup of this event",
+        ("restore", EVENT, "chosen.xqt"),
+        prepare=prepare,
+        expect="accept",
+    )
 
 
 def _damaged_backup(ws: Path) -> None:
@@ -1065,7 +1726,16 @@ def real_processes() -> list[Case]:
         (ws / "bad.json").write_bytes(b"[" * 50_000)
         (ws / "event.gbk.trf").write_bytes((ws / "event.trf").read_text(encoding="utf-8").encode("gbk"))
 
-    return [Case(cat, " ".join((a[0], *a[2:4])), tuple(a), prepare=prepare, subprocess=True) for a in argvs]
+    return [
+        Case(
+            cat,
+            f"{i:02d} " + " ".join(x.replace("{ws}/", "") for x in a[:5]),
+            tuple(a),
+            prepare=prepare,
+            subprocess=True,
+        )
+        for i, a in enumerate(argvs)
+    ]
 
 
 CATEGORIES: tuple[tuple[str, Callable[[], list[Case]]], ...] = (

@@ -127,8 +127,13 @@ def build_template(root: Path) -> Path:
     ws = root / "template"
     ws.mkdir()
     rounds = [
-        swiss_round(1, [(1, 2, "draw"), (3, 4, "red_win"), (5, 6, "black_win"), (7, 8, "draw"), (9, 10, "red_win")]),
-        swiss_round(2, [(4, 1, "pending"), (2, 5, "pending"), (6, 3, "pending"), (10, 7, "pending"), (8, 9, "pending")]),
+        swiss_round(
+            1, [(1, 2, "draw"), (3, 4, "red_win"), (5, 6, "black_win"), (7, 8, "draw"), (9, 10, "red_win")]
+        ),
+        swiss_round(
+            2,
+            [(4, 1, "pending"), (2, 5, "pending"), (6, 3, "pending"), (10, 7, "pending"), (8, 9, "pending")],
+        ),
     ]
     data = snapshot(_players(), rounds)
     db = import_snapshot(data, ws / "event.xqt")
@@ -137,7 +142,9 @@ def build_template(root: Path) -> Path:
     snap = export_snapshot(db)
     db.close()
     make_backup(ws / "event.xqt", "manual")
-    other = dict(data, tournament=dict(data["tournament"], name="另一场比赛", created_at="2023-01-01T08:00:00"))
+    other = dict(
+        data, tournament=dict(data["tournament"], name="另一场比赛", created_at="2023-01-01T08:00:00")
+    )
     import_snapshot(other, ws / "other.xqt").close()
     import json
 
@@ -300,7 +307,10 @@ def _public_files(ws: Path, before: dict[str, str]) -> list[Path]:
         rel = str(f.relative_to(ws))
         if not f.is_file() or before.get(rel) == hashlib.sha1(f.read_bytes()).hexdigest():
             continue
-        if f.suffix.lower() in (".xlsx", ".html", ".trf", ".pgn") and f.name not in ("form.xlsx", "blank.xlsx"):
+        if f.suffix.lower() in (".xlsx", ".html", ".trf", ".pgn") and f.name not in (
+            "form.xlsx",
+            "blank.xlsx",
+        ):
             found.append(f)
     return found
 
@@ -310,7 +320,9 @@ def text_of(path: Path) -> str:
     if path.suffix.lower() == ".xlsx":
         try:
             with zipfile.ZipFile(path) as z:
-                return "\n".join(z.read(n).decode("utf-8", "replace") for n in z.namelist() if n.endswith(".xml"))
+                return "\n".join(
+                    z.read(n).decode("utf-8", "replace") for n in z.namelist() if n.endswith(".xml")
+                )
         except zipfile.BadZipFile:
             return ""
     return path.read_bytes().decode("utf-8", "replace")
@@ -325,7 +337,9 @@ def run_case(case: Case, base: Path | None = None) -> Outcome:
             if case.prepare is not None:
                 case.prepare(ws)
         except Exception:
-            outcome.problems.append("the case's own preparation failed: " + traceback.format_exc().splitlines()[-1])
+            outcome.problems.append(
+                "the case's own preparation failed: " + traceback.format_exc().splitlines()[-1]
+            )
             return outcome
         before = _snapshot_of(ws)
         argv = [a.replace("{ws}", str(ws)) for a in case.argv]
