@@ -350,11 +350,11 @@ def _knockout_cells(db: Database, group: str) -> dict[int, dict[int, model.Cross
     return out
 
 
-def team_standings_model(db: Database, group: str) -> model.TeamStandings:
-    """团体名次表 (refused for a group without teams)."""
+def team_standings_model(db: Database, group: str, after_round: int | None = None) -> model.TeamStandings:
+    """团体名次表 (refused for a group without teams); before the final places, after ``after_round``."""
     info = tournament_info(db)
     latest_round(db, group)
-    view = team_standings(db, group)
+    view = team_standings(db, group, after_round)
     rows = [
         model.TeamRow(
             r.rank,
