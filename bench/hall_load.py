@@ -13,6 +13,7 @@ budget, and every read has a timeout. Used by ``bench/bench_hall.py`` (JSON figu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import statistics
 import time
@@ -126,10 +127,8 @@ async def _phone(
             if time.monotonic() >= deadline:
                 break
             pause = rng.expovariate(1 / think) if think > 0 else 0.0
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(refresh.wait(), min(pause, max(0.0, deadline - time.monotonic())))
-            except TimeoutError:
-                pass
             if time.monotonic() >= deadline:
                 break
             if refresh.is_set():
@@ -156,10 +155,8 @@ async def _phone(
     finally:
         writer.close()
         streamer.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await streamer
-        except asyncio.CancelledError:
-            pass
 
 
 def percentile(values: list[float], p: float) -> float:
