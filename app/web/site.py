@@ -127,9 +127,10 @@ class HallSite:
         )  # read before the data: a change during the build is seen next time
         if self.current is not None and self.current.version == stamp:
             return False
-        snapshot = self._snapshot(stamp)
-        for key in hot_keys(snapshot):
-            self._render_into(snapshot, key)
+        with self.db.one_reading():  # each group's state read once for the whole build
+            snapshot = self._snapshot(stamp)
+            for key in hot_keys(snapshot):
+                self._render_into(snapshot, key)
         self.current = snapshot
         return True
 
@@ -188,7 +189,8 @@ class HallSite:
             cached = snap.pages.get(key)
             if cached is not None:
                 return cached
-        return self._render_into(snap, key, query)
+        with self.db.one_reading():
+            return self._render_into(snap, key, query)
 
     def _render_into(self, snap: Snapshot, key: Key, query: str = "") -> Rendered:
         try:
