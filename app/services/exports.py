@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from app.engine.types import Colour, GameResult, PlayerStatus, UserError, Violat
 from app.reports import model
 from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
+from app.services import hall
 from app.services.audit import audit_log
 from app.services.knockout import bracket_of
 from app.services.records import record_duty_list
@@ -673,13 +674,40 @@ def document(
     round_number: int | None = None,
     per_page: int = 2,
     internal: bool = False,
+    base_url: str | None = None,
 ) -> object:
     """The read model of document ``name`` (one of :data:`DOCUMENTS`), as ``xqarbiter print`` asks
-    (one reading of the file)."""
+    (one reading of the file).
+
+    Table cards, the pairing list and the round results carry links to the hall network's pages
+    (printed as QR codes) under ``base_url``; ``None`` takes the address the window recorded when it
+    served the hall on a network (:func:`app.services.hall.hall_base_url`), "" prints no QR code.
+    """
     with db.one_reading():
-        return _document(
+        doc = _document(
             db, name, group=group, round_number=round_number, per_page=per_page, internal=internal
         )
+        if name in LINKED_DOCUMENTS:
+            base = hall.hall_base_url(db) if base_url is None else hall.normalise_base_url(base_url)
+            if base:
+                doc = _with_links(db, doc, base)
+        return doc
+
+
+#: The documents that carry QR codes to the hall network when its address is known.
+LINKED_DOCUMENTS = ("table-cards", "pairings", "results")
+
+
+def _with_links(db: Database, doc: object, base: str) -> object:
+    """The document with its round's and boards' hall pages filled in."""
+    assert isinstance(doc, model.PairingList | model.TableCards)
+    header = doc.header
+    assert header.round is not None
+    gi = hall.group_index(db, header.group)
+    rows = tuple(replace(r, link=base + hall.board_path(gi, header.round, r.board)) for r in doc.rows)
+    if isinstance(doc, model.TableCards):
+        return replace(doc, rows=rows)
+    return replace(doc, rows=rows, link=base + hall.round_path(gi, header.round))
 
 
 def _document(
@@ -733,11 +761,22 @@ def render_pdf(
     by_name: bool = False,
     internal: bool = False,
     printed_at: datetime | None = None,
+    base_url: str | None = None,
 ) -> bytes:
-    """The PDF of document ``name`` as bytes (nothing is written if the document cannot exist)."""
+    """The PDF of document ``name`` as bytes (nothing is written if the document cannot exist).
+
+    ``base_url``: the hall network's address for the QR codes (see :func:`document`)."""
     from app.reports.pdf import render_document
 
-    inputs = document(db, name, group=group, round_number=round_number, per_page=per_page, internal=internal)
+    inputs = document(
+        db,
+        name,
+        group=group,
+        round_number=round_number,
+        per_page=per_page,
+        internal=internal,
+        base_url=base_url,
+    )
     options = {"sort_by_name": True} if by_name and name in ("pairings", "results") else {}
     buf = io.BytesIO()
     render_document(name, inputs, buf, printed_at=printed_at or datetime.now(), **options)
