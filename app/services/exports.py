@@ -783,6 +783,40 @@ def render_pdf(
     return buf.getvalue()
 
 
+#: The public lists that can be made into one tall picture (for a WeChat group).
+IMAGE_DOCUMENTS = (
+    "pairings",
+    "results",
+    "standings",
+    "crosstable",
+    "teams",
+    "prizes",
+    "entry-list",
+    "bracket",
+)
+
+
+def render_image(db: Database, name: str, *, scale: float | None = None, **options: object) -> bytes:
+    """Public list ``name`` as one tall PNG (its PDF pages stacked), for a WeChat group.
+
+    ``options`` as for :func:`render_pdf`; refused for the table cards, record sheets and the internal
+    documents (they are not lists to post).
+    """
+    from app.reports.image import DEFAULT_SCALE, tall_png
+
+    if name not in IMAGE_DOCUMENTS:
+        raise UserError(
+            f"“{name}”不能做成图片；可选：{'、'.join(IMAGE_DOCUMENTS)}",
+            f"{name!r} cannot be made into a picture; choose one of {', '.join(IMAGE_DOCUMENTS)}",
+        )
+    if options.get("internal"):
+        raise UserError("内部名单不能做成公开图片", "an internal list cannot be made into a public picture")
+    if scale is not None and not 0.5 <= scale <= 4:
+        raise UserError(f"缩放比例 {scale} 无效（0.5–4）", f"invalid scale {scale} (0.5–4)")
+    pdf = render_pdf(db, name, **options)  # type: ignore[arg-type]
+    return tall_png(pdf, DEFAULT_SCALE if scale is None else scale)
+
+
 def write_document(db: Database, name: str, out: str | Path, **options: object) -> Path:
     """Render document ``name`` (see :func:`render_pdf`) and write it to ``out`` in one go."""
     data = render_pdf(db, name, **options)  # type: ignore[arg-type]
