@@ -105,7 +105,9 @@ def test_a_deputy_result_waits_and_one_key_confirms_it(qtbot, window: MainWindow
     assert view.pending.list.topLevelItemCount() == 1
 
 
-def test_differing_entries_are_marked_and_delete_sets_one_aside(qtbot, window: MainWindow, served: str) -> None:
+def test_differing_entries_are_marked_and_delete_sets_one_aside(
+    qtbot, window: MainWindow, served: str
+) -> None:
     assert window.document is not None
     view = rounds_view(window)
     a = hall.issue_deputy_token(window.document.db, GROUP, 1, 10, "甲")
@@ -139,7 +141,9 @@ def test_a_wrong_token_from_a_phone_changes_nothing(qtbot, window: MainWindow, s
     assert len(audit_log(window.document.db)) == before
 
 
-def test_the_dialog_serves_shows_the_qr_code_and_issues_passes(qtbot, window: MainWindow, tmp_path: Path) -> None:
+def test_the_dialog_serves_shows_the_qr_code_and_issues_passes(
+    qtbot, window: MainWindow, tmp_path: Path
+) -> None:
     assert window.document is not None
     dialog = window.show_hall()
     assert isinstance(dialog, HallDialog)
