@@ -105,8 +105,9 @@ class GroupLinks:
 
 
 def index_main(event: str, groups: Sequence[GroupLinks], prizes_final: bool, at: datetime) -> str:
+    del event  # the page header names the event already
     parts = [
-        f"<h1>{e(event)}</h1>",
+        '<h1 class="lead">查台次、看成绩</h1>'
         '<form class="search" action="/find" method="get" role="search">'
         '<input type="search" name="q" placeholder="查台次：输入姓名或序号" autocomplete="off" required>'
         "<button>查找</button></form>",
