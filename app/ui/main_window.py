@@ -167,6 +167,13 @@ class MainWindow(QMainWindow):
         )
         self.hall_dialog: QDialog | None = None
 
+    def adopt_hall(self, other: MainWindow) -> None:
+        """Take over another window's running hall server (the language switch rebuilds the window)."""
+        if other.hall.running:
+            self.hall, other.hall = other.hall, self.hall
+            self.hall.setParent(self)
+            other.hall.setParent(other)
+
     def show_hall(self) -> QDialog | None:
         from app.ui.hall import HallDialog
 

@@ -203,3 +203,28 @@ def test_the_print_preview_saves_a_long_picture_of_public_lists(
     payout = window.print_document("table-cards")
     assert payout is not None and not payout.picture_button.isVisibleTo(payout)
     payout.close()
+
+
+def test_the_server_keeps_running_when_the_language_is_switched(qtbot, event_file: Path) -> None:
+    from app.ui.application import Program, application
+    from app.ui.document import TournamentDocument
+    from app.ui.i18n import install_language
+
+    application()
+    install_language("zh")
+    program = Program()
+    window = program.show(TournamentDocument.open(event_file))
+    qtbot.addWidget(window)
+    assert window.document is not None
+    url = window.hall.start(window.document, "127.0.0.1", 0)
+    try:
+        program.switch_language("en")
+        new = program.window
+        assert new is not None and new is not window
+        qtbot.addWidget(new)
+        assert new.hall.running and new.hall.url == url
+        assert urllib.request.urlopen(url + "/", timeout=10).status == 200
+        assert new.hall_menu.title() == "Hall network"
+    finally:
+        install_language("zh")
+        program.window.hall.stop()
