@@ -233,6 +233,10 @@ class HallDialog(QDialog):
         left.addStretch(1)
         layout.addLayout(left)
         layout.addWidget(deputies, 1)
+        if document.read_only:  # another program edits the file: public pages only, nothing written
+            for widget in (deputies, save, self.base_url):
+                widget.setEnabled(False)
+            deputies.setTitle(self.tr("副裁判录入令牌（只读打开：不可用）"))
         controller.state_changed.connect(self.show_state)
         document.changed.connect(self.fill_passes)
         self.show_state()

@@ -379,6 +379,10 @@
       <translation>State</translation>
     </message>
     <message>
+      <source>副裁判录入令牌（只读打开：不可用）</source>
+      <translation>Deputy passes (file opened read-only: unavailable)</translation>
+    </message>
+    <message>
       <source>停止</source>
       <translation>Stop</translation>
     </message>

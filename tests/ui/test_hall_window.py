@@ -228,3 +228,23 @@ def test_the_server_keeps_running_when_the_language_is_switched(qtbot, event_fil
     finally:
         install_language("zh")
         program.window.hall.stop()
+
+
+def test_a_file_opened_read_only_serves_pages_but_writes_nothing(qtbot, event_file: Path) -> None:
+    from app.ui.document import TournamentDocument
+
+    other = TournamentDocument.open(event_file)  # another program edits the file
+    try:
+        document = TournamentDocument.open(event_file, read_only=True)
+        window = MainWindow(document)
+        qtbot.addWidget(window)
+        dialog = window.show_hall()
+        assert isinstance(dialog, HallDialog)
+        assert not dialog.deputy_name.isEnabled() and not dialog.base_url.isEnabled()
+        url = window.hall.start(document, "127.0.0.1", 0)
+        assert window.hall.owner is None
+        assert urllib.request.urlopen(url + "/g/1/", timeout=10).status == 200
+        window.hall.stop()
+        window.close()
+    finally:
+        other.close()
