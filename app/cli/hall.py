@@ -44,8 +44,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         server = HallServer(db, owner, host=args.host, port=args.port)
         url = server.start()
-        if not read_only and not server.loopback_only:
-            hall.set_hall_base_url(db, url)
+        if not read_only and server.reachable_url:
+            hall.set_hall_base_url(db, server.reachable_url)
         print(qr_text(url))
         print(f"赛场网络已启动：{url}")
         if server.loopback_only:

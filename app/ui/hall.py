@@ -118,8 +118,8 @@ class HallController(QObject):
         url = server.start()
         self.server, self.document, self.owner = server, document, owner
         document.changed.connect(self.document_changed)
-        if not server.loopback_only and not document.read_only:
-            hall.set_hall_base_url(document.db, url)
+        if server.reachable_url and not document.read_only:
+            hall.set_hall_base_url(document.db, server.reachable_url)
             document.notify()
         self.state_changed.emit()
         return url

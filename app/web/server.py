@@ -112,6 +112,12 @@ class HallServer:
     def loopback_only(self) -> bool:
         return is_loopback(self.host)
 
+    @property
+    def reachable_url(self) -> str:
+        """The address phones can use, or "" when there is none (loopback, or no network address known):
+        what may be printed as QR codes."""
+        return "" if self.loopback_only or is_loopback(address_for(self.host)) else self.url
+
     def start(self, timeout: float = 15.0) -> str:
         """Bind, serve in the background and return the address once the server answers."""
         sock = bind(self.host, self.port)

@@ -46,3 +46,14 @@ def test_stopping_closes_open_refresh_streams(db: Any, owner: ThreadOwner) -> No
     conn.close()
     with pytest.raises(OSError):
         socket.create_connection((parts.hostname, parts.port), timeout=2).close()
+
+
+def test_only_an_address_phones_can_reach_is_printed(db: Any, owner: ThreadOwner, monkeypatch) -> None:
+    from app.web import server as server_module
+
+    assert HallServer(db, owner, host="127.0.0.1").reachable_url == ""
+    monkeypatch.setattr(server_module, "local_addresses", lambda: [])
+    assert HallServer(db, owner, host="0.0.0.0").reachable_url == ""  # no network address known
+    monkeypatch.setattr(server_module, "local_addresses", lambda: ["192.168.1.10"])
+    assert HallServer(db, owner, host="0.0.0.0", port=8080).reachable_url == "http://192.168.1.10:8080"
+    assert HallServer(db, owner, host="192.168.1.10", port=8080).reachable_url == "http://192.168.1.10:8080"
