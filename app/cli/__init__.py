@@ -17,6 +17,7 @@ from app.cli import (
     common,
     discipline,
     exports,
+    hall,
     knockout,
     records,
     registration,
@@ -39,6 +40,7 @@ COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
     records.register,
     safety.register,
     exports.register,
+    hall.register,
     simulation.register,
 )
 
