@@ -74,8 +74,8 @@ def bounded(what_zh: str, what_en: str, low: int, high: int) -> Callable[[str], 
     return parse
 
 
-def fraction(what_zh: str, what_en: str) -> Callable[[str], float]:
-    """An argparse ``type``: a number from 0 to 1 (no NaN, no infinity)."""
+def number_between(what_zh: str, what_en: str, low: float, high: float) -> Callable[[str], float]:
+    """An argparse ``type``: a number from ``low`` to ``high`` (no NaN, no infinity)."""
 
     def parse(text: str) -> float:
         try:
@@ -84,12 +84,19 @@ def fraction(what_zh: str, what_en: str) -> Callable[[str], float]:
             raise argparse.ArgumentTypeError(
                 f"{what_zh}“{text}”不是数字 ({what_en} {text!r} is not a number)"
             ) from None
-        if not math.isfinite(value) or not 0.0 <= value <= 1.0:
-            raise argparse.ArgumentTypeError(f"{what_zh} {text} 应在 0–1 之间 ({what_en} must be 0-1)")
+        if not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{what_zh} {text} 应在 {low:g}–{high:g} 之间 ({what_en} must be {low:g}-{high:g})"
+            )
         return value
 
     parse.__name__ = what_en
     return parse
+
+
+def fraction(what_zh: str, what_en: str) -> Callable[[str], float]:
+    """An argparse ``type``: a number from 0 to 1 (no NaN, no infinity)."""
+    return number_between(what_zh, what_en, 0.0, 1.0)
 
 
 ROUND = bounded("轮次", "round", 1, 999)

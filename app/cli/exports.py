@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import ROUND, open_file, output_path, write_output
+from app.cli.common import ROUND, number_between, open_file, output_path, write_output
 from app.engine.types import UserError
 
 IMAGE_NAMES = "pairings, results, standings, crosstable, teams, prizes, entry-list, bracket"
@@ -46,6 +46,7 @@ def cmd_print(args: argparse.Namespace) -> int:
 def cmd_image(args: argparse.Namespace) -> int:
     from app.services.exports import render_image
 
+    out = output_path(args.out)
     with open_file(args.file, read_only=True) as db:
         data = render_image(
             db,
@@ -56,7 +57,7 @@ def cmd_image(args: argparse.Namespace) -> int:
             scale=args.scale,
             base_url=args.base_url,
         )
-    Path(args.out).write_bytes(data)
+    write_output(out, data)
     print(f"已生成长图 {args.out}")
     return 0
 
@@ -105,9 +106,14 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("document", metavar="DOC", help=IMAGE_NAMES)
     p.add_argument("--group", default=None, help="required when the tournament has several groups")
-    p.add_argument("--round", type=int, default=None, help="default: the group's latest paired round")
+    p.add_argument("--round", type=ROUND, default=None, help="default: the group's latest paired round")
     p.add_argument("--by-name", action="store_true", help="pairings/results sorted by name (notice board)")
-    p.add_argument("--scale", type=float, default=None, help="pixels per point, 0.5–4 (default 2: 144 dpi)")
+    p.add_argument(
+        "--scale",
+        type=number_between("比例", "scale", 0.5, 4.0),
+        default=None,
+        help="pixels per point, 0.5–4 (default 2: 144 dpi)",
+    )
     p.add_argument("--base-url", default=None, help=BASE_URL_HELP)
     p.add_argument("-o", "--out", required=True, help="the PNG file to write")
     p.set_defaults(func=cmd_image)

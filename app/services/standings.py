@@ -21,7 +21,7 @@ from app.engine.knockout import final_ranking
 from app.engine.prizes import PrizeList, award_prizes
 from app.engine.regulations import PrizeKind, Regulations, Tiebreak
 from app.engine.teams import TeamRanking, rank_teams
-from app.engine.types import PlayerStatus, RoundRecord, UserError, ViolationKind
+from app.engine.types import RoundRecord, UserError, ViolationKind
 from app.services.brackets import knockout_places, knockout_players
 from app.services.tournaments import group_row, regulations_of
 

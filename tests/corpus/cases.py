@@ -77,6 +77,11 @@ NUMERIC_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("simulate", "--rounds", "3"), "--players"),
     (("simulate", "--players", "10"), "--rounds"),
     (("simulate", "--players", "10", "--rounds", "2"), "--forfeit-rate"),
+    (("image", EVENT, "standings", "--group", GROUP, "-o", "{ws}/out/s.png"), "--round"),
+    (("image", EVENT, "standings", "--group", GROUP, "-o", "{ws}/out/s.png"), "--scale"),
+    (("deputy", EVENT, "--boards", "1-3", "--name", "副裁判"), "--round"),
+    (("pending", EVENT), "--round"),
+    (("serve", EVENT), "--port"),
 )
 
 
@@ -90,7 +95,7 @@ def cli_numbers() -> list[Case]:
                     "CLI numbers",
                     f"{base[0]} {option} {shown!r}",
                     (*base, option, value),
-                    outputs=("out/r.pgn", "out/p.pdf", "out/c.pdf"),
+                    outputs=("out/r.pgn", "out/p.pdf", "out/c.pdf", "out/s.png"),
                 )
             )
     # positional numbers of why-above
@@ -388,6 +393,7 @@ def _read_only_target() -> str:
 
 OUTPUT_COMMANDS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("print", ("print", EVENT, "standings", "--group", GROUP, "-o"), ".pdf"),
+    ("image", ("image", EVENT, "standings", "--group", GROUP, "-o"), ".png"),
     ("excel", ("excel", EVENT, "-o"), ".xlsx"),
     ("records", ("records", EVENT, "-o"), ".pgn"),
     ("audit", ("audit", EVENT, "--out"), ".csv"),
