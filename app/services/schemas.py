@@ -485,6 +485,9 @@ def validate_snapshot(data: Any) -> dict[str, Any]:
         )
     plain = doc.model_dump(mode="json")
     plain["tournament"]["settings"] = data["tournament"]["settings"]
+    if len(plain["groups"]) == 1:  # a violation without its group, in a file of one group: that group
+        for v in plain["violations"]:
+            v["group"] = v["group"] or plain["groups"][0]["name"]
     return plain
 
 

@@ -867,6 +867,21 @@ def json_documents() -> list[Case]:
                 expect="refuse",
             )
         )
+
+    def one_group_violation(d: dict[str, Any]) -> None:
+        d["groups"] = [g for g in d["groups"] if g["name"] == GROUP]
+        d["violations"].append({"player": 1, "round": 1, "kind": "other", "reason": "一个组别时可省略组别"})
+
+    cases.append(
+        Case(
+            "JSON documents (snapshot, results)",
+            "snapshot: violation without group, one group",
+            importing,
+            prepare=_edited_snapshot(one_group_violation),
+            expect="accept",
+            check=_violation_in_group,
+        )
+    )
     raw = [
         ("empty file", b""),
         ("not JSON", b"{not json"),
@@ -965,6 +980,19 @@ def json_documents() -> list[Case]:
             )
         )
     return cases
+
+
+def _violation_in_group(ws: Path, outcome: Outcome) -> list[str]:
+    con = sqlite3.connect(ws / "new.xqt")
+    try:
+        found = con.execute(
+            "SELECT count(*) FROM violations v JOIN players p ON p.id = v.player_id "
+            "JOIN groups g ON g.id = p.group_id WHERE v.reason = '一个组别时可省略组别' AND g.name = ?",
+            (GROUP,),
+        ).fetchone()[0]
+    finally:
+        con.close()
+    return [] if found == 1 else ["the violation without a group was not stored in the only group"]
 
 
 def _nested(depth: int) -> Any:
