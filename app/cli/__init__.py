@@ -14,6 +14,7 @@ from contextlib import suppress
 from typing import Any
 
 from app.cli import (
+    common,
     discipline,
     exports,
     hall,
@@ -46,7 +47,7 @@ COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line: every command of every family."""
-    parser = argparse.ArgumentParser(prog="xqarbiter", description="象棋赛事编排系统 Xiangqi Arbiter")
+    parser = common.Parser(prog="xqarbiter", description="象棋赛事编排系统 Xiangqi Arbiter")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for register in COMMAND_FAMILIES:
         register(sub)
@@ -64,9 +65,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "result" and argv[-1] in _DASH_RESULTS:
         argv[-1] = _DASH_RESULTS[argv[-1]]
-    args = build_parser().parse_args(argv)
-    handler: Handler = args.func
     try:
+        if any("\x00" in a for a in argv):
+            raise UserError(
+                "命令行参数中含有 NUL 字符（\\x00），文件名和文字中都不能有它",
+                "a command-line argument contains a NUL character (\\x00), which no file name or text may hold",
+            )
+        args = build_parser().parse_args(argv)
+        handler: Handler = args.func
         return handler(args)
     except UserError as exc:
         print(f"错误：{exc}", file=sys.stderr)
@@ -74,6 +80,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head and friends
         sys.stderr.close()
         return 0
+    except OSError as exc:  # the file system refused (a path given on the command line)
+        from app.files import os_error
+
+        print(f"错误：{os_error(exc, exc.filename or '?', reading=None)}", file=sys.stderr)
+        return 2
+    except SystemExit as exc:  # --help, --version
+        return exc.code if isinstance(exc.code, int) else 0
 
 
 __all__ = ["build_parser", "main"]

@@ -1,4 +1,5 @@
-"""What every command family shares: opening a tournament file, printing JSON, naming a group or a player.
+"""What every command family shares: opening a tournament file, printing JSON, naming a group or a player,
+numbers and output paths checked before any work, and the parser that refuses in two languages.
 
 Only this module and the command modules import services, and only inside functions: ``xqarbiter --help``
 and the parser itself import no service, no SQLAlchemy.
@@ -6,11 +7,113 @@ and the parser itself import no service, no SQLAlchemy.
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
+import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from app.engine.types import UserError
+
+SQLITE_INT_MAX = 2**63 - 1
+
+
+class CommandLineError(UserError):
+    """The command line itself is wrong (unknown option, missing argument, a number out of range)."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, refusing with the program's two-language message (exit code 2) instead of its own."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CommandLineError(
+            f"命令行参数有误：{_zh_argparse(message)}（用 {self.prog} --help 查看用法）",
+            f"invalid command line: {message} (see {self.prog} --help)",
+        )
+
+
+_ARGPARSE_ZH = (
+    ("the following arguments are required", "缺少必需的参数"),
+    ("unrecognized arguments", "无法识别的参数"),
+    ("invalid choice", "不是可选的值"),
+    ("expected one argument", "缺少参数值"),
+    ("invalid int value", "不是整数"),
+    ("invalid float value", "不是数字"),
+    ("not allowed with argument", "不能同时使用"),
+    ("ambiguous option", "选项不明确"),
+)
+
+
+def _zh_argparse(message: str) -> str:
+    for en, zh in _ARGPARSE_ZH:
+        if en in message:
+            return message.replace(en, zh)
+    return message
+
+
+def bounded(what_zh: str, what_en: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number in ``low..high`` (refused cleanly, never an overflow)."""
+
+    def parse(text: str) -> int:
+        cleaned = text.strip()
+        digits = cleaned.lstrip("+-")
+        if not digits.isascii() or not digits.isdigit() or len(digits) > 30:
+            raise argparse.ArgumentTypeError(
+                f"{what_zh}“{text}”不是整数 ({what_en} {text!r} is not a whole number)"
+            )
+        value = int(cleaned)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{what_zh} {text} 超出范围 {low}–{high} ({what_en} {text} is outside {low}-{high})"
+            )
+        return value
+
+    parse.__name__ = what_en
+    return parse
+
+
+def number_between(what_zh: str, what_en: str, low: float, high: float) -> Callable[[str], float]:
+    """An argparse ``type``: a number from ``low`` to ``high`` (no NaN, no infinity)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what_zh}“{text}”不是数字 ({what_en} {text!r} is not a number)"
+            ) from None
+        if not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{what_zh} {text} 应在 {low:g}–{high:g} 之间 ({what_en} must be {low:g}-{high:g})"
+            )
+        return value
+
+    parse.__name__ = what_en
+    return parse
+
+
+def fraction(what_zh: str, what_en: str) -> Callable[[str], float]:
+    """An argparse ``type``: a number from 0 to 1 (no NaN, no infinity)."""
+    return number_between(what_zh, what_en, 0.0, 1.0)
+
+
+ROUND = bounded("轮次", "round", 1, 999)
+BOARD = bounded("台次", "board", 1, 99_999)
+PLAYER_NO = bounded("序号", "sequence number", 1, 999_999)
+GAME = bounded("局次", "game", 1, 99)
+SEED = bounded("随机种子", "seed", 0, SQLITE_INT_MAX)
+MOVES = bounded("回合数", "move count", 0, 9_999)
+
+
+def add_take_over(p: argparse.ArgumentParser) -> None:
+    """``--take-over`` for a command that writes: continue after a crash (the take-over is logged)."""
+    p.add_argument(
+        "--take-over",
+        action="store_true",
+        help="take over the stale lock a crashed instance left (written to the audit log)",
+    )
 
 
 def print_json(value: Any) -> None:
@@ -18,11 +121,39 @@ def print_json(value: Any) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=1, default=str))
 
 
-def open_file(path: str, *, read_only: bool = False) -> Any:
-    """Open a tournament file for one command (a context manager: the file is closed and unlocked after)."""
-    from app.services.tournaments import open_tournament
+def open_file(path: str, *, read_only: bool = False, take_over: bool = False) -> Any:
+    """Open a tournament file for one command (a context manager: the file is closed and unlocked after).
 
-    return open_tournament(Path(path), read_only=read_only)
+    A stale lock is taken over only with ``take_over`` (said on stderr, and logged in the file).
+    """
+    from app.services.tournaments import open_tournament, taken_over_note
+
+    db = open_tournament(Path(path), read_only=read_only, take_over=take_over)
+    note = taken_over_note(db)
+    if note:
+        print(note, file=sys.stderr)
+    return db
+
+
+def writing(args: argparse.Namespace) -> Any:
+    """Open the command's FILE for writing, taking over a stale lock if ``--take-over`` was given."""
+    return open_file(args.file, take_over=getattr(args, "take_over", False))
+
+
+def output_path(path: str) -> Path:
+    """An output path checked before any work: given, not a folder, in a folder that exists."""
+    from app.files import check_output_path
+
+    if not path.strip():
+        raise UserError("没有给出输出文件名", "no output file name was given")
+    return check_output_path(path)
+
+
+def write_output(path: str | Path, data: bytes | str, *, private: bool = False) -> Path:
+    """Write an output all at once (temporary file, then rename): never a truncated file."""
+    from app.files import write_atomic
+
+    return write_atomic(path, data, private=private)
 
 
 def group_of(db: Any, given: str | None) -> str:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from app.cli.common import group_of, open_file, player_id
+from app.cli.common import BOARD, PLAYER_NO, ROUND, add_take_over, group_of, player_id, writing
 from app.engine.types import UserError
 
 
 def cmd_violation(args: argparse.Namespace) -> int:
     from app.services.discipline import record_violation
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         group = group_of(db, args.group)
         record_violation(db, group, args.player, args.round, args.kind, args.reason)
     print(f"已记录 {args.player} 号第 {args.round} 轮犯规：{args.reason}")
@@ -22,7 +22,7 @@ def cmd_violation(args: argparse.Namespace) -> int:
 def cmd_forfeit(args: argparse.Namespace) -> int:
     from app.services.discipline import agreed_result, forfeit
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         group = group_of(db, args.group)
         if args.kind == "agreed":
             if args.board is None:
@@ -40,7 +40,7 @@ def cmd_forfeit(args: argparse.Namespace) -> int:
 def cmd_withdraw(args: argparse.Namespace) -> int:
     from app.services.registration import withdraw_player
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         group = group_of(db, args.group)
         withdraw_player(db, player_id(db, group, args.player), reason=args.reason)
     print(f"{args.player} 号已退赛（已赛成绩有效）")
@@ -50,7 +50,7 @@ def cmd_withdraw(args: argparse.Namespace) -> int:
 def cmd_disqualify(args: argparse.Namespace) -> int:
     from app.services.discipline import disqualify
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         group = group_of(db, args.group)
         disqualify(db, group, args.player, args.games, args.reason)
     how = "已赛对局有效" if args.games == "stand" else "已赛对局作废（对手按弃权胜计）"
@@ -62,22 +62,23 @@ def register(sub: Any) -> None:
     p = sub.add_parser("violation", help="record a violation (犯规) with a reason")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", default=None, help="the group (needed when there are several)")
-    p.add_argument("--player", type=int, required=True, help="the player's sequence number (序号)")
-    p.add_argument("--round", type=int, required=True, help="the round of the violation")
+    p.add_argument("--player", type=PLAYER_NO, required=True, help="the player's sequence number (序号)")
+    p.add_argument("--round", type=ROUND, required=True, help="the round of the violation")
     p.add_argument(
         "--kind",
         default="other",
         help="refused_record, short_draw_record, other (also phone, late, left_table: see forfeit)",
     )
     p.add_argument("--reason", required=True, help="what happened (written to the audit log)")
+    add_take_over(p)
     p.set_defaults(func=cmd_violation)
 
     p = sub.add_parser("forfeit", help="late / left the table / phone (判负), or an agreed result")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", default=None, help="the group (needed when there are several)")
-    p.add_argument("--round", type=int, required=True, help="the round")
-    p.add_argument("--player", type=int, default=None, help="the player who forfeits (序号)")
-    p.add_argument("--board", type=int, default=None, help="the board (for an agreed result)")
+    p.add_argument("--round", type=ROUND, required=True, help="the round")
+    p.add_argument("--player", type=PLAYER_NO, default=None, help="the player who forfeits (序号)")
+    p.add_argument("--board", type=BOARD, default=None, help="the board (for an agreed result)")
     p.add_argument(
         "--kind",
         choices=["late", "left_table", "phone", "agreed"],
@@ -85,19 +86,21 @@ def register(sub: Any) -> None:
         help="late 迟到, left_table 离席 (forfeit); phone 手机 (loss); agreed 协商结果 (double forfeit)",
     )
     p.add_argument("--reason", default="", help="what happened (written to the audit log)")
+    add_take_over(p)
     p.set_defaults(func=cmd_forfeit)
 
     p = sub.add_parser("withdraw", help="withdraw a player (退赛): results stand")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", default=None, help="the group (needed when there are several)")
-    p.add_argument("--player", type=int, required=True, help="the player's sequence number (序号)")
+    p.add_argument("--player", type=PLAYER_NO, required=True, help="the player's sequence number (序号)")
     p.add_argument("--reason", required=True, help="why (written to the audit log)")
+    add_take_over(p)
     p.set_defaults(func=cmd_withdraw)
 
     p = sub.add_parser("disqualify", help="disqualify (取消成绩): games stand or are annulled")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", default=None, help="the group (needed when there are several)")
-    p.add_argument("--player", type=int, required=True, help="the player's sequence number (序号)")
+    p.add_argument("--player", type=PLAYER_NO, required=True, help="the player's sequence number (序号)")
     p.add_argument(
         "--games",
         choices=["stand", "annul"],
@@ -105,4 +108,5 @@ def register(sub: Any) -> None:
         help="stand: games played count for the opponents; annul: they become forfeit wins",
     )
     p.add_argument("--reason", required=True, help="why (written to the audit log)")
+    add_take_over(p)
     p.set_defaults(func=cmd_disqualify)

@@ -7,12 +7,11 @@ document is built and rendered in memory first, and written only once it is comp
 from __future__ import annotations
 
 import argparse
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import open_file
+from app.cli.common import ROUND, number_between, open_file, output_path, write_output
+from app.engine.types import UserError
 
 IMAGE_NAMES = "pairings, results, standings, crosstable, teams, prizes, entry-list, bracket"
 BASE_URL_HELP = (
@@ -27,6 +26,7 @@ DOCUMENT_NAMES = "table-cards, pairings, results, standings, crosstable, teams, 
 def cmd_print(args: argparse.Namespace) -> int:
     from app.services.exports import render_pdf
 
+    out = output_path(args.out)
     with open_file(args.file, read_only=True) as db:
         data = render_pdf(
             db,
@@ -38,7 +38,7 @@ def cmd_print(args: argparse.Namespace) -> int:
             internal=args.internal,
             base_url=args.base_url,
         )
-    Path(args.out).write_bytes(data)
+    write_output(out, data)
     print(f"已生成 {args.out}")
     return 0
 
@@ -46,6 +46,7 @@ def cmd_print(args: argparse.Namespace) -> int:
 def cmd_image(args: argparse.Namespace) -> int:
     from app.services.exports import render_image
 
+    out = output_path(args.out)
     with open_file(args.file, read_only=True) as db:
         data = render_image(
             db,
@@ -56,7 +57,7 @@ def cmd_image(args: argparse.Namespace) -> int:
             scale=args.scale,
             base_url=args.base_url,
         )
-    Path(args.out).write_bytes(data)
+    write_output(out, data)
     print(f"已生成长图 {args.out}")
     return 0
 
@@ -67,32 +68,24 @@ def cmd_excel(args: argparse.Namespace) -> int:
     from app.reports.excel import write_workbook
     from app.services.exports import result_workbook
 
+    out = output_path(args.out)
     with open_file(args.file, read_only=True) as db:
         data = result_workbook(db)
     buf = io.BytesIO()
     write_workbook(data, buf)
-    Path(args.out).write_bytes(buf.getvalue())
+    write_output(out, buf.getvalue())
     print(f"已导出成绩册 {args.out}")
     return 0
 
 
 def cmd_html(args: argparse.Namespace) -> int:
-    from datetime import datetime
+    from app.services.exports import write_public_site
 
-    from app.reports.html import write_site
-    from app.services.exports import public_site
-
+    if not args.out.strip():
+        raise UserError("没有给出网页要导出到的文件夹", "no output folder was given")
     with open_file(args.file, read_only=True) as db:
-        site = public_site(db)
-    out = Path(args.out)
-    # write into a fresh folder beside the target, then move the pages in (no half-written site)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=out.parent) as tmp:
-        files = write_site(site, tmp, datetime.now())
-        out.mkdir(exist_ok=True)
-        for f in files:
-            shutil.move(str(f), out / f.name)
-    print(f"已导出网页 {out}/index.html（{len(files)} 页）")
+        files = write_public_site(db, Path(args.out))
+    print(f"已导出网页 {Path(args.out)}/index.html（{len(files)} 页）")
     return 0
 
 
@@ -101,7 +94,7 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("document", metavar="DOC", help=DOCUMENT_NAMES)
     p.add_argument("--group", default=None, help="required when the tournament has several groups")
-    p.add_argument("--round", type=int, default=None, help="default: the group's latest paired round")
+    p.add_argument("--round", type=ROUND, default=None, help="default: the group's latest paired round")
     p.add_argument("--per-page", type=int, choices=(1, 2, 4), default=2, help="table cards per A4 page")
     p.add_argument("--by-name", action="store_true", help="pairings/results sorted by name (notice board)")
     p.add_argument("--internal", action="store_true", help="entry list: internal variant (内部)")
@@ -113,9 +106,14 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("document", metavar="DOC", help=IMAGE_NAMES)
     p.add_argument("--group", default=None, help="required when the tournament has several groups")
-    p.add_argument("--round", type=int, default=None, help="default: the group's latest paired round")
+    p.add_argument("--round", type=ROUND, default=None, help="default: the group's latest paired round")
     p.add_argument("--by-name", action="store_true", help="pairings/results sorted by name (notice board)")
-    p.add_argument("--scale", type=float, default=None, help="pixels per point, 0.5–4 (default 2: 144 dpi)")
+    p.add_argument(
+        "--scale",
+        type=number_between("比例", "scale", 0.5, 4.0),
+        default=None,
+        help="pixels per point, 0.5–4 (default 2: 144 dpi)",
+    )
     p.add_argument("--base-url", default=None, help=BASE_URL_HELP)
     p.add_argument("-o", "--out", required=True, help="the PNG file to write")
     p.set_defaults(func=cmd_image)

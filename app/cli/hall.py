@@ -12,7 +12,16 @@ import re
 import threading
 from typing import Any
 
-from app.cli.common import group_of, open_file, print_json
+from app.cli.common import (
+    ROUND,
+    SQLITE_INT_MAX,
+    add_take_over,
+    bounded,
+    group_of,
+    open_file,
+    print_json,
+    writing,
+)
 from app.engine.types import UserError
 
 _RANGE = re.compile(r"^\s*(\d{1,4})\s*(?:[-–~]\s*(\d{1,4}))?\s*$")
@@ -35,7 +44,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from app.web.server import HallServer
 
     try:
-        db = open_tournament(args.file)
+        db = open_tournament(args.file, take_over=args.take_over)
         read_only = False
     except FileLockedError:
         db = open_tournament(args.file, read_only=True)
@@ -74,7 +83,7 @@ def cmd_deputy(args: argparse.Namespace) -> int:
     from app.services import hall
 
     first, last = board_range(args.boards)
-    with open_file(args.file) as db:
+    with writing(args) as db:
         group = group_of(db, args.group)
         issued = hall.issue_deputy_token(db, group, first, last, args.name, round_number=args.round)
         base = hall.hall_base_url(db)
@@ -124,7 +133,7 @@ def cmd_pending(args: argparse.Namespace) -> int:
 def cmd_confirm(args: argparse.Namespace) -> int:
     from app.services import hall
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         if args.reject:
             hall.reject_pending_result(db, args.entry)
             print(f"已退回第 {args.entry} 条")
@@ -143,7 +152,10 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)"
     )
-    p.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    p.add_argument(
+        "--port", type=bounded("端口", "port", 1, 65_535), default=8080, help="port (default 8080)"
+    )
+    add_take_over(p)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("deputy", help="issue a deputy's pass for a range of boards / 发放副裁判录入令牌")
@@ -151,18 +163,22 @@ def register(sub: Any) -> None:
     p.add_argument("--group", default=None, help="required when several groups have players")
     p.add_argument("--boards", required=True, help="the boards, e.g. 1-20")
     p.add_argument("--name", required=True, help="the deputy's name")
-    p.add_argument("--round", type=int, default=None, help="default: the group's latest round")
+    p.add_argument("--round", type=ROUND, default=None, help="default: the group's latest round")
+    add_take_over(p)
     p.set_defaults(func=cmd_deputy)
 
     p = sub.add_parser("pending", help="deputies' results waiting for confirmation / 待确认成绩")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", default=None, help="required when several groups have players")
-    p.add_argument("--round", type=int, default=None, help="default: the group's latest round")
+    p.add_argument("--round", type=ROUND, default=None, help="default: the group's latest round")
     p.add_argument("--json", action="store_true", help="as JSON")
     p.set_defaults(func=cmd_pending)
 
     p = sub.add_parser("confirm", help="confirm (or --reject) a deputy's result / 确认副裁判成绩")
     p.add_argument("file", help="the tournament file (.xqt)")
-    p.add_argument("entry", type=int, help="the entry's number (from `pending`)")
+    p.add_argument(
+        "entry", type=bounded("条目", "entry", 1, SQLITE_INT_MAX), help="the entry's number (from `pending`)"
+    )
     p.add_argument("--reject", action="store_true", help="set the entry aside instead")
+    add_take_over(p)
     p.set_defaults(func=cmd_confirm)

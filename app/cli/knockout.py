@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from app.cli.common import open_file, print_json
+from app.cli.common import PLAYER_NO, ROUND, SEED, add_take_over, open_file, print_json, writing
 from app.engine.types import Colour, UserError
 
 
 def cmd_knockout(args: argparse.Namespace) -> int:
     from app.services.knockout import create_knockout
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         bracket = create_knockout(db, args.group)
     print(f"{args.group}淘汰赛对阵已产生，种子：{'、'.join(map(str, bracket.seeds))}")
     return 0
@@ -24,13 +24,14 @@ def cmd_draw_colours(args: argparse.Namespace) -> int:
     manual: dict[str, int] = {}
     for item in args.manual or []:
         code, _, red = item.partition("=")
-        if not red.isdigit():
+        try:
+            manual[code.strip().upper()] = PLAYER_NO(red)
+        except Exception:
             raise UserError(
                 f"--manual 的格式应为 场次=红方序号，而不是“{item}”",
                 f"--manual takes MATCH=red_no, not {item!r}",
-            )
-        manual[code.strip().upper()] = int(red)
-    with open_file(args.file) as db:
+            ) from None
+    with writing(args) as db:
         bracket = draw_round_colours(db, args.group, args.round, seed=args.seed, manual=manual or None)
     for m in bracket.matches_in_round(args.round):
         lot = f"抽签种子 {m.colour_seed}" if m.colour_seed is not None else "现场抽签"
@@ -94,7 +95,7 @@ def cmd_bracket(args: argparse.Namespace) -> int:
 def cmd_choose_colour(args: argparse.Namespace) -> int:
     from app.services.knockout import choose_deciding_colour
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         choose_deciding_colour(db, args.group, args.match.upper(), Colour(args.colour))
     print(f"{args.match} 附加赛：排名靠前者选择{'红' if args.colour == 'red' else '黑'}方")
     return 0
@@ -104,14 +105,15 @@ def register(sub: Any) -> None:
     p = sub.add_parser("knockout", help="create the knockout bracket after the split round / 产生淘汰赛对阵")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
+    add_take_over(p)
     p.set_defaults(func=cmd_knockout)
 
     p = sub.add_parser("draw-colours", help="colour lot of a knockout round, or a physical draw / 先后手抽签")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--round", type=int, required=True, help="the knockout round")
+    p.add_argument("--round", type=ROUND, required=True, help="the knockout round")
     p.add_argument(
-        "--seed", type=int, default=None, help="the lot's random seed (default: a new one, printed)"
+        "--seed", type=SEED, default=None, help="the lot's random seed (default: a new one, printed)"
     )
     p.add_argument(
         "--manual",
@@ -119,6 +121,7 @@ def register(sub: Any) -> None:
         metavar="MATCH=red_no",
         help="a physical draw: who has Red in game 1 of each match",
     )
+    add_take_over(p)
     p.set_defaults(func=cmd_draw_colours)
 
     p = sub.add_parser("choose-colour", help="the higher seed's colour for the deciding game / 附加赛选先")
@@ -126,6 +129,7 @@ def register(sub: Any) -> None:
     p.add_argument("--group", required=True, help="the group (组别)")
     p.add_argument("--match", required=True, help="the match code (QF1, SF2, F …)")
     p.add_argument("colour", choices=["red", "black"], help="the colour the higher seed chooses")
+    add_take_over(p)
     p.set_defaults(func=cmd_choose_colour)
 
     p = sub.add_parser("bracket", help="the knockout bracket with every game / 淘汰赛对阵")

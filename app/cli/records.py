@@ -6,7 +6,17 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import open_file
+from app.cli.common import (
+    BOARD,
+    GAME,
+    MOVES,
+    ROUND,
+    add_take_over,
+    open_file,
+    output_path,
+    write_output,
+    writing,
+)
 from app.engine.types import UserError
 
 
@@ -25,7 +35,7 @@ def cmd_records_due(args: argparse.Namespace) -> int:
 def cmd_hand_in(args: argparse.Namespace) -> int:
     from app.services.records import designate_records, hand_in_record
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         if args.designate:
             designate_records(db, args.group, args.round, args.designate)
             print(f"第 {args.round} 轮指定录谱：第 {'、'.join(map(str, args.designate))} 台")
@@ -40,13 +50,11 @@ def cmd_hand_in(args: argparse.Namespace) -> int:
 
 
 def cmd_record(args: argparse.Namespace) -> int:
-    from app.services.game_records import attach_record
+    from app.files import read_limited
+    from app.services.game_records import PGN_MAX_BYTES, attach_record
 
-    try:
-        data = Path(args.pgn).read_bytes()
-    except OSError as exc:
-        raise UserError(f"无法读取棋谱文件 {args.pgn}：{exc}", f"cannot read {args.pgn}: {exc}") from None
-    with open_file(args.file) as db:
+    data = read_limited(Path(args.pgn), PGN_MAX_BYTES, what_zh="棋谱文件", what_en="PGN file")
+    with writing(args) as db:
         attached = attach_record(db, args.group, args.round, args.board, data, game_no=args.game)
     print(f"{args.group} 第 {args.round} 轮 第 {args.board} 台：棋谱已保存，{attached.full_moves} 回合")
     for v in attached.violations:
@@ -59,11 +67,12 @@ def cmd_record(args: argparse.Namespace) -> int:
 def cmd_records(args: argparse.Namespace) -> int:
     from app.services.game_records import export_round_records
 
+    out = output_path(args.out)
     with open_file(args.file, read_only=True) as db:
         text = export_round_records(db, args.group, args.round)
     if not text:
         raise UserError("没有可导出的棋谱", "there are no records to export")
-    Path(args.out).write_text(text, encoding="utf-8")
+    write_output(out, text)
     print(f"已导出 {text.count('[Game ')} 局棋谱到 {args.out}")
     return 0
 
@@ -72,30 +81,34 @@ def register(sub: Any) -> None:
     p = sub.add_parser("records-due", help="who owes which game record (录谱) in a round")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--round", type=int, required=True, help="the round")
+    p.add_argument("--round", type=ROUND, required=True, help="the round")
     p.set_defaults(func=cmd_records_due)
 
     p = sub.add_parser("hand-in", help="a paper record handed in (with its move count), or designate boards")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--round", type=int, required=True, help="the round")
-    p.add_argument("--board", type=int, default=None, help="the board whose record is handed in")
-    p.add_argument("--moves", type=int, default=None, help="回合 (full moves) of the record")
-    p.add_argument("--designate", type=int, nargs="*", default=None, help="boards whose winners must record")
+    p.add_argument("--round", type=ROUND, required=True, help="the round")
+    p.add_argument("--board", type=BOARD, default=None, help="the board whose record is handed in")
+    p.add_argument("--moves", type=MOVES, default=None, help="回合 (full moves) of the record")
+    p.add_argument(
+        "--designate", type=BOARD, nargs="*", default=None, help="boards whose winners must record"
+    )
+    add_take_over(p)
     p.set_defaults(func=cmd_hand_in)
 
     p = sub.add_parser("record", help="attach a game record (PGN, UTF-8 or GBK) to a board / 录入棋谱")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--round", type=int, required=True, help="the round")
-    p.add_argument("--board", type=int, required=True, help="the board (台次)")
-    p.add_argument("--game", type=int, default=1, help="game of a knockout match (default 1)")
+    p.add_argument("--round", type=ROUND, required=True, help="the round")
+    p.add_argument("--board", type=BOARD, required=True, help="the board (台次)")
+    p.add_argument("--game", type=GAME, default=1, help="game of a knockout match (default 1)")
     p.add_argument("--pgn", required=True, help="the game's PGN file")
+    add_take_over(p)
     p.set_defaults(func=cmd_record)
 
     p = sub.add_parser("records", help="export stored game records as one PGN file / 导出棋谱")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", default=None, help="only this group")
-    p.add_argument("--round", type=int, default=None, help="only this round")
+    p.add_argument("--round", type=ROUND, default=None, help="only this round")
     p.add_argument("-o", "--out", required=True, help="the PGN file to write")
     p.set_defaults(func=cmd_records)

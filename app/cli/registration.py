@@ -7,7 +7,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import open_file, print_json
+from app.cli.common import (
+    SEED,
+    add_take_over,
+    bounded,
+    open_file,
+    output_path,
+    print_json,
+    writing,
+)
+from app.engine.types import UserError
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -31,29 +40,53 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_template(args: argparse.Namespace) -> int:
     from app.reports.excel_template import write_registration_template
 
-    write_registration_template(Path(args.xlsx))
+    write_registration_template(output_path(args.xlsx))
     print(f"已导出报名表模板 {args.xlsx}")
     return 0
 
 
 def cmd_import_players(args: argparse.Namespace) -> int:
-    from app.services.excel_import import import_players
+    from app.services.excel_import import ImportRefused, import_players
 
-    with open_file(args.file) as db:
-        report = import_players(
-            db, Path(args.xlsx), mode="valid_only" if args.valid_only else "all_or_nothing"
-        )
-    for problem in report.problems:
-        print(problem, file=sys.stderr)
-    print(f"导入 {report.written} 名棋手，{len(report.problems)} 处问题")
-    return 0 if report.written or not report.problems else 2
+    override = args.override_deadline or ""
+    if args.override_deadline is not None and not override.strip():
+        raise UserError("--override-deadline 须写明理由", "--override-deadline needs a reason")
+    with writing(args) as db:
+        try:
+            result = import_players(
+                db,
+                Path(args.xlsx),
+                mode="valid_only" if args.valid_only else "all_or_nothing",
+                override_reason=override,
+            )
+        except ImportRefused as refused:
+            problems = refused.preview.problems
+            bad = len(refused.preview.invalid)
+            name = Path(args.xlsx).name
+            late = any("截止" in p.message_zh for p in problems)
+            hint_zh = "\n（过了报名截止时间的报名须加 --override-deadline 理由）" if late else ""
+            hint_en = "\n(entries after the deadline need --override-deadline REASON)" if late else ""
+            raise UserError(
+                f"{name} 中有 {bad} 行有问题，未导入任何选手：\n"
+                + "\n".join(str(p) for p in problems)
+                + hint_zh,
+                f"{name}: {bad} row(s) have problems; nothing was imported:\n"
+                + "\n".join(p.en for p in problems)
+                + hint_en,
+            ) from None
+    for row in result.skipped:
+        for problem in row.problems:
+            print(f"未导入 {problem}（{problem.en}）", file=sys.stderr)
+    skipped = f"，{len(result.skipped)} 行有问题未导入" if result.skipped else ""
+    print(f"已导入 {len(result.added)} 名棋手{skipped}")
+    return 0
 
 
 def cmd_draw_numbers(args: argparse.Namespace) -> int:
     from app.services.registration import draw_numbers, new_seed
     from app.services.tournaments import tournament_info
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         groups = [args.group] if args.group else [g.name for g in tournament_info(db).groups if g.players]
         method = "rating" if args.by_rating else "lot"
         seed = new_seed() if args.seed is None else args.seed
@@ -84,8 +117,9 @@ def cmd_players(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from app.services.snapshot import write_snapshot_file
 
+    out = output_path(args.out)
     with open_file(args.file, read_only=True) as db:
-        write_snapshot_file(db, Path(args.out))
+        write_snapshot_file(db, out)
     print(f"已导出快照 {args.out}")
     return 0
 
@@ -108,9 +142,19 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("demo", help="create the demo event / 创建演示赛事")
     p.add_argument("file", help="the tournament file to create (.xqt)")
-    p.add_argument("--seed", type=int, default=2024, help="random seed: the same seed gives the same event")
-    p.add_argument("--players", type=int, default=160, help="number of players (both groups together)")
-    p.add_argument("--absent", type=int, default=0, help="leave about N unpaid and N absent")
+    p.add_argument("--seed", type=SEED, default=2024, help="random seed: the same seed gives the same event")
+    p.add_argument(
+        "--players",
+        type=bounded("人数", "players", 0, 1_000_000),
+        default=160,
+        help="number of players (both groups together, 4 to the preset's capacity)",
+    )
+    p.add_argument(
+        "--absent",
+        type=bounded("人数", "absent", 0, 1_000_000),
+        default=0,
+        help="leave about N unpaid and N absent",
+    )
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("template", help="export the empty registration form (附件 2) / 导出报名表")
@@ -123,15 +167,23 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--valid-only", action="store_true", help="write the valid rows even if others have errors"
     )
+    p.add_argument(
+        "--override-deadline",
+        metavar="REASON",
+        default=None,
+        help="accept entries after the registration deadline, for this reason (written to the audit log)",
+    )
+    add_take_over(p)
     p.set_defaults(func=cmd_import_players)
 
     p = sub.add_parser("draw-numbers", help="draw sequence numbers by lot / 抽签定序号")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", default=None, help="only this group (default: every group with players)")
     p.add_argument(
-        "--seed", type=int, default=None, help="the lot's random seed (default: a new one, printed)"
+        "--seed", type=SEED, default=None, help="the lot's random seed (default: a new one, printed)"
     )
     p.add_argument("--by-rating", action="store_true", help="rated players first by rating, the rest by lot")
+    add_take_over(p)
     p.set_defaults(func=cmd_draw_numbers)
 
     p = sub.add_parser("players", help="list the players / 棋手名单")

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import open_file, print_json
+from app.cli.common import BOARD, GAME, PLAYER_NO, ROUND, SEED, add_take_over, open_file, print_json, writing
 from app.engine.types import UserError
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
     from app.services.rounds import pair_next_round
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         out = pair_next_round(db, args.group, seed=args.seed)
     bye = f"，{out.bye} 号轮空" if out.bye is not None else ""
     print(f"{out.group} 第 {out.number} 轮已编排：{out.boards} 台{bye}，随机种子 {out.seed}")
@@ -29,7 +28,7 @@ def cmd_pair(args: argparse.Namespace) -> int:
 def cmd_unpair(args: argparse.Namespace) -> int:
     from app.services.rounds import unpair_round
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         unpair_round(db, args.group, args.round)
     print(f"{args.group} 第 {args.round} 轮的编排已撤销")
     return 0
@@ -85,7 +84,7 @@ def cmd_result(args: argparse.Namespace) -> int:
             "请用 --round 与 --board 指定台次（淘汰赛也可用 --match 与 --game）",
             "give --round and --board (or --match and --game for a knockout game)",
         )
-    with open_file(args.file) as db:
+    with writing(args) as db:
         if args.match is not None:
             if args.game is None:
                 raise UserError("淘汰赛成绩须用 --game 指定第几局", "a knockout result needs --game")
@@ -104,16 +103,11 @@ def cmd_result(args: argparse.Namespace) -> int:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
+    from app.services.documents import read_json_document
     from app.services.results import enter_results, parse_result_entries
 
-    try:
-        data = json.loads(Path(args.input).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise UserError(
-            f"无法读取成绩文件 {args.input}：{exc}", f"cannot read results file {args.input}: {exc}"
-        ) from None
-    entries = parse_result_entries(data)
-    with open_file(args.file) as db:
+    entries = parse_result_entries(read_json_document(Path(args.input), "成绩文件", "results file"))
+    with writing(args) as db:
         changed = enter_results(db, args.group, args.round, entries, reason=args.reason)
     print(f"已录入 {changed} 台成绩")
     return 0
@@ -123,7 +117,7 @@ def cmd_close_round(args: argparse.Namespace) -> int:
     from app.services.records import confirm_refusals, refusals_at_close
     from app.services.rounds import close_round
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         refusals = refusals_at_close(db, args.group, args.round)
         if refusals and not args.confirm_refusals:
             for v in refusals:
@@ -146,37 +140,40 @@ def register(sub: Any) -> None:
     p = sub.add_parser("pair", help="pair the group's next Swiss round / 编排下一轮")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--seed", type=int, default=None, help="random seed for round 1's colour lot (recorded)")
+    p.add_argument("--seed", type=SEED, default=None, help="random seed for round 1's colour lot (recorded)")
+    add_take_over(p)
     p.set_defaults(func=cmd_pair)
 
     p = sub.add_parser("unpair", help="delete a round's pairing, before any result / 撤销编排")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--round", type=int, required=True, help="the round whose pairing is deleted")
+    p.add_argument("--round", type=ROUND, required=True, help="the round whose pairing is deleted")
+    add_take_over(p)
     p.set_defaults(func=cmd_unpair)
 
     p = sub.add_parser("why", help="why a player got this opponent and colour (or the bye) / 编排说明")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--round", type=int, required=True, help="the round")
-    p.add_argument("--player", type=int, required=True, help="the player's sequence number (序号)")
+    p.add_argument("--round", type=ROUND, required=True, help="the round")
+    p.add_argument("--player", type=PLAYER_NO, required=True, help="the player's sequence number (序号)")
     p.set_defaults(func=cmd_why)
 
     p = sub.add_parser("pairings", help="show a round's pairings / 对阵")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--round", type=int, default=None, help="the round (default: the latest paired)")
+    p.add_argument("--round", type=ROUND, default=None, help="the round (default: the latest paired)")
     p.add_argument("--json", action="store_true", help="print the snapshot's round object as JSON")
     p.set_defaults(func=cmd_pairings)
 
     p = sub.add_parser("result", help="enter one result: 1-0, 0-1, =, +-, -+, -- / 录入成绩")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--round", type=int, default=None, help="the round of the board")
-    p.add_argument("--board", type=int, default=None, help="the board (台次)")
+    p.add_argument("--round", type=ROUND, default=None, help="the round of the board")
+    p.add_argument("--board", type=BOARD, default=None, help="the board (台次)")
     p.add_argument("--match", default=None, help="knockout: the match code (QF1, SF2, F, 3RD, P5 …)")
-    p.add_argument("--game", type=int, default=None, help="knockout: game number within the match")
+    p.add_argument("--game", type=GAME, default=None, help="knockout: game number within the match")
     p.add_argument("--reason", default="", help="required to correct a closed round")
+    add_take_over(p)
     p.add_argument(
         "result", help="1-0 red wins, 0-1 black wins, = draw, +- black forfeits, -+ red forfeits, -- both"
     )
@@ -185,18 +182,22 @@ def register(sub: Any) -> None:
     p = sub.add_parser("results", help="enter a round's results from JSON, all or nothing / 批量录入")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--round", type=int, required=True, help="the round")
+    p.add_argument("--round", type=ROUND, required=True, help="the round")
     p.add_argument(
         "--in", dest="input", required=True, help='JSON file: [{"board": 1, "result": "red_win"}, …]'
     )
-    p.add_argument("--reason", default="", help="required to correct a closed round")
+    p.add_argument(
+        "--reason", default="", help="required to correct a closed round, and to reset a result to pending"
+    )
+    add_take_over(p)
     p.set_defaults(func=cmd_results)
 
     p = sub.add_parser("close-round", help="close a round once every result is in / 结束本轮")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--round", type=int, required=True, help="the round to close")
+    p.add_argument("--round", type=ROUND, required=True, help="the round to close")
     p.add_argument(
         "--confirm-refusals", action="store_true", help="record the records still owed as refusals (拒不录谱)"
     )
+    add_take_over(p)
     p.set_defaults(func=cmd_close_round)

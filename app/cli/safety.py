@@ -7,12 +7,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import open_file
+from app.cli.common import open_file, output_path, write_output
+from app.engine.types import UserError
 
 
 def cmd_backups(args: argparse.Namespace) -> int:
     from app.services.backups import list_backups, make_backup
 
+    path = Path(args.file)
+    if not path.is_file():
+        what_zh = "是文件夹，不是赛事文件" if path.is_dir() else "不存在"
+        what_en = "is a folder, not a tournament file" if path.is_dir() else "does not exist"
+        raise UserError(f"{path} {what_zh}", f"{path} {what_en}")
     if args.make:
         made = make_backup(Path(args.file), args.reason)
         print(f"已备份到 {made}")
@@ -46,10 +52,11 @@ def cmd_check_file(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from app.services.audit import export_audit_csv, export_audit_json
 
+    out = output_path(args.out) if args.out else None
     with open_file(args.file, read_only=True) as db:
         text = export_audit_json(db) if args.json else export_audit_csv(db)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8", newline="")
+    if out is not None:
+        write_output(out, text, private=True)  # the log holds before/after values with personal numbers
         print(f"已导出操作记录 {args.out}")
     else:
         sys.stdout.write(text if args.json else text.lstrip("\ufeff"))
@@ -61,9 +68,10 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def cmd_export_trf(args: argparse.Namespace) -> int:
     from app.services.trf_exchange import export_trf
 
+    out = output_path(args.out) if args.out else None
     text = export_trf(Path(args.file), args.group)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    if out is not None:
+        write_output(out, text)
         print(f"已导出 TRF {args.out}")
     else:
         sys.stdout.write(text)

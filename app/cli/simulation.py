@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import print_json
+from app.cli.common import SEED, bounded, fraction, print_json
 from app.engine.types import UserError
 
 
@@ -59,9 +59,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     from app.engine.regulations import regulations_from_dict
     from app.engine.simulation import check_event
     from app.engine.types import Game, GameResult, RoundRecord
-    from app.services.snapshot import read_snapshot_file
+    from app.services.snapshot import checked_snapshot, read_snapshot_file
 
-    data = read_snapshot_file(Path(args.snapshot))
+    data = checked_snapshot(read_snapshot_file(Path(args.snapshot)))
     try:
         reg = regulations_from_dict(data["tournament"]["settings"])
         groups = [g["name"] for g in data["groups"]]
@@ -95,11 +95,23 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     p = sub.add_parser("simulate", help="play a random event and print the pairing quality figures / 模拟")
-    p.add_argument("--players", type=int, required=True, help="number of players")
-    p.add_argument("--rounds", type=int, required=True, help="number of rounds")
-    p.add_argument("--seed", type=int, default=1, help="random seed: the same seed gives the same event")
+    p.add_argument(
+        "--players",
+        type=bounded("人数", "players", 2, 20_000),
+        required=True,
+        help="number of players (2-20000)",
+    )
+    p.add_argument(
+        "--rounds", type=bounded("轮数", "rounds", 1, 30), required=True, help="number of rounds (1-30)"
+    )
+    p.add_argument("--seed", type=SEED, default=1, help="random seed: the same seed gives the same event")
     p.add_argument("--teams", action="store_true", help="put players in teams (round-1 team avoidance)")
-    p.add_argument("--forfeit-rate", type=float, default=0.0, help="share of games forfeited (0–1)")
+    p.add_argument(
+        "--forfeit-rate",
+        type=fraction("弃权比例", "forfeit rate"),
+        default=0.0,
+        help="share of games forfeited (0–1)",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(func=cmd_simulate)
 

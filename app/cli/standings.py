@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from app.cli.common import open_file, print_json
+from app.cli.common import PLAYER_NO, ROUND, open_file, print_json
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
@@ -125,7 +125,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("standings", help="standings with every tiebreak / 名次")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--after-round", type=int, default=None, help="the standings after this round")
+    p.add_argument("--after-round", type=ROUND, default=None, help="the standings after this round")
     p.add_argument("--final", action="store_true", help="the final ranking (knockout places first)")
     p.add_argument("--json", action="store_true", help="print the lines as JSON")
     p.set_defaults(func=cmd_standings)
@@ -133,9 +133,11 @@ def register(sub: Any) -> None:
     p = sub.add_parser("why-above", help="why player A ranks above player B / 名次说明")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--after-round", type=int, default=None, help="compare in the standings after this round")
-    p.add_argument("a", type=int, help="player A's sequence number (序号)")
-    p.add_argument("b", type=int, help="player B's sequence number (序号)")
+    p.add_argument(
+        "--after-round", type=ROUND, default=None, help="compare in the standings after this round"
+    )
+    p.add_argument("a", type=PLAYER_NO, help="player A's sequence number (序号)")
+    p.add_argument("b", type=PLAYER_NO, help="player B's sequence number (序号)")
     p.set_defaults(func=cmd_why_above)
 
     p = sub.add_parser("teams", help="team ranking / 团体名次")

@@ -7,13 +7,17 @@ can name the newest good backup; making and restoring backups is ``app.services.
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 from app.engine.types import UserError
+from app.files import DiskFullError, is_disk_full
 
 BACKUP_SUFFIX = ".xqt"
 
@@ -51,14 +55,234 @@ def integrity_problems(path: Path, *, quick: bool = False, writable: bool = Fals
     try:
         con = sqlite3.connect(f"file:{path.resolve()}?mode={mode}", uri=True)
     except sqlite3.Error as exc:
+        if is_disk_full(exc, path):
+            raise DiskFullError(path) from None
         return [str(exc)]
+    con.text_factory = lambda b: b.decode("utf-8", "replace")  # a damaged name in a message must not crash
     try:
         rows = [str(r[0]) for r in con.execute(f"PRAGMA {pragma}")]
     except sqlite3.DatabaseError as exc:
+        if is_disk_full(exc, path):  # the log or its index could not be written: not a damaged file
+            raise DiskFullError(path) from None
         return [str(exc)]
+    except UnicodeDecodeError:  # SQLite's own message quotes the damaged schema text
+        return ["数据库结构中的文字已损坏 (the schema text does not decode)"]
     finally:
         con.close()
     return [] if rows == ["ok"] else rows
+
+
+# --------------------------------------------------------------------------- what integrity_check cannot see
+
+
+def _coded_values() -> dict[tuple[str, str], frozenset[str]]:
+    """The closed sets of codes stored in text columns, from the engine's enums."""
+    from app.engine.knockout import ColourMethod, GameKind
+    from app.engine.types import GameResult, Gender, IdDocument, PlayerStatus, RoundStage, ViolationKind
+
+    def values(*enums: Any, extra: tuple[str, ...] = ()) -> frozenset[str]:
+        return frozenset(m.value for e in enums for m in e) | frozenset(extra)
+
+    return {
+        ("players", "status"): values(PlayerStatus),
+        ("players", "gender"): values(Gender, extra=("",)),
+        ("players", "id_type"): values(IdDocument, extra=("fide",)),
+        ("players", "dq_games"): frozenset({"", "stand", "annul"}),
+        ("groups", "numbers_method"): frozenset({"", "lot", "rating", "manual"}),
+        ("rounds", "stage"): values(RoundStage),
+        ("games", "result"): values(GameResult),
+        ("games", "kind"): values(GameKind, extra=("swiss",)),
+        ("knockout_matches", "colour_method"): values(ColourMethod, extra=("",)),
+        ("violations", "kind"): values(ViolationKind),
+        ("violations", "source"): frozenset({"arbiter", "auto"}),
+    }
+
+
+def _checker(kind: str) -> Callable[[Any], bool]:
+    def text(v: Any) -> bool:
+        return isinstance(v, bytes)
+
+    def integer(v: Any) -> bool:
+        return isinstance(v, int)
+
+    def boolean(v: Any) -> bool:
+        return v in (0, 1)
+
+    def parsed(parse: Callable[[str], Any]) -> Callable[[Any], bool]:
+        def check(v: Any) -> bool:
+            try:
+                parse(v.decode("utf-8"))
+            except (ValueError, AttributeError, RecursionError):
+                return False
+            return True
+
+        return check
+
+    return {
+        "text": text,
+        "integer": integer,
+        "boolean": boolean,
+        "date": parsed(date.fromisoformat),
+        "datetime": parsed(datetime.fromisoformat),
+        "json": parsed(json.loads),
+    }[kind]
+
+
+def _column_kind(column: Any) -> str:
+    from sqlalchemy import JSON, Boolean, Date, DateTime, Integer, String, Text
+
+    t = column.type
+    for cls, kind in (
+        (Boolean, "boolean"),
+        (DateTime, "datetime"),
+        (Date, "date"),
+        (JSON, "json"),
+        (Integer, "integer"),
+        (String, "text"),
+        (Text, "text"),
+    ):
+        if isinstance(t, cls):
+            return kind
+    return "any"
+
+
+def _suspect_condition(table: str, column: Any, kind: str, allowed: frozenset[str] | None) -> str:
+    """SQL that is true for a value of ``column`` that may be damaged (checked precisely afterwards)."""
+    c = f'"{column.name}"'
+    parts = [] if column.nullable or column.primary_key else [f"{c} IS NULL"]
+    if kind == "text":
+        parts.append(f"typeof({c}) NOT IN ('text', 'null')")
+    elif kind == "integer":
+        parts.append(f"typeof({c}) NOT IN ('integer', 'null')")
+    elif kind == "boolean":
+        parts.append(f"({c} IS NOT NULL AND (typeof({c}) != 'integer' OR {c} NOT IN (0, 1)))")
+    elif kind == "date":
+        parts.append(f"({c} IS NOT NULL AND (typeof({c}) != 'text' OR date({c}) IS NOT {c}))")
+    elif kind == "datetime":
+        parts.append(
+            f"({c} IS NOT NULL AND (typeof({c}) != 'text' OR datetime(substr({c}, 1, 19)) IS NOT substr({c}, 1, 19)"
+            f" OR (length({c}) != 19 AND NOT substr({c}, 20) GLOB '.[0-9]*')))"
+        )
+    elif kind == "json":
+        parts.append(f"({c} IS NOT NULL AND (typeof({c}) != 'text' OR NOT json_valid({c})))")
+    if allowed is not None:
+        values = ", ".join("'" + v.replace("'", "''") + "'" for v in sorted(allowed))
+        parts.append(f"({c} IS NOT NULL AND {c} NOT IN ({values}))")
+    return " OR ".join(parts)
+
+
+def content_problems(path: Path, *, limit: int = 10) -> list[str]:
+    """What ``PRAGMA integrity_check`` cannot see: a value damaged inside a sound page.
+
+    Every text decodes as UTF-8, every date, time and JSON value parses, every number is a number,
+    every coded value (status, result, kind …) is one this program knows, and no required value is
+    missing. An empty list means sound; each problem names the table, the row and the column.
+
+    Fast enough for every open: SQL finds the suspect rows and each text column is decoded in one
+    piece; only suspects are then looked at value by value.
+    """
+    from app.db.models import Base
+
+    coded = _coded_values()
+    problems: list[str] = []
+    try:
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        return [str(exc)]
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        present_by_table = {
+            t: {r[1] for r in con.execute(f'PRAGMA table_info("{t}")')} for t in tables if t.isidentifier()
+        }
+        con.text_factory = bytes  # decode here, strictly, instead of failing later in the middle of an action
+        for table in Base.metadata.sorted_tables:
+            present = present_by_table.get(table.name)
+            if not present:
+                continue
+            columns = [c for c in table.columns if c.name in present]
+            kinds = {c.name: _column_kind(c) for c in columns}
+            suspects: set[int] = set()
+            condition = " OR ".join(
+                f"({cond})"
+                for c in columns
+                if (cond := _suspect_condition(table.name, c, kinds[c.name], coded.get((table.name, c.name))))
+            )
+            if condition:
+                suspects |= {
+                    r[0]
+                    for r in con.execute(f'SELECT rowid FROM "{table.name}" WHERE {condition} LIMIT {limit}')
+                }
+            for c in columns:
+                if kinds[c.name] not in ("text", "json", "date", "datetime"):
+                    continue
+                joined = con.execute(
+                    f'SELECT group_concat(CAST("{c.name}" AS BLOB), x\'0a\') FROM "{table.name}"'
+                ).fetchone()[0]
+                try:
+                    (joined or b"").decode("utf-8")
+                except UnicodeDecodeError:
+                    suspects |= {
+                        r[0]
+                        for r in con.execute(f'SELECT rowid, CAST("{c.name}" AS BLOB) FROM "{table.name}"')
+                        if not _decodes(r[1])
+                    }
+            if not suspects:
+                continue
+            checks = [(c, _checker(kinds[c.name]) if kinds[c.name] != "any" else None) for c in columns]
+            names = ", ".join(f'"{c.name}"' for c in columns)
+            marks = ", ".join("?" for _ in sorted(suspects)[:limit])
+            rows = con.execute(
+                f'SELECT rowid, {names} FROM "{table.name}" WHERE rowid IN ({marks}) ORDER BY rowid',
+                sorted(suspects)[:limit],
+            )
+            for row in rows:
+                for (column, check), value in zip(checks, row[1:], strict=True):
+                    problem = _value_problem(table.name, column, check, coded, value)
+                    if problem:
+                        problems.append(f"{table.name} 第 {row[0]} 行 {column.name}：{problem}")
+                        if len(problems) >= limit:
+                            return problems
+    except sqlite3.DatabaseError as exc:
+        if is_disk_full(exc, path):
+            raise DiskFullError(path) from None
+        problems.append(str(exc))
+    except UnicodeDecodeError:
+        problems.append("数据库结构中的文字已损坏 (the schema text does not decode)")
+    finally:
+        con.close()
+    return problems
+
+
+def _decodes(value: Any) -> bool:
+    if not isinstance(value, bytes):
+        return True
+    try:
+        value.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _value_problem(
+    table: str,
+    column: Any,
+    check: Callable[[Any], bool] | None,
+    coded: dict[tuple[str, str], frozenset[str]],
+    value: Any,
+) -> str:
+    if value is None:
+        return "" if column.nullable or column.primary_key else "缺少必填值 (missing value)"
+    if isinstance(value, bytes):
+        try:
+            text = value.decode("utf-8")
+        except UnicodeDecodeError:
+            return "文字无法解码（字节损坏）(text does not decode as UTF-8)"
+        allowed = coded.get((table, column.name))
+        if allowed is not None and text not in allowed:
+            return f"未知的取值“{text[:20]}” (unknown value)"
+    if check is not None and not check(value):
+        return "数据类型或格式不对 (wrong type or format)"
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,18 +328,21 @@ def backup_files(path: Path) -> list[BackupFile]:
 
 
 def backup_is_good(backup: Path, known: set[str]) -> bool:
-    """Sound (``quick_check``) and written by this program or an older one."""
-    if integrity_problems(backup, quick=True):
+    """Sound (``quick_check`` and every value readable) and written by this program or an older one."""
+    try:
+        if integrity_problems(backup, quick=True) or content_problems(backup, limit=1):
+            return False
+    except DiskFullError:
         return False
     try:
         con = sqlite3.connect(f"file:{backup.resolve()}?mode=ro", uri=True)
         try:
-            row = con.execute("SELECT version_num FROM alembic_version").fetchone()
+            rows = con.execute("SELECT version_num FROM alembic_version").fetchall()
         finally:
             con.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):
         return False
-    return row is not None and str(row[0]) in known
+    return len(rows) == 1 and str(rows[0][0]) in known
 
 
 def newest_good_backup(path: Path, known: set[str]) -> Path | None:

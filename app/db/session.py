@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,8 +22,17 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.db.integrity import CorruptFileError, DatabaseError, integrity_problems, newest_good_backup
-from app.db.lock import TournamentLock
+from app.db.integrity import (
+    CorruptFileError,
+    DatabaseError,
+    backups_folder,
+    content_problems,
+    integrity_problems,
+    newest_good_backup,
+)
+from app.db.lock import TournamentLock, lock_path, pid_alive
+from app.engine.types import UserError
+from app.files import DiskFullError, is_disk_full
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 BUSY_TIMEOUT_MS = 10_000
@@ -126,7 +135,11 @@ class Database:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """One session per arbiter action: committed on success, rolled back as a whole on error."""
+        """One session per arbiter action: committed on success, rolled back as a whole on error.
+
+        A write the disk refuses (full, a file-size limit) is a :class:`DiskFullError`; a value SQLite
+        cannot read back is a :class:`CorruptFileError`: nothing of the action is kept either way.
+        """
         session = self._factory()
         if self._kept is not None:
             session.info[_KEPT] = self._kept
@@ -134,11 +147,16 @@ class Database:
         try:
             yield session
             session.commit()
-        except BaseException:
-            session.rollback()
+        except BaseException as exc:
+            with suppress_storage_errors():
+                session.rollback()
+            translated = storage_error(exc, self.path)
+            if translated is not None:
+                raise translated from None
             raise
         finally:
-            session.close()
+            with suppress_storage_errors():
+                session.close()
 
     def __enter__(self) -> Database:
         return self
@@ -151,6 +169,74 @@ class Database:
         self.engine.dispose()
         if self.lock is not None:
             self.lock.release()
+        elif self.read_only and not getattr(self, "_tidied", False):
+            self._tidied = True
+            tidy_after_reading(self.path)
+
+
+def tidy_after_reading(path: Path) -> None:
+    """A read-only connection cannot remove the write-ahead log and index SQLite keeps beside a file
+    (only the last writer does). When no instance is editing the file, let SQLite itself do it: take
+    the lock for a moment, open and close one ordinary connection. Nothing is written to the file."""
+    import sqlite3
+
+    wal = Path(str(path) + "-wal")
+    if not wal.exists() and not Path(str(path) + "-shm").exists():
+        return
+    try:
+        lock = TournamentLock.acquire(path)
+    except UserError:
+        return  # another instance is editing it: the log is its own
+    try:
+        if wal.exists() and wal.stat().st_size:
+            return  # a log with content is recovered by the next writer, never by a reader
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=rw", uri=True)
+        try:
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            con.close()
+    except (OSError, sqlite3.Error):
+        pass
+    finally:
+        lock.release()
+
+
+def suppress_storage_errors() -> AbstractContextManager[None]:
+    """Cleaning up after a failed action must not hide why it failed (the caller raises that)."""
+    return suppress(Exception)
+
+
+def storage_error(exc: BaseException, path: Path) -> UserError | None:
+    """The arbiter's message for a storage failure (SQLite or OS), or None for any other error."""
+    import sqlite3
+
+    if isinstance(exc, UserError):
+        return None
+    orig = getattr(exc, "orig", exc)  # SQLAlchemy wraps the driver's error
+    if is_disk_full(orig, path):
+        return DiskFullError(path)
+    if isinstance(orig, sqlite3.OperationalError):
+        text = str(orig).lower()
+        if "could not decode" in text or "malformed" in text:
+            return CorruptFileError(path, str(orig), newest_good_backup(path, known_revisions()))
+        if "database is locked" in text or "database is busy" in text:
+            return UserError(
+                f"{path.name} 正被另一个程序占用，请稍后重试",
+                f"{path.name} is busy in another program; retry",
+            )
+        if "readonly" in text or "read-only" in text:
+            return UserError(
+                f"{path.name} 是只读的（文件或文件夹没有写权限），不能修改",
+                f"{path.name} is read-only (no write permission on the file or its folder)",
+            )
+        if "disk i/o error" in text:
+            return UserError(
+                f"读写 {path.name} 时磁盘出错（{orig}）；没有做任何修改",
+                f"a disk error while reading or writing {path.name} ({orig}); nothing was changed",
+            )
+    if isinstance(orig, sqlite3.DatabaseError) and "malformed" in str(orig).lower():
+        return CorruptFileError(path, str(orig), newest_good_backup(path, known_revisions()))
+    return None
 
 
 def file_revision(path: Path) -> str | None:
@@ -168,10 +254,20 @@ def file_revision(path: Path) -> str | None:
                     f"{path.name} is not a tournament file (no schema version)",
                 )
             return None
-        row = con.execute("SELECT version_num FROM alembic_version").fetchone()
-        return None if row is None else str(row[0])
+        rows = con.execute("SELECT version_num FROM alembic_version").fetchall()
+        if len(rows) > 1:
+            versions = "、".join(str(r[0]) for r in rows)
+            raise CorruptFileError(
+                path,
+                f"数据库版本记录有 {len(rows)} 行（{versions}），文件被其他程序改动过 (several schema versions)",
+            )
+        return None if not rows else str(rows[0][0])
     except sqlite3.DatabaseError as exc:
+        if is_disk_full(exc, path):
+            raise DiskFullError(path) from None
         raise CorruptFileError(path, f"已损坏或不是赛事文件：{exc}") from None
+    except UnicodeDecodeError:  # the schema's own text is damaged
+        raise CorruptFileError(path, "数据库结构中的文字已损坏 (the schema text does not decode)") from None
     finally:
         con.close()
 
@@ -210,29 +306,93 @@ def open_database(
     pass ``PRAGMA integrity_check``; a corrupt file is refused with the newest good backup named.
     """
     path = Path(path)
+    if path.is_dir():
+        raise DatabaseError(f"{path} 是文件夹，不是赛事文件", f"{path} is a folder, not a tournament file")
     if not path.exists():
         if not create:
             raise DatabaseError(f"找不到文件 {path}", f"file not found: {path}")
         if read_only:
             raise DatabaseError(f"无法以只读方式创建 {path}", f"cannot create {path} read-only")
+        if not path.parent.is_dir():
+            raise DatabaseError(f"文件夹 {path.parent} 不存在", f"the folder {path.parent} does not exist")
     elif create:
         raise DatabaseError(f"文件已存在：{path}", f"file already exists: {path}")
     elif path.stat().st_size == 0:
         raise DatabaseError(
             f"{path.name} 是空文件，不是赛事文件", f"{path.name} is empty, not a tournament file"
         )
-    lock = None if read_only else TournamentLock.acquire(path, take_over=take_over)
+    # a lock beside a file that does not exist yet protects nothing: a stale one is taken over
+    lock = None if read_only else TournamentLock.acquire(path, take_over=take_over or create)
+    created = False
+    engine = None
     try:
-        if not create:
+        if create:
+            created = _create_private(path)
+        else:
+            if not read_only:
+                remove_leftovers(path)
             _check_existing(path, read_only=read_only)
         engine = make_engine(path, read_only=read_only)
         if not read_only:
             upgrade(engine)
-    except BaseException:
+    except BaseException as exc:
+        if engine is not None:
+            engine.dispose()
+        if created:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(str(path) + suffix).unlink(missing_ok=True)
         if lock is not None:
             lock.release()
+        translated = storage_error(exc, path)
+        if translated is not None:
+            raise translated from None
         raise
     return Database(path=path, engine=engine, read_only=read_only, lock=lock)
+
+
+def _create_private(path: Path) -> bool:
+    """Create the new, empty tournament file readable by its owner only (it will hold personal numbers)."""
+    import os
+
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        raise DatabaseError(f"文件已存在：{path}", f"file already exists: {path}") from None
+    except OSError as exc:
+        from app.files import os_error
+
+        raise os_error(exc, path) from None
+    os.close(fd)
+    return True
+
+
+def remove_leftovers(path: Path) -> list[Path]:
+    """Remove what a killed run left beside the file: an unfinished restore (``FILE.restoring``), backup
+    copies never finished (``….partial`` in the backups folder, whose writer is gone) and lock drafts.
+    They hold every personal number of the event and are of no use. Returns what was removed."""
+    import os
+    import re
+
+    removed: list[Path] = []
+    candidates = [Path(str(path) + ".restoring" + s) for s in ("", "-journal", "-wal", "-shm")]
+    folder = backups_folder(path)
+    if folder.is_dir():
+        for f in folder.iterdir():
+            m = re.search(r"\.(\d+)\.partial(-journal|-wal|-shm)?$", f.name)
+            if m is not None and pid_alive(int(m.group(1))) and int(m.group(1)) != os.getpid():
+                continue  # another running instance is writing this backup now
+            if f.name.endswith((".partial", ".partial-journal", ".partial-wal", ".partial-shm")):
+                candidates.append(f)
+    lock = lock_path(path)
+    candidates += [f for f in path.parent.glob(f".{lock.name}.*.tmp")]
+    for f in candidates:
+        try:
+            if f.is_file():
+                f.unlink()
+                removed.append(f)
+        except OSError:
+            pass
+    return removed
 
 
 def _check_existing(path: Path, *, read_only: bool) -> None:
@@ -240,6 +400,8 @@ def _check_existing(path: Path, *, read_only: bool) -> None:
         if check_version(path) is None:
             raise DatabaseError(f"{path.name} 不是象棋赛事文件", f"{path.name} is not a tournament file")
         problems = integrity_problems(path, quick=read_only, writable=not read_only)
+        if not problems:
+            problems = content_problems(path, limit=3)
         if problems:
             raise CorruptFileError(path, "；".join(problems[:3]))
     except CorruptFileError as exc:

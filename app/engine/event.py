@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.engine.discipline import annul_games
 from app.engine.regulations import GroupFormat
 from app.engine.types import GameResult, PlayerStatus, RoundRecord, RoundStage
 
@@ -64,6 +65,17 @@ class GroupState:
     stages: tuple[RoundStage, ...]  # the stage of each round above (knockout: after the split)
     closed: tuple[bool, ...]  # whether each round above is closed
     violations: tuple[ViolationFact, ...] = ()
+
+    @property
+    def scored_rounds(self) -> tuple[RoundRecord, ...]:
+        """The rounds as they count for points: the games of a player disqualified with his games
+        annulled (取消成绩，已赛对局作废) become forfeits by him. Standings, the scores pairing reads, the
+        pairing lists and the crosstable all read these, so that they never disagree."""
+        rounds = self.rounds
+        for e in self.entrants:
+            if e.status is PlayerStatus.DISQUALIFIED and e.annul_games:
+                rounds = annul_games(rounds, e.no)
+        return rounds
 
     @property
     def last_round(self) -> int:

@@ -26,7 +26,9 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TypeVar
 
+from app.engine.privacy import looks_personal
 from app.engine.regulations import RegistrationRules
+from app.engine.text import NAME_MAX, NOTES_MAX, TEAM_MAX, UNIT_MAX, clean_text
 from app.engine.types import Gender, IdDocument, UserError
 
 K = TypeVar("K", bound=Hashable)
@@ -38,8 +40,6 @@ PROVINCE_CODES = frozenset(
     {11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46}
     | {50, 51, 52, 53, 54, 61, 62, 63, 64, 65, 71, 81, 82, 83}
 )
-NAME_MAX = 30
-TEAM_MAX = 40
 RATING_MAX = 3500
 _PHONE = re.compile(r"1[3-9]\d{9}")
 _NAME_FORBIDDEN = re.compile(r"[\d\x00-\x1f\x7f@#$%^&*=+<>{}\[\]|\\/?!！？;；:：,，、\"“”]")
@@ -276,15 +276,9 @@ def normalise_phone(text: str) -> str:
 
 
 def normalise_name(text: str) -> str:
-    """Collapse inner white space; raise :class:`UserError` if empty, too long or not a name."""
-    name = " ".join(text.split())
-    if not name:
-        raise UserError("姓名为空", "the name is empty")
-    if len(name) > NAME_MAX:
-        raise UserError(
-            f"姓名过长（{len(name)} 个字符，最多 {NAME_MAX} 个）",
-            f"the name is too long ({len(name)} characters, at most {NAME_MAX})",
-        )
+    """NFC, inner white space collapsed; raise :class:`UserError` if empty, too long or not a name
+    (digits, symbols, control, bidi-override and zero-width characters are refused)."""
+    name = clean_text(text, "姓名", "the name", NAME_MAX, required=True)
     bad = _NAME_FORBIDDEN.search(name)
     if bad:
         raise UserError(
@@ -393,7 +387,33 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
         fail("phone", e)
 
     group = entry.group.strip()
-    team = " ".join(entry.team.split())
+    team = entry.team
+    try:
+        team = clean_text(entry.team, "队名", "the team name", TEAM_MAX)
+    except UserError as e:
+        fail("team", e)
+    unit = entry.unit
+    try:
+        unit = clean_text(entry.unit, "单位", "the unit", UNIT_MAX)
+    except UserError as e:
+        fail("unit", e)
+    notes = entry.notes
+    try:
+        notes = clean_text(entry.notes, "备注", "the notes", NOTES_MAX, multiline=True)
+    except UserError as e:
+        fail("notes", e)
+    for field_name, label_zh, label_en, value in (
+        ("unit", "单位", "unit", unit),
+        ("team", "队名", "team name", team),
+    ):
+        if value and looks_personal(value):
+            fail(
+                field_name,
+                UserError(
+                    f"{label_zh}“{value}”中像是含有手机号、证件号或文件路径（{label_zh}会印在公开名单上）",
+                    f"the {label_en} {value!r} seems to hold a phone or ID number or a path (it is printed publicly)",
+                ),
+            )
     if not group:
         fail("group", UserError("组别为空", "the group is empty"))
     elif group not in context.groups:
@@ -412,11 +432,6 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
                 f"{group} has no teams; the team {team!r} is not allowed",
             ),
         )
-    if len(team) > TEAM_MAX:
-        fail(
-            "team", UserError(f"队名过长（最多 {TEAM_MAX} 个字符）", f"team name over {TEAM_MAX} characters")
-        )
-
     if entry.rating is not None and not 0 < entry.rating <= RATING_MAX:
         fail(
             "rating",
@@ -457,8 +472,8 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
         phone=phone,
         group=group,
         team=team,
-        unit=" ".join(entry.unit.split()),
-        notes=entry.notes.strip(),
+        unit=unit,
+        notes=notes,
         birth_date=birth,
         gender=gender,
     )

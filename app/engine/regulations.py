@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, clean_text
 from app.engine.types import Colour, GameResult, UserError
 
 
@@ -146,6 +147,14 @@ class Points:
         raise AssertionError(result)  # pragma: no cover
 
 
+MAX_ROUNDS = 30
+MAX_GROUPS = 20
+MAX_POINTS = 100
+MAX_CAPACITY = 100_000
+MAX_AMOUNT = 100_000_000  # 元
+MAX_SETTING_INT = 2**53  # any whole-number setting (stored as JSON, read by every tool)
+
+
 @dataclass(frozen=True, slots=True)
 class GroupFormat:
     """A group (组别) and its format (RULES.md §1)."""
@@ -267,14 +276,31 @@ class Regulations:
 
     def validate(self) -> None:
         """Raise :class:`UserError` naming the first inconsistent setting."""
+        if clean_text(self.event_name, "赛事名称", "the event name", EVENT_NAME_MAX) != self.event_name:
+            raise UserError("赛事名称前后有多余空白", "the event name has surrounding white space")
+        clean_text(self.venue, "比赛地点", "the venue", EVENT_NAME_MAX)
         if not self.groups:
             raise UserError("规程中至少要有一个组别", "the regulation needs at least one group")
         names = [g.name for g in self.groups]
         if len(set(names)) != len(names):
             raise UserError("组别名称重复", "duplicate group names")
+        if len(self.groups) > MAX_GROUPS:
+            raise UserError(f"组别最多 {MAX_GROUPS} 个", f"at most {MAX_GROUPS} groups")
+        for name, value in dataclasses.asdict(self.points).items():
+            if not 0 <= value <= MAX_POINTS:
+                raise UserError(
+                    f"计分 points.{name} = {value} 应在 0–{MAX_POINTS} 之间",
+                    f"points.{name} = {value} must be 0-{MAX_POINTS}",
+                )
         for g in self.groups:
-            if g.rounds < 1:
-                raise UserError(f"{g.name}：轮次数必须至少为 1", f"{g.name}: rounds must be at least 1")
+            if clean_text(g.name, "组别名称", "the group name", GROUP_NAME_MAX, required=True) != g.name:
+                raise UserError(
+                    f"组别名称“{g.name}”前后有多余空白", f"group name {g.name!r} has extra white space"
+                )
+            if not 1 <= g.rounds <= MAX_ROUNDS:
+                raise UserError(
+                    f"{g.name}：轮次数必须在 1–{MAX_ROUNDS} 之间", f"{g.name}: rounds must be 1-{MAX_ROUNDS}"
+                )
             if g.knockout_size not in (0, 4, 8, 16):
                 raise UserError(
                     f"{g.name}：淘汰赛人数只能是 0、4、8 或 16",
@@ -321,8 +347,14 @@ class Regulations:
             )
         if self.team.min_members < 1 or self.team.counted_members < 1:
             raise UserError("团体计分人数必须至少为 1", "team counting needs at least one member")
-        if self.registration.capacity < 2:
-            raise UserError("参赛人数上限至少为 2", "capacity must be at least 2")
+        if not 2 <= self.registration.capacity <= MAX_CAPACITY:
+            raise UserError(
+                f"参赛人数上限应在 2–{MAX_CAPACITY} 之间", f"the capacity must be 2-{MAX_CAPACITY}"
+            )
+        for t in self.prizes:
+            clean_text(t.name, "奖项名称", "the prize table name", EVENT_NAME_MAX, required=True)
+            if len(t.amounts) > MAX_CAPACITY or any(a > MAX_AMOUNT for a in t.amounts):
+                raise UserError(f"奖励“{t.name}”的金额或名次数过大", f"prize table {t.name!r} is too large")
         if self.end_date < self.start_date:
             raise UserError("结束日期早于开始日期", "the end date is before the start date")
 
@@ -481,6 +513,8 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
             raise _bad(where, "应为整数", "expected a whole number")
+        if abs(value) > MAX_SETTING_INT:
+            raise _bad(where, f"的数值 {value} 过大", f"value {value} is too large")
         return value
     if tp is str:
         if not isinstance(value, str):

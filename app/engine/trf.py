@@ -47,6 +47,8 @@ from app.engine.types import Game, GameResult, RoundRecord, UserError
 
 ROUND_COLUMN = 91  # 0-based index where the first round block starts ("  OOOO c r")
 ROUND_WIDTH = 10
+NAME_WIDTH = 33  # columns 15-47 of a 001 line
+TEAM_WIDTH = 32  # columns 5-36 of a 013 line
 DEFAULT_KIND = "Swiss system (Chinese Xiangqi Association rules)"
 
 
@@ -215,16 +217,17 @@ def write_trf(event: TrfEvent, ranks: Mapping[int, int] | None = None) -> str:
     for n, rnd in enumerate(rounds, start=1):
         if rnd.number != n:
             raise TrfError(f"轮次不连续：缺少第 {n} 轮", f"rounds are not consecutive: round {n} is missing")
+    _refuse_what_trf_cannot_hold(event)
     for p in sorted(event.players, key=lambda p: p.no):
         rating = f"{p.rating:4d}" if p.rating else "    "
         head = (
-            f"001 {p.no:4d} {(p.sex or ' ')[:1]}{'':3} {p.name[:33]:<33} {rating} {p.federation[:3]:<3} "
+            f"001 {p.no:4d} {(p.sex or ' ')[:1]}{'':3} {p.name:<33} {rating} {p.federation[:3]:<3} "
             f"{p.fide_id[:11]:>11} {_date(p.birth_date):<10} {_fmt_points(pts.get(p.no, 0.0))} "
             f"{place.get(p.no, 0):4d}"
         )
         lines.append((head + "".join(_round_block(r, p.no) for r in rounds)).rstrip())
     for name, members in event.teams:
-        lines.append((f"013 {name[:32]:<32}" + "".join(f" {no:4d}" for no in members)).rstrip())
+        lines.append((f"013 {name:<32}" + "".join(f" {no:4d}" for no in members)).rstrip())
     lines.append(scoring_record(event.points))
     exact_record = exact_points_record(event.points)
     if exact_record is not None:
@@ -249,6 +252,32 @@ def write_trf(event: TrfEvent, ranks: Mapping[int, int] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _refuse_what_trf_cannot_hold(event: TrfEvent) -> None:
+    """TRF columns have fixed widths: a longer name would be cut without a word, so it is refused."""
+    too_long: list[str] = []
+    for p in event.players:
+        if len(p.name) > NAME_WIDTH:
+            too_long.append(f"{p.no} 号姓名“{p.name}”（{len(p.name)} 字，最多 {NAME_WIDTH}）")
+        if p.rating is not None and not 0 <= p.rating <= 9999:
+            too_long.append(f"{p.no} 号等级分 {p.rating}")
+        if p.no > 9999:
+            too_long.append(f"序号 {p.no}（最多 4 位）")
+    for name, _members in event.teams:
+        if len(name) > TEAM_WIDTH:
+            too_long.append(f"队名“{name}”（{len(name)} 字，最多 {TEAM_WIDTH}）")
+    if any(
+        len(text) != len(" ".join(text.split())) or "\n" in text
+        for text in (event.name, event.group, event.venue)
+    ):
+        too_long.append("赛事名称、组别或地点中有换行或多余空白")
+    if too_long:
+        shown = "；".join(too_long[:5]) + (f"……共 {len(too_long)} 处" if len(too_long) > 5 else "")
+        raise TrfError(
+            f"TRF 的定长字段放不下：{shown}。请先缩短再导出",
+            f"the TRF's fixed-width fields cannot hold: {shown}; shorten them before exporting",
+        )
+
+
 # --------------------------------------------------------------------------- reading
 
 
@@ -262,12 +291,16 @@ class _Entry:
 def _parse_001(line: str) -> tuple[TrfPlayer, float | None, int | None, list[_Entry]]:
     padded = line.ljust(ROUND_COLUMN)
     try:
-        no = int(padded[4:8])
-    except ValueError:
+        no = _number(padded[4:8], line)
+    except TrfError:
         raise TrfError(
             f"TRF 001 行的起始序号无效：{line}", f"TRF 001 line has no start rank: {line}"
         ) from None
+    if no < 1:
+        raise TrfError(f"TRF 001 行的起始序号应从 1 起：{line}", f"TRF 001: start ranks begin at 1: {line}")
     rating_text = padded[48:52].strip()
+    if rating_text and not (rating_text.isascii() and rating_text.isdigit()):
+        raise TrfError(f"TRF 001 行的等级分无效：{line}", f"TRF 001: invalid rating: {line}")
     points_text = padded[80:84].strip()
     rank_text = padded[85:89].strip()
     try:
@@ -345,6 +378,16 @@ def _game_result(red: _Entry, black: _Entry | None, line: str) -> GameResult:
     return mapping[key]
 
 
+def _number(text: str, line: str) -> int:
+    """A start rank or round number of a TRF line (four digits at most)."""
+    cleaned = text.strip()
+    if not cleaned.isascii() or not cleaned.isdigit() or len(cleaned) > 4:
+        raise TrfError(
+            f"TRF 中“{text.strip()}”不是有效的编号：{line}", f"TRF: {text.strip()!r} is not a number: {line}"
+        )
+    return int(cleaned)
+
+
 def read_trf(text: str) -> TrfEvent:
     """Read one group from a TRF text (the records described in the module docstring)."""
     name, group = "", ""
@@ -379,7 +422,7 @@ def read_trf(text: str) -> TrfEvent:
         elif code in ("022", "032", "042", "052", "122", "092"):
             info[code] = line[4:].strip()
         elif code == "013":
-            members = tuple(int(x) for x in line[36:].split())
+            members = tuple(_number(x, line) for x in line[36:].split())
             teams.append((line[4:36].strip(), members))
         elif code == "162":
             for column in range(5, len(line), 9):  # codes in columns 6, 15, 24 … (1-based)
@@ -397,9 +440,19 @@ def read_trf(text: str) -> TrfEvent:
                 raise TrfError("TRF 的 XQS 行格式不对", "TRF XQS: malformed")
             exact = {k: float(v) for k, v in zip(_EXACT_FIELDS, parts, strict=True)}
         elif code in _BB_CODES:
-            bb_values[_BB_CODES[code]] = float(line[4:8])
+            try:
+                bb_values[_BB_CODES[code]] = float(line[4:8])
+            except ValueError:
+                raise TrfError(
+                    f"TRF 的 {code} 行分值无效：{line}", f"TRF {code}: invalid points: {line}"
+                ) from None
         elif code == "XQB":
-            board_order[int(line[4:7])] = [int(x) for x in line[7:].split()]
+            number = _number(line[4:7], line)
+            if number in board_order:
+                raise TrfError(
+                    f"TRF 中第 {number} 轮的 XQB 行重复", f"TRF: the XQB line of round {number} repeats"
+                )
+            board_order[number] = [_number(x, line) for x in line[7:].split()]
     if not players:
         raise TrfError("TRF 中没有棋手（001 行）", "the TRF holds no players (001 lines)")
     points = _points_from(exact or point_values or bb_values)

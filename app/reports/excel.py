@@ -17,6 +17,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from app.engine.text import FORMULA_LEADS
 from app.reports.model import ResultWorkbook
 
 Cell = str | int | float | None
@@ -44,8 +45,8 @@ def _sheet(
     for row in rows:
         ws.append(list(row))
         for col, value in enumerate(row, start=1):
-            if isinstance(value, str) and value.startswith("="):
-                ws.cell(ws.max_row, col).data_type = "s"  # text, never a formula
+            if isinstance(value, str) and value[:1] in FORMULA_LEADS:
+                ws.cell(ws.max_row, col).data_type = "s"  # stored as text: shown as typed, never run
     bold = Font(bold=True)
     for cell in ws[1]:
         cell.font = bold
@@ -197,5 +198,14 @@ def build_workbook(data: ResultWorkbook) -> Workbook:
 
 
 def write_workbook(data: ResultWorkbook, out: str | Path | BinaryIO) -> None:
-    """Write the result workbook to ``out`` (a path or a binary stream)."""
+    """Write the result workbook to ``out`` (a path, written all at once, or a binary stream)."""
+    if isinstance(out, str | Path):
+        import io
+
+        from app.files import write_atomic
+
+        buf = io.BytesIO()
+        build_workbook(data).save(buf)
+        write_atomic(out, buf.getvalue())
+        return
     build_workbook(data).save(out)

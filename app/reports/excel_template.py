@@ -141,6 +141,9 @@ def write_registration_template(
     ws.freeze_panes = ws.cell(row=HEADER_ROW + 1, column=1)
 
     def choose(field: str, options: Sequence[str]) -> None:
+        options = [o for o in options if '"' not in o and "," not in o]  # a list validation cannot hold them
+        if not options:
+            return
         col = next(i for i, c in enumerate(FORM_COLUMNS, start=1) if c.field == field)
         letter = ws.cell(row=HEADER_ROW, column=col).column_letter
         formula = '"' + ",".join(options) + '"'
@@ -154,6 +157,10 @@ def write_registration_template(
     choose("id_type", ("居民身份证", "护照", "港澳居民来往内地通行证", "台湾居民来往大陆通行证"))
     for flag in ("insurance", "pledge", "fee_paid", "checked_in"):
         choose(flag, ("是", "否"))
-    out = Path(path)
-    wb.save(out)
-    return out
+    import io
+
+    from app.files import write_atomic
+
+    buf = io.BytesIO()
+    wb.save(buf)
+    return write_atomic(path, buf.getvalue())

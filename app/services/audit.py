@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry
 from app.db.session import Database
+from app.engine.text import REASON_MAX, clean_text, spreadsheet_safe
 
 DEFAULT_ARBITER = "裁判长"
 
@@ -35,7 +36,12 @@ def record(
     who: str = DEFAULT_ARBITER,
     at: datetime | None = None,
 ) -> None:
-    """Add one audit line to the action's session (committed with the action, or not at all)."""
+    """Add one audit line to the action's session (committed with the action, or not at all).
+
+    The reason is the arbiter's own text: it is checked like every text shown in public lists (no
+    control or bidi characters, at most :data:`REASON_MAX` characters) — a refusal undoes the action.
+    """
+    reason = clean_text(reason, "理由", "the reason", REASON_MAX, multiline=True)
     session.add(
         AuditEntry(
             at=at or datetime.now().replace(microsecond=0),
@@ -95,7 +101,10 @@ def export_audit_json(db: Database) -> str:
 
 
 def export_audit_csv(db: Database) -> str:
-    """CSV with a Chinese header row, UTF-8 with BOM so that Excel shows the Chinese text."""
+    """CSV with a Chinese header row, UTF-8 with BOM so that Excel shows the Chinese text.
+
+    A cell that a spreadsheet would read as a formula (``=HYPERLINK(…)``, ``+…``, ``-…``, ``@…``) is
+    written with a leading ``'``: opened in Excel or WPS it shows as text and runs nothing."""
     import csv
     import io
 
@@ -104,5 +113,5 @@ def export_audit_csv(db: Database) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(AUDIT_HEADERS_ZH)
     for row in audit_rows(db):
-        writer.writerow([row[c] for c in AUDIT_COLUMNS])
+        writer.writerow([spreadsheet_safe(row[c]) for c in AUDIT_COLUMNS])
     return out.getvalue()

@@ -27,12 +27,14 @@ from app.db.integrity import (
     backup_files,
     backup_is_good,
     backups_folder,
+    content_problems,
     integrity_problems,
     newest_good_backup,
 )
-from app.db.lock import LockHolder, TournamentLock, lock_path, pid_alive, read_holder
+from app.db.lock import LockHolder, TournamentLock, lock_in_use, lock_path, read_holder
 from app.db.session import Database, check_version, known_revisions
 from app.engine.types import UserError
+from app.files import DiskFullError, is_disk_full
 
 __all__ = [
     "KEEP_RECENT",
@@ -82,9 +84,11 @@ def make_backup(
         raise BackupError(f"找不到文件 {path}", f"file not found: {path}")
     folder = backups_folder(path)
     target = _target(path, reason, now or datetime.now())
-    partial = target.with_name(target.name + ".partial")
+    # the writer's pid in the name: an unfinished copy of a killed run is recognised and removed
+    partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
     try:
-        folder.mkdir(exist_ok=True)
+        folder.mkdir(mode=0o700, exist_ok=True)
+        _create_private(partial)
         src = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
         try:
             dst = sqlite3.connect(partial)
@@ -105,15 +109,32 @@ def make_backup(
             os.fsync(f.fileno())
         os.replace(partial, target)
     except (OSError, sqlite3.Error) as exc:
-        partial.unlink(missing_ok=True)
+        _remove_copy(partial)
+        if is_disk_full(exc, folder):
+            raise BackupError(
+                f"磁盘已满，无法写入备份 {target.name}；文件本身没有改动",
+                f"disk full: cannot write the backup {target.name}; the file itself is unchanged",
+            ) from None
         raise BackupError(
-            f"无法写入备份 {target.name}：{exc}（请检查磁盘空间）",
-            f"cannot write the backup {target.name}: {exc} (check the free disk space)",
+            f"无法写入备份 {target.name}：{exc}",
+            f"cannot write the backup {target.name}: {exc}",
         ) from None
     except BaseException:
-        partial.unlink(missing_ok=True)
+        _remove_copy(partial)
         raise
     return target
+
+
+def _create_private(path: Path) -> None:
+    """An empty file only its owner can read: SQLite keeps the mode of a file it is given."""
+    fd = os.open(path, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o600)
+    os.close(fd)
+    os.chmod(path, 0o600)  # O_CREAT does not change the mode of a file that was there
+
+
+def _remove_copy(path: Path) -> None:
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
 
 
 def list_backups(path: Path | str) -> list[BackupFile]:
@@ -173,13 +194,16 @@ def restore_backup(path: Path | str, backup: Path | str, *, take_over: bool = Fa
         raise CorruptFileError(backup, "；".join(problems[:3]), newest_good_backup(path, known_revisions()))
     if not backup_is_good(backup, known_revisions()):
         raise DatabaseError(
-            f"备份 {backup.name} 不是本程序可读的赛事文件（版本过新或缺少版本信息）",
-            f"the backup {backup.name} is not a tournament file this program can read (too new or no version)",
+            f"备份 {backup.name} 不是本程序可读的赛事文件（版本过新、缺少版本信息或内容损坏）",
+            f"the backup {backup.name} is not a tournament file this program can read "
+            "(too new, no version or damaged content)",
         )
     lock = TournamentLock.acquire(path, take_over=take_over)
+    partial = path.with_name(path.name + ".restoring")
     try:
+        _refuse_another_event(path, backup)
         saved = _save_current(path)
-        partial = path.with_name(path.name + ".restoring")
+        _create_private(partial)
         src = sqlite3.connect(f"file:{backup.resolve()}?mode=ro", uri=True)
         try:
             dst = sqlite3.connect(partial)
@@ -197,9 +221,59 @@ def restore_backup(path: Path | str, backup: Path | str, *, take_over: bool = Fa
         for suffix in ("-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
         os.replace(partial, path)
+    except (OSError, sqlite3.Error) as exc:
+        _remove_copy(partial)
+        if is_disk_full(exc, path):
+            raise DiskFullError(path) from None
+        raise BackupError(f"无法恢复 {path.name}：{exc}", f"cannot restore {path.name}: {exc}") from None
+    except BaseException:
+        _remove_copy(partial)
+        raise
     finally:
         lock.release()
     return saved
+
+
+def event_identity(path: Path) -> tuple[str, str] | None:
+    """(created_at, preset) of the tournament a file holds: the same for every backup of one event,
+    different for another event (the name may be edited). None when it cannot be read."""
+    try:
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        try:
+            row = con.execute("SELECT created_at, preset FROM tournament WHERE id = 1").fetchone()
+        finally:
+            con.close()
+    except (sqlite3.Error, UnicodeDecodeError):
+        return None
+    return None if row is None else (str(row[0]), str(row[1]))
+
+
+def _event_name(path: Path) -> str:
+    try:
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        try:
+            row = con.execute("SELECT name FROM tournament WHERE id = 1").fetchone()
+        finally:
+            con.close()
+    except (sqlite3.Error, UnicodeDecodeError):
+        return "?"
+    return "?" if row is None else str(row[0])
+
+
+def _refuse_another_event(path: Path, backup: Path) -> None:
+    """A backup of another event is never put in place of this one (a corrupt current file, which
+    cannot say which event it was, may be replaced by any good backup)."""
+    if not path.exists():
+        return
+    mine, theirs = event_identity(path), event_identity(backup)
+    if mine is None or theirs is None or mine == theirs:
+        return
+    raise BackupError(
+        f"{backup.name} 是另一场赛事（“{_event_name(backup)}”，{theirs[0][:19]} 创建）的文件，"
+        f"不是 {path.name}（“{_event_name(path)}”，{mine[0][:19]} 创建）的备份，不能用它恢复",
+        f"{backup.name} belongs to another event ({_event_name(backup)!r}, created {theirs[0][:19]}), "
+        f"not to {path.name} ({_event_name(path)!r}, created {mine[0][:19]}); it cannot be restored here",
+    )
 
 
 def _save_current(path: Path) -> Path:
@@ -212,13 +286,15 @@ def _save_current(path: Path) -> Path:
         finally:
             con.close()
         return make_backup(path, "before-restore")
-    # corrupt: keep the bytes as they are, with the log beside them
+    # corrupt: keep the bytes as they are, with the log beside them (owner-only, like every copy)
     target = _target(path, "before-restore-corrupt", datetime.now())
-    target.parent.mkdir(exist_ok=True)
-    shutil.copy2(path, target)
+    target.parent.mkdir(mode=0o700, exist_ok=True)
+    shutil.copyfile(path, target)
+    os.chmod(target, 0o600)
     wal = Path(str(path) + "-wal")
     if wal.exists():
-        shutil.copy2(wal, Path(str(target) + "-wal"))
+        shutil.copyfile(wal, Path(str(target) + "-wal"))
+        os.chmod(Path(str(target) + "-wal"), 0o600)
     return target
 
 
@@ -263,6 +339,8 @@ def check_file(path: Path | str) -> FileCheck:
     if not path.is_file():
         raise BackupError(f"找不到文件 {path}", f"file not found: {path}")
     problems = tuple(integrity_problems(path))
+    if not problems:  # what integrity_check cannot see: a damaged value inside a sound page
+        problems = tuple(content_problems(path))
     revision: str | None = None
     version_problem = ""
     try:
@@ -272,7 +350,7 @@ def check_file(path: Path | str) -> FileCheck:
     except DatabaseError as exc:
         version_problem = exc.zh
     holder = read_holder(path) if lock_path(path).exists() else None
-    alive = holder is not None and holder.on_this_host and pid_alive(holder.pid)
+    alive = lock_in_use(path)
     return FileCheck(
         path=path,
         problems=problems,

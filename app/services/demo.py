@@ -18,9 +18,10 @@ from app.db.models import Group, Player, Team
 from app.db.session import Database
 from app.engine.registration import age_on, resident_id_check_char
 from app.engine.regulations import preset
+from app.engine.types import UserError
 from app.services import audit
 from app.services.registration import draw_numbers
-from app.services.tournaments import create_tournament, group_row, regulations_of
+from app.services.tournaments import create_tournament, discard_on_failure, group_row, regulations_of
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史黎贺顾毛郝龚邵万钱覃武戴孔汤庞樊兰殷施陶洪翟安颜倪严牛温芦季俞章鲁葛伍申尤毕聂焦向柳邢岳齐"
 GIVEN_CHARS = "伟刚勇毅俊峰强军平保东文辉力明永健世广志义兴良海山仁波宁贵福生龙元全国胜学祥才发武新利清飞彬富顺信子杰涛昌成康星光天达安岩中茂进林有坚和彪博诚先敬震振壮会思群豪心邦承乐绍功松善厚庆磊民友裕河哲江超浩亮政谦亨奇固之轮翰朗伯宏言若鸣朋斌梁栋维启克伦翔旭鹏泽晨辰士以建家致树炎德行时泰盛雄琛钧冠策腾楠榕风航弘秀娟英华慧巧美娜静淑惠珠翠雅芝玉萍红娥玲芬芳燕彩春菊兰凤洁梅琳素云莲真环雪荣爱妹霞香月莺媛艳瑞凡佳嘉琼勤珍贞莉桂娣叶璧璐娅琦晶妍茜秋珊莎锦黛青倩婷姣婉娴瑾颖露瑶怡婵雁蓓纨仪荷丹蓉眉君琴蕊薇菁梦岚苑婕馨瑗琰韵融园艺咏卿聪澜纯毓悦昭冰爽琬茗羽希宁欣飘育滢馥筠柔竹霭凝晓欢霄枫芸菲寒伊亚宜可姬舒影荔枝思丽"
@@ -186,8 +187,35 @@ def create_demo(
     absent: int = 0,
     who: str = audit.DEFAULT_ARBITER,
 ) -> Database:
-    """Create the demo tournament file: the field registered, numbers drawn by lot (seed recorded)."""
+    """Create the demo tournament file: the field registered, numbers drawn by lot (seed recorded).
+
+    Nothing is left behind when it cannot be made (too few players, a full disk …)."""
+    check_demo_size(players, absent)
     db = create_tournament(path, "tianshui-2024", who=who)
+    with discard_on_failure(db):
+        _fill_demo(db, path, seed, players, absent, who)
+    return db
+
+
+#: the demo needs two players per group to draw numbers; more than the preset's capacity is refused
+DEMO_MIN_PLAYERS = 4
+
+
+def check_demo_size(players: int, absent: int) -> None:
+    capacity = preset("tianshui-2024").registration.capacity
+    if not DEMO_MIN_PLAYERS <= players <= capacity:
+        raise UserError(
+            f"演示赛事的人数应在 {DEMO_MIN_PLAYERS}–{capacity} 之间（现为 {players}）",
+            f"the demo event needs {DEMO_MIN_PLAYERS}-{capacity} players, not {players}",
+        )
+    if not 0 <= absent <= players // 4:
+        raise UserError(
+            f"--absent 应在 0–{players // 4} 之间（现为 {absent}）",
+            f"--absent must be 0-{players // 4}, not {absent}",
+        )
+
+
+def _fill_demo(db: Database, path: Path | str, seed: int, players: int, absent: int, who: str) -> None:
     field = demo_field(seed, players, absent=absent)
     with db.session() as s:
         reg = regulations_of(s)
@@ -224,9 +252,10 @@ def create_demo(
         for team in teams.values():
             members = [r for r in rows[groups_name(groups, team.group_id)] if r.team_id == team.id]
             team.leader = members[0].name if members else ""
-        audit.record(s, "create_demo", entity=str(path), after={"seed": seed, "players": players}, who=who)
+        audit.record(
+            s, "create_demo", entity=Path(path).name, after={"seed": seed, "players": players}, who=who
+        )
     _draw_demo_numbers(db, seed)
-    return db
 
 
 def groups_name(groups: dict[str, Group], group_id: int) -> str:

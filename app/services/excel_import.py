@@ -28,6 +28,13 @@ from app.services.registration import registration_context, write_entry
 
 ImportMode = Literal["all_or_nothing", "valid_only"]
 HEADER_SEARCH_ROWS = 20
+#: the largest form read: far above any event (the capacity is 160 in the preset), far below what
+#: would keep the tournament file locked for long
+MAX_FORM_BYTES = 20 * 1024 * 1024  # the .xlsx file itself
+MAX_UNPACKED_BYTES = 60 * 1024 * 1024  # all its parts unpacked (a zip bomb is refused before it opens)
+MAX_SHARED_STRINGS_BYTES = 16 * 1024 * 1024
+MAX_FORM_ROWS = 20_000
+MAX_FORM_CELLS = 1_000_000
 REQUIRED = ("name", "id_number", "phone")
 LABELS = {c.field: c.label for c in FORM_COLUMNS}
 _ALIASES = {header_key(a): c.field for c in FORM_COLUMNS for a in (c.label, *c.aliases)}
@@ -167,7 +174,20 @@ def _open_workbook(path: Path) -> Any:
     """Open an .xlsx by its content (not its name); one clear error for anything else."""
     if not path.is_file():
         raise _refuse(path, "文件不存在", "the file does not exist")
-    data = path.read_bytes()
+    size = path.stat().st_size
+    if size > MAX_FORM_BYTES:
+        raise _refuse(
+            path,
+            f"文件过大（{size // 1024 // 1024} MB，报名表最多 {MAX_FORM_BYTES // 1024 // 1024} MB）",
+            f"the file is too large ({size // 1024 // 1024} MB; a registration form is at most "
+            f"{MAX_FORM_BYTES // 1024 // 1024} MB)",
+        )
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        from app.files import os_error
+
+        raise os_error(exc, path, reading=True) from None
     if not data:
         raise _refuse(path, "文件是空的（0 字节）", "the file is empty (0 bytes)")
     if data.startswith(_OLE_MAGIC):
@@ -204,6 +224,7 @@ def _open_workbook(path: Path) -> Any:
                 "this is a CSV/text file, not an Excel workbook; open it in Excel and save as .xlsx",
             )
         raise _refuse(path, "不是 Excel（.xlsx）文件", "not an Excel (.xlsx) file")
+    _refuse_huge_parts(path, data)
     try:
         return load_workbook(io.BytesIO(data), data_only=True)
     except Exception as exc:  # openpyxl raises many kinds (BadZipFile, KeyError, InvalidFileException …)
@@ -214,12 +235,58 @@ def _open_workbook(path: Path) -> Any:
         ) from None
 
 
+def _refuse_huge_parts(path: Path, data: bytes) -> None:
+    """Refuse, before parsing, a workbook whose parts unpack to more than a form can hold: millions of
+    shared strings, a sheet of millions of cells, a zip bomb. Quick: only the zip directory is read."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            infos = z.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise _refuse(
+            path, f"文件已损坏或不是 Excel 工作簿（{type(exc).__name__}）", f"the file is corrupt ({exc})"
+        ) from None
+    total = sum(i.file_size for i in infos)
+    strings = sum(i.file_size for i in infos if i.filename.lower().endswith("sharedstrings.xml"))
+    if len(infos) > 10_000 or total > MAX_UNPACKED_BYTES or strings > MAX_SHARED_STRINGS_BYTES:
+        raise _refuse(
+            path,
+            f"工作簿过大（解压后 {total // 1024 // 1024} MB，其中文字表 {strings // 1024 // 1024} MB），"
+            "不像是报名表；请只保留报名表的工作表和数据后另存",
+            f"the workbook is too large ({total // 1024 // 1024} MB unpacked, shared strings "
+            f"{strings // 1024 // 1024} MB) for a registration form; keep only the form and save again",
+        )
+
+
+def _worksheets(wb: Any) -> list[Any]:
+    """The workbook's sheets that hold cells (chart sheets have none)."""
+    return [ws for ws in wb.worksheets if hasattr(ws, "_cells")]
+
+
+def _rows(
+    ws: Any, *, first: int = 1, last: int | None = None, columns: set[int] | None = None
+) -> dict[int, dict[int, Any]]:
+    """The cells that really hold a value, by row and column — the sheet's real extent, whatever its
+    declared dimension says (one stray cell at XFD1048576 must not make a million empty rows)."""
+    rows: dict[int, dict[int, Any]] = {}
+    for (r, c), cell in ws._cells.items():
+        if r < first or (last is not None and r > last) or (columns is not None and c not in columns):
+            continue
+        value = cell.value
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        rows.setdefault(r, {})[c] = value
+    return rows
+
+
 def _find_header(ws: Any) -> tuple[int, dict[int, str], dict[int, str]] | None:
     """(row, {column: field}, {column: header text}) of the first row that looks like the header."""
-    for r, values in enumerate(ws.iter_rows(max_row=HEADER_SEARCH_ROWS, values_only=True), start=1):
+    found = _rows(ws, last=HEADER_SEARCH_ROWS)
+    for r in sorted(found):
         fields: dict[int, str] = {}
         texts: dict[int, str] = {}
-        for c, value in enumerate(values, start=1):
+        for c, value in sorted(found[r].items()):
             if value is None:
                 continue
             text = str(value).strip()
@@ -363,10 +430,18 @@ def read_registration_form(path: Path | str) -> _Sheet:
     path = Path(path)
     wb = _open_workbook(path)
     try:
-        if all(v is None for ws in wb.worksheets for row in ws.iter_rows(values_only=True) for v in row):
+        sheets = _worksheets(wb)
+        cells = sum(len(ws._cells) for ws in sheets)
+        if cells > MAX_FORM_CELLS:
+            raise _refuse(
+                path,
+                f"工作簿有 {cells:,} 个单元格，不像是报名表（最多 {MAX_FORM_CELLS:,} 个）",
+                f"the workbook has {cells:,} cells, too many for a registration form (at most {MAX_FORM_CELLS:,})",
+            )
+        if not any(_rows(ws) for ws in sheets):
             raise _refuse(path, "工作簿是空的", "the workbook is empty")
         found = None
-        for ws in wb.worksheets:
+        for ws in sheets:
             header = _find_header(ws)
             if header is not None:
                 found = ws, header
@@ -383,10 +458,15 @@ def read_registration_form(path: Path | str) -> _Sheet:
             shown = "、".join(missing)
             raise _refuse(path, f"缺少必填列：{shown}", f"required column(s) missing: {shown}")
         rows: list[tuple[int, dict[str, Any]]] = []
-        for r, values in enumerate(
-            ws.iter_rows(min_row=header_row + 1, values_only=True), start=header_row + 1
-        ):
-            raw = {fields[c]: values[c - 1] for c in fields if c - 1 < len(values)}
+        data = _rows(ws, first=header_row + 1, columns=set(fields))
+        if len(data) > MAX_FORM_ROWS:
+            raise _refuse(
+                path,
+                f"表中有 {len(data):,} 行数据，超过报名表上限 {MAX_FORM_ROWS:,} 行",
+                f"the sheet has {len(data):,} data rows, more than a form's {MAX_FORM_ROWS:,}",
+            )
+        for r in sorted(data):
+            raw = {fields[c]: data[r].get(c) for c in fields}
             if all(_text(v) == "" for v in raw.values()):
                 continue
             rows.append((r, raw))

@@ -13,7 +13,6 @@ read ID and phone numbers; every other document is built from values that have n
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
@@ -24,8 +23,9 @@ from app.engine.discipline import scores
 from app.engine.event import ViolationFact
 from app.engine.knockout import Bracket as EngineBracket
 from app.engine.knockout import Feed, GameKind, KnockoutGame, Match, MatchPlan, match_result
+from app.engine.privacy import mask_personal
 from app.engine.regulations import DecidingDraw, Regulations, Tiebreak
-from app.engine.types import Colour, GameResult, PlayerStatus, UserError, ViolationKind, mask_id_number
+from app.engine.types import Colour, GameResult, PlayerStatus, UserError, ViolationKind
 from app.reports import model
 from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
@@ -181,7 +181,7 @@ def _knockout_rows(
         return []
     state = group_state(db, group)
     reg_points = tournament_info(db).regulations.points
-    before = scores(state.rounds, reg_points, number - 1)
+    before = scores(state.scored_rounds, reg_points, number - 1)
     by_no = {e.no: e for e in state.entrants}
 
     def line(no: int) -> model.PlayerLine:
@@ -301,11 +301,11 @@ def crosstable(db: Database, group: str, after_round: int | None = None) -> mode
     number = latest_round(db, group) if after_round is None else after_round
     _require_round(db, group, number)
     state = group_state(db, group)
-    total = scores(state.rounds, info.regulations.points, number)
+    total = scores(state.scored_rounds, info.regulations.points, number)
     places = {line.no: line.rank for line in group_standings(db, group, number).lines}
     cells: dict[int, list[model.CrossCell]] = {e.no: [] for e in state.entrants}
     knockout = _knockout_cells(db, group)
-    for rnd in (r for r in state.rounds if r.number <= number):
+    for rnd in (r for r in state.scored_rounds if r.number <= number):  # as the standings count them
         seen = set()
         for g in rnd.games:
             cells[g.red].append(model.CrossCell.from_game(g.black, Colour.RED, g.result))
@@ -562,24 +562,29 @@ def _bracket_game(g: KnockoutGame, names: dict[int, str], eb: EngineBracket) -> 
 
 # --------------------------------------------------------------------------- whole event
 
-_ID_LIKE = re.compile(r"\d{17}[\dXx]|\d{15}")
-_PHONE_LIKE = re.compile(r"(?<!\d)1\d{10}(?!\d)")
+
+def _scrub(text: str, known: Sequence[str] = ()) -> str:
+    """Mask every personal number (the event's own in any spelling, and anything shaped like an ID,
+    permit, passport or phone number) and cut absolute paths to the file name: audit details may
+    quote them (:func:`app.engine.privacy.mask_personal`)."""
+    return mask_personal(text, known)
 
 
-def _scrub(text: str) -> str:
-    """Mask anything that looks like an ID or a mobile number (audit details may quote them)."""
-    text = _ID_LIKE.sub(lambda m: mask_id_number(m.group(0)), text)
-    return _PHONE_LIKE.sub(lambda m: m.group(0)[:3] + "****" + m.group(0)[-4:], text)
+def _personal_numbers(db: Database) -> tuple[str, ...]:
+    """Every ID and phone number registered in the event (to recognise them however they are written)."""
+    return tuple(n for p in list_players(db) for n in (p.id_number, p.phone) if n)
 
 
 def _audit_lines(db: Database) -> tuple[model.AuditLine, ...]:
-    """The audit log for the workbook: when, who, what and why — never the before/after values."""
+    """The audit log for the workbook: when, who, what and why — never the before/after values, never
+    a personal number or a folder."""
+    known = _personal_numbers(db)
     return tuple(
         model.AuditLine(
             f"{a.at:%Y-%m-%d %H:%M:%S}",
-            a.who,
+            _scrub(a.who, known),
             a.action,
-            _scrub("；".join(part for part in (a.entity, a.reason) if part)),
+            _scrub("；".join(part for part in (a.entity, a.reason) if part), known),
         )
         for a in audit_log(db)
     )
@@ -818,26 +823,61 @@ def render_image(db: Database, name: str, *, scale: float | None = None, **optio
 
 
 def write_document(db: Database, name: str, out: str | Path, **options: object) -> Path:
-    """Render document ``name`` (see :func:`render_pdf`) and write it to ``out`` in one go."""
+    """Render document ``name`` (see :func:`render_pdf`) and write it to ``out`` in one go (a temporary
+    file renamed into place: a failure leaves no truncated PDF)."""
+    from app.files import check_output_path, write_atomic
+
+    check_output_path(out)
     data = render_pdf(db, name, **options)  # type: ignore[arg-type]
-    path = Path(out)
-    path.write_bytes(data)
-    return path
+    return write_atomic(out, data)
 
 
 def write_result_workbook(db: Database, out: str | Path) -> Path:
+    from app.files import check_output_path, write_atomic
     from app.reports.excel import write_workbook
 
+    check_output_path(out)
     data = result_workbook(db)
     buf = io.BytesIO()
     write_workbook(data, buf)
-    path = Path(out)
-    path.write_bytes(buf.getvalue())
-    return path
+    return write_atomic(out, buf.getvalue())
 
 
 def write_public_site(db: Database, out_dir: str | Path, printed_at: datetime | None = None) -> list[Path]:
+    """The public pages in the folder ``out_dir`` (created if missing; pages of an earlier export are
+    replaced). They are written into a fresh folder beside it first and renamed in one by one, so a
+    failure leaves no half-written page."""
+    import os
+    import tempfile
+
+    from app.files import os_error
     from app.reports.html import write_site
 
+    out = Path(out_dir)
+    if not str(out_dir).strip() or "\x00" in str(out_dir):
+        raise UserError("没有给出网页要导出到的文件夹", "no output folder was given")
+    if out.exists() and not out.is_dir():
+        raise UserError(
+            f"{out} 是一个文件；网页要导出到一个文件夹", f"{out} is a file; the pages go into a folder"
+        )
+    if not out.parent.is_dir():
+        raise UserError(f"文件夹 {out.parent} 不存在", f"the folder {out.parent} does not exist")
     site = public_site(db)
-    return write_site(site, out_dir, printed_at or datetime.now())
+    written: list[Path] = []
+    try:
+        with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}.") as tmp:
+            files = write_site(site, tmp, printed_at or datetime.now())
+            out.mkdir(exist_ok=True)
+            for f in files:
+                target = out / f.name
+                if target.is_dir():
+                    raise UserError(
+                        f"{target} 是文件夹，无法写入网页",
+                        f"{target} is a folder; the page cannot be written",
+                    )
+                os.chmod(f, 0o644)
+                os.replace(f, target)
+                written.append(target)
+    except OSError as exc:
+        raise os_error(exc, out) from None
+    return written

@@ -21,6 +21,7 @@ from app.db.models import GameRecord as GameRecordRow
 from app.db.models import GameRow, Group, Player, Round
 from app.db.session import Database
 from app.engine.record_duty import Violation as ViolationValue
+from app.engine.text import text_problem
 from app.engine.types import GameResult, UserError
 from app.engine.xiangqi import (
     GameRecord,
@@ -42,6 +43,9 @@ from app.services import audit
 from app.services.records import hand_in_record
 from app.services.results import game_row, round_row
 from app.services.tournaments import group_row, regulations_of, tournament_row
+
+#: a game record file larger than this is refused before it is read (a real game is a few kilobytes)
+PGN_MAX_BYTES = 1_000_000
 
 # Headers the tournament writes, in this order, before any others the record brings along.
 _TOURNAMENT_HEADERS = ("Event", "Round", "Board", "Date", "Red", "RedTeam", "Black", "BlackTeam")
@@ -162,6 +166,14 @@ def attach_record(
     with no result yet.
     """
     record = _read(pgn)  # replays every move: RecordError names the move
+    for key, value in record.headers:
+        bad = text_problem(f"{key}{value}")
+        if bad is not None or len(value) > 500:
+            raise UserError(
+                f"棋谱头信息 [{key[:20]}] 含有控制字符或不可见字符，或过长（{bad or len(value)}）",
+                f"the record's header [{key[:20]}] holds a control or invisible character, or is too long "
+                f"({bad or len(value)})",
+            )
     with db.session() as s:
         _g, rnd, game = _game(s, group, number, board, game_no)
         entered = GameResult(game.result)

@@ -66,8 +66,9 @@ def _preview(s: Session, g: Group, number: int, change: Change) -> tuple[Round, 
         )
     state = load_group_state(s, g, reg)
     history = [r for r in state.rounds if r.number < number]
+    scored = [r for r in state.scored_rounds if r.number < number]
     pool = pool_from_history(
-        [PoolEntrant(e.no, e.team, e.rating) for e in state.entrants], history, reg.points
+        [PoolEntrant(e.no, e.team, e.rating) for e in state.entrants], history, reg.points, scored=scored
     )
     players = {p.no: p for p in pool}
     moved = {x for b, red, black in new_games if b in changed for x in (red, black)} | (

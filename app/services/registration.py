@@ -29,6 +29,7 @@ from app.engine.registration import (
     draw_by_lot,
     draw_by_rating,
 )
+from app.engine.text import LEADER_MAX, TEAM_MAX, clean_text
 from app.engine.types import Gender, IdDocument, PlayerStatus, UserError
 from app.services import audit
 from app.services.tournaments import group_row, regulations_of
@@ -326,6 +327,8 @@ def withdraw_player(
     changes; ``status_round`` is the first round the player is no longer paired in (default: the
     next round to be paired). Results already played stand.
     """
+    if not remove and not reason.strip():
+        raise UserError("退赛须注明理由", "a withdrawal needs a reason")
     with db.session() as s:
         player = _player(s, player_id)
         before = _snapshot(player)
@@ -419,9 +422,8 @@ def create_team(
     db: Database, group: str, name: str, *, leader: str = "", who: str = audit.DEFAULT_ARBITER
 ) -> int:
     """Create a team (代表队) in a group that allows teams; returns its id."""
-    clean = " ".join(name.split())
-    if not clean:
-        raise UserError("队名为空", "the team name is empty")
+    clean = clean_text(name, "队名", "the team name", TEAM_MAX, required=True)
+    leader = clean_text(leader, "领队", "the team leader", LEADER_MAX)
     with db.session() as s:
         g = group_row(s, group)
         if s.scalars(select(Team).where(Team.group_id == g.id, Team.name == clean)).one_or_none():
@@ -440,7 +442,7 @@ def set_team(
     with db.session() as s:
         player = _player(s, player_id)
         before = player.team.name if player.team else ""
-        name = " ".join((team or "").split())
+        name = clean_text(team or "", "队名", "the team name", TEAM_MAX)
         player.team_id = team_row(s, player.group, name, create=create).id if name else None
         audit.record(s, "set_team", entity=f"player:{player_id}", before=before, after=name, who=who)
 

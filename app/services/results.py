@@ -131,7 +131,10 @@ def enter_results(
     reason: str = "",
     who: str = audit.DEFAULT_ARBITER,
 ) -> int:
-    """Enter many results at once, all or nothing; returns how many changed."""
+    """Enter many results at once, all or nothing; returns how many changed.
+
+    Setting an entered result back to *pending* needs a reason here (a bulk file is no place for an
+    unexplained reset)."""
     boards = [e.board for e in entries]
     duplicates = sorted({b for b in boards if boards.count(b) > 1})
     if duplicates:
@@ -142,19 +145,24 @@ def enter_results(
     with db.session() as s:
         g = group_row(s, group)
         rnd = round_row(s, g, round_number)
+        if not reason.strip():
+            resets = [
+                e.board
+                for e in entries
+                if e.result is GameResult.PENDING
+                and GameResult(game_row(s, rnd, e.board).result) is not GameResult.PENDING
+            ]
+            if resets:
+                raise UserError(
+                    f"把已录入的成绩改回“未录入”须注明理由（第 {'、'.join(map(str, resets))} 台）",
+                    f"resetting entered results to pending needs a reason (boards {', '.join(map(str, resets))})",
+                )
         return sum(_set(s, g, rnd, e, reason=reason, who=who) for e in entries)
 
 
 def parse_result_entries(data: object) -> list[ResultEntry]:
-    """Validate the bulk-entry JSON: a list of ``{"board": int, "result": code}``."""
-    if not isinstance(data, list):
-        raise UserError('成绩文件应为列表 [{"board":…, "result":…}]', "the results file must be a JSON list")
-    entries = []
-    for i, item in enumerate(data):
-        if not isinstance(item, dict) or "board" not in item or "result" not in item:
-            raise UserError(f"第 {i + 1} 项缺少 board 或 result", f"item {i + 1} lacks board or result")
-        board = item["board"]
-        if isinstance(board, bool) or not isinstance(board, int) or board < 1:
-            raise UserError(f"第 {i + 1} 项的台次“{board}”无效", f"item {i + 1}: invalid board {board!r}")
-        entries.append(ResultEntry(board, GameResult.from_code(str(item["result"]))))
-    return entries
+    """Validate the bulk-entry JSON whole: a list of ``{"board": int, "result": code}`` (the schema in
+    :func:`app.services.schemas.validate_results`; every error named with its JSON path)."""
+    from app.services.schemas import validate_results
+
+    return [ResultEntry(board, result) for board, result in validate_results(data)]

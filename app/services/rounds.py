@@ -111,7 +111,7 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
             if gm.match_id is not None
         ]
     record = next(r for r in state.rounds if r.number == number)
-    before = scores(state.rounds, reg.points, number - 1)
+    before = scores(state.scored_rounds, reg.points, number - 1)
     by_no = {e.no: e for e in state.entrants}
     return RoundView(
         group=group,
@@ -250,8 +250,9 @@ def pair_next_round(
             order = ranking_after(s, g, reg, number - 1)
             rank_keys = {no: (i,) for i, no in enumerate(order)}
         history = [r for r in state.rounds if r.number < number]
+        scored = [r for r in state.scored_rounds if r.number < number]  # as the standings count them
         pool = pool_from_history(
-            [PoolEntrant(e.no, e.team, e.rating) for e in eligible], history, reg.points, rank_keys
+            [PoolEntrant(e.no, e.team, e.rating) for e in eligible], history, reg.points, rank_keys, scored
         )
         if len(pool) < 2:
             raise UserError(f"{group}可编排的棋手不足 2 名", f"{group} has fewer than 2 players to pair")

@@ -29,7 +29,6 @@ from app.db.models import (
     Violation,
 )
 from app.db.session import Database
-from app.engine.regulations import regulations_from_dict
 from app.engine.types import GameResult, UserError
 from app.services.tournaments import tournament_row
 
@@ -249,36 +248,31 @@ def _parse_date(value: Any, where: str) -> date:
 
 
 def read_snapshot_file(path: Path | str) -> dict[str, Any]:
+    """A snapshot file read strictly (UTF-8 with or without BOM, no duplicate keys, bounded depth)."""
+    from app.services.documents import read_json_document
+
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SnapshotError(f"找不到快照文件 {path}", f"snapshot file not found: {path}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SnapshotError(
-            f"{path.name} 不是有效的 JSON：{exc}", f"{path.name} is not valid JSON: {exc}"
-        ) from None
+    data = read_json_document(path, "快照文件", "snapshot file")
     if not isinstance(data, dict):
         raise SnapshotError(f"{path.name} 不是赛事快照", f"{path.name} is not a tournament snapshot")
     return data
 
 
+def checked_snapshot(data: Any) -> dict[str, Any]:
+    """The snapshot validated whole against its schema (:func:`app.services.schemas.validate_snapshot`)."""
+    from app.services.schemas import validate_snapshot
+
+    return validate_snapshot(data)
+
+
 def import_snapshot(data: dict[str, Any], path: Path | str) -> Database:
-    """Create a new tournament file at ``path`` holding exactly the snapshot; nothing is left on failure."""
+    """Create a new tournament file at ``path`` holding exactly the snapshot; nothing is left on failure.
+
+    The whole document is checked first (every problem named with its JSON path): nothing is created
+    for a snapshot with any problem."""
     from app.db.session import open_database
 
-    if data.get("format") != FORMAT:
-        raise SnapshotError(
-            "这不是象棋赛事快照（format 字段不对）", "not an xqarbiter snapshot (wrong format field)"
-        )
-    if data.get("version") != VERSION:
-        raise SnapshotError(
-            f"快照版本 {data.get('version')} 不受支持（本程序支持 {VERSION}）",
-            f"snapshot version {data.get('version')} is not supported (this program reads {VERSION})",
-        )
-    t = _req(data, "tournament", "顶层")
-    settings = _req(t, "settings", "tournament")
-    regulations_from_dict(settings)  # validates
+    data = checked_snapshot(data)
     path = Path(path)
     db = open_database(path, create=True)
     try:
@@ -511,4 +505,8 @@ def _birth_from_id(id_number: str) -> str:
 
 
 def write_snapshot_file(db: Database, path: Path | str) -> None:
-    Path(path).write_text(json.dumps(export_snapshot(db), ensure_ascii=False, indent=1), encoding="utf-8")
+    """The snapshot as a file readable by its owner only (it holds every ID and phone number),
+    written all at once."""
+    from app.files import write_atomic
+
+    write_atomic(path, json.dumps(export_snapshot(db), ensure_ascii=False, indent=1), private=True)

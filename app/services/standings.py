@@ -16,13 +16,12 @@ from app.db.mapping import load_group_state
 from app.db.models import Group
 from app.db.session import Database
 from app.engine import standings as ranking
-from app.engine.discipline import annul_games
 from app.engine.event import GroupState
 from app.engine.knockout import final_ranking
 from app.engine.prizes import PrizeList, award_prizes
 from app.engine.regulations import PrizeKind, Regulations, Tiebreak
 from app.engine.teams import TeamRanking, rank_teams
-from app.engine.types import PlayerStatus, RoundRecord, UserError, ViolationKind
+from app.engine.types import RoundRecord, UserError, ViolationKind
 from app.services.brackets import knockout_places, knockout_players
 from app.services.tournaments import group_row, regulations_of
 
@@ -30,10 +29,7 @@ from app.services.tournaments import group_row, regulations_of
 def _swiss_input(
     state: GroupState,
 ) -> tuple[list[ranking.Entrant], tuple[RoundRecord, ...], list[ranking.Violation]]:
-    rounds = state.rounds
-    for e in state.entrants:
-        if e.status is PlayerStatus.DISQUALIFIED and e.annul_games:
-            rounds = annul_games(rounds, e.no)
+    rounds = state.scored_rounds  # the same scores pairing reads
     entrants = [ranking.Entrant(e.no, e.status, e.team) for e in state.entrants]
     violations = [ranking.Violation(v.no, v.round) for v in state.violations if v.kind in _COUNTING_KINDS]
     return entrants, rounds, violations

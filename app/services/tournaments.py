@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
@@ -25,6 +27,7 @@ from app.engine.regulations import (
     regulations_to_dict,
     regulations_to_toml,
 )
+from app.engine.text import EVENT_NAME_MAX, clean_text
 from app.engine.types import UserError
 from app.services import audit
 
@@ -58,7 +61,28 @@ def create_tournament(
     """Create a new tournament file from a preset (or a given regulation)."""
     reg = regulations or preset(preset_name)
     reg.validate()
+    event_name = clean_text(name, "赛事名称", "the event name", EVENT_NAME_MAX) if name is not None else None
     db = open_database(path, create=True)
+    with discard_on_failure(db):
+        _fill_new(db, path, preset_name, reg, event_name, who)
+    return db
+
+
+@contextmanager
+def discard_on_failure(db: Database) -> Iterator[None]:
+    """For a file being created: if filling it fails, close it and remove it (and its companions)."""
+    try:
+        yield
+    except BaseException:
+        db.close()
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(str(db.path) + suffix).unlink(missing_ok=True)
+        raise
+
+
+def _fill_new(
+    db: Database, path: Path | str, preset_name: str, reg: Regulations, name: str | None, who: str
+) -> None:
     with db.session() as s:
         s.add(
             Tournament(
@@ -72,8 +96,8 @@ def create_tournament(
         )
         for position, g in enumerate(reg.groups):
             s.add(Group(name=g.name, teams=g.teams, position=position))
-        audit.record(s, "create_tournament", entity=str(path), after={"preset": preset_name}, who=who)
-    return db
+        # the file's name only: a full path would show the user's folders in exported audit lists
+        audit.record(s, "create_tournament", entity=Path(path).name, after={"preset": preset_name}, who=who)
 
 
 def open_tournament(path: Path | str, *, read_only: bool = False, take_over: bool = False) -> Database:
@@ -84,11 +108,32 @@ def open_tournament(path: Path | str, *, read_only: bool = False, take_over: boo
     ``CorruptFileError`` naming the newest good backup when the file is damaged.
     """
     db = open_database(path, read_only=read_only, take_over=take_over)
-    with db.session() as s:
-        if s.get(Tournament, 1) is None:
-            db.close()
-            raise UserError(f"{Path(path).name} 中没有赛事信息", f"{Path(path).name} holds no tournament")
+    try:
+        with db.session() as s:
+            if s.get(Tournament, 1) is None:
+                raise UserError(f"{Path(path).name} 中没有赛事信息", f"{Path(path).name} holds no tournament")
+            if db.lock is not None and db.lock.taken_over:
+                holder = db.lock.stale_holder
+                audit.record(
+                    s,
+                    "take_over_lock",
+                    entity=Path(path).name,
+                    before=holder.describe() if holder else "锁文件内容无法读取 (unreadable lock)",
+                    reason="上次未正常关闭，接管遗留的锁 (stale lock of a crashed instance taken over)",
+                )
+    except BaseException:
+        db.close()
+        raise
     return db
+
+
+def taken_over_note(db: Database) -> str:
+    """The notice for the arbiter when opening took over a crashed instance's lock ("" otherwise)."""
+    if db.lock is None or not db.lock.taken_over:
+        return ""
+    holder = db.lock.stale_holder
+    who = holder.describe() if holder else "内容无法读取"
+    return f"已接管上次未正常关闭留下的锁（{who}），已记入操作记录 (stale lock taken over and logged)"
 
 
 def tournament_row(session: Session) -> Tournament:

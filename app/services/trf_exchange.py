@@ -14,7 +14,7 @@ from typing import Any
 
 from app.db.session import Database
 from app.engine.regulations import GroupFormat, preset, regulations_from_dict, regulations_to_dict
-from app.engine.trf import TrfEvent, TrfPlayer, read_trf, write_trf
+from app.engine.trf import TrfError, TrfEvent, TrfPlayer, read_trf, write_trf
 from app.engine.types import Game, GameResult, RoundRecord, UserError
 from app.services.snapshot import FORMAT, VERSION, export_snapshot, import_snapshot
 
@@ -89,7 +89,9 @@ def export_trf(db_or_path: Database | Path | str, group: str, ranks: Mapping[int
 def write_trf_file(
     db: Database, group: str, path: Path | str, ranks: Mapping[int, int] | None = None
 ) -> None:
-    Path(path).write_text(export_trf(db, group, ranks), encoding="utf-8")
+    from app.files import write_atomic
+
+    write_atomic(path, export_trf(db, group, ranks))
 
 
 def snapshot_of_trf(event: TrfEvent) -> dict[str, Any]:
@@ -161,13 +163,26 @@ def snapshot_of_trf(event: TrfEvent) -> dict[str, Any]:
     }
 
 
+TRF_MAX_BYTES = 20_000_000
+
+
+def decode_trf(raw: bytes) -> str:
+    """A TRF's text: UTF-8 (with or without BOM), else GB18030 (a superset of GBK, what Chinese tools
+    write). Anything else is refused rather than guessed (Latin-1 would turn GBK names into garbage)."""
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise TrfError(
+        "TRF 文件的编码无法识别（应为 UTF-8 或 GBK），请另存为 UTF-8",
+        "the TRF file's encoding is not recognised (expected UTF-8 or GBK); save it as UTF-8",
+    )
+
+
 def import_trf(path_trf: Path | str, path_xqt: Path | str) -> Database:
     """Create a new tournament file from a TRF (one group, its players, rounds and results)."""
-    path_trf = Path(path_trf)
-    try:
-        text = path_trf.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise UserError(f"找不到 TRF 文件 {path_trf}", f"TRF file not found: {path_trf}") from None
-    except UnicodeDecodeError:
-        text = path_trf.read_text(encoding="latin-1")
-    return import_snapshot(snapshot_of_trf(read_trf(text)), path_xqt)
+    from app.files import read_limited
+
+    raw = read_limited(Path(path_trf), TRF_MAX_BYTES, what_zh="TRF 文件", what_en="TRF file")
+    return import_snapshot(snapshot_of_trf(read_trf(decode_trf(raw))), path_xqt)

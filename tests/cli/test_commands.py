@@ -88,7 +88,7 @@ def test_bulk_results_from_json(paired: Path, tmp_path: Path, capsys) -> None:
     code, _, err = run(
         capsys, "results", str(paired), "--group", "公开组", "--round", "1", "--in", str(entries)
     )
-    assert code == 2 and "无法读取" in err
+    assert code == 2 and "不是有效的 JSON" in err
 
 
 def test_export_import_round_trip_via_cli(paired: Path, tmp_path: Path, capsys) -> None:

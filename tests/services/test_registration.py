@@ -241,7 +241,7 @@ def test_draw_refused_once_round_one_is_paired(db: Database) -> None:
 def test_withdrawn_players_get_no_number(db: Database) -> None:
     a = add_player(db, entry(1), now=BEFORE)
     b = add_player(db, entry(2), now=BEFORE)
-    withdraw_player(db, a)
+    withdraw_player(db, a, reason="因病")
     assert draw_numbers(db, OPEN, seed=1) == {b: 1}
 
 

@@ -32,28 +32,36 @@ def pool_from_history(
     rounds: Sequence[RoundRecord],
     points: Points = _DEFAULT_POINTS,
     rank_keys: dict[int, tuple[int, ...]] | None = None,
+    scored: Sequence[RoundRecord] | None = None,
 ) -> list[PairingPlayer]:
     """Every entrant with score, colours, opponents, byes and floats after ``rounds``.
 
     A pending game counts as paired (H1) but gives no points and no colour. A player missing
     from a round gets ``Float.NONE`` for it. The bye scores ``points.bye`` and is a down-float.
+    ``scored``: the same rounds as they count for points (games annulled by a disqualification become
+    forfeits, :attr:`app.engine.event.GroupState.scored_rounds`); colours and opponents stay as played.
     """
+    scoring = rounds if scored is None else scored
+    if len(scoring) != len(rounds) or any(
+        len(a.games) != len(b.games) or a.number != b.number for a, b in zip(rounds, scoring, strict=True)
+    ):
+        raise ValueError("scored rounds must be the same rounds and games as the rounds played")
     people = list(entrants)
     score = {e.no: 0 for e in people}
     colours: dict[int, list[Colour]] = {e.no: [] for e in people}
     opponents: dict[int, set[int]] = {e.no: set() for e in people}
     byes = {e.no: 0 for e in people}
     floats: dict[int, list[Float]] = {e.no: [] for e in people}
-    for rnd in rounds:
+    for rnd, scored_rnd in zip(rounds, scoring, strict=True):
         before = dict(score)
         seen: set[int] = set()
-        for g in rnd.games:
+        for g, counted in zip(rnd.games, scored_rnd.games, strict=True):
             opponents.setdefault(g.red, set()).add(g.black)
             opponents.setdefault(g.black, set()).add(g.red)
             if g.result.played_over_board:
                 colours.setdefault(g.red, []).append(Colour.RED)
                 colours.setdefault(g.black, []).append(Colour.BLACK)
-            red_pts, black_pts = points.for_result(g.result)
+            red_pts, black_pts = points.for_result(counted.result)
             score[g.red] = score.get(g.red, 0) + red_pts
             score[g.black] = score.get(g.black, 0) + black_pts
             for me, other in ((g.red, g.black), (g.black, g.red)):

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.files import write_atomic
 from app.services.audit import audit_rows, export_audit_csv
 from app.services.backups import list_backups
 from app.ui.document import TournamentDocument
@@ -107,7 +108,7 @@ class AuditLogDialog(QDialog):
             self.export_to(Path(name))
 
     def export_to(self, path: Path) -> None:
-        path.write_bytes(export_audit_csv(self.document.db).encode("utf-8"))
+        write_atomic(path, export_audit_csv(self.document.db), private=True)
 
 
 class BackupListDialog(QDialog):

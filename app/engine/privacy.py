@@ -1,0 +1,120 @@
+"""Keeping personal numbers and the arbiter's folders out of public documents (RULES.md §11).
+
+Free text that reaches a public document — the audit log's "what and why" in the result workbook,
+a unit — may quote an ID or phone number in any spelling the registration accepts, or a file's full
+path (a user name on Windows). :func:`mask_personal` masks:
+
+- the event's own numbers (``known``: every registered ID and phone number), however they are spelled
+  (upper or lower case, with spaces, dashes, dots or brackets between the characters);
+- 18-character resident ID numbers and 15-digit legacy ones, with or without separators;
+- mainland mobile numbers, with ``+86`` / ``0086`` / ``86`` in front and any separators
+  (``139-0000-0526``, ``+86 139 0000 0526``, ``(+86)139.0000.0526``);
+- passport (``E12345678``, ``PE1234567``), 港澳 (``H12345678``, ``M1234567890``) and 台胞
+  (``12345678``, ``1234567890``, ``12345678A1``) numbers, and any other run of eight or more digits;
+- absolute paths (``C:\\Users\\张三\\赛事.xqt``, ``\\\\server\\share\\…``, ``/home/zhang/赛事.xqt``): the file's
+  name is kept, the folders are not.
+
+>>> mask_personal("更正：联系 +86 139-0000-0526，证件 h1234 5678")
+'更正：联系 139****0526，证件 H1*****78'
+>>> mask_personal("身份证 62050219900101123 5 已核对")
+'身份证 620502********1235 已核对'
+>>> mask_personal(r"从 C:\\Users\\张三\\Desktop\\赛事.xqt 恢复")
+'从 赛事.xqt 恢复'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from app.engine.types import mask_id_number
+
+_SEP = r"[\s\-–—.·()（）]{0,3}"  # the registration accepts runs of spaces, dashes, dots and brackets
+_NOT_BEFORE = r"(?<![0-9A-Za-z])"
+_NOT_AFTER = r"(?![0-9A-Za-z])"
+
+_RESIDENT = re.compile(_NOT_BEFORE + r"\d(?:" + _SEP + r"\d){16}" + _SEP + r"[\dXx]" + _NOT_AFTER)
+_LEGACY = re.compile(_NOT_BEFORE + r"\d(?:" + _SEP + r"\d){14}" + _NOT_AFTER)
+_PHONE = re.compile(
+    r"(?:(?:[(（]\s*)?(?:(?:\+|＋)\s*|00)?86"
+    + r"[\s\-()（）.]*)?"
+    + _NOT_BEFORE
+    + r"1"
+    + _SEP
+    + r"[3-9](?:"
+    + _SEP
+    + r"\d){9}"
+    + _NOT_AFTER
+)
+_PERMIT = re.compile(
+    _NOT_BEFORE + r"[HMhm]" + _SEP + r"\d(?:" + _SEP + r"\d){7}(?:(?:" + _SEP + r"\d){2})?" + _NOT_AFTER
+)
+_PASSPORT = re.compile(_NOT_BEFORE + r"[A-Za-z]{1,2}" + _SEP + r"\d(?:" + _SEP + r"\d){5,8}" + _NOT_AFTER)
+_TAIWAN_LETTER = re.compile(_NOT_BEFORE + r"\d{8}[A-Za-z]\d?" + _NOT_AFTER)
+_LONG_DIGITS = re.compile(_NOT_BEFORE + r"\d(?:" + _SEP + r"\d){7,}" + _NOT_AFTER)
+_DATE = re.compile(
+    r"(?<![\d\-./])(?:19|20)\d{2}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])"
+    r"(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?(?![\d\-./])"
+    r"|(?<!\d)(?:19|20)\d{6}-\d{6}(?!\d)"  # a backup's time stamp 20240726-093000
+)
+
+_WINDOWS_PATH = re.compile(r"(?:[A-Za-z]:|\\\\[^\\/\s]+)[\\/][^\s\"'<>|；;，,、]*")
+_POSIX_PATH = re.compile(r"(?<![\w.~])(?:~|/)(?:[^\s/\"'<>|；;，,、]+/)+[^\s/\"'<>|；;，,、]*")
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s\-–—.·()（）]", "", text).upper()
+
+
+def _masked(found: str) -> str:
+    raw = _squash(found)
+    if raw.startswith(("+86", "0086")) or (raw.startswith("86") and len(raw) == 13):
+        raw = raw[-11:]
+    if len(raw) == 11 and raw.isdigit() and raw[0] == "1":
+        return raw[:3] + "****" + raw[-4:]
+    if len(raw) in (15, 18) and raw[:-1].isdigit():
+        return mask_id_number(raw)  # 620502********1234, as on every public document
+    return raw[:2] + "*" * max(len(raw) - 4, 4) + raw[-2:]
+
+
+def _known_pattern(number: str) -> re.Pattern[str] | None:
+    squashed = _squash(number)
+    if len(squashed) < 5:
+        return None
+    body = _SEP.join(re.escape(ch) for ch in squashed)
+    return re.compile(_NOT_BEFORE + body + _NOT_AFTER, re.IGNORECASE)
+
+
+def _path_name(match: re.Match[str]) -> str:
+    text = match.group(0).rstrip("\\/")
+    return re.split(r"[\\/]", text)[-1] or "…"
+
+
+def mask_personal(text: str, known: Iterable[str] = ()) -> str:
+    """``text`` with every personal number masked and every absolute path cut to its file name."""
+    if not text:
+        return text
+    out = _WINDOWS_PATH.sub(_path_name, text)
+    out = _POSIX_PATH.sub(_path_name, out)
+    for number in known:
+        pattern = _known_pattern(number)
+        if pattern is not None:
+            out = pattern.sub(lambda m: _masked(m.group(0)), out)
+    dates: list[str] = []
+
+    def keep_date(m: re.Match[str]) -> str:
+        dates.append(m.group(0))
+        return f"\x00{len(dates) - 1}\x00"
+
+    out = _DATE.sub(keep_date, out)  # a date is not a number to hide
+    for pattern in (_RESIDENT, _LEGACY, _PHONE, _PERMIT, _PASSPORT, _TAIWAN_LETTER, _LONG_DIGITS):
+        out = pattern.sub(lambda m: _masked(m.group(0)), out)
+    return re.sub(r"\x00(\d+)\x00", lambda m: dates[int(m.group(1))], out)
+
+
+def looks_personal(text: str) -> bool:
+    """Whether a text holds something :func:`mask_personal` would hide (a number, a path)."""
+    return mask_personal(text) != text
+
+
+__all__ = ["looks_personal", "mask_personal"]

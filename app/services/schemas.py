@@ -1,0 +1,536 @@
+"""The one schema of each document the program reads from outside: the snapshot and the bulk results.
+
+A document is checked whole before anything is written: first its shape (pydantic models: types are
+strict — ``"1"`` is not a number, ``"false"`` is not a boolean, ``1.0`` is not a board —, numbers within
+what SQLite and the rules hold, codes from the engine's enums, text without control or bidi characters
+and within the lengths the printed lists and TRF hold), then its references (every player a game, bye,
+violation or record names exists in its group; no number, round, board, match or ID number twice; no
+player paired with himself or twice in a round). Every problem is reported with its JSON path.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+)
+from pydantic import ValidationError as ValidationError
+
+from app.engine.knockout import ColourMethod, GameKind
+from app.engine.text import (
+    EVENT_NAME_MAX,
+    GROUP_NAME_MAX,
+    LEADER_MAX,
+    NOTES_MAX,
+    REASON_MAX,
+    TEAM_MAX,
+    TRF_NAME_MAX,
+    UNIT_MAX,
+    clean_text,
+    text_problem,
+)
+from app.engine.types import (
+    GameResult,
+    Gender,
+    IdDocument,
+    PlayerStatus,
+    RoundStage,
+    UserError,
+    ViolationKind,
+)
+
+INT64_MAX = 2**63 - 1
+MAX_ITEMS = 200_000
+PGN_MAX = 1_000_000
+
+
+def _literal(*values: str) -> Any:
+    return Literal[values]  # type: ignore[valid-type]
+
+
+def _enum_values(enum: Any, *extra: str) -> Any:
+    return _literal(*[m.value for m in enum], *extra)
+
+
+Int64 = Annotated[StrictInt, Field(ge=-(2**63), le=INT64_MAX)]
+Seed = Annotated[StrictInt, Field(ge=0, le=INT64_MAX)]
+RoundNo = Annotated[StrictInt, Field(ge=1, le=999)]
+BoardNo = Annotated[StrictInt, Field(ge=1, le=99_999)]
+PlayerNo = Annotated[StrictInt, Field(ge=1, le=999_999)]
+GameNo = Annotated[StrictInt, Field(ge=1, le=99)]
+
+
+def _clean(max_len: int, *, required: bool = False, multiline: bool = False) -> Any:
+    def check(text: str) -> str:
+        return clean_text(text, "文字", "the text", max_len, required=required, multiline=multiline)
+
+    return Annotated[StrictStr, AfterValidator(check)]
+
+
+def _plain(max_len: int) -> Any:
+    """Stored as given (the audit log's own words), only refused when it holds a control or bidi character."""
+
+    def check(text: str) -> str:
+        if text_problem(text, multiline=True) is not None:
+            raise ValueError("含有控制字符或不可见字符 (a control or invisible character)")
+        return text
+
+    return Annotated[StrictStr, Field(max_length=max_len), AfterValidator(check)]
+
+
+def _iso_text(value: Any) -> Any:
+    if not isinstance(value, str):
+        raise ValueError('应为 ISO 格式的日期文字，如 "2024-07-26" (an ISO date string)')
+    return value
+
+
+def _naive(value: datetime) -> datetime:
+    if value.tzinfo is not None:
+        raise ValueError("不应带时区 (no time zone)")
+    return value
+
+
+IsoDate = Annotated[date, BeforeValidator(_iso_text), Field(strict=False)]
+IsoDateTime = Annotated[datetime, BeforeValidator(_iso_text), AfterValidator(_naive), Field(strict=False)]
+
+EventName = _clean(EVENT_NAME_MAX, required=True)
+GroupName = _clean(GROUP_NAME_MAX, required=True)
+PlayerName = _clean(TRF_NAME_MAX, required=True)
+TeamName = _clean(TEAM_MAX, required=True)
+Unit = _clean(UNIT_MAX)
+Notes = _clean(NOTES_MAX, multiline=True)
+Reason = _clean(REASON_MAX, multiline=True)
+Leader = _clean(LEADER_MAX)
+Code = Annotated[StrictStr, Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_]+$")]
+IdNumber = Annotated[StrictStr, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9\-]+$")]
+Phone = Annotated[StrictStr, Field(max_length=20, pattern=r"^[0-9+\- ]*$")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def _settings(value: dict[str, Any]) -> dict[str, Any]:
+    from app.engine.regulations import regulations_from_dict
+
+    regulations_from_dict(value)  # a UserError names the setting
+    return value
+
+
+class TournamentDoc(_Strict):
+    name: EventName
+    preset: Annotated[StrictStr, Field(max_length=64)] = ""
+    start_date: IsoDate
+    created_at: IsoDateTime | None = None
+    settings: Annotated[dict[str, Any], AfterValidator(_settings)]
+
+
+class GroupDoc(_Strict):
+    name: GroupName
+    teams: StrictBool
+    numbers_method: _literal("", "lot", "rating", "manual") = ""
+    numbers_seed: Seed | None = None
+
+
+class TeamDoc(_Strict):
+    name: TeamName
+    group: GroupName
+    leader: Leader = ""
+
+
+class PlayerDoc(_Strict):
+    no: PlayerNo | None
+    name: PlayerName
+    group: GroupName
+    team: TeamName | None = None
+    id_type: _enum_values(IdDocument, "fide") = "resident_id"
+    id_number: IdNumber
+    birth_date: IsoDate | None = None
+    gender: _enum_values(Gender, "") = ""
+    phone: Phone
+    rating: Annotated[StrictInt, Field(ge=1, le=4000)] | None = None
+    unit: Unit = ""
+    notes: Notes = ""
+    fee_paid: StrictBool
+    insurance: StrictBool = False
+    pledge: StrictBool = False
+    checked_in: StrictBool
+    status: _enum_values(PlayerStatus)
+    status_round: RoundNo | None = None
+    dq_games: _literal("", "stand", "annul") = ""
+    registered_at: IsoDateTime | None = None
+    late_entry_round: RoundNo | None = None
+
+
+class GameDoc(_Strict):
+    board: BoardNo
+    red: PlayerNo
+    black: PlayerNo
+    result: _enum_values(GameResult)
+    game_no: GameNo = 1
+    kind: _enum_values(GameKind, "swiss") = "swiss"
+    match: Code | None = None
+
+
+class RoundDoc(_Strict):
+    group: GroupName
+    round: RoundNo
+    stage: _enum_values(RoundStage) = "swiss"
+    seed: Seed | None = None
+    paired_at: IsoDateTime | None = None
+    closed_at: IsoDateTime | None = None
+    games: Annotated[list[GameDoc], Field(max_length=MAX_ITEMS)]
+    byes: Annotated[list[PlayerNo], Field(max_length=MAX_ITEMS)] = []
+    explanation: dict[str, Any] | None = None
+
+
+class MatchDoc(_Strict):
+    group: GroupName
+    code: Code
+    round: RoundNo
+    high: PlayerNo | None = None
+    low: PlayerNo | None = None
+    colour_method: _enum_values(ColourMethod, "") = ""
+    colour_seed: Seed | None = None
+    first_red: PlayerNo | None = None
+    deciding_red: PlayerNo | None = None
+    winner: PlayerNo | None = None
+
+
+class ViolationDoc(_Strict):
+    player: PlayerNo
+    group: GroupName | None = None
+    round: RoundNo
+    kind: _enum_values(ViolationKind)
+    reason: Reason = ""
+    source: _literal("arbiter", "auto") = "arbiter"
+    board: BoardNo | None = None
+    created_at: IsoDateTime | None = None
+
+
+class RecordDoc(_Strict):
+    group: GroupName
+    round: RoundNo
+    board: BoardNo
+    game_no: GameNo = 1
+    recorder: PlayerNo | None = None
+    designated: StrictBool = False
+    received: StrictBool = False
+    moves: Annotated[StrictInt, Field(ge=0, le=9_999)] | None = None
+    pgn: Annotated[StrictStr, Field(max_length=PGN_MAX)] = ""
+    received_at: IsoDateTime | None = None
+
+
+class AuditDoc(_Strict):
+    at: IsoDateTime | None = None
+    who: _plain(64) = ""
+    action: _plain(64) = ""
+    entity: _plain(200) = ""
+    before: _plain(1_000_000) = ""
+    after: _plain(1_000_000) = ""
+    reason: _plain(REASON_MAX * 4) = ""
+
+
+class SnapshotDoc(_Strict):
+    format: Literal["xqarbiter-snapshot"]
+    version: Literal[1]
+    tournament: TournamentDoc
+    groups: Annotated[list[GroupDoc], Field(min_length=1, max_length=20)]
+    teams: Annotated[list[TeamDoc], Field(max_length=MAX_ITEMS)] = []
+    players: Annotated[list[PlayerDoc], Field(max_length=MAX_ITEMS)]
+    rounds: Annotated[list[RoundDoc], Field(max_length=MAX_ITEMS)]
+    knockout: Annotated[list[MatchDoc], Field(max_length=MAX_ITEMS)] = []
+    violations: Annotated[list[ViolationDoc], Field(max_length=MAX_ITEMS)] = []
+    records: Annotated[list[RecordDoc], Field(max_length=MAX_ITEMS)] = []
+    audit: Annotated[list[AuditDoc], Field(max_length=MAX_ITEMS * 10)] = []
+
+
+# --------------------------------------------------------------------------- references
+
+
+class Problem:
+    """One reference problem: its JSON path and what is wrong, in both languages."""
+
+    __slots__ = ("en", "path", "zh")
+
+    def __init__(self, path: str, zh: str, en: str) -> None:
+        self.path, self.zh, self.en = path, zh, en
+
+
+def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
+    """Everything wrong between the parts of a well-formed snapshot (see the module docstring)."""
+    from app.engine.regulations import regulations_from_dict
+
+    out: list[Problem] = []
+
+    def bad(path: str, zh: str, en: str) -> None:
+        out.append(Problem(path, zh, en))
+
+    reg = regulations_from_dict(doc.tournament.settings)
+    formats = {g.name: g for g in reg.groups}
+    groups: dict[str, GroupDoc] = {}
+    for i, g in enumerate(doc.groups):
+        if g.name in groups:
+            bad(f"groups[{i}].name", f"组别“{g.name}”重复", f"group {g.name!r} appears twice")
+        elif g.name not in formats:
+            bad(
+                f"groups[{i}].name",
+                f"组别“{g.name}”不在赛事设置中",
+                f"group {g.name!r} is not in the settings",
+            )
+        groups[g.name] = g
+
+    def known_group(name: str, path: str) -> bool:
+        if name not in groups:
+            bad(path, f"组别“{name}”不存在", f"unknown group {name!r}")
+            return False
+        return True
+
+    teams: set[tuple[str, str]] = set()
+    for i, t in enumerate(doc.teams):
+        if known_group(t.group, f"teams[{i}].group"):
+            if (t.group, t.name) in teams:
+                bad(f"teams[{i}].name", f"{t.group}的代表队“{t.name}”重复", f"team {t.name!r} appears twice")
+            teams.add((t.group, t.name))
+
+    numbers: set[tuple[str, int]] = set()
+    id_numbers: dict[str, int] = {}
+    for i, p in enumerate(doc.players):
+        where = f"players[{i}]"
+        if not known_group(p.group, f"{where}.group"):
+            continue
+        if p.no is not None:
+            if (p.group, p.no) in numbers:
+                bad(f"{where}.no", f"{p.group}序号 {p.no} 重复", f"{p.group} number {p.no} appears twice")
+            numbers.add((p.group, p.no))
+        key = p.id_number.upper()
+        if key in id_numbers:
+            bad(
+                f"{where}.id_number",
+                f"证件号码与 players[{id_numbers[key]}] 重复",
+                f"the ID number repeats players[{id_numbers[key]}]",
+            )
+        id_numbers.setdefault(key, i)
+        if p.birth_date is None and not _birth_in_id(p.id_type, p.id_number):
+            bad(
+                f"{where}.birth_date",
+                "缺少出生日期（证件号码中也读不出）",
+                "the birth date is missing (and the ID number does not hold one)",
+            )
+
+    def known_player(group: str, no: int | None, path: str) -> None:
+        if no is not None and (group, no) not in numbers:
+            bad(path, f"{group}没有 {no} 号棋手", f"{group} has no player number {no}")
+
+    matches: set[tuple[str, str]] = set()
+    for i, m in enumerate(doc.knockout):
+        where = f"knockout[{i}]"
+        if not known_group(m.group, f"{where}.group"):
+            continue
+        if (m.group, m.code) in matches:
+            bad(f"{where}.code", f"淘汰赛场次 {m.code} 重复", f"match {m.code} appears twice")
+        matches.add((m.group, m.code))
+        for key in ("high", "low", "first_red", "deciding_red", "winner"):
+            known_player(m.group, getattr(m, key), f"{where}.{key}")
+        if m.high is not None and m.high == m.low:
+            bad(f"{where}.low", "淘汰赛一场的双方是同一人", "both sides of the match are one player")
+
+    games: set[tuple[str, int, int, int]] = set()
+    rounds: set[tuple[str, int]] = set()
+    for i, r in enumerate(doc.rounds):
+        where = f"rounds[{i}]"
+        if not known_group(r.group, f"{where}.group"):
+            continue
+        if (r.group, r.round) in rounds:
+            bad(f"{where}.round", f"{r.group}第 {r.round} 轮重复", f"{r.group} round {r.round} appears twice")
+        rounds.add((r.group, r.round))
+        fmt = formats.get(r.group)
+        if fmt is not None and r.round > fmt.rounds:
+            bad(
+                f"{where}.round",
+                f"{r.group}只有 {fmt.rounds} 轮，没有第 {r.round} 轮",
+                f"{r.group} has {fmt.rounds} rounds, not {r.round}",
+            )
+        seated: dict[int, str] = {}
+
+        def seat(no: int, path: str, seated: dict[int, str] = seated, r: RoundDoc = r) -> None:
+            if no in seated:
+                bad(
+                    path,
+                    f"{no} 号在第 {r.round} 轮出现两次（另见 {seated[no]}）",
+                    f"player {no} appears twice in round {r.round} (see {seated[no]})",
+                )
+            seated[no] = path
+
+        boards: set[tuple[int, int]] = set()
+        match_of_board: dict[int, str | None] = {}
+        for j, g in enumerate(r.games):
+            gw = f"{where}.games[{j}]"
+            if (g.board, g.game_no) in boards:
+                bad(f"{gw}.board", f"第 {g.board} 台重复", f"board {g.board} appears twice")
+            boards.add((g.board, g.game_no))
+            games.add((r.group, r.round, g.board, g.game_no))
+            known_player(r.group, g.red, f"{gw}.red")
+            known_player(r.group, g.black, f"{gw}.black")
+            if g.red == g.black:
+                bad(f"{gw}.black", f"{g.red} 号不能与自己对局", f"player {g.red} cannot play himself")
+            if (g.kind == "swiss") != (g.match is None):
+                bad(
+                    f"{gw}.match",
+                    "积分编排对局不属于淘汰赛场次，淘汰赛对局必须属于一场",
+                    "a Swiss game has no match; a knockout game has one",
+                )
+            if g.match is not None and (r.group, g.match) not in matches:
+                bad(f"{gw}.match", f"淘汰赛场次 {g.match} 不存在", f"unknown match {g.match}")
+            if g.board in match_of_board and match_of_board[g.board] != g.match:
+                bad(f"{gw}.board", f"第 {g.board} 台属于两场对局", f"board {g.board} holds two pairings")
+            match_of_board[g.board] = g.match
+            if g.game_no == 1 or g.match is None:
+                seat(g.red, f"{gw}.red")
+                seat(g.black, f"{gw}.black")
+        for j, no in enumerate(r.byes):
+            known_player(r.group, no, f"{where}.byes[{j}]")
+            seat(no, f"{where}.byes[{j}]")
+
+    single_group = next(iter(groups)) if len(groups) == 1 else None
+    for i, v in enumerate(doc.violations):
+        where = f"violations[{i}]"
+        group = v.group or single_group
+        if group is None:
+            bad(f"{where}.group", "有多个组别时须写明组别", "the group is required when there are several")
+            continue
+        if known_group(group, f"{where}.group"):
+            known_player(group, v.player, f"{where}.player")
+            if v.board is not None and (group, v.round, v.board, 1) not in games:
+                bad(
+                    f"{where}.board",
+                    f"第 {v.round} 轮没有第 {v.board} 台",
+                    f"round {v.round} has no board {v.board}",
+                )
+
+    records: set[tuple[str, int, int, int]] = set()
+    for i, rec in enumerate(doc.records):
+        where = f"records[{i}]"
+        key = (rec.group, rec.round, rec.board, rec.game_no)
+        if key not in games:
+            bad(
+                where,
+                f"{rec.group}第 {rec.round} 轮第 {rec.board} 台没有这局棋",
+                "the record's game does not exist",
+            )
+        elif key in records:
+            bad(where, "同一局棋有两份棋谱", "two records for one game")
+        records.add(key)
+        if rec.group in groups:
+            known_player(rec.group, rec.recorder, f"{where}.recorder")
+    return out
+
+
+def _birth_in_id(id_type: str, number: str) -> bool:
+    if id_type != IdDocument.RESIDENT_ID.value or len(number) != 18 or not number[6:14].isdigit():
+        return False
+    try:
+        date(int(number[6:10]), int(number[10:12]), int(number[12:14]))
+    except ValueError:
+        return False
+    return True
+
+
+def validate_snapshot(data: Any) -> dict[str, Any]:
+    """The snapshot checked whole (shape, then references); its normalised plain form (JSON types).
+
+    Raises :class:`app.services.documents.DocumentError` listing every problem with its JSON path.
+    """
+    from app.services.documents import MAX_DEPTH, DocumentError, depth_of, schema_error
+
+    if not isinstance(data, dict) or data.get("format") != "xqarbiter-snapshot":
+        raise DocumentError(
+            "这不是象棋赛事快照（format 字段不对）", "not an xqarbiter snapshot (wrong format field)"
+        )
+    if data.get("version") != 1:
+        raise DocumentError(
+            f"快照版本 {str(data.get('version'))[:20]} 不受支持（本程序支持 1）",
+            f"snapshot version {str(data.get('version'))[:20]} is not supported (this program reads 1)",
+        )
+    if depth_of(data) > MAX_DEPTH:
+        raise DocumentError(
+            f"快照嵌套层次过深（超过 {MAX_DEPTH} 层）", f"the snapshot nests over {MAX_DEPTH} levels"
+        )
+    try:
+        doc = SnapshotDoc.model_validate(data)
+    except ValidationError as exc:
+        raise schema_error(exc, "快照", "the snapshot") from None
+    except UserError as exc:  # pragma: no cover - pydantic wraps validator errors
+        raise DocumentError(exc.zh, exc.en) from None
+    problems = snapshot_problems(doc)
+    if problems:
+        shown = problems[:10]
+        more = len(problems) - len(shown)
+        raise DocumentError(
+            f"快照有 {len(problems)} 处错误，未做任何修改：\n"
+            + "\n".join(f"{p.path}：{p.zh}" for p in shown)
+            + (f"\n……另有 {more} 处错误" if more > 0 else ""),
+            f"the snapshot has {len(problems)} error(s); nothing was changed:\n"
+            + "\n".join(f"{p.path}: {p.en}" for p in shown),
+        )
+    plain = doc.model_dump(mode="json")
+    plain["tournament"]["settings"] = data["tournament"]["settings"]
+    if len(plain["groups"]) == 1:  # a violation without its group, in a file of one group: that group
+        for v in plain["violations"]:
+            v["group"] = v["group"] or plain["groups"][0]["name"]
+    return plain
+
+
+# --------------------------------------------------------------------------- bulk results
+
+
+class ResultItem(_Strict):
+    board: BoardNo
+    result: Annotated[StrictStr, Field(max_length=20)]
+
+
+def _result_code(text: str) -> str:
+    return GameResult.from_code(text).value  # a UserError names the codes
+
+
+class ResultItemChecked(ResultItem):
+    result: Annotated[StrictStr, Field(max_length=20), AfterValidator(_result_code)]
+
+
+_RESULTS = TypeAdapter(Annotated[list[ResultItemChecked], Field(max_length=10_000)])
+
+
+def validate_results(data: Any) -> list[tuple[int, GameResult]]:
+    """The bulk-entry document ``[{"board": int, "result": code}, …]`` checked whole."""
+    from app.services.documents import DocumentError, schema_error
+
+    if not isinstance(data, list):
+        raise DocumentError(
+            '成绩文件应为列表 [{"board":…, "result":…}]',
+            'the results file must be a JSON list [{"board":…, "result":…}]',
+        )
+    try:
+        parsed = _RESULTS.validate_python(data)
+    except ValidationError as exc:
+        raise schema_error(exc, "成绩文件", "the results file") from None
+    return [(item.board, GameResult(item.result)) for item in parsed]
+
+
+__all__ = [
+    "ResultItem",
+    "SnapshotDoc",
+    "ValidationError",
+    "snapshot_problems",
+    "validate_results",
+    "validate_snapshot",
+]

@@ -1,0 +1,42 @@
+"""The bad-input corpus (issue 12): every case refused cleanly or done right — never a traceback, never a
+changed file on a refusal, never a partial file, never a personal number in a public output.
+
+Run ``python scripts/corpus_table.py`` for the table of categories (tried / refused cleanly /
+tracebacks / changed …).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.corpus.cases import CATEGORIES, all_cases
+from tests.corpus.harness import run_case
+from tests.corpus.races import run_races
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_corpus_is_large_and_every_category_is_tried() -> None:
+    cases = all_cases()
+    assert len(cases) >= 800
+    names = [(c.category, c.name) for c in cases]
+    assert len(set(names)) == len(names), "two cases share a name"
+    assert {c.category for c in cases} == {name for name, _ in CATEGORIES}
+
+
+@pytest.mark.parametrize("category", [name for name, _ in CATEGORIES])
+def test_every_case_of_the_category_is_refused_cleanly_or_done_right(category: str) -> None:
+    make = dict(CATEGORIES)[category]
+    failures = [o.describe() for o in (run_case(c) for c in make()) if not o.ok]
+    assert failures == [], f"{len(failures)} case(s):\n" + "\n".join(failures[:30])
+
+
+def test_two_real_processes_never_both_hold_the_lock() -> None:
+    """Two processes racing to create the lock, to take over a stale one, and taking and releasing
+    it in a loop (every write slowed to 100 ms: a slow disk widens any gap between creating the lock
+    and filling it)."""
+    report = run_races(rounds=12, churn_seconds=1.0)
+    assert report.tracebacks == []
+    assert report.single_winner == report.rounds, report
+    assert report.probes > 0 and report.probes_judged_stale == 0, report
+    assert report.sound
