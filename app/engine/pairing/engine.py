@@ -89,6 +89,7 @@ from dataclasses import dataclass
 import rustworkx as rx
 
 from app.engine.pairing.lexmatch import (
+    LOW_FIELDS,
     WEIGHT_LIMIT,
     EdgeSet,
     lex_perfect_matching,
@@ -591,6 +592,173 @@ def _solve_block(
     return _Block(pairs, result.cuts, left, result.solves)
 
 
+def _solve_chain(pool: _Pool, start: int, end: int) -> _Block | None:
+    """A block whose inner cuts are all odd, without its dense cross edges, where a proof allows.
+
+    If the block's optimum crosses each inner cut once between neighbouring groups (cuts = π,
+    L = 0: the lower bounds), its cross pair at a cut costs a part that depends on the floater
+    alone (S3: distance from the bottom of its group; S4; its colour miss once the colour it gets
+    is fixed) plus a part that depends on its opponent alone. So every cross edge is replaced by a
+    gadget per colour the floater may get: floater — P, P — Q, Q — opponent (the floater's part
+    on the first edge, which crosses the cut; the opponent's part on the last; P — Q free, taken
+    when the gadget is unused). This is a relaxation (it does not check H1/H2 between the two
+    players it joins): if its optimum crosses each cut once, uses no long float, and every pair it
+    joins is legal, that pairing is the block's lexicographic optimum. Otherwise None (the caller
+    solves the block on every legal edge).
+    """
+    members = pool.group_members(start, end)
+    local = {x: t for t, x in enumerate(members)}
+    ii: list[int] = []
+    jj: list[int] = []
+    gi: list[int] = []
+    gj: list[int] = []
+    low: list[list[int]] = [[], [], [], []]
+    for g in range(start, end + 1):
+        group = pool.group_members(g, g)
+        edges = _edge_set(pool, group, g)
+        offset = local[group[0]]
+        ii.extend(t + offset for t in edges.i)
+        jj.extend(t + offset for t in edges.j)
+        gi.extend([g - start] * len(edges.i))
+        gj.extend([g - start] * len(edges.i))
+        for f in range(LOW_FIELDS):
+            low[f].extend(edges.low[f])
+    sizes = [pool.group_size[g] for g in range(start, end + 1)]
+    node = len(members)
+    gadgets: list[tuple[int, int]] = []  # (P, Q) nodes
+    for c in range(start, end):
+        upper = range(pool.group_start[c], pool.group_start[c] + pool.group_size[c])
+        lower = range(pool.group_start[c + 1], pool.group_start[c + 1] + pool.group_size[c + 1])
+        for mask in (_RED, _BLACK):
+            p_node, q_node = node, node + 1
+            node += 2
+            sizes[c + 1 - start] += 2
+            gadgets.append((p_node, q_node))
+
+            def add(a: int, b: int, g_a: int, g_b: int, fields: tuple[int, int, int, int]) -> None:
+                ii.append(a)
+                jj.append(b)
+                gi.append(g_a)
+                gj.append(g_b)
+                for f in range(LOW_FIELDS):
+                    low[f].append(fields[f])
+
+            add(p_node, q_node, c + 1 - start, c + 1 - start, (0, 0, 0, 0))
+            for v in upper:
+                if pool.allowed[v] & mask:
+                    miss = int(pool.due[v] not in (0, mask))
+                    tail = pool.group_size[c] - 1 - pool.rank[v]
+                    down = int(pool.last_float[v] is Float.DOWN)
+                    add(local[v], p_node, c - start, c + 1 - start, (0, miss, tail, down))
+            other = _BLACK if mask == _RED else _RED
+            for u in lower:
+                if pool.allowed[u] & other:
+                    miss = int(pool.due[u] not in (0, other))
+                    up = int(pool.last_float[u] is Float.UP)
+                    add(local[u], q_node, c + 1 - start, c + 1 - start, (0, miss, pool.rank[u], up))
+    result = lex_perfect_matching(node, sizes, EdgeSet(ii, jj, gi, gj, (low[0], low[1], low[2], low[3])))
+    if result is None or any(x != 1 for x in result.cuts) or result.low[0]:
+        return None
+    partner: dict[int, int] = {}
+    pairs: list[tuple[int, int]] = []
+    for a, b in result.pairs:
+        if a < len(members) and b < len(members):
+            pairs.append((members[a], members[b]))
+        else:
+            partner[a] = b
+            partner[b] = a
+    for p_node, q_node in gadgets:
+        if partner.get(p_node) == q_node:
+            continue
+        v, u = members[partner[p_node]], members[partner[q_node]]
+        if not pool.legal(v, u):
+            return None
+        pairs.append((v, u))
+    return _Block(pairs, list(result.cuts), None, result.solves)
+
+
+def _colour_lower_bound(pool: _Pool, members: Sequence[int]) -> int:
+    """S2 ≥ this for any pairing of ``members`` inside one score group: two players due the same
+    colour cannot both get it, and a player due red can meet at most one player not due red."""
+    red = sum(1 for x in members if pool.due[x] == _RED)
+    black = sum(1 for x in members if pool.due[x] == _BLACK)
+    free = len(members) - red - black
+    return max(0, red - black - free + 1) // 2 + max(0, black - red - free + 1) // 2
+
+
+def _solve_group_banded(pool: _Pool, g: int) -> _Block | None:
+    """One score group on the pairs near the natural ones, where a proof allows.
+
+    Within one group S1, L and S4 are 0. If a pairing on the band of pairs with order cost ≤ T
+    reaches the colour lower bound (:func:`_colour_lower_bound`), every optimum has that S2 and
+    an order cost S3 ≤ the band pairing's; every pair's S3 is ≥ 0, so every pair of an optimum
+    costs ≤ that S3 and lies in the band of that width. So: solve on a narrow band; if S2 is at
+    the bound and S3 ≤ the band's width, that is the optimum; if S3 is larger but the band of
+    that width is still small, solve once more on it. Otherwise None (solve on every edge).
+    """
+    members = pool.group_members(g, g)
+    m = len(members)
+    if m < 2:
+        return None
+    bound = _colour_lower_bound(pool, members)
+    width = 8
+    solves = 0
+    while True:
+        edges = _band_edges(pool, g, width)
+        block = _solve_block_on(pool, members, g, g, edges)
+        if block is None:
+            return None
+        solves += block.solves
+        s2 = sum(pool.colour_cost(i, j) for i, j in block.pairs)
+        s3 = sum(pool.order_cost(i, j) for i, j in block.pairs)
+        if s2 != bound or s3 >= m // 2:
+            return None
+        if s3 <= width:
+            return _Block(block.pairs, [], None, solves)
+        if m * (2 * s3 + 1) > 40 * m + 200_000:
+            return None
+        width = s3
+
+
+def _band_edges(pool: _Pool, g: int, width: int) -> list[tuple[int, int]]:
+    """Legal pairs of group g whose order cost is ≤ width (< half the group): top half vs bottom half."""
+    start, m = pool.group_start[g], pool.group_size[g]
+    h = m // 2
+    legal = pool.legal
+    return [
+        (start + r, start + q)
+        for r in range(h)
+        for q in range(max(h, r + h - width), min(m, r + h + width + 1))
+        if legal(start + r, start + q)
+    ]
+
+
+def _solve_block_on(
+    pool: _Pool, members: list[int], glo: int, ghi: int, pairs: list[tuple[int, int]]
+) -> _Block | None:
+    local = {x: t for t, x in enumerate(members)}
+    grp = pool.grp
+    edges = EdgeSet(
+        i=[local[i] for i, _ in pairs],
+        j=[local[j] for _, j in pairs],
+        gi=[grp[i] - glo for i, _ in pairs],
+        gj=[grp[j] - glo for _, j in pairs],
+        low=(
+            [max(grp[j] - grp[i] - 1, 0) for i, j in pairs],
+            [pool.colour_cost(i, j) for i, j in pairs],
+            [pool.order_cost(i, j) for i, j in pairs],
+            [pool.float_cost(i, j) for i, j in pairs],
+        ),
+    )
+    sizes = [0] * (ghi - glo + 1)
+    for x in members:
+        sizes[grp[x] - glo] += 1
+    result = lex_perfect_matching(len(members), sizes, edges)
+    if result is None:
+        return None
+    return _Block([(members[a], members[b]) for a, b in result.pairs], result.cuts, None, result.solves)
+
+
 def _pair_all(pool: _Pool) -> _Solution:
     """The lexicographic optimum of the whole (even) pool, block by proved block (module docstring)."""
     solution = _Solution([], [], 0, 0)
@@ -600,12 +768,16 @@ def _pair_all(pool: _Pool) -> _Solution:
         end = _next_even_cut(pool, start)
         while True:
             members = pool.group_members(start, end)
-            if len(members) > EXACT_BLOCK_LIMIT:
+            banded = _solve_group_banded(pool, start) if start == end else None
+            if banded is None and len(members) > EXACT_BLOCK_LIMIT:
                 rest = pool.group_members(start, pool.k - 1)
                 solution.pairs.extend(_pair_steps(pool, rest, witness))
                 solution.bounded += len(rest)
                 return solution
-            block = _solve_block(pool, members, start, end)
+            first_try = end == _next_even_cut(pool, start)  # inner cuts all odd
+            block = _solve_chain(pool, start, end) if first_try and end > start else banded
+            if block is None:
+                block = _solve_block(pool, members, start, end)
             last = end == pool.k - 1
             accepted = last
             if block is not None and not last:
