@@ -18,11 +18,11 @@ lexicographic optimum. ``B_j`` only has to bound the *optimum's* value: the whol
 number of pairs × the largest value on one edge) for a field not yet solved, and the exact
 optimal value for a cut already solved.
 
-**Stages.** If the whole vector fits, one solve. Otherwise a stage solves the cuts already known
-(bound = their optimal value, so they cost a bit or two each) and the longest run of the next
-cuts that fits with their whole range; the optimum of that stage is the lexicographic optimum of
-those cuts, whose values become known. The last stage holds every cut (known) and L, S2, S3, S4.
-Each stage's answer is exact by the inequality above, whatever the number of score groups.
+**Stages.** If the whole vector fits, one solve. Otherwise a stage solves the fields already known
+(bound = their optimal value, so a cut costs a bit or two) and the longest run of the next fields
+that fits with their whole range; the optimum of that stage is the lexicographic optimum of that
+prefix of the vector, whose values become known. The last stage holds every field. Each stage's
+answer is exact by the inequality above, whatever the number of score groups.
 """
 
 from __future__ import annotations
@@ -96,36 +96,36 @@ def lex_perfect_matching(m: int, group_sizes: Sequence[int], edges: EdgeSet) -> 
     for t in range(ncut):
         above += group_sizes[t]
         cut_range.append(min(above, m - above, half))
-    step = 1 if edges.dummy else 2
+    cut_step = 1 if edges.dummy else 2
     low_max = [max(col, default=0) for col in edges.low]
     for f in range(LOW_FIELDS):
         low_max[f] = max([low_max[f]] + [d[1][f] for d in edges.dummy])
-    low_fields = [_Field(half * low_max[f], 1, low_max[f]) for f in range(LOW_FIELDS)]
-    known: list[int] = []
+    step = [cut_step] * ncut + [1] * LOW_FIELDS
+    edge_max = [1] * ncut + low_max
+    full = cut_range + [half * x for x in low_max]
+    total = ncut + LOW_FIELDS
+    known: list[int] = []  # optimal values of the first fields, from earlier stages
     solves = 0
     while True:
-        cut_fields = [_Field(known[t] if t < len(known) else cut_range[t], step, 1) for t in range(ncut)]
-        final = multipliers(cut_fields + low_fields)
-        if final is not None:
-            result = _solve(m, edges, final[:ncut], final[ncut:])
-            if result is None:
-                return None
-            pairs, cuts, low, left = result
-            return LexResult(pairs, cuts, low, left, solves + 1)
-        end = ncut
-        mults = None
-        while end > len(known):
-            mults = multipliers(cut_fields[:end])
-            if mults is not None:
-                break
+        fields = [
+            _Field(known[t] if t < len(known) else full[t], step[t], edge_max[t]) for t in range(total)
+        ]
+        end = total
+        mults = multipliers(fields)
+        while mults is None and end > len(known) + 1:
             end -= 1
-        if mults is None:  # pragma: no cover - one cut of full range always fits
-            raise AssertionError("a single cut field does not fit the matcher's width")
-        result = _solve(m, edges, mults + [0] * (ncut - end), [0] * LOW_FIELDS)
+            mults = multipliers(fields[:end])
+        if mults is None:  # pragma: no cover - one field of any range fits 2**120
+            raise AssertionError("a single field does not fit the matcher's width")
+        mults = mults + [0] * (total - end)
+        result = _solve(m, edges, mults[:ncut], mults[ncut:])
         solves += 1
         if result is None:
             return None
-        known = result[1][:end]
+        pairs, cuts, low, left = result
+        if end == total:
+            return LexResult(pairs, cuts, low, left, solves)
+        known = (cuts + list(low))[:end]
 
 
 def _solve(
