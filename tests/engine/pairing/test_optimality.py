@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.pairing import NoLegalPairing, PairingPlayer, engine, lexmatch, pair_round
+from app.engine.pairing import NoLegalPairing, Pairing, PairingPlayer, engine, lexmatch, pair_round
 from app.engine.regulations import PairingRules, ScoreGroupOrder, TeamAvoidance
 from app.engine.types import Colour
 
