@@ -74,6 +74,7 @@ class PairingRow:
     black: PlayerLine
     result_zh: str = ""
     marks: tuple[str, ...] = ()
+    link: str = ""  # the board's page on the hall network (printed as a QR code), "" for none
 
     @classmethod
     def with_result(
@@ -96,6 +97,7 @@ class PairingList:
     rows: tuple[PairingRow, ...]
     byes: tuple[PlayerLine, ...] = ()
     bye_label: str = "轮空"
+    link: str = ""  # the round's page on the hall network (printed as a QR code), "" for none
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from app.engine.regulations import Regulations, ScoreGroupOrder
 from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
 from app.services.backups import backup_after
-from app.services.knockout import knockout_players
+from app.services.brackets import knockout_players
 from app.services.results import round_row
 from app.services.tournaments import group_row, regulations_of
 

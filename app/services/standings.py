@@ -23,7 +23,7 @@ from app.engine.prizes import PrizeList, award_prizes
 from app.engine.regulations import PrizeKind, Regulations, Tiebreak
 from app.engine.teams import TeamRanking, rank_teams
 from app.engine.types import PlayerStatus, RoundRecord, UserError, ViolationKind
-from app.services.knockout import knockout_places, knockout_players
+from app.services.brackets import knockout_places, knockout_players
 from app.services.tournaments import group_row, regulations_of
 
 
@@ -209,7 +209,9 @@ class TeamsView:
     final: bool
 
 
-def team_standings(db: Database, group: str) -> TeamsView:
+def team_standings(db: Database, group: str, after_round: int | None = None) -> TeamsView:
+    """The team ranking: from the final places once they exist, else from the standing after
+    ``after_round`` (default: the last paired round), marked not final."""
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
@@ -220,7 +222,7 @@ def team_standings(db: Database, group: str) -> TeamsView:
             places = _final_places(s, g, reg)
             final = True
         except UserError:
-            _state, table = _standings(s, g, reg, None)
+            _state, table = _standings(s, g, reg, after_round)
             places = {no: place for place, no in enumerate(table.order, start=1)}
             final = False
         team_of = {e.no: e.team for e in state.entrants}

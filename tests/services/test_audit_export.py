@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli_safety import cmd_audit
+from app.cli.safety import cmd_audit
 from app.selftest import sample_snapshot
 from app.services.audit import export_audit_csv, export_audit_json
 from app.services.results import enter_result

@@ -5,8 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import build_parser
-from app.cli_safety import add_safety_commands
+from app.cli import build_parser, safety
 from app.db.integrity import CorruptFileError, backups_folder, integrity_problems
 from app.db.lock import FileLockedError, lock_path
 from app.selftest import sample_snapshot
@@ -200,7 +199,7 @@ def test_cli_backups_restore_check_file(tmp_path: Path, capsys: pytest.CaptureFi
     import argparse
 
     parser = argparse.ArgumentParser()
-    add_safety_commands(parser.add_subparsers(dest="command", required=True))
+    safety.register(parser.add_subparsers(dest="command", required=True))
     path = _event(tmp_path)
 
     def run(*argv: str) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -22,8 +22,7 @@ from app.services.audit import audit_rows, export_audit_csv
 from app.services.backups import list_backups
 from app.ui.document import TournamentDocument
 from app.ui.i18n import tr, translate_noop
-
-Index = QModelIndex | QPersistentModelIndex
+from app.ui.models.base import FixedColumnsModel, Index
 
 AUDIT_COLUMNS = (
     ("at", translate_noop("AuditModel", "时间")),
@@ -36,18 +35,18 @@ AUDIT_COLUMNS = (
 )
 
 
-class AuditModel(QAbstractTableModel):
+class AuditModel(FixedColumnsModel):
     """The audit log rows, newest first."""
+
+    COLUMNS = tuple(label for _key, label in AUDIT_COLUMNS)
 
     def __init__(self, rows: list[dict[str, str]], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.rows = list(reversed(rows))
+        self._rows = list(reversed(rows))
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(AUDIT_COLUMNS)
+    @property
+    def rows(self) -> list[dict[str, str]]:
+        return self._rows
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
@@ -57,14 +56,9 @@ class AuditModel(QAbstractTableModel):
             return text[:80] + "…"
         return text
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal:
-            return tr("AuditModel", AUDIT_COLUMNS[section][1])
-        return str(section + 1)
+    def header_extra(self, section: int, orientation: Qt.Orientation, role: int) -> object:
+        vertical = orientation == Qt.Orientation.Vertical
+        return str(section + 1) if vertical and role == Qt.ItemDataRole.DisplayRole else None
 
 
 class AuditLogDialog(QDialog):
@@ -148,30 +142,24 @@ class BackupListDialog(QDialog):
         return self.backups[rows[0].row()].path if rows else None
 
 
-class _BackupModel(QAbstractTableModel):
+class _BackupModel(FixedColumnsModel):
+    CONTEXT = "BackupListDialog"
+    COLUMNS = (
+        translate_noop("BackupListDialog", "时间"),
+        translate_noop("BackupListDialog", "原因"),
+        translate_noop("BackupListDialog", "文件"),
+    )
+
     def __init__(self, backups: list, parent: QWidget | None = None) -> None:  # type: ignore[type-arg]
         super().__init__(parent)
-        self.backups = backups
+        self._rows = backups
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.backups)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 3
+    @property
+    def backups(self) -> list:  # type: ignore[type-arg]
+        return self._rows
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:
             return None
         b = self.backups[index.row()]
         return (b.made_at.strftime("%Y-%m-%d %H:%M:%S"), b.reason, b.name)[index.column()]
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if role != Qt.ItemDataRole.DisplayRole or orientation != Qt.Orientation.Horizontal:
-            return None
-        return (
-            tr("BackupListDialog", "时间"),
-            tr("BackupListDialog", "原因"),
-            tr("BackupListDialog", "文件"),
-        )[section]

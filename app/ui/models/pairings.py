@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
 from app.engine.types import GameResult
 from app.services.rounds import BoardLine, RoundView
 from app.ui.i18n import tr, translate_noop
-
-Index = QModelIndex | QPersistentModelIndex
+from app.ui.models.base import FixedColumnsModel, Index
 
 RESULT_COLUMN = 5
 NAME_COLUMNS = (2, 3, 7, 8)  # 红方 单位 … 黑方 单位: the columns that take the spare width
@@ -43,7 +42,7 @@ def score_label(score: int) -> str:
     return str(score)
 
 
-class PairingTableModel(QAbstractTableModel):
+class PairingTableModel(FixedColumnsModel):
     COLUMNS = (
         translate_noop("PairingTableModel", "台次"),
         translate_noop("PairingTableModel", "序号"),
@@ -59,52 +58,40 @@ class PairingTableModel(QAbstractTableModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._boards: tuple[BoardLine, ...] = ()
+        self._rows: tuple[BoardLine, ...] = ()
 
     def set_round(self, view: RoundView | None) -> None:
         self.beginResetModel()
-        self._boards = view.boards if view is not None else ()
+        self._rows = view.boards if view is not None else ()
         self.endResetModel()
 
     def update_round(self, view: RoundView) -> None:
         """Refresh results in place (same boards): cheaper than a reset and keeps the cursor."""
-        if [b.board for b in view.boards] != [b.board for b in self._boards]:
+        if [b.board for b in view.boards] != [b.board for b in self._rows]:
             self.set_round(view)
             return
-        changed = [i for i, (a, b) in enumerate(zip(self._boards, view.boards, strict=True)) if a != b]
-        self._boards = view.boards
+        changed = [i for i, (a, b) in enumerate(zip(self._rows, view.boards, strict=True)) if a != b]
+        self._rows = view.boards
         for row in changed:
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
 
     def line(self, row: int) -> BoardLine:
-        return self._boards[row]
+        return self._rows[row]
 
     def row_of_board(self, board: int) -> int | None:
-        for row, line in enumerate(self._boards):
+        for row, line in enumerate(self._rows):
             if line.board == board:
                 return row
         return None
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._boards)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return tr("PairingTableModel", self.COLUMNS[section])
-            if role == Qt.ItemDataRole.ForegroundRole and section in (2,):
-                return QBrush(_RED)
-        return None
+    def header_extra(self, section: int, orientation: Qt.Orientation, role: int) -> Any:
+        red_header = orientation == Qt.Orientation.Horizontal and section == 2
+        return QBrush(_RED) if red_header and role == Qt.ItemDataRole.ForegroundRole else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._boards)):
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
-        line = self._boards[index.row()]
+        line = self._rows[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             values = (

@@ -6,9 +6,6 @@ from typing import Any
 
 from pypinyin import Style, lazy_pinyin
 from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     Signal,
@@ -16,8 +13,7 @@ from PySide6.QtCore import (
 
 from app.services.registration import PlayerView
 from app.ui.i18n import tr, translate_noop
-
-Index = QModelIndex | QPersistentModelIndex
+from app.ui.models.base import FixedColumnsModel, Index
 
 # (key, header) — flags are the checkable columns, toggled through services.
 COLUMNS = (
@@ -58,40 +54,27 @@ def column_of(key: str) -> int:
     return [k for k, _ in COLUMNS].index(key)
 
 
-class PlayerTableModel(QAbstractTableModel):
+class PlayerTableModel(FixedColumnsModel):
     """Players of one group; a click on a flag asks ``flag_toggled`` (the view calls the service)."""
 
     flag_toggled = Signal(int, str, bool)  # player id, flag, new value
+    COLUMNS = tuple(label for _key, label in COLUMNS)
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._players: list[PlayerView] = []
+        self._rows: list[PlayerView] = []
         self._search: list[str] = []
 
     def set_players(self, players: list[PlayerView]) -> None:
         self.beginResetModel()
-        self._players = list(players)
+        self._rows = list(players)
         self._search = [
-            " ".join((p.name, pinyin_initials(p.name), p.team, p.unit)).lower() for p in self._players
+            " ".join((p.name, pinyin_initials(p.name), p.team, p.unit)).lower() for p in self._rows
         ]
         self.endResetModel()
 
     def player(self, row: int) -> PlayerView:
-        return self._players[row]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._players)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if role == Qt.ItemDataRole.DisplayRole and horizontal and 0 <= section < len(COLUMNS):
-            return tr("PlayerTableModel", COLUMNS[section][1])
-        return None
+        return self._rows[row]
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -102,9 +85,9 @@ class PlayerTableModel(QAbstractTableModel):
         return base
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._players)):
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
-        p = self._players[index.row()]
+        p = self._rows[index.row()]
         key = COLUMNS[index.column()][0]
         if role == Qt.ItemDataRole.DisplayRole:
             if key in FLAGS:
@@ -132,13 +115,13 @@ class PlayerTableModel(QAbstractTableModel):
         if key not in FLAGS:
             return False
         checked = Qt.CheckState(value) == Qt.CheckState.Checked if not isinstance(value, bool) else value
-        self.flag_toggled.emit(self._players[index.row()].id, key, checked)
+        self.flag_toggled.emit(self._rows[index.row()].id, key, checked)
         return True  # the view refreshes the row from the service's answer
 
     def replace(self, player: PlayerView) -> None:
-        for row, p in enumerate(self._players):
+        for row, p in enumerate(self._rows):
             if p.id == player.id:
-                self._players[row] = player
+                self._rows[row] = player
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
                 return
 

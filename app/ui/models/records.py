@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
 from app.services.game_records import BoardRecord
 from app.ui.i18n import tr, translate_noop
+from app.ui.models.base import FixedColumnsModel, Index
 from app.ui.models.pairings import result_label
 
-Index = QModelIndex | QPersistentModelIndex
 RECORD_COLUMN = 5
 
 
-class BoardRecordsModel(QAbstractTableModel):
+class BoardRecordsModel(FixedColumnsModel):
     COLUMNS = (
         translate_noop("BoardRecordsModel", "台次"),
         translate_noop("BoardRecordsModel", "红方"),
@@ -27,37 +27,20 @@ class BoardRecordsModel(QAbstractTableModel):
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._lines: list[BoardRecord] = []
+        self._rows: list[BoardRecord] = []
 
     def set_lines(self, lines: list[BoardRecord]) -> None:
         self.beginResetModel()
-        self._lines = list(lines)
+        self._rows = list(lines)
         self.endResetModel()
 
     def line(self, row: int) -> BoardRecord:
-        return self._lines[row]
+        return self._rows[row]
 
     def row_of_board(self, board: int, game_no: int = 1) -> int | None:
-        for row, line in enumerate(self._lines):
+        for row, line in enumerate(self._rows):
             if (line.board, line.game_no) == (board, game_no):
                 return row
-        return None
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._lines)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(self.COLUMNS)
-            and role == Qt.ItemDataRole.DisplayRole
-        ):
-            return tr("BoardRecordsModel", self.COLUMNS[section])
         return None
 
     def _record_text(self, line: BoardRecord) -> str:
@@ -68,9 +51,9 @@ class BoardRecordsModel(QAbstractTableModel):
         return ""
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._lines)):
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
-        line = self._lines[index.row()]
+        line = self._rows[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             board = str(line.board) if line.game_no == 1 else f"{line.board}-{line.game_no}"

@@ -6,10 +6,9 @@ it is; nothing here ranks, sums places or awards money.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from app.engine.prizes import PrizeLine, TablePrizes
@@ -18,8 +17,7 @@ from app.engine.teams import TeamStanding
 from app.engine.types import PlayerStatus
 from app.services.standings import PrizesView, StandingLine, StandingsView, TeamsView
 from app.ui.i18n import current_language, tr, translate_noop
-
-Index = QModelIndex | QPersistentModelIndex
+from app.ui.models.base import FixedColumnsModel, Index
 
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
@@ -48,7 +46,7 @@ def chain_text(chain: tuple[Tiebreak, ...]) -> str:
     return sep.join(names)
 
 
-class StandingsTableModel(QAbstractTableModel):
+class StandingsTableModel(FixedColumnsModel):
     """名次 序号 姓名 单位 积分, one column per tiebreak of the chain that has a value, 区分依据."""
 
     FIXED = (
@@ -63,7 +61,7 @@ class StandingsTableModel(QAbstractTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._view: StandingsView | None = None
-        self._lines: tuple[StandingLine, ...] = ()
+        self._rows: tuple[StandingLine, ...] = ()
         self._tiebreaks: tuple[Tiebreak, ...] = ()
 
     # ------------------------------------------------------------------ data in
@@ -73,15 +71,15 @@ class StandingsTableModel(QAbstractTableModel):
         lines = view.lines if view is not None else ()
         tiebreaks = tuple(t for t in view.chain if t is not Tiebreak.PREVIOUS_ROUNDS) if view else ()
         self._view = view
-        if len(lines) == len(self._lines) and tiebreaks == self._tiebreaks and lines:
-            changed = [i for i, (a, b) in enumerate(zip(self._lines, lines, strict=True)) if a != b]
-            self._lines = lines
+        if len(lines) == len(self._rows) and tiebreaks == self._tiebreaks and lines:
+            changed = [i for i, (a, b) in enumerate(zip(self._rows, lines, strict=True)) if a != b]
+            self._rows = lines
             if changed:
                 last = self.columnCount() - 1
                 self.dataChanged.emit(self.index(min(changed), 0), self.index(max(changed), last))
             return
         self.beginResetModel()
-        self._lines, self._tiebreaks = lines, tiebreaks
+        self._rows, self._tiebreaks = lines, tiebreaks
         self.endResetModel()
 
     @property
@@ -93,35 +91,26 @@ class StandingsTableModel(QAbstractTableModel):
         return self._tiebreaks
 
     def line(self, row: int) -> StandingLine:
-        return self._lines[row]
+        return self._rows[row]
 
     def row_of(self, no: int) -> int | None:
-        for row, line in enumerate(self._lines):
+        for row, line in enumerate(self._rows):
             if line.no == no:
                 return row
         return None
 
     # ------------------------------------------------------------------ Qt model
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._lines)
-
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.FIXED) + len(self._tiebreaks) + 1
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if 0 <= section < len(self.FIXED):
+    def header_text(self, section: int) -> str | None:
+        if section < len(self.FIXED):
             return tr("StandingsTableModel", self.FIXED[section])
         k = section - len(self.FIXED)
-        if 0 <= k < len(self._tiebreaks):
+        if k < len(self._tiebreaks):
             return tiebreak_name(self._tiebreaks[k])
-        if section == self.columnCount() - 1:
-            return tr("StandingsTableModel", self.LAST)
-        return None
+        return tr("StandingsTableModel", self.LAST)
 
     def _value(self, line: StandingLine, col: int) -> object:
         fixed = (line.rank, line.no, line.name, line.unit, line.score)
@@ -134,9 +123,9 @@ class StandingsTableModel(QAbstractTableModel):
         return line.separated_by_en if current_language() == "en" else line.separated_by_zh
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._lines)):
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
-        line = self._lines[index.row()]
+        line = self._rows[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return str(self._value(line, col))
@@ -151,28 +140,7 @@ class StandingsTableModel(QAbstractTableModel):
         return None
 
 
-class _FixedColumnsModel(QAbstractTableModel):
-    """Rows in ``self._rows`` under the fixed headers ``COLUMNS`` (translated in the class's own context)."""
-
-    COLUMNS: tuple[str, ...] = ()
-    _rows: Sequence[Any]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.COLUMNS):
-            return tr(type(self).__name__, self.COLUMNS[section])
-        return None
-
-
-class TeamTableModel(_FixedColumnsModel):
+class TeamTableModel(FixedColumnsModel):
     """名次 队名 计分队员（名次） 名次之和 最高名次 区分依据."""
 
     COLUMNS = (
@@ -228,7 +196,7 @@ class TeamTableModel(_FixedColumnsModel):
         return None
 
 
-class PrizeTableModel(_FixedColumnsModel):
+class PrizeTableModel(FixedColumnsModel):
     """Every prize table: its lines (place, recipient, unit, amount) then a subtotal row."""
 
     COLUMNS = (

@@ -9,7 +9,7 @@ from app.engine.xiangqi import parse_pgn_bytes
 from app.services.snapshot import import_snapshot
 from tests.factories import player, snapshot, swiss_round
 
-MASTER = Path(__file__).parent / "engine" / "xiangqi" / "data" / "liu_dahua_yang_guanlin_1982.pgn"
+MASTER = Path(__file__).parent.parent / "engine" / "xiangqi" / "data" / "liu_dahua_yang_guanlin_1982.pgn"
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -1,7 +1,4 @@
-"""Command-line commands for the file's safety: backups, restore, checking a file, the audit log, TRF.
-
-Registered by ``app.cli`` (``COMMAND_GROUPS``) through :func:`add_safety_commands`.
-"""
+"""The file's safety: backups, restore, checking a file, the audit log, TRF exchange."""
 
 from __future__ import annotations
 
@@ -9,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 from typing import Any
+
+from app.cli.common import open_file
 
 
 def cmd_backups(args: argparse.Namespace) -> int:
@@ -46,9 +45,8 @@ def cmd_check_file(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from app.services.audit import export_audit_csv, export_audit_json
-    from app.services.tournaments import open_tournament
 
-    with open_tournament(Path(args.file), read_only=True) as db:
+    with open_file(args.file, read_only=True) as db:
         text = export_audit_json(db) if args.json else export_audit_csv(db)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8", newline="")
@@ -80,36 +78,36 @@ def cmd_import_trf(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_safety_commands(sub: Any) -> None:
+def register(sub: Any) -> None:
     p = sub.add_parser("backups", help="list (or make) the backups of a tournament file / 备份")
-    p.add_argument("file")
+    p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--make", action="store_true", help="make a backup now")
-    p.add_argument("--reason", default="manual")
+    p.add_argument("--reason", default="manual", help="the reason recorded with a backup made now")
     p.set_defaults(func=cmd_backups)
 
     p = sub.add_parser("restore", help="restore a backup (the current state is backed up first) / 恢复")
-    p.add_argument("file")
+    p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("backup", help="a backup file, or its name in FILE's backups folder")
     p.add_argument("--take-over", action="store_true", help="take over a stale lock of a crashed instance")
     p.set_defaults(func=cmd_restore)
 
     p = sub.add_parser("check-file", help="integrity, version and lock of a tournament file / 检查文件")
-    p.add_argument("file")
+    p.add_argument("file", help="the tournament file (.xqt)")
     p.set_defaults(func=cmd_check_file)
 
     p = sub.add_parser("audit", help="export the audit log (CSV, or --json) / 操作记录")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument("--json", action="store_true", help="JSON instead of CSV")
     p.add_argument("--out", default=None, help="write to this file instead of stdout")
     p.set_defaults(func=cmd_audit)
 
-    p = sub.add_parser("export-trf", help="export one group as a FIDE TRF")
-    p.add_argument("file")
-    p.add_argument("group")
-    p.add_argument("--out", default=None)
+    p = sub.add_parser("export-trf", help="export one group as a FIDE TRF / 导出 TRF")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument("group", help="the group (组别)")
+    p.add_argument("--out", default=None, help="write to this file instead of stdout")
     p.set_defaults(func=cmd_export_trf)
 
-    p = sub.add_parser("import-trf", help="create a tournament file from a FIDE TRF")
-    p.add_argument("trf")
-    p.add_argument("file")
+    p = sub.add_parser("import-trf", help="create a tournament file from a FIDE TRF / 导入 TRF")
+    p.add_argument("trf", help="the TRF file")
+    p.add_argument("file", help="the tournament file to create (.xqt)")
     p.set_defaults(func=cmd_import_trf)

@@ -1,0 +1,150 @@
+"""Ranking commands: standings, why A is above B, teams, prizes."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from app.cli.common import open_file, print_json
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    from app.services.standings import final_standings, group_standings
+
+    with open_file(args.file, read_only=True) as db:
+        view = (
+            final_standings(db, args.group)
+            if args.final
+            else group_standings(db, args.group, args.after_round)
+        )
+    if args.json:
+        print_json([line.as_json() for line in view.lines])
+        return 0
+    title = "最终名次" if view.final else f"第 {view.after_round} 轮后名次"
+    print(f"{view.group} {title}（{view.chain_zh}）")
+    for ln in view.lines:
+        print(
+            f"{ln.rank:>3} {ln.no:>4} {ln.name:<6} {ln.unit:<8} {ln.score:>3} 对手分{ln.opponent_score:>4} "
+            f"胜{ln.wins:>2} 犯规{ln.violations} 后走{ln.black_games}/{ln.black_wins}  {ln.separated_by_zh}"
+        )
+    for no, name in view.disqualified:
+        print(f"取消成绩：{no} {name}")
+    if view.decided_by_sequence_number:
+        print("注：有名次在所有区分办法均相同后按序号排定")
+    return 0
+
+
+def cmd_why_above(args: argparse.Namespace) -> int:
+    from app.services.standings import why_above
+
+    with open_file(args.file, read_only=True) as db:
+        print(why_above(db, args.group, args.a, args.b, args.after_round))
+    return 0
+
+
+def cmd_teams(args: argparse.Namespace) -> int:
+    from app.services.standings import team_standings
+
+    with open_file(args.file, read_only=True) as db:
+        view = team_standings(db, args.group)
+    rows = [
+        {
+            "rank": t.rank,
+            "team": t.team,
+            "members": [{"no": no, "name": view.names[no], "place": place} for no, place in t.members],
+            "total": t.total,
+            "best_place": t.best_place,
+            "separated_by": t.separated_by,
+        }
+        for t in view.ranking.rows
+    ]
+    unranked = [
+        {"team": u.team, "ranked_members": u.ranked_members, "reason": u.reason_zh}
+        for u in view.ranking.unranked
+    ]
+    if args.json:
+        print_json({"group": view.group, "final": view.final, "ranked": rows, "unranked": unranked})
+        return 0
+    print(f"{view.group} 团体名次{'' if view.final else '（暂列）'}")
+    for r in rows:
+        members = "、".join(f"{m['name']}({m['place']})" for m in r["members"])  # type: ignore[index]
+        print(f"{r['rank']:>3} {r['team']:<8} {members}  合计 {r['total']}  最好 {r['best_place']}")
+    for u in unranked:
+        print(f"不计名次：{u['team']}（{u['reason']}）")
+    return 0
+
+
+def cmd_prizes(args: argparse.Namespace) -> int:
+    from app.services.standings import prize_list
+
+    with open_file(args.file, read_only=True) as db:
+        view = prize_list(db)
+    tables = []
+    for t in view.prizes.tables:
+        lines = []
+        for line in t.lines:
+            key = (t.table.group, line.no) if line.no is not None else None
+            lines.append(
+                {
+                    "place": line.place,
+                    "amount": line.amount,
+                    "no": line.no,
+                    "name": view.names.get(key) if key else None,
+                    "team": line.team,
+                }
+            )
+        tables.append(
+            {
+                "table": t.table.name,
+                "group": t.table.group,
+                "kind": t.table.kind.value,
+                "total": t.total,
+                "awarded": t.awarded,
+                "prizes": lines,
+            }
+        )
+    if args.json:
+        print_json(
+            {
+                "tables": tables,
+                "grand_total": view.prizes.grand_total,
+                "grand_awarded": view.prizes.grand_awarded,
+            }
+        )
+        return 0
+    for t in tables:
+        print(f"{t['table']}（合计 {t['total']} 元）")
+        for p in t["prizes"]:  # type: ignore[attr-defined]
+            who = p["team"] or (f"{p['no']} {p['name']}" if p["no"] is not None else "（空缺）")
+            print(f"  第{p['place']:>2}名 {who:<12} {p['amount']:>6} 元")
+    print(f"总计 {view.prizes.grand_total} 元")
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("standings", help="standings with every tiebreak / 名次")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument("--group", required=True, help="the group (组别)")
+    p.add_argument("--after-round", type=int, default=None, help="the standings after this round")
+    p.add_argument("--final", action="store_true", help="the final ranking (knockout places first)")
+    p.add_argument("--json", action="store_true", help="print the lines as JSON")
+    p.set_defaults(func=cmd_standings)
+
+    p = sub.add_parser("why-above", help="why player A ranks above player B / 名次说明")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument("--group", required=True, help="the group (组别)")
+    p.add_argument("--after-round", type=int, default=None, help="compare in the standings after this round")
+    p.add_argument("a", type=int, help="player A's sequence number (序号)")
+    p.add_argument("b", type=int, help="player B's sequence number (序号)")
+    p.set_defaults(func=cmd_why_above)
+
+    p = sub.add_parser("teams", help="team ranking / 团体名次")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument("--group", required=True, help="the group (组别)")
+    p.add_argument("--json", action="store_true", help="print the ranking as JSON")
+    p.set_defaults(func=cmd_teams)
+
+    p = sub.add_parser("prizes", help="every prize with recipient and amount / 奖励")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument("--json", action="store_true", help="print the prize tables as JSON")
+    p.set_defaults(func=cmd_prizes)

@@ -1,0 +1,203 @@
+"""The stored knockout bracket: reading a group's bracket rows into the engine's ``Bracket`` and writing
+it back whole, and what the rest of the services ask of it (who left the Swiss pool at the split, the
+places once the knockout is over).
+
+Kept apart from :mod:`app.services.knockout` (the arbiter's knockout actions) so that the ranking
+(:mod:`app.services.standings`, which owns every standing, including the one the seeds come from) and
+the knockout can both read the bracket without importing each other: the knockout asks the standings
+for the seeds; the standings ask this module, never the knockout service.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db.models import GameRow, Group, KnockoutMatch, Player, Round
+from app.db.session import kept
+from app.engine.knockout import (
+    Bracket,
+    ColourMethod,
+    ColourState,
+    GameKind,
+    KnockoutGame,
+    Match,
+    create_bracket,
+    final_places,
+    match_result,
+    next_game,
+    restore_bracket,
+)
+from app.engine.regulations import Regulations
+from app.engine.types import GameResult, RoundStage
+
+
+def _ids(s: Session, group: Group) -> tuple[dict[int, int], dict[int, int]]:
+    players = list(s.scalars(select(Player).where(Player.group_id == group.id)))
+    return {p.id: p.no for p in players if p.no is not None}, {
+        p.no: p.id for p in players if p.no is not None
+    }
+
+
+def rows_of(s: Session, group: Group) -> list[KnockoutMatch]:
+    return list(
+        s.scalars(select(KnockoutMatch).where(KnockoutMatch.group_id == group.id).order_by(KnockoutMatch.id))
+    )
+
+
+def load_bracket(s: Session, group: Group, reg: Regulations) -> Bracket | None:
+    """The group's bracket as the engine sees it, or None before the split (read once inside
+    :meth:`Database.one_reading`)."""
+    memo = kept(s)
+    if memo is None:
+        return _read_bracket(s, group, reg)
+    key = ("bracket", group.id)
+    if key not in memo:
+        memo[key] = _read_bracket(s, group, reg)
+    bracket: Bracket | None = memo[key]
+    return bracket
+
+
+def _read_bracket(s: Session, group: Group, reg: Regulations) -> Bracket | None:
+    rows = rows_of(s, group)
+    if not rows:
+        return None
+    no_of, _ = _ids(s, group)
+    fmt = reg.group(group.name)
+    split = fmt.swiss_rounds
+    template = create_bracket(tuple(range(1, fmt.knockout_size + 1)), split, reg.knockout)
+    by_code = {r.code: r for r in rows}
+    seeds = [0] * fmt.knockout_size
+    for plan in template.plans:
+        if all(isinstance(src, int) for src in plan.sources):
+            row = by_code[plan.code]
+            lo, hi = sorted(src for src in plan.sources if isinstance(src, int))
+            assert row.high_id is not None and row.low_id is not None
+            seeds[lo - 1], seeds[hi - 1] = no_of[row.high_id], no_of[row.low_id]
+    games = _match_games(s, group, no_of)
+    matches = [
+        Match(
+            code=r.code,
+            round_number=r.round_number,
+            high=no_of.get(r.high_id) if r.high_id else None,
+            low=no_of.get(r.low_id) if r.low_id else None,
+            colour_method=ColourMethod(r.colour_method) if r.colour_method else None,
+            colour_seed=r.colour_seed,
+            first_red=no_of.get(r.first_red_id) if r.first_red_id else None,
+            deciding_red=no_of.get(r.deciding_red_id) if r.deciding_red_id else None,
+            games=games.get(r.id, ()),
+        )
+        for r in rows
+    ]
+    return restore_bracket(seeds, split, reg.knockout, matches)
+
+
+def _match_games(s: Session, group: Group, no_of: dict[int, int]) -> dict[int, tuple[KnockoutGame, ...]]:
+    out: dict[int, list[KnockoutGame]] = {}
+    query = (
+        select(GameRow)
+        .join(Round, GameRow.round_id == Round.id)
+        .where(Round.group_id == group.id, GameRow.match_id.is_not(None))
+        .order_by(GameRow.game_no)
+    )
+    for g in s.scalars(query):
+        assert g.match_id is not None
+        out.setdefault(g.match_id, []).append(
+            KnockoutGame(
+                g.game_no, GameKind(g.kind), no_of[g.red_id], no_of[g.black_id], GameResult(g.result)
+            )
+        )
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _round(s: Session, group: Group, number: int) -> Round:
+    rnd = s.scalars(select(Round).where(Round.group_id == group.id, Round.number == number)).one_or_none()
+    if rnd is None:
+        rnd = Round(
+            group_id=group.id,
+            number=number,
+            stage=RoundStage.KNOCKOUT.value,
+            paired_at=datetime.now().replace(microsecond=0),
+        )
+        s.add(rnd)
+        s.flush()
+    return rnd
+
+
+def _with_due_games(bracket: Bracket) -> Bracket:
+    """Pair the next game of every match whose colours are known (a pending game)."""
+    for m in bracket.matches:
+        due = next_game(m, bracket.rules)
+        if due is None or due.colours is not ColourState.SET:
+            continue
+        if m.games and m.games[-1].result.is_pending:
+            continue
+        bracket = bracket.enter_result(m.code, due.number, GameResult.PENDING)
+    return bracket
+
+
+def save_bracket(s: Session, group: Group, bracket: Bracket) -> None:
+    """Write the whole bracket back: match rows and their games (created, updated or removed)."""
+    bracket = _with_due_games(bracket)
+    _, id_of = _ids(s, group)
+    rows = {r.code: r for r in rows_of(s, group)}
+    for plan, m in zip(bracket.plans, bracket.matches, strict=True):
+        row = rows.get(m.code)
+        if row is None:
+            row = KnockoutMatch(group_id=group.id, code=m.code, round_number=m.round_number)
+            s.add(row)
+            s.flush()
+        row.high_id = id_of[m.high] if m.high is not None else None
+        row.low_id = id_of[m.low] if m.low is not None else None
+        row.colour_method = m.colour_method.value if m.colour_method else ""
+        row.colour_seed = m.colour_seed
+        row.first_red_id = id_of[m.first_red] if m.first_red is not None else None
+        row.deciding_red_id = id_of[m.deciding_red] if m.deciding_red is not None else None
+        result = match_result(m, bracket.rules)
+        row.winner_id = id_of[result.winner] if result and result.winner is not None else None
+        existing = {g.game_no: g for g in s.scalars(select(GameRow).where(GameRow.match_id == row.id))}
+        wanted = {g.number: g for g in m.games}
+        for number, g in existing.items():
+            if number not in wanted:
+                s.delete(g)
+        if not wanted:
+            continue
+        rnd = _round(s, group, m.round_number)
+        for number, kg in wanted.items():
+            g = existing.get(number)
+            if g is None:
+                g = GameRow(round_id=rnd.id, board=plan.board, game_no=number, match_id=row.id)
+                s.add(g)
+            g.kind, g.red_id, g.black_id, g.result = (
+                kg.kind.value,
+                id_of[kg.red],
+                id_of[kg.black],
+                kg.result.value,
+            )
+    s.flush()
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutPlayers:
+    """Who left the Swiss pool at the split, and from which round."""
+
+    split_round: int
+    players: frozenset[int]
+
+
+def knockout_players(s: Session, group: Group, reg: Regulations) -> KnockoutPlayers | None:
+    bracket = load_bracket(s, group, reg)
+    if bracket is None:
+        return None
+    return KnockoutPlayers(bracket.split_round, frozenset(bracket.seeds))
+
+
+def knockout_places(s: Session, group: Group, reg: Regulations) -> dict[int, int] | None:
+    """Places 1…size once the knockout is finished, else None."""
+    bracket = load_bracket(s, group, reg)
+    if bracket is None or not bracket.is_complete:
+        return None
+    return final_places(bracket)

@@ -1,0 +1,76 @@
+"""The command line as a package: one module per command family, no circles, every command and option explained."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import app.cli
+from app.cli import COMMAND_FAMILIES, build_parser
+
+CLI_DIR = Path(app.cli.__file__).parent
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(sub.choices)
+
+
+def test_every_command_and_every_option_says_what_it_does() -> None:
+    parser = build_parser()
+    [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    described = {c.dest: c.help for c in sub._choices_actions}
+    commands = _subcommands(parser)
+    assert len(commands) >= 40
+    missing: list[str] = []
+    for name, cmd in commands.items():
+        if not (described.get(name) or "").strip():
+            missing.append(name)
+        for action in cmd._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            if not (action.help or "").strip() or action.help == argparse.SUPPRESS:
+                missing.append(f"{name} {'/'.join(action.option_strings) or action.dest}")
+    assert missing == []
+
+
+def test_command_modules_import_only_the_shared_helpers_of_the_package() -> None:
+    """No module of app/cli imports a sibling command module (no circles); they share app.cli.common."""
+    families = {p.stem for p in CLI_DIR.glob("*.py")} - {"__init__", "__main__", "common"}
+    assert len(families) == len(COMMAND_FAMILIES)
+    for path in CLI_DIR.glob("*.py"):
+        if path.stem in {"__init__", "__main__"}:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("app.cli"):
+                assert node.module == "app.cli.common", f"{path.name} imports {node.module}"
+                assert path.stem != "common"
+
+
+def test_no_command_is_defined_twice_and_each_family_registers_its_own() -> None:
+    seen: dict[str, str] = {}
+    for register in COMMAND_FAMILIES:
+        parser = argparse.ArgumentParser()
+        register(parser.add_subparsers(dest="command"))
+        for name in _subcommands(parser):
+            assert name not in seen, f"{name} in {register.__module__} and {seen[name]}"
+            seen[name] = register.__module__
+    assert set(seen) == set(_subcommands(build_parser()))
+
+
+def test_the_parser_imports_no_service_and_no_database_library() -> None:
+    code = (
+        "import sys, app.cli; app.cli.build_parser(); "
+        "bad = [m for m in sys.modules if m.startswith(('app.services', 'app.db', 'sqlalchemy', 'alembic', "
+        "'PySide6', 'reportlab', 'openpyxl'))]; print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_python_dash_m_app_cli_runs_the_command_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "app.cli", "--help"], capture_output=True, text=True)
+    assert done.returncode == 0 and "close-round" in done.stdout
