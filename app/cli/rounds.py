@@ -39,7 +39,11 @@ def cmd_why(args: argparse.Namespace) -> int:
     from app.services.rounds import pairing_explanation
 
     with open_file(args.file, read_only=True) as db:
-        print(pairing_explanation(db, args.group, args.round, args.player))
+        zh = pairing_explanation(db, args.group, args.round, args.player)
+        en = pairing_explanation(db, args.group, args.round, args.player, english=True)
+    print(zh)
+    if en != zh:
+        print(en)
     return 0
 
 

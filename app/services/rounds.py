@@ -276,13 +276,18 @@ def pair_next_round(
                     "red": pg.red,
                     "black": pg.black,
                     "zh": pg.explanation.zh,
+                    "en": pg.explanation.en,
                     "colour": pg.explanation.colour_reason.value,
                 }
                 for pg in pairing.games
             },
             "bye": None
             if pairing.bye_explanation is None
-            else {"player": pairing.bye, "zh": pairing.bye_explanation.zh},
+            else {
+                "player": pairing.bye,
+                "zh": pairing.bye_explanation.zh,
+                "en": pairing.bye_explanation.en,
+            },
         }
         for pg in pairing.games:
             s.add(
@@ -390,10 +395,12 @@ def unpair_round(db: Database, group: str, number: int, *, who: str = audit.DEFA
         )
 
 
-def pairing_explanation(db: Database, group: str, number: int, no: int) -> str:
+def pairing_explanation(db: Database, group: str, number: int, no: int, english: bool = False) -> str:
     """Why this player got this opponent and colour (or the bye), as the engine explained it.
 
     Boards the arbiter changed by hand say so instead of repeating the engine's reasons.
+    ``english``: the English text where the engine stored one (rounds paired before it had
+    English fall back to the Chinese).
     """
     with db.session() as s:
         g = group_row(s, group)
@@ -406,15 +413,19 @@ def pairing_explanation(db: Database, group: str, number: int, no: int) -> str:
         )
         has_bye = any(ids[b.player_id] == no for b in rnd.byes)
     if board is not None and board in data.get("overridden", []):
+        if english:
+            return f"Board {board}: changed by hand by the arbiter (see the audit log)"
         return f"第 {board} 台：本台由裁判手工调整编排（见审计日志）"
     item = dict(data.get("games", {})).get(str(board)) if board is not None else None
     if item is not None:
+        if english and item.get("en"):
+            return f"Board {board}: {item['en']}"
         return f"第 {board} 台：{item.get('zh', '')}"
     bye = data.get("bye")
     if has_bye and isinstance(bye, dict) and bye.get("player") == no:
-        return str(bye.get("zh", ""))
+        return str(bye.get("en") or bye.get("zh", "")) if english else str(bye.get("zh", ""))
     if has_bye:
-        return "本轮轮空：由裁判手工调整（见审计日志）"
+        return "Bye set by hand by the arbiter (see the audit log)" if english else "本轮轮空：由裁判手工调整（见审计日志）"
     raise UserError(
         f"第 {number} 轮没有 {no} 号的编排说明", f"round {number} has no explanation for player {no}"
     )
