@@ -61,7 +61,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def cmd_export_trf(args: argparse.Namespace) -> int:
     from app.services.trf_exchange import export_trf
 
-    text = export_trf(Path(args.file), args.group)
+    text = export_trf(Path(args.file), args.group, for_pairing=args.for_pairing)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
         print(f"已导出 TRF {args.out}")
@@ -105,6 +105,11 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("group", help="the group (组别)")
     p.add_argument("--out", default=None, help="write to this file instead of stdout")
+    p.add_argument(
+        "--for-pairing",
+        action="store_true",
+        help="for a pairing engine (bbpPairings, JaVaFo): completed rounds only, no team records",
+    )
     p.set_defaults(func=cmd_export_trf)
 
     p = sub.add_parser("import-trf", help="create a tournament file from a FIDE TRF / 导入 TRF")
