@@ -7,18 +7,19 @@ whole action back when it raises.
 
 from __future__ import annotations
 
+import functools
+import re
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
+if TYPE_CHECKING:  # Alembic is imported only when a file needs migrating (it costs ~0.1 s to import)
+    from alembic.config import Config
+
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -36,19 +37,49 @@ PRAGMAS = (
 
 
 def _alembic_config() -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     return cfg
 
 
+_REVISION = re.compile(r"^revision\s*(?::\s*str\s*)?=\s*['\"]([^'\"]+)['\"]", re.M)
+_DOWN = re.compile(r"^down_revision\s*(?::[^=]*)?=\s*(?:['\"]([^'\"]+)['\"]|None)", re.M)
+
+
+@functools.cache
+def _revision_chain() -> tuple[str, ...]:
+    """The migrations' revisions, oldest first, read from their files without importing Alembic.
+
+    A test checks this against Alembic's own reading of the scripts.
+    """
+    parent: dict[str, str | None] = {}
+    for script in sorted((MIGRATIONS / "versions").glob("*.py")):
+        text = script.read_text(encoding="utf-8")
+        rev, down = _REVISION.search(text), _DOWN.search(text)
+        if rev is not None and down is not None:
+            parent[rev.group(1)] = down.group(1)
+    chain: list[str] = []
+    children = {down: rev for rev, down in parent.items()}
+    current = children.get(None)
+    while current is not None:
+        chain.append(current)
+        current = children.get(current)
+    if len(chain) != len(parent):  # pragma: no cover - a branched history: ask Alembic
+        from alembic.script import ScriptDirectory
+
+        scripts = ScriptDirectory.from_config(_alembic_config())
+        return tuple(reversed([s.revision for s in scripts.walk_revisions()]))
+    return tuple(chain)
+
+
 def head_revision() -> str:
-    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
-    assert head is not None
-    return head
+    return _revision_chain()[-1]
 
 
 def known_revisions() -> set[str]:
-    return {s.revision for s in ScriptDirectory.from_config(_alembic_config()).walk_revisions()}
+    return set(_revision_chain())
 
 
 def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -189,7 +220,9 @@ def check_version(path: Path) -> str | None:
 
 
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest revision, in-process."""
+    """Bring the schema to the newest revision, in-process (imports Alembic)."""
+    from alembic import command
+
     cfg = _alembic_config()
     with engine.begin() as connection:
         cfg.attributes["connection"] = connection
@@ -197,6 +230,8 @@ def upgrade(engine: Engine) -> None:
 
 
 def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
 
@@ -223,10 +258,9 @@ def open_database(
         )
     lock = None if read_only else TournamentLock.acquire(path, take_over=take_over)
     try:
-        if not create:
-            _check_existing(path, read_only=read_only)
+        revision = None if create else _check_existing(path, read_only=read_only)
         engine = make_engine(path, read_only=read_only)
-        if not read_only:
+        if not read_only and revision != head_revision():  # a migration is due: only then Alembic
             upgrade(engine)
     except BaseException:
         if lock is not None:
@@ -235,12 +269,15 @@ def open_database(
     return Database(path=path, engine=engine, read_only=read_only, lock=lock)
 
 
-def _check_existing(path: Path, *, read_only: bool) -> None:
+def _check_existing(path: Path, *, read_only: bool) -> str:
+    """The file's schema revision, after the version guard and the integrity check."""
     try:
-        if check_version(path) is None:
+        revision = check_version(path)
+        if revision is None:
             raise DatabaseError(f"{path.name} 不是象棋赛事文件", f"{path.name} is not a tournament file")
         problems = integrity_problems(path, quick=read_only, writable=not read_only)
         if problems:
             raise CorruptFileError(path, "；".join(problems[:3]))
+        return revision
     except CorruptFileError as exc:
         raise CorruptFileError(path, exc.problem, newest_good_backup(path, known_revisions())) from None
