@@ -64,8 +64,9 @@ Otherwise the block grows to the next cut with ``π_c = 0``; the last block is t
 pool, solved exactly. So the answer is the lexicographic optimum of the whole round — the tests
 compare it with exhaustive enumeration on small pools with many score groups.
 
-**Bounded beyond** :data:`EXACT_BLOCK_LIMIT`: a block larger than that (only in pools of several
-thousand players, where score groups of a thousand occur) is paired score group by score group
+**Bounded beyond** :data:`EXACT_BLOCK_LIMIT` **in pools larger than** :data:`EXACT_POOL_LIMIT`: a
+block larger than that (score groups of a thousand occur in pools of several thousand players)
+that no proof above splits is paired score group by score group
 from the top instead, as before: a step matches the remaining players of the top two remaining
 score groups, keeps the pairs touching the top group and proves the rest can still be completed,
 else takes one more score group. Steps up to :data:`DENSE_LIMIT` players use every legal edge and
@@ -111,7 +112,8 @@ from app.engine.pairing.model import (
 from app.engine.regulations import PairingRules, ScoreGroupOrder, TeamAvoidance
 from app.engine.types import Colour
 
-EXACT_BLOCK_LIMIT = 1200  # blocks up to this size: exact on every legal edge
+EXACT_POOL_LIMIT = 1000  # pools up to this size: every block exact, whatever its size
+EXACT_BLOCK_LIMIT = 700  # in larger pools, blocks up to this size: exact on every legal edge
 NUMPY_FROM = 160  # dense edge sets of blocks this large are built with numpy (imported only then)
 DENSE_LIMIT = 240  # bounded steps up to this size: every legal edge
 WINDOW = 12  # bounded sparse steps: neighbours by order and around the natural partner
@@ -769,7 +771,8 @@ def _pair_all(pool: _Pool) -> _Solution:
         while True:
             members = pool.group_members(start, end)
             banded = _solve_group_banded(pool, start) if start == end else None
-            if banded is None and len(members) > EXACT_BLOCK_LIMIT:
+            limit = max(EXACT_BLOCK_LIMIT, EXACT_POOL_LIMIT if pool.n <= EXACT_POOL_LIMIT else 0)
+            if banded is None and len(members) > limit:
                 rest = pool.group_members(start, pool.k - 1)
                 solution.pairs.extend(_pair_steps(pool, rest, witness))
                 solution.bounded += len(rest)

@@ -21,6 +21,7 @@ from .strategies import pools
 def dense_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Force the step-by-step path with sparse edges; record every step redone on every legal edge."""
     monkeypatch.setattr(engine, "EXACT_BLOCK_LIMIT", 4)
+    monkeypatch.setattr(engine, "EXACT_POOL_LIMIT", 4)
     monkeypatch.setattr(engine, "DENSE_LIMIT", 10)
     calls: list[int] = []
     real = engine._solve_block
@@ -82,6 +83,7 @@ def test_witness_repair_and_sparse_steps_keep_every_hard_constraint(
     # tiny limits: steps on sparse edges, witnesses repaired in small windows, fallbacks reached
     with pytest.MonkeyPatch.context() as m:
         m.setattr(engine, "EXACT_BLOCK_LIMIT", 4)
+        m.setattr(engine, "EXACT_POOL_LIMIT", 4)
         m.setattr(engine, "DENSE_LIMIT", 8)
         m.setattr(engine, "WINDOW", 2)
         m.setattr(engine, "REPAIR_LIMIT", 10)

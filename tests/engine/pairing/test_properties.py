@@ -62,6 +62,7 @@ def test_decomposed_pairing_keeps_every_hard_constraint(players: list[PairingPla
     # force the bounded score-group steps (and their sparse edges) on mid-size pools
     with pytest.MonkeyPatch.context() as m:
         m.setattr(engine, "EXACT_BLOCK_LIMIT", 4)
+        m.setattr(engine, "EXACT_POOL_LIMIT", 4)
         m.setattr(engine, "DENSE_LIMIT", 10)
         m.setattr(engine, "WINDOW", 2)
         _assert_legal(players, 3, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), seed)
