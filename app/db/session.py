@@ -7,9 +7,6 @@ whole action back when it raises.
 
 from __future__ import annotations
 
-import functools
-import re
-import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,15 +21,13 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.integrity import CorruptFileError, DatabaseError, integrity_problems, newest_good_backup
+from app.db.lite import BUSY_TIMEOUT_MS, PRAGMAS  # one set of pragmas for both ways in
 from app.db.lock import TournamentLock
-
-MIGRATIONS = Path(__file__).with_name("migrations")
-BUSY_TIMEOUT_MS = 10_000
-PRAGMAS = (
-    "PRAGMA journal_mode=WAL",
-    "PRAGMA synchronous=FULL",  # a power cut in the hall must not lose an entered result
-    "PRAGMA foreign_keys=ON",
-    f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
+from app.db.revisions import (  # re-exported: the schema revisions are read without SQLAlchemy
+    MIGRATIONS,
+    check_version,
+    head_revision,
+    known_revisions,
 )
 
 
@@ -42,44 +37,6 @@ def _alembic_config() -> Config:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     return cfg
-
-
-_REVISION = re.compile(r"^revision\s*(?::\s*str\s*)?=\s*['\"]([^'\"]+)['\"]", re.M)
-_DOWN = re.compile(r"^down_revision\s*(?::[^=]*)?=\s*(?:['\"]([^'\"]+)['\"]|None)", re.M)
-
-
-@functools.cache
-def _revision_chain() -> tuple[str, ...]:
-    """The migrations' revisions, oldest first, read from their files without importing Alembic.
-
-    A test checks this against Alembic's own reading of the scripts.
-    """
-    parent: dict[str, str | None] = {}
-    for script in sorted((MIGRATIONS / "versions").glob("*.py")):
-        text = script.read_text(encoding="utf-8")
-        rev, down = _REVISION.search(text), _DOWN.search(text)
-        if rev is not None and down is not None:
-            parent[rev.group(1)] = down.group(1)
-    chain: list[str] = []
-    children = {down: rev for rev, down in parent.items()}
-    current = children.get(None)
-    while current is not None:
-        chain.append(current)
-        current = children.get(current)
-    if len(chain) != len(parent):  # pragma: no cover - a branched history: ask Alembic
-        from alembic.script import ScriptDirectory
-
-        scripts = ScriptDirectory.from_config(_alembic_config())
-        return tuple(reversed([s.revision for s in scripts.walk_revisions()]))
-    return tuple(chain)
-
-
-def head_revision() -> str:
-    return _revision_chain()[-1]
-
-
-def known_revisions() -> set[str]:
-    return set(_revision_chain())
 
 
 def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -182,41 +139,6 @@ class Database:
         self.engine.dispose()
         if self.lock is not None:
             self.lock.release()
-
-
-def file_revision(path: Path) -> str | None:
-    """The schema revision recorded in a file, or None for an empty / new file."""
-    try:
-        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
-    except sqlite3.Error as exc:  # pragma: no cover - the OS refused the file
-        raise DatabaseError(f"无法打开文件 {path}：{exc}", f"cannot open {path}: {exc}") from None
-    try:
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if "alembic_version" not in tables:
-            if tables:
-                raise DatabaseError(
-                    f"{path.name} 不是象棋赛事文件（缺少版本信息）",
-                    f"{path.name} is not a tournament file (no schema version)",
-                )
-            return None
-        row = con.execute("SELECT version_num FROM alembic_version").fetchone()
-        return None if row is None else str(row[0])
-    except sqlite3.DatabaseError as exc:
-        raise CorruptFileError(path, f"已损坏或不是赛事文件：{exc}") from None
-    finally:
-        con.close()
-
-
-def check_version(path: Path) -> str | None:
-    """Refuse a file written by a newer program (the version guard)."""
-    revision = file_revision(path)
-    if revision is not None and revision not in known_revisions():
-        raise DatabaseError(
-            f"{path.name} 由更新版本的程序创建（数据库版本 {revision}），请升级本程序后再打开",
-            f"{path.name} was written by a newer version of the program (schema {revision}); "
-            "upgrade the program to open it",
-        )
-    return revision
 
 
 def upgrade(engine: Engine) -> None:

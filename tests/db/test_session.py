@@ -132,7 +132,8 @@ def test_read_only_open_refuses_writes(tmp_path: Path) -> None:
 def test_the_revisions_read_from_the_migration_files_are_alembics() -> None:
     from alembic.script import ScriptDirectory
 
-    from app.db.session import _alembic_config, _revision_chain, head_revision
+    from app.db.revisions import _revision_chain, head_revision
+    from app.db.session import _alembic_config
 
     scripts = ScriptDirectory.from_config(_alembic_config())
     assert head_revision() == scripts.get_current_head()
