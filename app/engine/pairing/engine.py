@@ -839,12 +839,12 @@ def _relaxed_split(pool: _Pool, members: list[int], start: int, end: int) -> boo
     cum = [0]
     for x in mults:
         cum.append(cum[-1] + x)
-    local = {x: t for t, x in enumerate(members)}
     grp = pool.grp
     fc = [cum[ncut] - cum[grp[x] - start] for x in members]
+    edges = _edge_set(pool, members, start)
     gains = [
-        (local[i], local[j], fc[local[i]] + fc[local[j]] - (cum[grp[j] - start] - cum[grp[i] - start]))
-        for i, j in _dense_edges(pool, members)
+        (a, b, fc[a] + fc[b] - (cum[gb] - cum[ga]))
+        for a, b, ga, gb in zip(edges.i, edges.j, edges.gi, edges.gj, strict=True)
     ]
     return 2 * len(max_gain_matching(len(members), gains)) == len(members)
 
