@@ -135,16 +135,20 @@ def _solve(
     for c in cut_mult:
         cum.append(cum[-1] + c)
     lm, m2, m3, m4 = low_mult
-    L, s2, s3, s4 = edges.low
-    cost = [
-        cum[b] - cum[a] + lw * lm + c2 * m2 + c3 * m3 + c4 * m4
-        for a, b, lw, c2, c3, c4 in zip(edges.gi, edges.gj, L, s2, s3, s4, strict=True)
-    ]
+    # one pass per field that can be non-zero (within one score group L, S4 and the cuts are 0)
+    cost: list[int] = (
+        [cum[b] - cum[a] for a, b in zip(edges.gi, edges.gj, strict=True)]
+        if list(edges.gi) != list(edges.gj)
+        else [0] * len(edges.i)
+    )
+    for column, mult in zip(edges.low, low_mult, strict=True):
+        if mult and any(column):
+            cost = [x + y * mult for x, y in zip(cost, column, strict=True)]
     dummy_cost = [d[0] * lm + d[1] * m2 + d[2] * m3 + d[3] * m4 for _, d in edges.dummy]
     top = max(cost + dummy_cost, default=0) + 1
     g = rx.PyGraph()
     g.add_nodes_from(range(m + (1 if edges.dummy else 0)))
-    g.add_edges_from([(a, b, top - c) for a, b, c in zip(edges.i, edges.j, cost, strict=True)])
+    g.add_edges_from(list(zip(edges.i, edges.j, map(top.__sub__, cost), strict=True)))
     if edges.dummy:
         g.add_edges_from([(x, m, top - c) for (x, _), c in zip(edges.dummy, dummy_cost, strict=True)])
     matching = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
