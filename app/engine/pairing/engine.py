@@ -929,6 +929,10 @@ def _boards_and_colours(pool: _Pool, solution: _Solution, seed: int) -> tuple[Pa
     # groups that send a floater down / receive one: a float between neighbours that continues
     # (or is continued) is part of a chain of short floats
     sends = {pool.grp[i] for i, j in ordered if pool.grp[j] == pool.grp[i] + 1}
+    received = [0] * pool.k  # floaters each group received from above
+    for i, j in ordered:
+        if pool.grp[j] != pool.grp[i]:
+            received[pool.grp[j]] += 1
     receives = {pool.grp[j] for i, j in ordered if pool.grp[j] == pool.grp[i] + 1}
     games = []
     for board, (i, j) in enumerate(ordered, start=1):
@@ -940,7 +944,9 @@ def _boards_and_colours(pool: _Pool, solution: _Solution, seed: int) -> tuple[Pa
                 board=board,
                 red=pool.no[red],
                 black=pool.no[black],
-                explanation=_explain(pool, i, j, red, reason, partner, chain, solution.bounded == 0),
+                explanation=_explain(
+                    pool, i, j, red, reason, partner, chain, solution.bounded == 0, received[pool.grp[i]]
+                ),
             )
         )
     return tuple(games)
@@ -984,6 +990,7 @@ def _explain(
     partner: dict[int, int],
     chain: bool,
     exact: bool,
+    received: int,
 ) -> PairExplanation:
     no = pool.no
     same = pool.score[i] == pool.score[j]
@@ -995,16 +1002,19 @@ def _explain(
         zh = f"{no[i]}号与{no[j]}号同为{pool.score[i]}分，按积分组内顺序配对；{colour_zh}"
         en = f"{no[i]} and {no[j]} both have {pool.score[i]} points: paired in order inside the score group; {colour_en}"
         return PairExplanation(True, 0, None, None, reason, zh, en)
-    float_reason = FloatReason.ODD_GROUP if pool.group_size[pool.grp[i]] % 2 else FloatReason.CONSTRAINTS
+    odd = (pool.group_size[pool.grp[i]] + received) % 2 == 1
+    float_reason = FloatReason.ODD_GROUP if odd else FloatReason.CONSTRAINTS
     skipped = pool.grp[j] - pool.grp[i] - 1
     choice, why_zh, why_en = _floater_choice(pool, i, j, partner)
+    with_zh = f"（连同从上一积分组降下的{received}人）" if odd and received else ""
+    with_en = f" (counting the {received} floated into it from above)" if odd and received else ""
     zh = (
         f"{no[i]}号（{pool.score[i]}分）降组与{no[j]}号（{pool.score[j]}分）配对，"
-        f"原因：{float_reason.zh}；{why_zh}"
+        f"原因：{float_reason.zh}{with_zh}；{why_zh}"
     )
     en = (
         f"{no[i]} ({pool.score[i]} points) floats down to {no[j]} ({pool.score[j]} points) because "
-        f"{float_reason.en}; {why_en}"
+        f"{float_reason.en}{with_en}; {why_en}"
     )
     if skipped:
         zh += (
@@ -1068,7 +1078,7 @@ def _floater_choice(pool: _Pool, f: int, g: int, partner: dict[int, int]) -> tup
     if broken:
         return FloaterChoice.HARD_RULE, f"{who_zh}，{broken[0][0]}", f"{who_en}, {broken[0][1]}"
 
-    def vector(pairs: list[tuple[int, int]]) -> tuple[list[int], int, int, int]:
+    def vector(pairs: list[tuple[int, int]]) -> tuple[list[int], int, int, int, int]:
         cuts = [0] * max(pool.k - 1, 0)
         for a, b in pairs:
             for c in range(pool.grp[a], pool.grp[b]):
@@ -1078,6 +1088,7 @@ def _floater_choice(pool: _Pool, f: int, g: int, partner: dict[int, int]) -> tup
             sum(max(pool.grp[b] - pool.grp[a] - 1, 0) for a, b in pairs),
             sum(pool.colour_cost(a, b) for a, b in pairs),
             sum(pool.order_cost(a, b) for a, b in pairs),
+            sum(pool.float_cost(a, b) for a, b in pairs),
         )
 
     v_now, v_alt = vector(now), vector(alt)
@@ -1100,10 +1111,22 @@ def _floater_choice(pool: _Pool, f: int, g: int, partner: dict[int, int]) -> tup
             f"{who_zh}，积分组内顺序偏差更大（S3）",
             f"{who_en}, the order inside the score groups would be further from 1 vs n/2+1 (S3)",
         )
+    if v_alt[3] == v_now[3] and v_alt[4] > v_now[4]:
+        return (
+            FloaterChoice.REPEATED_FLOAT,
+            f"{who_zh}，将有人连续两轮降组或升组（S4）",
+            f"{who_en}, someone would float in the same direction two rounds running (S4)",
+        )
+    if v_alt[2:] == v_now[2:]:
+        return (
+            FloaterChoice.WHOLE_ROUND,
+            f"{who_zh}，各项标准完全相同（两种编排同样最优）",
+            f"{who_en}, every criterion would be the same (both pairings are equally good)",
+        )
     return (
         FloaterChoice.WHOLE_ROUND,
-        "降组人选由全轮最优决定（其他台次的先后手与顺序）",
-        "the floater is decided by the whole round's optimum (colours and order on other boards)",
+        "降组人选由全轮最优决定（牵动其他台次的先后手与顺序）",
+        "the floater is decided by the whole round's optimum (it moves colours and order on other boards)",
     )
 
 

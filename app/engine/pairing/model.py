@@ -121,6 +121,7 @@ class FloaterChoice(enum.Enum):
     HARD_RULE = "hard_rule"  # the natural floater / partner would break H1–H3
     COLOURS = "colours"  # S2: the natural choice would leave more players without their due colour
     SCORES = "scores"  # S1: the natural choice would make more floaters or longer floats elsewhere
+    REPEATED_FLOAT = "repeated_float"  # S4: the natural choice would float someone twice running
     WHOLE_ROUND = "whole_round"  # equal locally; the whole round's optimum (S2–S4 elsewhere) decided
 
 
