@@ -142,6 +142,10 @@ def test_a_chain_of_short_floats_beats_a_long_float_even_against_colours() -> No
         e = g.explanation
         assert e.chain and e.groups_skipped == 0 and e.floater_choice is FloaterChoice.ORDER
         assert "近分者对弈" in e.zh and "chain of short floats" in e.en
+        assert e.float_reason is FloatReason.ODD_GROUP
+    # the 2-point group is even, but odd with the player floated into it
+    assert "连同从上一积分组降下的1人" in pairing.games[1].explanation.zh
+    assert "counting the 1 floated into it" in pairing.games[1].explanation.en
     assert pairing.quality is not None
     assert pairing.quality.cuts == (1, 1) and pairing.quality.long_floats == 0
     assert pairing.quality.missed_colours == 2  # the price of the chain, paid knowingly
