@@ -5,6 +5,8 @@ python bench/bench_pairing.py [players ...]
 For every size: ``pair_round`` after 5 rounds of history (case ``pair_round``), and — for sizes of
 1,000 and more, where the early score groups are huge — each of rounds 1–5 on its own (case
 ``pair_round_per_round``, ``round`` = the round being paired, ``rounds`` = rounds of history).
+Beside the time, each case prints the pairing's quality: players who miss their due colour (S2),
+the order cost (S3), floaters and long floats (S1), and whether the round was proved optimal.
 """
 
 from __future__ import annotations
@@ -23,15 +25,28 @@ HISTORY = 5
 PER_ROUND_FROM = 1000  # sizes from which each of rounds 1..HISTORY is reported too
 
 
-def _measure(pool: list[PairingPlayer], round_number: int, rules: PairingRules) -> tuple[float, float]:
+def _measure(
+    pool: list[PairingPlayer], round_number: int, rules: PairingRules
+) -> tuple[float, float, dict[str, object]]:
     t = time.perf_counter()
-    pair_round(pool, round_number, rules, seed=1)
+    pairing = pair_round(pool, round_number, rules, seed=1)
     seconds = time.perf_counter() - t
     tracemalloc.start()
     pair_round(pool, round_number, rules, seed=1)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return seconds, peak / 2**20
+    q = pairing.quality
+    quality: dict[str, object] = {}
+    if q is not None:
+        quality = {
+            "missed_due_colours": q.missed_colours,
+            "order_cost": q.order_cost,
+            "floaters": sum(q.cuts),
+            "long_floats": q.long_floats,
+            "proved_optimal": q.exact,
+            "bounded_players": q.bounded_players,
+        }
+    return seconds, peak / 2**20, quality
 
 
 def run(players: int) -> list[dict[str, object]]:
@@ -40,7 +55,7 @@ def run(players: int) -> list[dict[str, object]]:
     history_seconds = []
     for played in range(HISTORY):
         if players >= PER_ROUND_FROM:
-            seconds, peak = _measure(event.pool(), played + 1, event.rules)
+            seconds, peak, quality = _measure(event.pool(), played + 1, event.rules)
             cases.append(
                 {
                     "case": "pair_round_per_round",
@@ -49,12 +64,13 @@ def run(players: int) -> list[dict[str, object]]:
                     "rounds": played,
                     "seconds": round(seconds, 4),
                     "peak_memory_mb": round(peak, 2),
+                    **quality,
                 }
             )
         t = time.perf_counter()
         event.play_round()
         history_seconds.append(time.perf_counter() - t)
-    seconds, peak = _measure(event.pool(), HISTORY + 1, event.rules)
+    seconds, peak, quality = _measure(event.pool(), HISTORY + 1, event.rules)
     cases.append(
         {
             "case": "pair_round",
@@ -62,6 +78,7 @@ def run(players: int) -> list[dict[str, object]]:
             "rounds": HISTORY,
             "seconds": round(seconds, 4),
             "peak_memory_mb": round(peak, 2),
+            **quality,
             "history_rounds_seconds": [round(s, 4) for s in history_seconds],
         }
     )
@@ -69,7 +86,7 @@ def run(players: int) -> list[dict[str, object]]:
 
 
 if __name__ == "__main__":
-    sizes = [int(a) for a in sys.argv[1:]] or [160, 1000, 5000]
+    sizes = [int(a) for a in sys.argv[1:]] or [160, 240, 1000, 5000]
     for n in sizes:
         for case in run(n):
             print(json.dumps(case), flush=True)

@@ -12,10 +12,15 @@ from app.engine.types import UserError
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
-    from app.services.rounds import pair_next_round
+    from app.services.fastpair import pair_next_round_lite
 
-    with writing(args) as db:
-        out = pair_next_round(db, args.group, seed=args.seed)
+    # the plain case without SQLAlchemy (0.25 s of imports); anything else through the full service
+    out = None if args.take_over else pair_next_round_lite(Path(args.file), args.group, seed=args.seed)
+    if out is None:
+        from app.services.rounds import pair_next_round
+
+        with writing(args) as db:
+            out = pair_next_round(db, args.group, seed=args.seed)
     bye = f"，{out.bye} 号轮空" if out.bye is not None else ""
     print(f"{out.group} 第 {out.number} 轮已编排：{out.boards} 台{bye}，随机种子 {out.seed}")
     for no in out.withdrawn:
@@ -38,7 +43,11 @@ def cmd_why(args: argparse.Namespace) -> int:
     from app.services.rounds import pairing_explanation
 
     with open_file(args.file, read_only=True) as db:
-        print(pairing_explanation(db, args.group, args.round, args.player))
+        zh = pairing_explanation(db, args.group, args.round, args.player)
+        en = pairing_explanation(db, args.group, args.round, args.player, english=True)
+    print(zh)
+    if en != zh:
+        print(en)
     return 0
 
 

@@ -69,7 +69,7 @@ def cmd_export_trf(args: argparse.Namespace) -> int:
     from app.services.trf_exchange import export_trf
 
     out = output_path(args.out) if args.out else None
-    text = export_trf(Path(args.file), args.group)
+    text = export_trf(Path(args.file), args.group, for_pairing=args.for_pairing)
     if out is not None:
         write_output(out, text)
         print(f"已导出 TRF {args.out}")
@@ -113,6 +113,11 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("group", help="the group (组别)")
     p.add_argument("--out", default=None, help="write to this file instead of stdout")
+    p.add_argument(
+        "--for-pairing",
+        action="store_true",
+        help="for a pairing engine (bbpPairings, JaVaFo): completed rounds only, no team records",
+    )
     p.set_defaults(func=cmd_export_trf)
 
     p = sub.add_parser("import-trf", help="create a tournament file from a FIDE TRF / 导入 TRF")

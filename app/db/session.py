@@ -7,57 +7,55 @@ whole action back when it raises.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
+if TYPE_CHECKING:  # Alembic is imported only when a file needs migrating (it costs ~0.1 s to import)
+    from alembic.config import Config
+
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.integrity import (
     CorruptFileError,
     DatabaseError,
-    backups_folder,
     content_problems,
     integrity_problems,
     newest_good_backup,
 )
-from app.db.lock import TournamentLock, lock_path, pid_alive
+from app.db.leftovers import remove_leftovers
+from app.db.lite import BUSY_TIMEOUT_MS, PRAGMAS  # one set of pragmas for both ways in
+from app.db.lock import TournamentLock
+from app.db.revisions import (  # re-exported: the schema revisions are read without SQLAlchemy
+    MIGRATIONS,
+    check_version,
+    file_revision,
+    head_revision,
+    known_revisions,
+)
 from app.engine.types import UserError
 from app.files import DiskFullError, is_disk_full
 
-MIGRATIONS = Path(__file__).with_name("migrations")
-BUSY_TIMEOUT_MS = 10_000
-PRAGMAS = (
-    "PRAGMA journal_mode=WAL",
-    "PRAGMA synchronous=FULL",  # a power cut in the hall must not lose an entered result
-    "PRAGMA foreign_keys=ON",
-    f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
-)
+__all__ = [
+    "MIGRATIONS",
+    "check_version",
+    "file_revision",
+    "head_revision",
+    "known_revisions",
+    "remove_leftovers",
+]
 
 
 def _alembic_config() -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     return cfg
-
-
-def head_revision() -> str:
-    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
-    assert head is not None
-    return head
-
-
-def known_revisions() -> set[str]:
-    return {s.revision for s in ScriptDirectory.from_config(_alembic_config()).walk_revisions()}
 
 
 def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -239,53 +237,10 @@ def storage_error(exc: BaseException, path: Path) -> UserError | None:
     return None
 
 
-def file_revision(path: Path) -> str | None:
-    """The schema revision recorded in a file, or None for an empty / new file."""
-    try:
-        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
-    except sqlite3.Error as exc:  # pragma: no cover - the OS refused the file
-        raise DatabaseError(f"无法打开文件 {path}：{exc}", f"cannot open {path}: {exc}") from None
-    try:
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if "alembic_version" not in tables:
-            if tables:
-                raise DatabaseError(
-                    f"{path.name} 不是象棋赛事文件（缺少版本信息）",
-                    f"{path.name} is not a tournament file (no schema version)",
-                )
-            return None
-        rows = con.execute("SELECT version_num FROM alembic_version").fetchall()
-        if len(rows) > 1:
-            versions = "、".join(str(r[0]) for r in rows)
-            raise CorruptFileError(
-                path,
-                f"数据库版本记录有 {len(rows)} 行（{versions}），文件被其他程序改动过 (several schema versions)",
-            )
-        return None if not rows else str(rows[0][0])
-    except sqlite3.DatabaseError as exc:
-        if is_disk_full(exc, path):
-            raise DiskFullError(path) from None
-        raise CorruptFileError(path, f"已损坏或不是赛事文件：{exc}") from None
-    except UnicodeDecodeError:  # the schema's own text is damaged
-        raise CorruptFileError(path, "数据库结构中的文字已损坏 (the schema text does not decode)") from None
-    finally:
-        con.close()
-
-
-def check_version(path: Path) -> str | None:
-    """Refuse a file written by a newer program (the version guard)."""
-    revision = file_revision(path)
-    if revision is not None and revision not in known_revisions():
-        raise DatabaseError(
-            f"{path.name} 由更新版本的程序创建（数据库版本 {revision}），请升级本程序后再打开",
-            f"{path.name} was written by a newer version of the program (schema {revision}); "
-            "upgrade the program to open it",
-        )
-    return revision
-
-
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest revision, in-process."""
+    """Bring the schema to the newest revision, in-process (imports Alembic)."""
+    from alembic import command
+
     cfg = _alembic_config()
     with engine.begin() as connection:
         cfg.attributes["connection"] = connection
@@ -293,6 +248,8 @@ def upgrade(engine: Engine) -> None:
 
 
 def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
 
@@ -325,15 +282,16 @@ def open_database(
     lock = None if read_only else TournamentLock.acquire(path, take_over=take_over or create)
     created = False
     engine = None
+    revision: str | None = None
     try:
         if create:
             created = _create_private(path)
         else:
             if not read_only:
                 remove_leftovers(path)
-            _check_existing(path, read_only=read_only)
+            revision = _check_existing(path, read_only=read_only)
         engine = make_engine(path, read_only=read_only)
-        if not read_only:
+        if not read_only and revision != head_revision():  # a migration is due: only then Alembic
             upgrade(engine)
     except BaseException as exc:
         if engine is not None:
@@ -366,43 +324,17 @@ def _create_private(path: Path) -> bool:
     return True
 
 
-def remove_leftovers(path: Path) -> list[Path]:
-    """Remove what a killed run left beside the file: an unfinished restore (``FILE.restoring``), backup
-    copies never finished (``….partial`` in the backups folder, whose writer is gone) and lock drafts.
-    They hold every personal number of the event and are of no use. Returns what was removed."""
-    import os
-    import re
-
-    removed: list[Path] = []
-    candidates = [Path(str(path) + ".restoring" + s) for s in ("", "-journal", "-wal", "-shm")]
-    folder = backups_folder(path)
-    if folder.is_dir():
-        for f in folder.iterdir():
-            m = re.search(r"\.(\d+)\.partial(-journal|-wal|-shm)?$", f.name)
-            if m is not None and pid_alive(int(m.group(1))) and int(m.group(1)) != os.getpid():
-                continue  # another running instance is writing this backup now
-            if f.name.endswith((".partial", ".partial-journal", ".partial-wal", ".partial-shm")):
-                candidates.append(f)
-    lock = lock_path(path)
-    candidates += [f for f in path.parent.glob(f".{lock.name}.*.tmp")]
-    for f in candidates:
-        try:
-            if f.is_file():
-                f.unlink()
-                removed.append(f)
-        except OSError:
-            pass
-    return removed
-
-
-def _check_existing(path: Path, *, read_only: bool) -> None:
+def _check_existing(path: Path, *, read_only: bool) -> str:
+    """The file's schema revision, after the version guard and the integrity and content checks."""
     try:
-        if check_version(path) is None:
+        revision = check_version(path)
+        if revision is None:
             raise DatabaseError(f"{path.name} 不是象棋赛事文件", f"{path.name} is not a tournament file")
         problems = integrity_problems(path, quick=read_only, writable=not read_only)
         if not problems:
             problems = content_problems(path, limit=3)
         if problems:
             raise CorruptFileError(path, "；".join(problems[:3]))
+        return revision
     except CorruptFileError as exc:
         raise CorruptFileError(path, exc.problem, newest_good_backup(path, known_revisions())) from None

@@ -13,6 +13,7 @@ reports each difference from what was stored and every broken hard constraint.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import random
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from app.engine.pairing import NoLegalPairing, pair_round
 from app.engine.pairing.history import Entrant, pool_from_history
-from app.engine.pairing.model import Pairing, PairingPlayer
+from app.engine.pairing.model import Pairing, PairingPlayer, PairingQuality
 from app.engine.regulations import PairingRules, Points, TeamAvoidance
 from app.engine.types import Colour, Game, GameResult, RoundRecord
 
@@ -36,6 +37,11 @@ class SimulationQuality:
     paired_outside_group: int  # sum over rounds of players whose opponent had another score
     score_difference_sum: int  # sum over games of |score(red) − score(black)| before the round
     unbalanced_finishers: int  # players who played every round over the board and end with |red − black| > 1
+    missed_due_colours: int = 0  # sum over rounds of players with a due colour who did not get it (S2)
+    order_cost: int = 0  # sum over rounds of the S3 order cost (the engine's, SimulatedEvent only)
+    largest_order_cost: int = 0  # the largest S3 order cost of one round
+    long_floats: int = 0  # sum over rounds of score groups floated past (S1's L)
+    unproved_rounds: int = 0  # rounds not proved to be the whole round's optimum (bounded steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +78,7 @@ class SimulatedEvent:
         self.rounds: list[RoundRecord] = []
         self.seeds: list[int] = []
         self.pre_round_scores: list[dict[int, int]] = []
+        self.pairing_quality: list[PairingQuality] = []
 
     def pool(self) -> list[PairingPlayer]:
         return pool_from_history(self.entrants, self.rounds, self.points)
@@ -84,6 +91,8 @@ class SimulatedEvent:
         games = tuple(Game(g.board, g.red, g.black, self._result(g.red, g.black)) for g in pairing.games)
         record = RoundRecord(len(self.rounds) + 1, games, () if pairing.bye is None else (pairing.bye,))
         self.pre_round_scores.append({p.no: p.score for p in pool})
+        if pairing.quality is not None:
+            self.pairing_quality.append(pairing.quality)
         self.rounds.append(record)
         self.seeds.append(seed)
         return record
@@ -103,7 +112,15 @@ class SimulatedEvent:
         return GameResult.DRAW
 
     def quality(self) -> SimulationQuality:
-        return measure(self.rounds, self.pre_round_scores)
+        q = measure(self.rounds, self.pre_round_scores)
+        engine = self.pairing_quality
+        return dataclasses.replace(
+            q,
+            order_cost=sum(p.order_cost for p in engine),
+            largest_order_cost=max((p.order_cost for p in engine), default=0),
+            long_floats=sum(p.long_floats for p in engine),
+            unproved_rounds=sum(1 for p in engine if not p.exact),
+        )
 
     def report(self) -> SimulationReport:
         return SimulationReport(self.entrants, tuple(self.rounds), tuple(self.seeds), self.quality())
@@ -124,9 +141,13 @@ def measure(rounds: Sequence[RoundRecord], pre_round_scores: Sequence[dict[int, 
     met: set[frozenset[int]] = set()
     colours: dict[int, list[Colour]] = {}
     byes: dict[int, int] = {}
-    rematches = outside = diff_sum = 0
+    rematches = outside = diff_sum = missed = 0
     broken: set[int] = set()
     for rnd, before in zip(rounds, pre_round_scores, strict=True):
+        for g in rnd.games:
+            for who, got in ((g.red, Colour.RED), (g.black, Colour.BLACK)):
+                history = colours.get(who, [])
+                missed += bool(history) and history[-1] is got  # due = the other colour
         for g in rnd.games:
             key = frozenset((g.red, g.black))
             rematches += key in met
@@ -154,6 +175,7 @@ def measure(rounds: Sequence[RoundRecord], pre_round_scores: Sequence[dict[int, 
         paired_outside_group=outside,
         score_difference_sum=diff_sum,
         unbalanced_finishers=unbalanced,
+        missed_due_colours=missed,
     )
 
 

@@ -13,12 +13,13 @@ Records written (columns are 1-based characters; a Chinese name counts one chara
   federation 54–56, birth date 70–79, points 81–84 (``%4.1f``), rank 86–89, then per round a block
   of ten characters ``  OOOO c r``: opponent start rank, colour ``w``/``b``, result ``1 = 0`` over the
   board, ``+``/``-`` forfeit win/loss (a double forfeit is ``-`` on both sides), a blank result for a
-  game not yet played; ``0000 - U`` a pairing-allocated bye (worth the bye points), ``0000 - -`` not
-  paired that round (withdrawn, absent, late entry).
+  game not yet played; ``0000 - U`` a pairing-allocated bye (worth the bye points), ``0000 - Z`` not
+  paired that round (withdrawn, absent, late entry: TRF-2026's zero-point bye, known absence).
 - ``013`` teams: name 5–36, then the members' start ranks, 5 characters each.
 - ``162`` the scoring system in TRF-2026 columns: a result code in column 6, 15, 24, … and its points
   (``%4.1f``) in the four columns after it: ``W`` win (over the board, by forfeit, full-point bye),
-  ``D`` draw, ``L`` loss, ``A`` absence (forfeit loss), ``P`` pairing-allocated bye.
+  ``D`` draw, ``L`` loss, ``P`` pairing-allocated bye, and ``A`` absence (forfeit loss) only when it
+  is not TRF-2026's default 0.0 (bbpPairings' reader refuses ``A``; the ``BBx`` lines carry it).
 - ``XQS`` (this program's extension) the exact points where TRF-2026 cannot say them — colour-dependent
   draws, a forfeit win worth other than a win: ``XQS win red_draw black_draw loss bye forfeit_win
   forfeit_loss``. A reader that knows ``XQS`` takes it over ``162``.
@@ -39,7 +40,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 
 from app.engine.regulations import Points
@@ -77,6 +78,7 @@ class TrfEvent:
     rounds: tuple[RoundRecord, ...] = ()
     points: Points = Points()  # noqa: RUF009 - frozen value
     teams: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    planned_rounds: int | None = None  # 142 / XXR; None: the rounds written
     venue: str = ""
     federation: str = "CHN"
     start_date: date | None = None
@@ -155,7 +157,7 @@ def _round_block(rnd: RoundRecord, no: int) -> str:
             return f"  {g.red:4d} b {_RESULT_FOR[(g.result, False)]}"
     if no in rnd.byes:
         return "  0000 - U"
-    return "  0000 - -"
+    return "  0000 - Z"
 
 
 def _fmt_points(value: float) -> str:
@@ -166,15 +168,14 @@ def scoring_record(points: Points) -> str:
     """The TRF-2026 ``162`` record: codes in columns 6, 15, 24 …, each followed by its points.
 
     >>> scoring_record(Points())
-    '162  W 2.0    D 1.0    L 0.0    A 0.0    P 2.0'
+    '162  W 2.0    D 1.0    L 0.0    P 2.0'
+    >>> scoring_record(Points(forfeit_loss=-1))
+    '162  W 2.0    D 1.0    L 0.0    A-1.0    P 2.0'
     """
-    entries = (
-        ("W", points.win),
-        ("D", points.red_draw),
-        ("L", points.loss),
-        ("A", points.forfeit_loss),
-        ("P", points.bye),
-    )
+    entries = [("W", points.win), ("D", points.red_draw), ("L", points.loss)]
+    if points.forfeit_loss != 0:  # TRF-2026's default for A is 0.0
+        entries.append(("A", points.forfeit_loss))
+    entries.append(("P", points.bye))
     return ("162  " + "    ".join(f"{code}{value:4.1f}" for code, value in entries)).rstrip()
 
 
@@ -198,8 +199,18 @@ def exact_points_record(points: Points) -> str | None:
     return "XQS " + " ".join(str(v) for v in values)
 
 
-def write_trf(event: TrfEvent, ranks: Mapping[int, int] | None = None) -> str:
-    """The TRF text of one group; ``ranks`` (no → place) from the standings, else by points."""
+def write_trf(event: TrfEvent, ranks: Mapping[int, int] | None = None, for_pairing: bool = False) -> str:
+    """The TRF text of one group; ``ranks`` (no → place) from the standings, else by points.
+
+    ``for_pairing``: the file a pairing engine is given to pair the next round — only rounds whose
+    results are all in, and no team records (bbpPairings refuses ``013``).
+    """
+    if for_pairing:
+        complete = tuple(r for r in event.rounds if not any(g.result.is_pending for g in r.games))
+        done = 0
+        while done < len(complete) and complete[done].number == done + 1:
+            done += 1
+        event = replace(event, rounds=complete[:done], teams=())
     pts = player_points(event)
     place = dict(ranks) if ranks is not None else points_ranks(event)
     lines = [
@@ -214,6 +225,9 @@ def write_trf(event: TrfEvent, ranks: Mapping[int, int] | None = None) -> str:
         f"122 {event.time_control}",
     ]
     rounds = sorted(event.rounds, key=lambda r: r.number)
+    planned = max(event.planned_rounds or 0, len(rounds))
+    if planned:
+        lines += [f"142 {planned}", f"XXR {planned}"]
     for n, rnd in enumerate(rounds, start=1):
         if rnd.number != n:
             raise TrfError(f"轮次不连续：缺少第 {n} 轮", f"rounds are not consecutive: round {n} is missing")
@@ -419,7 +433,7 @@ def read_trf(text: str) -> TrfEvent:
                 name, _, group = title[:-1].rpartition("（")
             else:
                 name = group = title
-        elif code in ("022", "032", "042", "052", "122", "092"):
+        elif code in ("022", "032", "042", "052", "122", "092", "142", "XXR"):
             info[code] = line[4:].strip()
         elif code == "013":
             members = tuple(_number(x, line) for x in line[36:].split())
@@ -503,5 +517,20 @@ def read_trf(text: str) -> TrfEvent:
         end_date=_parse_date(info.get("052", ""), "052"),
         time_control=info.get("122", ""),
         kind=info.get("092", "") or DEFAULT_KIND,
+        planned_rounds=_planned_rounds(info.get("142") or info.get("XXR")),
         scores=scores,
     )
+
+
+def _planned_rounds(text: str | None) -> int | None:
+    if not text:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise TrfError(
+            f"TRF 的轮数（142）“{text}”无效", f"TRF 142: invalid number of rounds {text!r}"
+        ) from None
+    if value < 1:
+        raise TrfError(f"TRF 的轮数（142）“{text}”无效", f"TRF 142: invalid number of rounds {text!r}")
+    return value

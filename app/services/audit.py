@@ -13,16 +13,12 @@ from sqlalchemy.orm import Session
 from app.db.models import AuditEntry
 from app.db.session import Database
 from app.engine.text import REASON_MAX, clean_text, spreadsheet_safe
+from app.services.pairing_plan import audit_text
 
 DEFAULT_ARBITER = "裁判长"
 
 
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+_text = audit_text  # one formatting for every audit line (the pairing fast path writes its own rows)
 
 
 def record(

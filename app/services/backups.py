@@ -19,6 +19,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.db.integrity import (
     BackupFile,
@@ -32,9 +33,12 @@ from app.db.integrity import (
     newest_good_backup,
 )
 from app.db.lock import LockHolder, TournamentLock, lock_in_use, lock_path, read_holder
-from app.db.session import Database, check_version, known_revisions
+from app.db.revisions import check_version, known_revisions
 from app.engine.types import UserError
 from app.files import DiskFullError, is_disk_full
+
+if TYPE_CHECKING:  # backups are made with sqlite3: the pairing fast path does not load SQLAlchemy
+    from app.db.session import Database
 
 __all__ = [
     "KEEP_RECENT",
@@ -79,7 +83,7 @@ def make_backup(
     db_or_path: Database | Path | str, reason: str = "manual", *, now: datetime | None = None
 ) -> Path:
     """Copy the tournament file (consistently, even while it is open) into its backups folder."""
-    path = db_or_path.path if isinstance(db_or_path, Database) else Path(db_or_path)
+    path = Path(db_or_path) if isinstance(db_or_path, str | Path) else db_or_path.path
     if not path.exists():
         raise BackupError(f"找不到文件 {path}", f"file not found: {path}")
     folder = backups_folder(path)

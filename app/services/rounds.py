@@ -5,7 +5,6 @@ Pairing a round (``pair_next_round``), unpairing and manual overrides live here 
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -18,13 +17,19 @@ from app.db.session import Database
 from app.engine.discipline import consecutive_forfeits, scores
 from app.engine.event import Entrant, GroupState
 from app.engine.pairing import pair_round
-from app.engine.pairing.history import Entrant as PoolEntrant
-from app.engine.pairing.history import pool_from_history
 from app.engine.regulations import Regulations, ScoreGroupOrder
 from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
 from app.services.backups import backup_after
 from app.services.brackets import knockout_players
+from app.services.pairing_plan import (
+    PairingOutcome,
+    audit_after,
+    explanation_of,
+    new_pairing_seed,
+    next_swiss_round,
+    pool_for,
+)
 from app.services.results import round_row
 from app.services.tournaments import group_row, regulations_of
 
@@ -177,27 +182,6 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
 # --------------------------------------------------------------------------- pairing
 
 
-@dataclass(frozen=True, slots=True)
-class PairingOutcome:
-    group: str
-    number: int
-    boards: int
-    bye: int | None
-    seed: int
-    withdrawn: tuple[int, ...]  # withdrawn before pairing for consecutive forfeits
-    backup_warning: str = ""  # the pairing is saved, but its automatic backup failed
-
-
-def next_swiss_round(state: GroupState) -> int:
-    """The next Swiss round: one after the last round with Swiss games or a bye."""
-    played = [r.number for r in state.rounds if r.games or r.byes]
-    return max(played, default=0) + 1
-
-
-def new_pairing_seed() -> int:
-    return random.SystemRandom().randint(1, 999_999)
-
-
 def pair_next_round(
     db: Database, group: str, *, seed: int | None = None, who: str = audit.DEFAULT_ARBITER
 ) -> PairingOutcome:
@@ -240,22 +224,13 @@ def pair_next_round(
             )
         withdrawn = _withdraw_consecutive_forfeits(s, g, state, reg, who)
         excluded = set(ko.players) if (split and ko) else set()
-        eligible = [
-            e for e in state.entrants if e.may_be_paired and e.no not in excluded and e.no not in withdrawn
-        ]
         rank_keys = None
         if reg.pairing.score_group_order is ScoreGroupOrder.TIEBREAKS and number > 1:
             from app.services.standings import ranking_after
 
             order = ranking_after(s, g, reg, number - 1)
             rank_keys = {no: (i,) for i, no in enumerate(order)}
-        history = [r for r in state.rounds if r.number < number]
-        scored = [r for r in state.scored_rounds if r.number < number]  # as the standings count them
-        pool = pool_from_history(
-            [PoolEntrant(e.no, e.team, e.rating) for e in eligible], history, reg.points, rank_keys, scored
-        )
-        if len(pool) < 2:
-            raise UserError(f"{group}可编排的棋手不足 2 名", f"{group} has fewer than 2 players to pair")
+        pool = pool_for(state, reg, number, excluded | set(withdrawn), rank_keys)
         pairing = pair_round(pool, number, reg.pairing, used_seed)
         offset = _knockout_boards(s, g, number)
         ids = {p.no: p.id for p in g.players if p.no is not None}
@@ -271,20 +246,7 @@ def pair_next_round(
             s.add(rnd)
             s.flush()
         rnd.seed = used_seed
-        rnd.explanation = {
-            "games": {
-                str(pg.board + offset): {
-                    "red": pg.red,
-                    "black": pg.black,
-                    "zh": pg.explanation.zh,
-                    "colour": pg.explanation.colour_reason.value,
-                }
-                for pg in pairing.games
-            },
-            "bye": None
-            if pairing.bye_explanation is None
-            else {"player": pairing.bye, "zh": pairing.bye_explanation.zh},
-        }
+        rnd.explanation = explanation_of(pairing, offset)
         for pg in pairing.games:
             s.add(
                 GameRow(
@@ -302,7 +264,7 @@ def pair_next_round(
             s,
             "pair_round",
             entity=f"{group} 第{number}轮",
-            after={"boards": len(pairing.games), "bye": pairing.bye, "seed": used_seed},
+            after=audit_after(pairing, used_seed),
             who=who,
         )
     warning = automatic_backup(db, f"paired-{group}-r{number}")
@@ -391,10 +353,12 @@ def unpair_round(db: Database, group: str, number: int, *, who: str = audit.DEFA
         )
 
 
-def pairing_explanation(db: Database, group: str, number: int, no: int) -> str:
+def pairing_explanation(db: Database, group: str, number: int, no: int, english: bool = False) -> str:
     """Why this player got this opponent and colour (or the bye), as the engine explained it.
 
     Boards the arbiter changed by hand say so instead of repeating the engine's reasons.
+    ``english``: the English text where the engine stored one (rounds paired before it had
+    English fall back to the Chinese).
     """
     with db.session() as s:
         g = group_row(s, group)
@@ -407,15 +371,23 @@ def pairing_explanation(db: Database, group: str, number: int, no: int) -> str:
         )
         has_bye = any(ids[b.player_id] == no for b in rnd.byes)
     if board is not None and board in data.get("overridden", []):
+        if english:
+            return f"Board {board}: changed by hand by the arbiter (see the audit log)"
         return f"第 {board} 台：本台由裁判手工调整编排（见审计日志）"
     item = dict(data.get("games", {})).get(str(board)) if board is not None else None
     if item is not None:
+        if english and item.get("en"):
+            return f"Board {board}: {item['en']}"
         return f"第 {board} 台：{item.get('zh', '')}"
     bye = data.get("bye")
     if has_bye and isinstance(bye, dict) and bye.get("player") == no:
-        return str(bye.get("zh", ""))
+        return str(bye.get("en") or bye.get("zh", "")) if english else str(bye.get("zh", ""))
     if has_bye:
-        return "本轮轮空：由裁判手工调整（见审计日志）"
+        return (
+            "Bye set by hand by the arbiter (see the audit log)"
+            if english
+            else "本轮轮空：由裁判手工调整（见审计日志）"
+        )
     raise UserError(
         f"第 {number} 轮没有 {no} 号的编排说明", f"round {number} has no explanation for player {no}"
     )

@@ -47,6 +47,7 @@ def trf_event_of(snapshot: dict[str, Any], group: str) -> TrfEvent:
         if r["group"] == group and r.get("stage", "swiss") == "swiss"
     ]
     tc = reg.swiss_time_control
+    fmt = next((g for g in reg.groups if g.name == group), None)
     return TrfEvent(
         name=snapshot["tournament"]["name"],
         group=group,
@@ -64,6 +65,7 @@ def trf_event_of(snapshot: dict[str, Any], group: str) -> TrfEvent:
         rounds=tuple(rounds),
         points=reg.points,
         teams=tuple((name, tuple(sorted(nos))) for name, nos in teams.items()),
+        planned_rounds=None if fmt is None else fmt.rounds,
         venue=reg.venue,
         start_date=reg.start_date,
         end_date=reg.end_date,
@@ -71,8 +73,16 @@ def trf_event_of(snapshot: dict[str, Any], group: str) -> TrfEvent:
     )
 
 
-def export_trf(db_or_path: Database | Path | str, group: str, ranks: Mapping[int, int] | None = None) -> str:
-    """The TRF text of one group (opened read-only when given a path)."""
+def export_trf(
+    db_or_path: Database | Path | str,
+    group: str,
+    ranks: Mapping[int, int] | None = None,
+    for_pairing: bool = False,
+) -> str:
+    """The TRF text of one group (opened read-only when given a path).
+
+    ``for_pairing``: for a pairing engine (bbpPairings, JaVaFo) — completed rounds only, no teams.
+    """
     if isinstance(db_or_path, Database):
         snapshot = export_snapshot(db_or_path)
     else:
@@ -83,7 +93,7 @@ def export_trf(db_or_path: Database | Path | str, group: str, ranks: Mapping[int
             snapshot = export_snapshot(db)
         finally:
             db.close()
-    return write_trf(trf_event_of(snapshot, group), ranks)
+    return write_trf(trf_event_of(snapshot, group), ranks, for_pairing=for_pairing)
 
 
 def write_trf_file(
@@ -96,7 +106,7 @@ def write_trf_file(
 
 def snapshot_of_trf(event: TrfEvent) -> dict[str, Any]:
     base = preset("tianshui-2024")
-    rounds = max(len(event.rounds), 1)
+    rounds = max(event.planned_rounds or 0, len(event.rounds), 1)
     reg = dataclasses.replace(
         base,
         event_name=event.name or event.group,

@@ -177,6 +177,8 @@ def test_simulate_prints_the_quality_figures(capsys) -> None:
     assert code == 0
     assert (data["rematches"], data["h3_breaks"], data["double_byes"]) == (0, 0, 0)
     assert len(data["seconds_per_round"]) == 7 and data["peak_memory_mb"] > 0
+    assert data["missed_due_colours"] > 0 and data["order_cost"] >= data["largest_order_cost"] > 0
+    assert data["rounds_not_proved_optimal"] == 0 and data["long_floats"] >= 0
 
 
 def test_check_finds_a_planted_rematch(played: Path, tmp_path: Path, capsys) -> None:

@@ -1126,7 +1126,11 @@ def trf_and_pgn() -> list[Case]:
         ("another player's name", lambda b: b.replace("柳大华".encode(), "王天一".encode()), "refuse"),
         ("two megabytes", lambda b: b + b" " * 2_000_000, "refuse"),
         ("NUL in a header", lambda b: b.replace(b"[Event", b"[Ev\x00ent"), "either"),
-        ("bidi override in a header", lambda b: b.replace("1982年全国赛".encode(), "1982\u202e赛".encode()), "refuse"),
+        (
+            "bidi override in a header",
+            lambda b: b.replace("1982年全国赛".encode(), "1982\u202e赛".encode()),
+            "refuse",
+        ),
         ("unterminated comment", lambda b: b + b"{ never closed", "either"),
         ("100,000 nested variations", lambda b: b + b"(" * 100_000, "either"),
     ]

@@ -127,3 +127,30 @@ def test_read_only_open_refuses_writes(tmp_path: Path) -> None:
                 created_at=datetime.now(),
             )
         )
+
+
+def test_the_revisions_read_from_the_migration_files_are_alembics() -> None:
+    from alembic.script import ScriptDirectory
+
+    from app.db.revisions import _revision_chain, head_revision
+    from app.db.session import _alembic_config
+
+    scripts = ScriptDirectory.from_config(_alembic_config())
+    assert head_revision() == scripts.get_current_head()
+    assert list(_revision_chain()) == list(reversed([s.revision for s in scripts.walk_revisions()]))
+
+
+def test_opening_an_up_to_date_file_does_not_import_alembic(tmp_path: Path) -> None:
+    # Alembic (with its PostgreSQL / MSSQL dialects, Mako, Pygments) costs ~0.1 s to import: the
+    # command line and the window load it only when a file is older than the program
+    import subprocess
+    import sys
+
+    path = tmp_path / "t.xqt"
+    open_database(path, create=True).close()
+    code = (
+        "import sys; from app.db.session import open_database; "
+        f"db = open_database({str(path)!r}); db.close(); "
+        "sys.exit(1 if any(m == 'alembic' or m.startswith('alembic.') for m in sys.modules) else 0)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -18,6 +18,21 @@ def test_full_160_player_eleven_round_swiss() -> None:
     assert 0.2 < draws < 0.45
 
 
+def test_quality_figures_count_colours_independently_of_the_engine() -> None:
+    # the missed due colours are recounted from the history (due = opposite of the last played
+    # colour) and must agree with what the engine reported for its own pairings
+    from app.engine.simulation import SimulatedEvent
+
+    event = SimulatedEvent(60, seed=5, teams=True, forfeit_rate=0.03)
+    for _ in range(7):
+        event.play_round()
+    q = event.quality()
+    assert q.missed_due_colours == sum(p.missed_colours for p in event.pairing_quality) > 0
+    assert q.order_cost == sum(p.order_cost for p in event.pairing_quality) > 0
+    assert q.largest_order_cost == max(p.order_cost for p in event.pairing_quality)
+    assert q.unproved_rounds == 0 and q.long_floats >= 0
+
+
 def test_odd_event_with_forfeits() -> None:
     q = simulate(players=41, rounds=9, seed=7, forfeit_rate=0.05).quality
     assert (q.rematches, q.h3_breaks, q.double_byes) == (0, 0, 0)

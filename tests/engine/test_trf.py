@@ -45,7 +45,7 @@ def test_001_line_columns_by_hand() -> None:
     # round 3 not paired. Ranks by points: 5 (4.0), 4 (3.0), 1 (2.0), 2 (1.0), 3 (0.0)
     assert line[80:84] == " 2.0"
     assert line[85:89] == "   3"
-    assert line[89:] == "     3 w 1     5 b -  0000 - -"
+    assert line[89:] == "     3 w 1     5 b -  0000 - Z"
 
 
 def test_every_kind_of_entry() -> None:
@@ -56,12 +56,14 @@ def test_every_kind_of_entry() -> None:
     # 2: draw as black, double forfeit as red → 1 point
     line2 = _line(text, "001", 2)
     assert line2[80:84] == " 1.0"
-    assert line2[89:] == "     4 b =     3 w -  0000 - -"
-    assert _line(text, "001", 4)[89:] == "     2 w =  0000 - U  0000 - -"
+    assert line2[89:] == "     4 b =     3 w -  0000 - Z"
+    assert _line(text, "001", 4)[89:] == "     2 w =  0000 - U  0000 - Z"
     # TRF-2026: codes in columns 6, 15, 24, 33, 42, each followed by the points in the next four columns
     record = _line(text, "162")
-    assert [record[c - 1] for c in (6, 15, 24, 33, 42)] == ["W", "D", "L", "A", "P"]
-    assert [record[c : c + 4] for c in (6, 15, 24, 33, 42)] == [" 2.0", " 1.0", " 0.0", " 0.0", " 2.0"]
+    assert [record[c - 1] for c in (6, 15, 24, 33)] == ["W", "D", "L", "P"]  # A 0.0 is the default: left out
+    assert [record[c : c + 4] for c in (6, 15, 24, 33)] == [" 2.0", " 1.0", " 0.0", " 2.0"]
+    assert len(record) == 37  # nothing after the last points
+    assert _line(text, "142") == "142 3" and _line(text, "XXR") == "XXR 3"
     assert "XQS" not in text  # 2/1/0 needs no extension
     assert _line(text, "BBW") == "BBW  2.0" and _line(text, "BBU") == "BBU  2.0"
     assert _line(text, "012") == "012 天水邀请赛（公开组）"

@@ -32,6 +32,8 @@ def test_round_one_pairs_halves_gives_the_bye_to_the_last_and_backs_up(db, tmp_p
     assert any(p.name.endswith("paired-公开组-r1.xqt") for p in (tmp_path / "t.backups").iterdir())
     assert "轮空" in pairing_explanation(db, "公开组", 1, 7)
     assert pairing_explanation(db, "公开组", 1, 1).startswith("第 1 台")
+    assert pairing_explanation(db, "公开组", 1, 1, english=True).startswith("Board 1: ")
+    assert "bye" in pairing_explanation(db, "公开组", 1, 7, english=True)
 
 
 def test_next_round_refused_while_results_are_pending(db) -> None:

@@ -46,4 +46,5 @@ def test_export_import_export_is_identical(tmp_path: Path) -> None:
     assert [(p["no"], p["name"], p["rating"], p["gender"], p["team"]) for p in again["players"]] == [
         (p["no"], p["name"], p["rating"], p["gender"], p["team"]) for p in original["players"]
     ]
-    assert "162  W 2.0    D 1.0    L 0.0    A 0.0    P 2.0" in text
+    assert "162  W 2.0    D 1.0    L 0.0    P 2.0" in text
+    assert "142 11" in text and "XXR 11" in text

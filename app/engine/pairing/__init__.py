@@ -5,12 +5,14 @@ from app.engine.pairing.model import (
     ByeExplanation,
     ColourReason,
     Float,
+    FloaterChoice,
     FloatReason,
     NoLegalPairing,
     PairedGame,
     PairExplanation,
     Pairing,
     PairingPlayer,
+    PairingQuality,
 )
 
 __all__ = [
@@ -18,11 +20,13 @@ __all__ = [
     "ColourReason",
     "Float",
     "FloatReason",
+    "FloaterChoice",
     "NoLegalPairing",
     "PairExplanation",
     "PairedGame",
     "Pairing",
     "PairingPlayer",
+    "PairingQuality",
     "allocate_colours",
     "pair_round",
 ]

@@ -1,7 +1,7 @@
-"""The Swiss pairing engine: one weighted matching per step, criteria packed into the weight.
+"""The Swiss pairing engine: the lexicographic optimum of the whole round (RULES.md §5).
 
-Definitions (RULES.md §5). The *pool* is ordered by score (high first), then — inside a score —
-by ``rank_key`` when ``ScoreGroupOrder.TIEBREAKS`` is set, then by sequence number. A player's
+Definitions. The *pool* is ordered by score (high first), then — inside a score — by
+``rank_key`` when ``ScoreGroupOrder.TIEBREAKS`` is set, then by sequence number. A player's
 *rank* is their place inside their score group (0 = highest). A pair of the pool is *legal* when
 
 - H1 they have never been paired (``opponents``),
@@ -18,10 +18,13 @@ pool without the bye player.
 lies between ``G_c`` and ``G_{c+1}``. For a perfect pairing *M* of the pool the cost is the vector,
 compared lexicographically (smaller is better):
 
-- **S1** ``(x_0, x_1, …, x_{k-2})`` where ``x_c`` is the number of pairs with one player in
-  ``G_0 ∪ … ∪ G_c`` and the other below. The top cut is kept intact first; a pair joining ``G_a``
-  and ``G_b`` (a < b) crosses every cut from a to b − 1, so both the number of floaters and the
-  distance they float are minimal, from the top down.
+- **S1** ``(x_0, x_1, …, x_{k-2}, L)``: ``x_c`` is the number of pairs with one player in
+  ``G_0 ∪ … ∪ G_c`` and the other below; the top cut is kept intact first, and a pair joining
+  ``G_a`` and ``G_b`` (a < b) crosses every cut from a to b − 1, so both the number of floaters
+  and the distance they float are minimal, from the top down. Then ``L`` = the number of whole
+  score groups floated past, summed over the pairs (``b − a − 1`` for a pair joining ``G_a`` and
+  ``G_b``): among pairings crossing every cut equally often, a chain of short floats between
+  neighbouring groups beats a float past a whole group (近分者对弈, RULES.md §5).
 - **S2** the number of players (with a game played, hence a *due colour* = opposite of their last
   colour) who do not get their due colour. For a pair this is the minimum, over the colour
   assignments allowed by H3, of the players not getting their due colour; the colour allocation
@@ -30,45 +33,51 @@ compared lexicographically (smaller is better):
   ``|q − r − h|`` plus ``h`` when both are in the same half (not r < h ≤ q); so 1 vs h+1, 2 vs h+2 …
   costs 0 and each step away from that costs 1. Pair across groups (higher player of rank r in a
   group of size m, lower player of rank q): ``(m − 1 − r) + q`` — the floater is the lowest-ranked
-  of the higher group and meets the highest-ranked of the lower group.
+  of the higher group and meets the highest-ranked of the lower group. Which player floats is
+  thus S3, below S2: colours outrank the floater's identity.
 - **S4** the number of players floating in the same direction as in the previous round: the
   higher player of a cross-group pair whose last float was ``DOWN``, the lower one whose last float
   was ``UP``.
 
-Every part is a sum over pairs, so the whole vector packs into one integer per edge: S1's cut
-fields in the most significant bits (top cut highest), then S2, S3, S4, each field wide enough for
-its largest possible sum. rustworkx's matching takes integer weights up to 2**126 (i128 inside;
-measured: 2**127 raises ``OverflowError``); we keep every weight below 2**120.
+Every part is a sum over pairs. :mod:`app.engine.pairing.lexmatch` finds the lexicographic
+optimum of such a vector exactly for any number of fields (score cuts): fields are packed with
+multipliers proved sufficient, and split across several matchings when they do not fit the
+matcher's integers — never folded together.
 
-**Decomposition.** Pools up to :data:`EXACT_LIMIT` are solved by one matching over the whole pool
-— the exact optimum of the vector above (the tests prove it by enumeration). Larger pools are
-paired score group by score group from the top: a step matches the remaining players of the top
-two remaining score groups, keeps the pairs that touch the top group (the last step, over the
-whole remainder, keeps all its pairs), and proves the rest can still be completed; if not, or if
-a top-group player is left over, the step takes one more score group, up to the whole remainder.
-Steps never drop a criterion; a step over more than :data:`MAX_CUT_FIELDS` score cuts folds the
-lowest cuts into one field (sum of crossings) — only reachable in that fallback for large pools.
+**Decomposition into blocks (proved).** For every perfect pairing, ``x_c ≥ π_c`` where ``π_c`` is
+the parity of the number of players above cut c. Blocks are runs of score groups between cuts
+with ``π_c = 0``, taken from the top: the block ``G_s … G_e`` (s just below an accepted cut) is
+solved exactly on every legal edge; it is *accepted* — the round splits at cut e — when the rest
+of the pool below e has a legal perfect pairing and either
 
-What is exact and what is bounded, for large pools:
+- (a) the block's optimum crosses each of its inner cuts exactly ``π_c`` times: the prefix of the
+  cut vector down to e then equals the lower bound ``π`` (the cut e itself: 0), so every optimum
+  of the whole round crosses cut e zero times, and the lexicographic optimum of a pairing that
+  does not cross e is the union of the optima of the two sides (every field is a sum; the set of
+  such pairings is a product); or
+- (b) a relaxation says so: the block's players may each float below e at the cost of crossing
+  every cut from their group through e (a relaxation of every real pairing of the rest of the
+  pool); if its lexicographic optimum of ``(x_s … x_{e-1}, x_e)`` floats nobody, the real prefix
+  optimum is reached without crossing e, and the round splits at e as in (a).
 
-- **Exact**: H1–H4 always hold (every kept pair is legal; the bye rule and "no legal pairing" are
-  decided on every legal edge); no player is left unpaired; a step keeps a top-group pair only if
-  the rest of the pool provably still has a legal perfect pairing.
-- **Exact within a step up to** :data:`DENSE_LIMIT` **players**: the step's matching uses every
-  legal edge, so its S1 > S2 > S3 > S4 vector is optimal for the step's players.
-- **Bounded local optimum beyond** :data:`DENSE_LIMIT`: the step's matching only sees, for each
-  player, the :data:`WINDOW` next players in order and those within :data:`WINDOW` places of
-  their natural partner (rank r ± m/2), so S2–S4 are optimal among pairings made of those edges
-  (an exchange further away than the window is not considered). If those edges cannot pair the
-  step, the step is redone on every legal edge. The greedy step order (top group first) is
-  itself a local choice: a top-group pair that costs the groups below more on S2–S4 is not undone.
-- **Completability** (cheapest proof first): the previous step's witness pairing restricted to the
-  rest, or a greedy pairing in order; its leftovers re-paired on every legal edge inside windows
-  around them (:func:`_repair`, up to :data:`REPAIR_LIMIT` players); a sparse matching; finally
-  every legal edge — the only source of a negative answer, so a step is never widened wrongly.
+Otherwise the block grows to the next cut with ``π_c = 0``; the last block is the rest of the
+pool, solved exactly. So the answer is the lexicographic optimum of the whole round — the tests
+compare it with exhaustive enumeration on small pools with many score groups.
 
-Measured (bench/bench_pairing.py, simulated event, 2 cores): 5,000 players pair every round 1–11
-in ≤ ~2.5 s, 1,000 players in ≤ ~0.2 s, 160 in ~0.01 s.
+**Bounded beyond** :data:`EXACT_BLOCK_LIMIT` **in pools larger than** :data:`EXACT_POOL_LIMIT`: a
+block larger than that (score groups of a thousand occur in pools of several thousand players)
+that no proof above splits is paired score group by score group
+from the top instead, as before: a step matches the remaining players of the top two remaining
+score groups, keeps the pairs touching the top group and proves the rest can still be completed,
+else takes one more score group. Steps up to :data:`DENSE_LIMIT` players use every legal edge and
+are exact for the step's players; larger steps use, for each player, the :data:`WINDOW` next
+players in order and those within :data:`WINDOW` places of their natural partner. The pairing's
+:class:`PairingQuality` says which players were paired that way (``exact`` is then False).
+
+**Completability** (cheapest proof first): the previous witness pairing restricted to the rest,
+or a greedy pairing in order; its leftovers re-paired on every legal edge inside windows around
+them (:func:`_repair`, up to :data:`REPAIR_LIMIT` players); a sparse matching; finally every
+legal edge — the only source of a negative answer, so a split or a step is never made wrongly.
 """
 
 from __future__ import annotations
@@ -80,26 +89,35 @@ from dataclasses import dataclass
 
 import rustworkx as rx
 
+from app.engine.pairing.lexmatch import (
+    LOW_FIELDS,
+    WEIGHT_LIMIT,
+    EdgeSet,
+    lex_perfect_matching,
+    max_gain_matching,
+)
 from app.engine.pairing.model import (
     ByeExplanation,
     ColourReason,
     Float,
+    FloaterChoice,
     FloatReason,
     NoLegalPairing,
     PairedGame,
     PairExplanation,
     Pairing,
     PairingPlayer,
+    PairingQuality,
 )
 from app.engine.regulations import PairingRules, ScoreGroupOrder, TeamAvoidance
 from app.engine.types import Colour
 
-EXACT_LIMIT = 64  # pools up to this size: one matching over the whole pool
-DENSE_LIMIT = 240  # steps up to this size: every legal edge
-WINDOW = 12  # sparse steps: neighbours by order and around the natural partner
+EXACT_POOL_LIMIT = 1000  # pools up to this size: every block exact, whatever its size
+EXACT_BLOCK_LIMIT = 700  # in larger pools, blocks up to this size: exact on every legal edge
+NUMPY_FROM = 160  # dense edge sets of blocks this large are built with numpy (imported only then)
+DENSE_LIMIT = 240  # bounded steps up to this size: every legal edge
+WINDOW = 12  # bounded sparse steps: neighbours by order and around the natural partner
 REPAIR_LIMIT = 400  # completability: largest window re-paired around a witness's leftovers
-MAX_CUT_FIELDS = 8
-_MAX_BITS = 120
 
 _RED, _BLACK = 1, 2  # bit masks of the colours a player may take
 
@@ -137,13 +155,14 @@ def pair_round(
     bye, bye_explanation = _choose_bye(ordered, avoid_teams, by_tiebreaks)
     paired = [p for p in ordered if bye is None or p.no != bye.no]
     state = _Pool(paired, avoid_teams)
-    pairs = _pair_all(state)
-    games = _boards_and_colours(state, pairs, seed)
+    solution = _pair_all(state)
+    games = _boards_and_colours(state, solution, seed)
     return Pairing(
         games=games,
         bye=None if bye is None else bye.no,
         bye_explanation=bye_explanation,
         seed=seed,
+        quality=_quality(state, solution, games),
     )
 
 
@@ -191,6 +210,21 @@ class _Pool:
             self.rank.append(i - self.group_start[g])
             self.group_size[g] += 1
         self.k = len(self.group_start)
+        self.index = {no: i for i, no in enumerate(self.no)}
+        self._arrays: _Arrays | None = None
+
+    def group_members(self, lo: int, hi: int) -> list[int]:
+        """The players of score groups lo..hi (contiguous in the order)."""
+        return list(range(self.group_start[lo], self.group_start[hi] + self.group_size[hi]))
+
+    def even_cut(self, g: int) -> bool:
+        """π = 0 for the cut below group g: an even number of players above it."""
+        return (self.group_start[g] + self.group_size[g]) % 2 == 0
+
+    def arrays(self) -> _Arrays:
+        if self._arrays is None:
+            self._arrays = _Arrays(self)
+        return self._arrays
 
     def legal(self, i: int, j: int) -> bool:
         """H1, H2 and H3 for the pair (i, j)."""
@@ -253,9 +287,11 @@ def _choose_bye(
         if _completable(full, rest)[0] is not None:
             p = ordered[c]
             zh = f"{p.no}号轮空：积分最低组中未轮空过的排名最低者，按胜局计分"
+            en = f"{p.no} gets the bye: the lowest-ranked player without a bye in the lowest score group; it scores a win"
             if skipped:
                 zh += f"（{_list(skipped)}轮空后其余棋手无法合法配对，故顺延）"
-            return p, ByeExplanation(player=p.no, score=p.score, skipped=tuple(skipped), zh=zh)
+                en += f" (with {skipped} out, the others could not be paired legally)"
+            return p, ByeExplanation(player=p.no, score=p.score, skipped=tuple(skipped), zh=zh, en=en)
         skipped.append(ordered[c].no)
     _, unmatched = _completable(full, list(range(full.n)))
     players = tuple(sorted({full.no[i] for i in unmatched} | set(skipped)))
@@ -398,44 +434,450 @@ def _sparse_edges(pool: _Pool, members: list[int]) -> list[tuple[int, int]]:
     return sorted(edges)
 
 
-# --------------------------------------------------------------------------- the matching steps
+# --------------------------------------------------------------------------- edge sets
 
 
-def _pair_all(pool: _Pool) -> list[tuple[int, int]]:
-    """A legal perfect pairing of the whole (even) pool, optimal as the module docstring says."""
-    remaining = list(range(pool.n))
+class _Arrays:
+    """The pool as numpy arrays, for building large dense edge sets (numpy is imported only here)."""
+
+    def __init__(self, pool: _Pool) -> None:
+        import numpy as np
+
+        self.np = np
+        self.grp = np.array(pool.grp, dtype=np.int64)
+        self.rank = np.array(pool.rank, dtype=np.int64)
+        self.size = np.array([pool.group_size[g] for g in pool.grp], dtype=np.int64)
+        self.allowed = np.array(pool.allowed, dtype=np.int64)
+        self.kind = np.array([a * 4 + d for a, d in zip(pool.allowed, pool.due, strict=True)], dtype=np.int64)
+        self.down = np.array([f is Float.DOWN for f in pool.last_float], dtype=np.int64)
+        self.up = np.array([f is Float.UP for f in pool.last_float], dtype=np.int64)
+        teams: dict[str, int] = {}
+        self.team = np.array(
+            [-1 if t is None else teams.setdefault(t, len(teams)) for t in pool.team], dtype=np.int64
+        )
+        us: list[int] = []
+        vs: list[int] = []
+        for i in range(pool.n):
+            for other in pool.opp[i]:
+                j = pool.index.get(other)
+                if j is not None:
+                    us.append(i)
+                    vs.append(j)
+        self.met_u = np.array(us, dtype=np.int64)
+        self.met_v = np.array(vs, dtype=np.int64)
+        table = np.zeros((16, 16), dtype=np.int64)
+        for ka in range(16):
+            for kb in range(16):
+                table[ka, kb] = _colour_cost(ka >> 2, kb >> 2, ka & 3, kb & 3)
+        self.colour_table = table
+
+
+def _colour_cost(ai: int, aj: int, di: int, dj: int) -> int:
+    best = 2
+    if ai & _RED and aj & _BLACK:
+        best = (di == _BLACK) + (dj == _RED)
+    if ai & _BLACK and aj & _RED:
+        best = min(best, (di == _RED) + (dj == _BLACK))
+    return best
+
+
+def _edge_set(
+    pool: _Pool, members: list[int], glo: int, sparse: bool = False, dummy_group: int | None = None
+) -> EdgeSet:
+    """Every legal pair of ``members`` (or the sparse candidates) with its fields, by local index."""
+    if not sparse and len(members) >= NUMPY_FROM:
+        edges = _dense_edge_set_numpy(pool, members, glo)
+    else:
+        pairs = _sparse_edges(pool, members) if sparse else _dense_edges(pool, members)
+        local = {x: t for t, x in enumerate(members)}
+        grp = pool.grp
+        edges = EdgeSet(
+            i=[local[i] for i, _ in pairs],
+            j=[local[j] for _, j in pairs],
+            gi=[grp[i] - glo for i, _ in pairs],
+            gj=[grp[j] - glo for _, j in pairs],
+            low=(
+                [max(grp[j] - grp[i] - 1, 0) for i, j in pairs],
+                [pool.colour_cost(i, j) for i, j in pairs],
+                [pool.order_cost(i, j) for i, j in pairs],
+                [pool.float_cost(i, j) for i, j in pairs],
+            ),
+        )
+    if dummy_group is None:
+        return edges
+    dummy = [
+        (t, (0, 0, pool.group_size[dummy_group] - 1 - pool.rank[x], 0))
+        for t, x in enumerate(members)
+        if pool.grp[x] == dummy_group
+    ]
+    return EdgeSet(edges.i, edges.j, edges.gi, edges.gj, edges.low, dummy)
+
+
+def _dense_edge_set_numpy(pool: _Pool, members: list[int], glo: int) -> EdgeSet:
+    a = pool.arrays()
+    np = a.np
+    idx = np.array(members, dtype=np.int64)
+    m = len(members)
+    pos = np.full(pool.n, -1, dtype=np.int64)
+    pos[idx] = np.arange(m, dtype=np.int64)
+    bad = np.zeros((m, m), dtype=bool)
+    pu, pv = pos[a.met_u], pos[a.met_v]
+    inside = (pu >= 0) & (pv >= 0)
+    bad[pu[inside], pv[inside]] = True
+    allowed = a.allowed[idx]
+    red = (allowed & _RED) != 0
+    black = (allowed & _BLACK) != 0
+    bad |= ~((red[:, None] & black[None, :]) | (black[:, None] & red[None, :]))
+    if pool.avoid_teams:
+        team = a.team[idx]
+        bad |= (team[:, None] == team[None, :]) & (team[:, None] >= 0)
+    ii, jj = np.triu_indices(m, 1)
+    keep = ~bad[ii, jj]
+    ii, jj = ii[keep], jj[keep]
+    pi, pj = idx[ii], idx[jj]
+    gi, gj = a.grp[pi], a.grp[pj]
+    same = gi == gj
+    ri, rj, size = a.rank[pi], a.rank[pj], a.size[pi]
+    half = size // 2
+    within = np.abs(rj - ri - half) + np.where((ri < half) & (half <= rj), 0, half)
+    across = (size - 1 - ri) + rj
+    s3 = np.where(same, within, across)
+    s4 = np.where(same, 0, a.down[pi] + a.up[pj])
+    s2 = a.colour_table[a.kind[pi], a.kind[pj]]
+    skip = np.maximum(gj - gi - 1, 0)
+    return EdgeSet(
+        i=ii.tolist(),
+        j=jj.tolist(),
+        gi=(gi - glo).tolist(),
+        gj=(gj - glo).tolist(),
+        low=(skip.tolist(), s2.tolist(), s3.tolist(), s4.tolist()),
+    )
+
+
+# --------------------------------------------------------------------------- the whole round
+
+
+@dataclass(slots=True)
+class _Solution:
+    pairs: list[tuple[int, int]]
+    blocks: list[int]
+    bounded: int  # players paired by the bounded step method
+    solves: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    pairs: list[tuple[int, int]]  # pool indices, i < j
+    cuts: list[int]
+    left_over: int | None
+    solves: int
+
+
+def _solve_block(
+    pool: _Pool,
+    members: list[int],
+    glo: int,
+    ghi: int,
+    sparse: bool = False,
+    dummy_group: int | None = None,
+) -> _Block | None:
+    """The exact lexicographic optimum of ``members`` (groups glo..ghi) on their edge set."""
+    edges = _edge_set(pool, members, glo, sparse, dummy_group)
+    sizes = [0] * (ghi - glo + 1)
+    for x in members:
+        sizes[pool.grp[x] - glo] += 1
+    result = lex_perfect_matching(len(members), sizes, edges)
+    if result is None:
+        return None
+    pairs = [(members[a], members[b]) for a, b in result.pairs]
+    left = None if result.left_over is None else members[result.left_over]
+    return _Block(pairs, result.cuts, left, result.solves)
+
+
+def _solve_chain(pool: _Pool, start: int, end: int) -> _Block | None:
+    """A block whose inner cuts are all odd, without its dense cross edges, where a proof allows.
+
+    If the block's optimum crosses each inner cut once between neighbouring groups (cuts = π,
+    L = 0: the lower bounds), its cross pair at a cut costs a part that depends on the floater
+    alone (S3: distance from the bottom of its group; S4; its colour miss once the colour it gets
+    is fixed) plus a part that depends on its opponent alone. So every cross edge is replaced by a
+    gadget per colour the floater may get: floater — P, P — Q, Q — opponent (the floater's part
+    on the first edge, which crosses the cut; the opponent's part on the last; P — Q free, taken
+    when the gadget is unused). This is a relaxation (it does not check H1/H2 between the two
+    players it joins): if its optimum crosses each cut once, uses no long float, and every pair it
+    joins is legal, that pairing is the block's lexicographic optimum. Otherwise None (the caller
+    solves the block on every legal edge).
+    """
+    members = pool.group_members(start, end)
+    local = {x: t for t, x in enumerate(members)}
+    ii: list[int] = []
+    jj: list[int] = []
+    gi: list[int] = []
+    gj: list[int] = []
+    low: list[list[int]] = [[], [], [], []]
+    for g in range(start, end + 1):
+        group = pool.group_members(g, g)
+        edges = _edge_set(pool, group, g)
+        offset = local[group[0]]
+        ii.extend(t + offset for t in edges.i)
+        jj.extend(t + offset for t in edges.j)
+        gi.extend([g - start] * len(edges.i))
+        gj.extend([g - start] * len(edges.i))
+        for f in range(LOW_FIELDS):
+            low[f].extend(edges.low[f])
+    sizes = [pool.group_size[g] for g in range(start, end + 1)]
+    node = len(members)
+    gadgets: list[tuple[int, int]] = []  # (P, Q) nodes
+    for c in range(start, end):
+        upper = range(pool.group_start[c], pool.group_start[c] + pool.group_size[c])
+        lower = range(pool.group_start[c + 1], pool.group_start[c + 1] + pool.group_size[c + 1])
+        for mask in (_RED, _BLACK):
+            p_node, q_node = node, node + 1
+            node += 2
+            sizes[c + 1 - start] += 2
+            gadgets.append((p_node, q_node))
+
+            def add(a: int, b: int, g_a: int, g_b: int, fields: tuple[int, int, int, int]) -> None:
+                ii.append(a)
+                jj.append(b)
+                gi.append(g_a)
+                gj.append(g_b)
+                for f in range(LOW_FIELDS):
+                    low[f].append(fields[f])
+
+            add(p_node, q_node, c + 1 - start, c + 1 - start, (0, 0, 0, 0))
+            for v in upper:
+                if pool.allowed[v] & mask:
+                    miss = int(pool.due[v] not in (0, mask))
+                    tail = pool.group_size[c] - 1 - pool.rank[v]
+                    down = int(pool.last_float[v] is Float.DOWN)
+                    add(local[v], p_node, c - start, c + 1 - start, (0, miss, tail, down))
+            other = _BLACK if mask == _RED else _RED
+            for u in lower:
+                if pool.allowed[u] & other:
+                    miss = int(pool.due[u] not in (0, other))
+                    up = int(pool.last_float[u] is Float.UP)
+                    add(local[u], q_node, c + 1 - start, c + 1 - start, (0, miss, pool.rank[u], up))
+    result = lex_perfect_matching(node, sizes, EdgeSet(ii, jj, gi, gj, (low[0], low[1], low[2], low[3])))
+    if result is None or any(x != 1 for x in result.cuts) or result.low[0]:
+        return None
+    partner: dict[int, int] = {}
     pairs: list[tuple[int, int]] = []
-    if not remaining:
-        return pairs
-    if pool.n <= EXACT_LIMIT and _field_layout(pool, remaining, 0, pool.k - 1) is not None:
-        step_pairs, unmatched = _solve_step(pool, remaining, 0, pool.k - 1, dummy_group=None, sparse=False)
-        assert not unmatched, "feasibility was proved before"
-        return step_pairs
-    witness: dict[int, int] | None = None  # a legal perfect pairing of ``remaining``, once known
+    for a, b in result.pairs:
+        if a < len(members) and b < len(members):
+            pairs.append((members[a], members[b]))
+        else:
+            partner[a] = b
+            partner[b] = a
+    for p_node, q_node in gadgets:
+        if partner.get(p_node) == q_node:
+            continue
+        v, u = members[partner[p_node]], members[partner[q_node]]
+        if not pool.legal(v, u):
+            return None
+        pairs.append((v, u))
+    return _Block(pairs, list(result.cuts), None, result.solves)
+
+
+def _colour_lower_bound(pool: _Pool, members: Sequence[int]) -> int:
+    """S2 ≥ this for any pairing of ``members`` inside one score group: two players due the same
+    colour cannot both get it, and a player due red can meet at most one player not due red."""
+    red = sum(1 for x in members if pool.due[x] == _RED)
+    black = sum(1 for x in members if pool.due[x] == _BLACK)
+    free = len(members) - red - black
+    return max(0, red - black - free + 1) // 2 + max(0, black - red - free + 1) // 2
+
+
+def _solve_group_banded(pool: _Pool, g: int) -> _Block | None:
+    """One score group on the pairs near the natural ones, where a proof allows.
+
+    Within one group S1, L and S4 are 0. If a pairing on the band of pairs with order cost ≤ T
+    reaches the colour lower bound (:func:`_colour_lower_bound`), every optimum has that S2 and
+    an order cost S3 ≤ the band pairing's; every pair's S3 is ≥ 0, so every pair of an optimum
+    costs ≤ that S3 and lies in the band of that width. So: solve on a narrow band; if S2 is at
+    the bound and S3 ≤ the band's width, that is the optimum; if S3 is larger but the band of
+    that width is still small, solve once more on it. Otherwise None (solve on every edge).
+    """
+    members = pool.group_members(g, g)
+    m = len(members)
+    if m < 2:
+        return None
+    bound = _colour_lower_bound(pool, members)
+    width = 8
+    solves = 0
+    while True:
+        edges = _band_edges(pool, g, width)
+        block = _solve_block_on(pool, members, g, g, edges)
+        if block is None:
+            return None
+        solves += block.solves
+        s2 = sum(pool.colour_cost(i, j) for i, j in block.pairs)
+        s3 = sum(pool.order_cost(i, j) for i, j in block.pairs)
+        if s2 != bound or s3 >= m // 2:
+            return None
+        if s3 <= width:
+            return _Block(block.pairs, [], None, solves)
+        if m * (2 * s3 + 1) > 40 * m + 200_000:
+            return None
+        width = s3
+
+
+def _band_edges(pool: _Pool, g: int, width: int) -> list[tuple[int, int]]:
+    """Legal pairs of group g whose order cost is ≤ width (< half the group): top half vs bottom half."""
+    start, m = pool.group_start[g], pool.group_size[g]
+    h = m // 2
+    legal = pool.legal
+    return [
+        (start + r, start + q)
+        for r in range(h)
+        for q in range(max(h, r + h - width), min(m, r + h + width + 1))
+        if legal(start + r, start + q)
+    ]
+
+
+def _solve_block_on(
+    pool: _Pool, members: list[int], glo: int, ghi: int, pairs: list[tuple[int, int]]
+) -> _Block | None:
+    local = {x: t for t, x in enumerate(members)}
+    grp = pool.grp
+    edges = EdgeSet(
+        i=[local[i] for i, _ in pairs],
+        j=[local[j] for _, j in pairs],
+        gi=[grp[i] - glo for i, _ in pairs],
+        gj=[grp[j] - glo for _, j in pairs],
+        low=(
+            [max(grp[j] - grp[i] - 1, 0) for i, j in pairs],
+            [pool.colour_cost(i, j) for i, j in pairs],
+            [pool.order_cost(i, j) for i, j in pairs],
+            [pool.float_cost(i, j) for i, j in pairs],
+        ),
+    )
+    sizes = [0] * (ghi - glo + 1)
+    for x in members:
+        sizes[grp[x] - glo] += 1
+    result = lex_perfect_matching(len(members), sizes, edges)
+    if result is None:
+        return None
+    return _Block([(members[a], members[b]) for a, b in result.pairs], result.cuts, None, result.solves)
+
+
+def _pair_all(pool: _Pool) -> _Solution:
+    """The lexicographic optimum of the whole (even) pool, block by proved block (module docstring)."""
+    solution = _Solution([], [], 0, 0)
+    start = 0
+    witness: dict[int, int] | None = None  # a legal perfect pairing of the rest, once known
+    while start < pool.k:
+        end = _next_even_cut(pool, start)
+        while True:
+            members = pool.group_members(start, end)
+            banded = _solve_group_banded(pool, start) if start == end else None
+            limit = max(EXACT_BLOCK_LIMIT, EXACT_POOL_LIMIT if pool.n <= EXACT_POOL_LIMIT else 0)
+            if banded is None and len(members) > limit:
+                rest = pool.group_members(start, pool.k - 1)
+                solution.pairs.extend(_pair_steps(pool, rest, witness))
+                solution.bounded += len(rest)
+                return solution
+            first_try = end == _next_even_cut(pool, start)  # inner cuts all odd
+            block = _solve_chain(pool, start, end) if first_try and end > start else banded
+            if block is None:
+                block = _solve_block(pool, members, start, end)
+            last = end == pool.k - 1
+            accepted = last
+            if block is not None and not last:
+                solution.solves += block.solves
+                rest = pool.group_members(end + 1, pool.k - 1)
+                rest_witness = _completable(pool, rest, witness)[0]
+                if rest_witness is not None and (
+                    _parity_optimal(pool, block, start) or _relaxed_split(pool, members, start, end)
+                ):
+                    witness = rest_witness
+                    accepted = True
+            if accepted:
+                assert block is not None, "the rest of the pool was proved completable"
+                if last:
+                    solution.solves += block.solves
+                solution.pairs.extend(block.pairs)
+                solution.blocks.append(len(members))
+                start = end + 1
+                break
+            end = _next_even_cut(pool, end + 1)
+    return solution
+
+
+def _next_even_cut(pool: _Pool, g: int) -> int:
+    while g < pool.k - 1 and not pool.even_cut(g):
+        g += 1
+    return g
+
+
+def _parity_optimal(pool: _Pool, block: _Block, start: int) -> bool:
+    """Test (a): each inner cut of the block is crossed exactly π_c times (the lower bound)."""
+    return all(x == (0 if pool.even_cut(start + t) else 1) for t, x in enumerate(block.cuts))
+
+
+def _relaxed_split(pool: _Pool, members: list[int], start: int, end: int) -> bool:
+    """Test (b): in the relaxation where any block player may float below ``end``, nobody does.
+
+    Fields, top first: the cuts start..end (the last is the block's lower boundary), each bounded
+    by the players above it; a floater from group g crosses cuts g..end. A maximum-gain matching
+    (gain of a pair = what its two players would cost floating − what the pair costs) leaves
+    exactly the relaxation's floaters unmatched.
+    """
+    ncut = end - start + 1
+    bounds = []
+    above = 0
+    for t in range(ncut):
+        above += pool.group_size[start + t]
+        bounds.append(above)
+    mults: list[int] = [0] * ncut
+    below = 0
+    for t in range(ncut - 1, -1, -1):
+        mults[t] = below + 1
+        below += mults[t] * bounds[t]
+    if 4 * below >= WEIGHT_LIMIT:
+        return False  # too many cuts for one relaxed solve: grow the block instead (always sound)
+    cum = [0]
+    for x in mults:
+        cum.append(cum[-1] + x)
+    grp = pool.grp
+    fc = [cum[ncut] - cum[grp[x] - start] for x in members]
+    edges = _edge_set(pool, members, start)
+    gains = [
+        (a, b, fc[a] + fc[b] - (cum[gb] - cum[ga]))
+        for a, b, ga, gb in zip(edges.i, edges.j, edges.gi, edges.gj, strict=True)
+    ]
+    return 2 * len(max_gain_matching(len(members), gains)) == len(members)
+
+
+# --------------------------------------------------------------------------- bounded steps
+
+
+def _pair_steps(pool: _Pool, remaining: list[int], witness: dict[int, int] | None) -> list[tuple[int, int]]:
+    """Score group by score group from the top (bounded beyond EXACT_BLOCK_LIMIT; docstring)."""
+    pairs: list[tuple[int, int]] = []
+    grp = pool.grp
     while remaining:
-        head = pool.grp[remaining[0]]
-        last_group = pool.grp[remaining[-1]]
+        head = grp[remaining[0]]
+        last_group = grp[remaining[-1]]
         extra = 0
         while True:
             top = min(head + 1 + extra, last_group)
-            members = [i for i in remaining if pool.grp[i] <= top]
+            members = [i for i in remaining if grp[i] <= top]
             whole = top == last_group
             dummy = None if whole or len(members) % 2 == 0 else top
             sparse = len(members) > DENSE_LIMIT
-            step_pairs, _ = _solve_step(pool, members, head, top, dummy, sparse)
-            # the last step keeps everything; an earlier one only the pairs touching the top group
-            kept = step_pairs if whole else [e for e in step_pairs if pool.grp[e[0]] == head]
+            step = _solve_block(pool, members, head, top, sparse, dummy)
+            if step is None and whole and sparse:
+                step = _solve_block(pool, members, head, top, False, None)
+            if step is None:
+                assert not whole, "feasibility was proved before"
+                extra += 1
+                continue
+            kept = step.pairs if whole else [e for e in step.pairs if grp[e[0]] == head]
             used = {x for e in kept for x in e}
-            head_left = [i for i in members if pool.grp[i] == head and i not in used]
             rest = [i for i in remaining if i not in used]
-            if whole and (head_left or (sparse and len(used) != len(remaining))):
-                if sparse:  # the sparse graph missed a completion: use every legal edge
-                    step_pairs, _ = _solve_step(pool, members, head, top, None, False)
-                    kept = step_pairs
-                    used = {x for e in kept for x in e}
-                    rest = [i for i in remaining if i not in used]
-                assert len(used) == len(remaining), "feasibility was proved before"
-            else:
+            if not whole:
+                head_left = any(grp[i] == head for i in rest)
                 rest_witness = None if head_left else _completable(pool, rest, witness)[0]
                 if rest_witness is None:
                     extra += 1
@@ -447,97 +889,64 @@ def _pair_all(pool: _Pool) -> list[tuple[int, int]]:
     return pairs
 
 
-@dataclass(frozen=True, slots=True)
-class _Layout:
-    cut_value: tuple[int, ...]  # cumulative S1 value of crossing cuts: pair (a, b) costs [b] − [a]
-    group_lo: int
-    s2_shift: int
-    s3_shift: int
-    top: int  # every edge weight is top − cost > 0
+# --------------------------------------------------------------------------- quality
 
 
-def _field_layout(pool: _Pool, members: list[int], lo: int, hi: int) -> _Layout | None:
-    """Bit fields for a step over score groups lo..hi; None if they exceed the matcher's width."""
-    m = len(members)
-    biggest = max(pool.group_size[g] for g in range(lo, hi + 1))
-    b4 = (m + 1).bit_length()
-    b3 = (m * (2 * biggest + 2) + 1).bit_length()
-    b2 = (m + 1).bit_length()
-    bc = (m // 2 + 1).bit_length()
-    cuts = hi - lo
-    fields = min(cuts, MAX_CUT_FIELDS)
-    total = b4 + b3 + b2 + bc * fields + 1
-    if total > _MAX_BITS:
-        return None
-    s3_shift = b4
-    s2_shift = b4 + b3
-    base = s2_shift + b2
-    # cut lo + t has field fields-1-t (top cut most significant); cuts beyond share field 0
-    cum = [0]
-    for t in range(cuts):
-        field = max(fields - 1 - t, 0)
-        cum.append(cum[-1] + (1 << (base + bc * field)))
-    return _Layout(tuple(cum), lo, s2_shift, s3_shift, 1 << total)
-
-
-def _solve_step(
-    pool: _Pool, members: list[int], lo: int, hi: int, dummy_group: int | None, sparse: bool
-) -> tuple[list[tuple[int, int]], list[int]]:
-    layout = _field_layout(pool, members, lo, hi)
-    if layout is None:  # pragma: no cover - only for absurdly large steps
-        raise AssertionError("weight too wide")
-    edges = _sparse_edges(pool, members) if sparse else _dense_edges(pool, members)
-    cum, glo, s2s, s3s, top = layout.cut_value, layout.group_lo, layout.s2_shift, layout.s3_shift, layout.top
-    grp = pool.grp
-    weighted: list[tuple[int, int, int]] = []
-    index = {x: t for t, x in enumerate(members)}
-    for i, j in edges:
-        a = max(grp[i] - glo, 0)
-        b = grp[j] - glo
-        cost = (
-            (cum[b] - cum[a])
-            + (pool.colour_cost(i, j) << s2s)
-            + (pool.order_cost(i, j) << s3s)
-            + pool.float_cost(i, j)
-        )
-        weighted.append((index[i], index[j], top - cost))
-    g = rx.PyGraph()
-    g.add_nodes_from(members)
-    if dummy_group is not None:
-        d = g.add_node(-1)
-        for x in members:
-            if grp[x] == dummy_group:
-                leftover = (pool.group_size[dummy_group] - 1 - pool.rank[x]) << s3s
-                weighted.append((index[x], d, top - leftover))
-    g.add_edges_from(weighted)
-    matching = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
-    pairs: list[tuple[int, int]] = []
-    used: set[int] = set()
-    for u, v in matching:
-        if u >= len(members) or v >= len(members):
-            continue
-        i, j = sorted((members[u], members[v]))
-        pairs.append((i, j))
-        used.update((i, j))
-    return pairs, [x for x in members if x not in used]
+def _quality(pool: _Pool, solution: _Solution, games: tuple[PairedGame, ...]) -> PairingQuality:
+    cuts = [0] * max(pool.k - 1, 0)
+    skipped = order = repeated = 0
+    for i, j in solution.pairs:
+        for c in range(pool.grp[i], pool.grp[j]):
+            cuts[c] += 1
+        skipped += max(pool.grp[j] - pool.grp[i] - 1, 0)
+        order += pool.order_cost(i, j)
+        repeated += pool.float_cost(i, j)
+    missed = 0
+    for g in games:
+        for no, colour in ((g.red, _RED), (g.black, _BLACK)):
+            due = pool.due[pool.index[no]]
+            missed += due != 0 and due != colour
+    return PairingQuality(
+        cuts=tuple(cuts),
+        long_floats=skipped,
+        missed_colours=missed,
+        order_cost=order,
+        repeated_floats=repeated,
+        exact=solution.bounded == 0,
+        blocks=tuple(solution.blocks),
+        bounded_players=solution.bounded,
+        solves=solution.solves,
+    )
 
 
 # --------------------------------------------------------------------------- boards and colours
 
 
-def _boards_and_colours(pool: _Pool, pairs: list[tuple[int, int]], seed: int) -> tuple[PairedGame, ...]:
-    ordered = sorted(pairs, key=lambda e: (-pool.score[e[0]], -pool.score[e[1]], e[0]))
+def _boards_and_colours(pool: _Pool, solution: _Solution, seed: int) -> tuple[PairedGame, ...]:
+    ordered = sorted(solution.pairs, key=lambda e: (-pool.score[e[0]], -pool.score[e[1]], e[0]))
+    partner = {i: j for i, j in ordered} | {j: i for i, j in ordered}
     lot = random.Random(seed).choice((Colour.RED, Colour.BLACK))
+    # groups that send a floater down / receive one: a float between neighbours that continues
+    # (or is continued) is part of a chain of short floats
+    sends = {pool.grp[i] for i, j in ordered if pool.grp[j] == pool.grp[i] + 1}
+    received = [0] * pool.k  # floaters each group received from above
+    for i, j in ordered:
+        if pool.grp[j] != pool.grp[i]:
+            received[pool.grp[j]] += 1
+    receives = {pool.grp[j] for i, j in ordered if pool.grp[j] == pool.grp[i] + 1}
     games = []
     for board, (i, j) in enumerate(ordered, start=1):
         i_red, reason = allocate_colours(pool.players[i], pool.players[j], board, lot)
         red, black = (i, j) if i_red else (j, i)
+        chain = pool.grp[j] == pool.grp[i] + 1 and (pool.grp[i] in receives or pool.grp[j] in sends)
         games.append(
             PairedGame(
                 board=board,
                 red=pool.no[red],
                 black=pool.no[black],
-                explanation=_explain(pool, i, j, red, reason),
+                explanation=_explain(
+                    pool, i, j, red, reason, partner, chain, solution.bounded == 0, received[pool.grp[i]]
+                ),
             )
         )
     return tuple(games)
@@ -572,17 +981,164 @@ def allocate_colours(
     return hd is Colour.RED, ColourReason.HIGHER_RANKED
 
 
-def _explain(pool: _Pool, i: int, j: int, red: int, reason: ColourReason) -> PairExplanation:
+def _explain(
+    pool: _Pool,
+    i: int,
+    j: int,
+    red: int,
+    reason: ColourReason,
+    partner: dict[int, int],
+    chain: bool,
+    exact: bool,
+    received: int,
+) -> PairExplanation:
+    no = pool.no
     same = pool.score[i] == pool.score[j]
     diff = pool.score[i] - pool.score[j]
     black = j if red == i else i
-    colour_zh = f"{pool.no[red]}号执红、{pool.no[black]}号执黑：{reason.zh}"
+    colour_zh = f"{no[red]}号执红、{no[black]}号执黑：{reason.zh}"
+    colour_en = f"{no[red]} has Red, {no[black]} Black: {reason.en}"
     if same:
-        zh = f"{pool.no[i]}号与{pool.no[j]}号同为{pool.score[i]}分，按积分组内顺序配对；{colour_zh}"
-        return PairExplanation(True, 0, None, None, reason, zh)
-    float_reason = FloatReason.ODD_GROUP if pool.group_size[pool.grp[i]] % 2 else FloatReason.CONSTRAINTS
+        zh = f"{no[i]}号与{no[j]}号同为{pool.score[i]}分，按积分组内顺序配对；{colour_zh}"
+        en = f"{no[i]} and {no[j]} both have {pool.score[i]} points: paired in order inside the score group; {colour_en}"
+        return PairExplanation(True, 0, None, None, reason, zh, en)
+    odd = (pool.group_size[pool.grp[i]] + received) % 2 == 1
+    float_reason = FloatReason.ODD_GROUP if odd else FloatReason.CONSTRAINTS
+    skipped = pool.grp[j] - pool.grp[i] - 1
+    choice, why_zh, why_en = _floater_choice(pool, i, j, partner)
+    with_zh = f"（连同从上一积分组降下的{received}人）" if odd and received else ""
+    with_en = f" (counting the {received} floated into it from above)" if odd and received else ""
     zh = (
-        f"{pool.no[i]}号（{pool.score[i]}分）降组与{pool.no[j]}号（{pool.score[j]}分）配对，"
-        f"原因：{float_reason.zh}；{colour_zh}"
+        f"{no[i]}号（{pool.score[i]}分）降组与{no[j]}号（{pool.score[j]}分）配对，"
+        f"原因：{float_reason.zh}{with_zh}；{why_zh}"
     )
-    return PairExplanation(False, diff, pool.no[i], float_reason, reason, zh)
+    en = (
+        f"{no[i]} ({pool.score[i]} points) floats down to {no[j]} ({pool.score[j]} points) because "
+        f"{float_reason.en}{with_en}; {why_en}"
+    )
+    if skipped:
+        zh += (
+            f"；越过{skipped}个积分组：降组人数相同而只在相邻积分组之间降组的合法编排不存在"
+            "（近分者对弈：越组降组劣于相邻组之间的连续降组）"
+        )
+        en += (
+            f"; it floats past {skipped} score group(s): no legal pairing with the same floaters "
+            "per score boundary floats only between neighbouring groups (a chain of short floats "
+            "is preferred to a long float)"
+        )
+        if not exact:
+            zh += "（大赛分步编排）"
+            en += " (large event: paired step by step)"
+    elif chain:
+        zh += "；相邻积分组之间连续降组（近分者对弈：优先于越组降组）"
+        en += "; part of a chain of short floats between neighbouring groups (preferred to one long float)"
+    return PairExplanation(
+        False,
+        diff,
+        no[i],
+        float_reason,
+        reason,
+        f"{zh}；{colour_zh}",
+        f"{en}; {colour_en}",
+        floater_choice=choice,
+        groups_skipped=skipped,
+        chain=chain,
+    )
+
+
+def _floater_choice(pool: _Pool, f: int, g: int, partner: dict[int, int]) -> tuple[FloaterChoice, str, str]:
+    """Which rule chose floater ``f`` (and opponent ``g``), checked against the natural choice.
+
+    The natural choice (S3) is the lowest-ranked player of the higher group meeting the
+    highest-ranked player of the lower group. When the pairing differs, the exchange that would
+    restore it is evaluated: which hard rule it breaks, or which criterion it makes worse.
+    """
+    no = pool.no
+    gf, gg = pool.grp[f], pool.grp[g]
+    natural_f = pool.group_start[gf] + pool.group_size[gf] - 1
+    natural_g = pool.group_start[gg]
+    if f == natural_f and g == natural_g:
+        return (
+            FloaterChoice.ORDER,
+            "降组人选按S3：高分组排名最低者对低分组排名最高者",
+            "the floater is chosen by S3: the lowest-ranked of the higher group meets the highest-ranked of the lower group",
+        )
+    if f != natural_f:
+        other, mate = natural_f, partner.get(natural_f)
+        alt = [(other, g), (f, mate)] if mate is not None and mate != g else [(other, g)]
+        who_zh, who_en = f"若改由{no[other]}号降组", f"if {no[other]} floated instead"
+    else:
+        other, mate = natural_g, partner.get(natural_g)
+        alt = [(f, other), (g, mate)] if mate is not None and mate != f else [(f, other)]
+        who_zh, who_en = f"若改对{no[other]}号", f"if {no[f]} met {no[other]} instead"
+    now = [(f, g), (other, mate)] if mate is not None and mate not in (f, g) else [(f, g)]
+    alt = [(min(a, b), max(a, b)) for a, b in alt]
+    now = [(min(a, b), max(a, b)) for a, b in now]
+    broken = [rule for a, b in alt if a != b and (rule := _broken_rule(pool, a, b)) is not None]
+    if broken:
+        return FloaterChoice.HARD_RULE, f"{who_zh}，{broken[0][0]}", f"{who_en}, {broken[0][1]}"
+
+    def vector(pairs: list[tuple[int, int]]) -> tuple[list[int], int, int, int, int]:
+        cuts = [0] * max(pool.k - 1, 0)
+        for a, b in pairs:
+            for c in range(pool.grp[a], pool.grp[b]):
+                cuts[c] += 1
+        return (
+            cuts,
+            sum(max(pool.grp[b] - pool.grp[a] - 1, 0) for a, b in pairs),
+            sum(pool.colour_cost(a, b) for a, b in pairs),
+            sum(pool.order_cost(a, b) for a, b in pairs),
+            sum(pool.float_cost(a, b) for a, b in pairs),
+        )
+
+    v_now, v_alt = vector(now), vector(alt)
+    if (v_alt[0], v_alt[1]) > (v_now[0], v_now[1]):
+        return (
+            FloaterChoice.SCORES,
+            f"{who_zh}，降组人数或降组距离会增加（S1优先）",
+            f"{who_en}, more or longer floats would be needed (S1 comes first)",
+        )
+    if v_alt[2] > v_now[2]:
+        d = v_alt[2] - v_now[2]
+        return (
+            FloaterChoice.COLOURS,
+            f"{who_zh}，将多{d}人得不到应得先后手（S2先后手优先于降组人选S3）",
+            f"{who_en}, {d} more player(s) would miss their due colour (S2 colours outrank the floater's identity, S3)",
+        )
+    if v_alt[3] > v_now[3]:
+        return (
+            FloaterChoice.ORDER,
+            f"{who_zh}，积分组内顺序偏差更大（S3）",
+            f"{who_en}, the order inside the score groups would be further from 1 vs n/2+1 (S3)",
+        )
+    if v_alt[3] == v_now[3] and v_alt[4] > v_now[4]:
+        return (
+            FloaterChoice.REPEATED_FLOAT,
+            f"{who_zh}，将有人连续两轮降组或升组（S4）",
+            f"{who_en}, someone would float in the same direction two rounds running (S4)",
+        )
+    if v_alt[2:] == v_now[2:]:
+        return (
+            FloaterChoice.WHOLE_ROUND,
+            f"{who_zh}，各项标准完全相同（两种编排同样最优）",
+            f"{who_en}, every criterion would be the same (both pairings are equally good)",
+        )
+    return (
+        FloaterChoice.WHOLE_ROUND,
+        "降组人选由全轮最优决定（牵动其他台次的先后手与顺序）",
+        "the floater is decided by the whole round's optimum (it moves colours and order on other boards)",
+    )
+
+
+def _broken_rule(pool: _Pool, a: int, b: int) -> tuple[str, str] | None:
+    no = pool.no
+    if no[b] in pool.opp[a] or no[a] in pool.opp[b]:
+        return f"{no[a]}号与{no[b]}号已交过手", f"{no[a]} and {no[b]} have already met (H1)"
+    if pool.avoid_teams and pool.team[a] is not None and pool.team[a] == pool.team[b]:
+        return f"{no[a]}号与{no[b]}号同队", f"{no[a]} and {no[b]} are teammates (H2)"
+    if not pool.legal(a, b):
+        return (
+            f"{no[a]}号与{no[b]}号的先后手无法合规（连续三局同色或先后手相差超过2）",
+            f"{no[a]} and {no[b]} cannot be given legal colours (H3)",
+        )
+    return None

@@ -82,6 +82,16 @@ class ColourReason(enum.Enum):
             ColourReason.LOT: "双方均无对局，按抽签结果逐台交替",
         }[self]
 
+    @property
+    def en(self) -> str:
+        return {
+            ColourReason.BOTH_DUE: "both players get their due colour",
+            ColourReason.HARD_CONSTRAINT: "the other way round would give someone a third colour in a row or a difference above 2",
+            ColourReason.IMBALANCE: "the player with the larger red − black difference gets the colour that reduces it",
+            ColourReason.LOT: "neither has played yet: by the lot of the round, alternating by board",
+            ColourReason.HIGHER_RANKED: "both are due the same colour; the higher-ranked player gets it",
+        }[self]
+
 
 class FloatReason(enum.Enum):
     """Why a pair joins two different scores (S1)."""
@@ -96,6 +106,46 @@ class FloatReason(enum.Enum):
             FloatReason.CONSTRAINTS: "同分组内因已交手、先后手或同队限制无法全部配对",
         }[self]
 
+    @property
+    def en(self) -> str:
+        return {
+            FloatReason.ODD_GROUP: "the higher score group has an odd number of players",
+            FloatReason.CONSTRAINTS: "rematches, colours or teams leave no complete pairing inside the group",
+        }[self]
+
+
+class FloaterChoice(enum.Enum):
+    """Which rule chose *this* player to float (RULES.md §5: not S1; S2 before S3)."""
+
+    ORDER = "order"  # S3: the lowest-ranked of the higher group meets the highest-ranked of the next
+    HARD_RULE = "hard_rule"  # the natural floater / partner would break H1–H3
+    COLOURS = "colours"  # S2: the natural choice would leave more players without their due colour
+    SCORES = "scores"  # S1: the natural choice would make more floaters or longer floats elsewhere
+    REPEATED_FLOAT = "repeated_float"  # S4: the natural choice would float someone twice running
+    WHOLE_ROUND = "whole_round"  # equal locally; the whole round's optimum (S2–S4 elsewhere) decided
+
+
+@dataclass(frozen=True, slots=True)
+class PairingQuality:
+    """The pairing's value under the objective (engine docstring) and how it was proved.
+
+    ``cuts`` pairs crossing each score cut, top first; ``long_floats`` score groups floated past
+    (L); ``missed_colours`` players with a due colour who did not get it (S2, as allocated);
+    ``order_cost`` S3; ``repeated_floats`` S4. ``exact``: the pairing is the proved
+    lexicographic optimum of the whole round; otherwise ``bounded_players`` were paired by the
+    bounded step method (score-group steps on sparse edges, see the engine docstring).
+    """
+
+    cuts: tuple[int, ...]
+    long_floats: int
+    missed_colours: int
+    order_cost: int
+    repeated_floats: int
+    exact: bool
+    blocks: tuple[int, ...]  # sizes of the independent blocks the round was proved to split into
+    bounded_players: int = 0
+    solves: int = 0
+
 
 @dataclass(frozen=True, slots=True)
 class PairExplanation:
@@ -107,6 +157,10 @@ class PairExplanation:
     float_reason: FloatReason | None
     colour_reason: ColourReason
     zh: str
+    en: str = ""
+    floater_choice: FloaterChoice | None = None
+    groups_skipped: int = 0  # whole score groups between the two players (a long float)
+    chain: bool = False  # part of a chain of short floats through neighbouring groups
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +177,7 @@ class ByeExplanation:
     score: int
     skipped: tuple[int, ...]  # lower-placed candidates who could not take it (no legal rest pairing)
     zh: str
+    en: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +188,7 @@ class Pairing:
     bye: int | None
     bye_explanation: ByeExplanation | None
     seed: int
+    quality: PairingQuality | None = None
 
 
 class NoLegalPairing(UserError):

@@ -808,7 +808,11 @@ class RoundsView(QWidget):
     def explain(self, no: int) -> None:
         try:
             text = rounds_service.pairing_explanation(
-                self.document.db, self.document.group, self.round_number, no
+                self.document.db,
+                self.document.group,
+                self.round_number,
+                no,
+                english=current_language() == "en",
             )
         except UserError as error:
             self.show_error(error)

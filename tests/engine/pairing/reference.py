@@ -1,8 +1,9 @@
 """An independent, brute-force reading of RULES.md §5 and the objective in the engine's docstring.
 
 Written without the engine's weight packing: legality, the bye, and the lexicographic objective
-(S1 cut crossings from the top; S2 players without their due colour; S3 order cost; S4 repeated
-floats) are computed directly, and every perfect pairing is enumerated.
+(S1 cut crossings from the top, then the score groups floated past — a chain of short floats
+beats one long float, RULES.md §5; S2 players without their due colour; S3 order cost; S4
+repeated floats) are computed directly, and every perfect pairing is enumerated.
 """
 
 from __future__ import annotations
@@ -75,8 +76,8 @@ def objective(
     pairs: Sequence[tuple[PairingPlayer, PairingPlayer]],
     colours: dict[int, Colour] | None,
     by_tiebreaks: bool,
-) -> tuple[tuple[int, ...], int, int, int]:
-    """(S1 vector, S2, S3, S4) of a perfect pairing of the (bye-less) pool.
+) -> tuple[tuple[int, ...], int, int, int, int]:
+    """(S1 cut vector, S1 groups floated past, S2, S3, S4) of a perfect pairing of the (bye-less) pool.
 
     With ``colours`` given (sequence number → colour) S2 counts what was really allocated,
     otherwise the best allowed allocation of each pair.
@@ -89,11 +90,13 @@ def objective(
     size = {p.no: len(members[group[p.no]]) for p in pool}
     position = {p.no: t for t, p in enumerate(pool)}
     cuts = [0] * max(len(scores) - 1, 0)
-    s2 = s3 = s4 = 0
+    skipped = s2 = s3 = s4 = 0
     for a, b in pairs:
         hi, lo = (a, b) if position[a.no] < position[b.no] else (b, a)
         for c in range(group[hi.no], group[lo.no]):
             cuts[c] += 1
+        # 近分者对弈: every whole score group strictly between the two players counts
+        skipped += len([g for g in range(len(scores)) if group[hi.no] < g < group[lo.no]])
         if colours is not None:
             s2 += unsatisfied(hi, colours[hi.no]) + unsatisfied(lo, colours[lo.no])
         else:
@@ -112,12 +115,12 @@ def objective(
             last_hi = hi.float_history[-1] if hi.float_history else Float.NONE
             last_lo = lo.float_history[-1] if lo.float_history else Float.NONE
             s4 += (last_hi is Float.DOWN) + (last_lo is Float.UP)
-    return tuple(cuts), s2, s3, s4
+    return tuple(cuts), skipped, s2, s3, s4
 
 
 def best_objective(
     players: list[PairingPlayer], avoid: bool, by_tiebreaks: bool
-) -> tuple[tuple[int, ...], int, int, int] | None:
+) -> tuple[tuple[int, ...], int, int, int, int] | None:
     best = None
     for pairs in perfect_pairings(ordered(players, by_tiebreaks), avoid):
         value = objective(pairs, None, by_tiebreaks)

@@ -11,7 +11,10 @@ TEAMS = (None, "甲", "乙", "丙")
 
 
 @st.composite
-def pools(draw: st.DrawFn, min_size: int = 1, max_size: int = 12, max_rounds: int = 6) -> list[PairingPlayer]:
+def pools(
+    draw: st.DrawFn, min_size: int = 1, max_size: int = 12, max_rounds: int = 6, max_score: int | None = None
+) -> list[PairingPlayer]:
+    """A random pool; ``max_score`` (instead of 2 × rounds) spreads the scores into many groups."""
     n = draw(st.integers(min_size, max_size))
     rounds = draw(st.integers(0, max_rounds))
     nos = draw(st.lists(st.integers(1, 400), min_size=n, max_size=n, unique=True))
@@ -29,7 +32,9 @@ def pools(draw: st.DrawFn, min_size: int = 1, max_size: int = 12, max_rounds: in
         players.append(
             PairingPlayer(
                 no=x,
-                score=draw(st.integers(0, 2 * rounds)) if rounds else 0,
+                score=draw(st.integers(0, max_score if max_score is not None else 2 * rounds))
+                if rounds
+                else 0,
                 colours=colours,
                 opponents=frozenset(met[x]),
                 byes=draw(st.integers(0, 1)) if rounds else 0,

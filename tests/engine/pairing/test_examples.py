@@ -8,6 +8,7 @@ import pytest
 
 from app.engine.pairing import (
     ColourReason,
+    FloaterChoice,
     FloatReason,
     NoLegalPairing,
     PairingPlayer,
@@ -122,3 +123,65 @@ def test_every_player_already_had_a_bye() -> None:
     players = [PairingPlayer(no=n, score=2, byes=1) for n in (1, 2, 3)]
     with pytest.raises(NoLegalPairing):
         pair_round(players, 4, PairingRules(), seed=0)
+
+
+def test_a_chain_of_short_floats_beats_a_long_float_even_against_colours() -> None:
+    # 近分者对弈 (RULES.md §5): 1 is alone on 4 points, 2 and 3 on 2, 4 alone on 0. Either 1-4 / 2-3
+    # (one float past the whole 2-point group) or 1-2 / 3-4 (a chain of two short floats) crosses
+    # each cut once (1-3 / 2-4 is out: 1 met 3). Colours favour the long float (everyone gets
+    # their due colour, against two misses), the rule wants the chain.
+    players = [
+        PairingPlayer(no=1, score=4, colours=(B,), opponents=frozenset({3})),
+        PairingPlayer(no=2, score=2, colours=(B,), opponents=frozenset({8})),
+        PairingPlayer(no=3, score=2, colours=(R,), opponents=frozenset({1})),
+        PairingPlayer(no=4, score=0, colours=(R,), opponents=frozenset({6})),
+    ]
+    pairing = pair_round(players, 2, PairingRules(), seed=0)
+    assert pairs_of(pairing) == [(1, 2), (3, 4)]
+    for g in pairing.games:
+        e = g.explanation
+        assert e.chain and e.groups_skipped == 0 and e.floater_choice is FloaterChoice.ORDER
+        assert "近分者对弈" in e.zh and "chain of short floats" in e.en
+        assert e.float_reason is FloatReason.ODD_GROUP
+    # the 2-point group is even, but odd with the player floated into it
+    assert "连同从上一积分组降下的1人" in pairing.games[1].explanation.zh
+    assert "counting the 1 floated into it" in pairing.games[1].explanation.en
+    assert pairing.quality is not None
+    assert pairing.quality.cuts == (1, 1) and pairing.quality.long_floats == 0
+    assert pairing.quality.missed_colours == 2  # the price of the chain, paid knowingly
+
+
+def test_a_long_float_only_when_no_chain_is_legal() -> None:
+    # as above, but 1 has met both players on 2 points: the float past that group is the only way
+    players = [
+        PairingPlayer(no=1, score=4, colours=(B,), opponents=frozenset({2, 3})),
+        PairingPlayer(no=2, score=2, colours=(B,), opponents=frozenset({1})),
+        PairingPlayer(no=3, score=2, colours=(R,), opponents=frozenset({1})),
+        PairingPlayer(no=4, score=0, colours=(R,), opponents=frozenset({6})),
+    ]
+    pairing = pair_round(players, 2, PairingRules(), seed=0)
+    assert pairs_of(pairing) == [(1, 4), (2, 3)]
+    long = pairing.games[0].explanation
+    assert long.groups_skipped == 1 and not long.chain
+    assert "越过1个积分组" in long.zh and "floats past 1 score group" in long.en
+
+
+def test_colours_choose_the_floater_before_the_order_does() -> None:
+    # three on 2 points (one must float), three on 0. The natural floater is 3 (lowest-ranked),
+    # meeting 4 (highest-ranked below); but 3 and 4 are both due red and 1 and 2 both due black.
+    # Floating 2 instead gives everyone their due colour: S2 outranks the floater's identity (S3).
+    players = [
+        PairingPlayer(no=1, score=2, colours=(R,), opponents=frozenset({11})),
+        PairingPlayer(no=2, score=2, colours=(R,), opponents=frozenset({12})),
+        PairingPlayer(no=3, score=2, colours=(B,), opponents=frozenset({13})),
+        PairingPlayer(no=4, score=0, colours=(B,), opponents=frozenset({14})),
+        PairingPlayer(no=5, score=0, colours=(B,), opponents=frozenset({15})),
+        PairingPlayer(no=6, score=0, colours=(R,), opponents=frozenset({16})),
+    ]
+    pairing = pair_round(players, 2, PairingRules(), seed=0)
+    assert pairs_of(pairing) == [(1, 3), (2, 4), (5, 6)]
+    cross = next(g.explanation for g in pairing.games if not g.explanation.same_score)
+    assert cross.floater == 2 and cross.floater_choice is FloaterChoice.COLOURS
+    assert "若改由3号降组" in cross.zh and "S2" in cross.zh
+    assert "if 3 floated instead" in cross.en
+    assert pairing.quality is not None and pairing.quality.missed_colours == 0

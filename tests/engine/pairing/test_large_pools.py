@@ -1,4 +1,4 @@
-"""Large-pool path (score-group steps on sparse edges) forced on mid-size pools by lowering the limits."""
+"""The bounded path (score-group steps on sparse edges, beyond EXACT_BLOCK_LIMIT) forced on mid-size pools."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.pairing import NoLegalPairing, PairingPlayer, engine, pair_round
+from app.engine.pairing import NoLegalPairing, Pairing, PairingPlayer, engine, pair_round
 from app.engine.regulations import PairingRules, TeamAvoidance
 from app.engine.simulation import SimulatedEvent
 from app.engine.types import Colour
@@ -20,23 +20,31 @@ from .strategies import pools
 @pytest.fixture
 def dense_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Force the step-by-step path with sparse edges; record every step redone on every legal edge."""
-    monkeypatch.setattr(engine, "EXACT_LIMIT", 4)
+    monkeypatch.setattr(engine, "EXACT_BLOCK_LIMIT", 4)
+    monkeypatch.setattr(engine, "EXACT_POOL_LIMIT", 4)
     monkeypatch.setattr(engine, "DENSE_LIMIT", 10)
     calls: list[int] = []
-    real = engine._solve_step
+    real = engine._solve_block
 
     def spy(
-        pool: engine._Pool, members: list[int], lo: int, hi: int, dummy: int | None, sparse: bool
-    ) -> tuple[list[tuple[int, int]], list[int]]:
+        pool: engine._Pool,
+        members: list[int],
+        lo: int,
+        hi: int,
+        sparse: bool = False,
+        dummy: int | None = None,
+    ) -> engine._Block | None:
         if not sparse and len(members) > engine.DENSE_LIMIT:
             calls.append(len(members))
-        return real(pool, members, lo, hi, dummy, sparse)
+        return real(pool, members, lo, hi, sparse, dummy)
 
-    monkeypatch.setattr(engine, "_solve_step", spy)
+    monkeypatch.setattr(engine, "_solve_block", spy)
     yield calls
 
 
-def _assert_complete_and_legal(players: list[PairingPlayer], round_number: int, rules: PairingRules) -> None:
+def _assert_complete_and_legal(
+    players: list[PairingPlayer], round_number: int, rules: PairingRules
+) -> Pairing:
     pairing = pair_round(players, round_number, rules, seed=5)
     by_no = {p.no: p for p in players}
     seen = [x for g in pairing.games for x in (g.red, g.black)] + ([pairing.bye] if pairing.bye else [])
@@ -46,6 +54,7 @@ def _assert_complete_and_legal(players: list[PairingPlayer], round_number: int, 
         red, black = by_no[g.red], by_no[g.black]
         assert ref.legal(red, black, avoid)
         assert ref.may_take(red, Colour.RED) and ref.may_take(black, Colour.BLACK)
+    return pairing
 
 
 @pytest.mark.parametrize("played", [1, 2, 3])
@@ -60,8 +69,10 @@ def test_the_last_step_keeps_its_sparse_pairing_instead_of_redoing_it_on_every_e
         event.play_round()
     players = event.pool()
     assert len({p.score for p in players}) >= 3
-    _assert_complete_and_legal(players, played + 1, event.rules)
+    pairing = _assert_complete_and_legal(players, played + 1, event.rules)
     assert dense_calls == []
+    assert pairing.quality is not None and not pairing.quality.exact
+    assert 0 < pairing.quality.bounded_players <= len(players)
 
 
 @settings(max_examples=150, deadline=None)
@@ -71,7 +82,8 @@ def test_witness_repair_and_sparse_steps_keep_every_hard_constraint(
 ) -> None:
     # tiny limits: steps on sparse edges, witnesses repaired in small windows, fallbacks reached
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(engine, "EXACT_LIMIT", 4)
+        m.setattr(engine, "EXACT_BLOCK_LIMIT", 4)
+        m.setattr(engine, "EXACT_POOL_LIMIT", 4)
         m.setattr(engine, "DENSE_LIMIT", 8)
         m.setattr(engine, "WINDOW", 2)
         m.setattr(engine, "REPAIR_LIMIT", 10)

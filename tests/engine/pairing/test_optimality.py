@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.pairing import NoLegalPairing, PairingPlayer, pair_round
+from app.engine.pairing import NoLegalPairing, Pairing, PairingPlayer, engine, lexmatch, pair_round
 from app.engine.regulations import PairingRules, ScoreGroupOrder, TeamAvoidance
 from app.engine.types import Colour
 
@@ -14,7 +14,7 @@ from . import reference as ref
 from .strategies import pools
 
 
-def _check(players: list[PairingPlayer], round_number: int, rules: PairingRules, seed: int) -> None:
+def _check(players: list[PairingPlayer], round_number: int, rules: PairingRules, seed: int) -> Pairing | None:
     avoid = rules.team_avoidance is TeamAvoidance.ALL_ROUNDS or (
         rules.team_avoidance is TeamAvoidance.ROUND_ONE and round_number == 1
     )
@@ -23,7 +23,7 @@ def _check(players: list[PairingPlayer], round_number: int, rules: PairingRules,
     if bye == "impossible":
         with pytest.raises(NoLegalPairing):
             pair_round(players, round_number, rules, seed)
-        return
+        return None
     pairing = pair_round(players, round_number, rules, seed)
     assert pairing.bye == bye
     rest = [p for p in players if p.no != bye]
@@ -36,6 +36,10 @@ def _check(players: list[PairingPlayer], round_number: int, rules: PairingRules,
     colours = {g.red: Colour.RED for g in pairing.games} | {g.black: Colour.BLACK for g in pairing.games}
     got = ref.objective(pairs, colours, by_tb)
     assert got == ref.best_objective(rest, avoid, by_tb)
+    assert pairing.quality is not None and pairing.quality.exact
+    assert (pairing.quality.cuts, pairing.quality.long_floats) == got[:2]
+    assert (pairing.quality.missed_colours, pairing.quality.order_cost) == got[2:4]
+    return pairing
 
 
 @settings(max_examples=600)
@@ -60,3 +64,22 @@ def test_engine_finds_the_lexicographic_optimum(
 @given(players=pools(min_size=9, max_size=12, max_rounds=3), seed=st.integers(0, 2**31))
 def test_optimum_with_few_score_groups_and_sparse_histories(players: list[PairingPlayer], seed: int) -> None:
     _check(players, 2, PairingRules(), seed)
+
+
+@settings(max_examples=400)
+@given(players=pools(min_size=6, max_size=12, max_score=40), seed=st.integers(0, 2**31))
+def test_optimum_with_many_score_groups(players: list[PairingPlayer], seed: int) -> None:
+    # nearly one score group per player: up to 11 cuts, each its own field of the objective
+    _check(players, 3, PairingRules(), seed)
+
+
+@settings(max_examples=300)
+@given(players=pools(min_size=4, max_size=12, max_score=40), seed=st.integers(0, 2**31))
+def test_optimum_when_the_fields_are_split_across_solves(players: list[PairingPlayer], seed: int) -> None:
+    # a matcher only 36 bits wide: the fields no longer fit one solve and are solved in stages
+    # (known fields compressed, the next ones at full range); numpy builds the edges
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(lexmatch, "WEIGHT_LIMIT", 1 << 36)
+        m.setattr(engine, "WEIGHT_LIMIT", 1 << 36)
+        m.setattr(engine, "NUMPY_FROM", 2)
+        _check(players, 3, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), seed)

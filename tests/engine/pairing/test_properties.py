@@ -59,9 +59,10 @@ def test_no_hard_constraint_is_ever_broken(
 @settings(max_examples=300)
 @given(players=pools(min_size=20, max_size=60, max_rounds=5), seed=st.integers(0, 2**31))
 def test_decomposed_pairing_keeps_every_hard_constraint(players: list[PairingPlayer], seed: int) -> None:
-    # force the score-group decomposition (and its sparse edges) on mid-size pools
+    # force the bounded score-group steps (and their sparse edges) on mid-size pools
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(engine, "EXACT_LIMIT", 4)
+        m.setattr(engine, "EXACT_BLOCK_LIMIT", 4)
+        m.setattr(engine, "EXACT_POOL_LIMIT", 4)
         m.setattr(engine, "DENSE_LIMIT", 10)
         m.setattr(engine, "WINDOW", 2)
         _assert_legal(players, 3, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), seed)

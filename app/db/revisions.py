@@ -1,0 +1,96 @@
+"""The schema revisions: which the program knows, which a file records — without SQLAlchemy or Alembic.
+
+Opening a file checks its revision on every command; importing Alembic for that would cost ~0.1 s and
+SQLAlchemy ~0.2 s, so the migration scripts are read as text and the file with :mod:`sqlite3`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sqlite3
+from pathlib import Path
+
+from app.db.integrity import CorruptFileError, DatabaseError
+from app.files import DiskFullError, is_disk_full
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+_REVISION = re.compile(r"^revision\s*(?::\s*str\s*)?=\s*['\"]([^'\"]+)['\"]", re.M)
+_DOWN = re.compile(r"^down_revision\s*(?::[^=]*)?=\s*(?:['\"]([^'\"]+)['\"]|None)", re.M)
+
+
+@functools.cache
+def _revision_chain() -> tuple[str, ...]:
+    """The migrations' revisions, oldest first, read from their files without importing Alembic.
+
+    A test checks this against Alembic's own reading of the scripts.
+    """
+    parent: dict[str, str | None] = {}
+    for script in sorted((MIGRATIONS / "versions").glob("*.py")):
+        text = script.read_text(encoding="utf-8")
+        rev, down = _REVISION.search(text), _DOWN.search(text)
+        if rev is not None and down is not None:
+            parent[rev.group(1)] = down.group(1)
+    chain: list[str] = []
+    children = {down: rev for rev, down in parent.items()}
+    current = children.get(None)
+    while current is not None:
+        chain.append(current)
+        current = children.get(current)
+    if len(chain) != len(parent):  # pragma: no cover - a branched history is not supported
+        raise RuntimeError("the migration scripts do not form one chain")
+    return tuple(chain)
+
+
+def head_revision() -> str:
+    return _revision_chain()[-1]
+
+
+def known_revisions() -> set[str]:
+    return set(_revision_chain())
+
+
+def file_revision(path: Path) -> str | None:
+    """The schema revision recorded in a file, or None for an empty / new file."""
+    try:
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:  # pragma: no cover - the OS refused the file
+        raise DatabaseError(f"无法打开文件 {path}：{exc}", f"cannot open {path}: {exc}") from None
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "alembic_version" not in tables:
+            if tables:
+                raise DatabaseError(
+                    f"{path.name} 不是象棋赛事文件（缺少版本信息）",
+                    f"{path.name} is not a tournament file (no schema version)",
+                )
+            return None
+        rows = con.execute("SELECT version_num FROM alembic_version").fetchall()
+        if len(rows) > 1:
+            versions = "、".join(str(r[0]) for r in rows)
+            raise CorruptFileError(
+                path,
+                f"数据库版本记录有 {len(rows)} 行（{versions}），文件被其他程序改动过 (several schema versions)",
+            )
+        return None if not rows else str(rows[0][0])
+    except sqlite3.DatabaseError as exc:
+        if is_disk_full(exc, path):
+            raise DiskFullError(path) from None
+        raise CorruptFileError(path, f"已损坏或不是赛事文件：{exc}") from None
+    except UnicodeDecodeError:  # the schema's own text is damaged
+        raise CorruptFileError(path, "数据库结构中的文字已损坏 (the schema text does not decode)") from None
+    finally:
+        con.close()
+
+
+def check_version(path: Path) -> str | None:
+    """Refuse a file written by a newer program (the version guard)."""
+    revision = file_revision(path)
+    if revision is not None and revision not in known_revisions():
+        raise DatabaseError(
+            f"{path.name} 由更新版本的程序创建（数据库版本 {revision}），请升级本程序后再打开",
+            f"{path.name} was written by a newer version of the program (schema {revision}); "
+            "upgrade the program to open it",
+        )
+    return revision

@@ -1,0 +1,141 @@
+"""``xqarbiter pair`` without SQLAlchemy: the common case of :func:`app.services.rounds.pair_next_round`.
+
+The command line starts a process per command; SQLAlchemy and its ORM take ~0.25 s to import, ten
+times a 160-player pairing. This path reads the group with :mod:`sqlite3` (:mod:`app.db.lite`), pairs it
+with the same engine and the same helpers (:mod:`app.services.pairing_plan`), and writes the same rows
+in one transaction, with the same audit line and automatic backup. It handles only the plain case — a
+Swiss round before any knockout, previous round complete, every player numbered, no one to withdraw for
+consecutive forfeits, order by sequence number, the file at the newest schema — and returns None for
+anything else, so that the full service decides (and refuses with its own messages). A test pairs
+copies of the same files both ways and compares every row.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from app.db.lite import LiteFile, read_group_state, stored_datetime, stored_json
+from app.engine.discipline import consecutive_forfeits
+from app.engine.pairing import pair_round
+from app.engine.regulations import ScoreGroupOrder
+from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
+from app.services.pairing_plan import (
+    PairingOutcome,
+    audit_after,
+    audit_text,
+    explanation_of,
+    new_pairing_seed,
+    next_swiss_round,
+    pool_for,
+)
+
+DEFAULT_ARBITER = "裁判长"  # app.services.audit.DEFAULT_ARBITER (not imported: it loads SQLAlchemy)
+
+
+def pair_next_round_lite(
+    path: Path | str, group: str, *, seed: int | None = None, who: str = DEFAULT_ARBITER
+) -> PairingOutcome | None:
+    """Pair and store the group's next Swiss round as ``pair_next_round`` would, or None (use it)."""
+    lite = LiteFile.open(path)
+    if lite is None:
+        return None
+    with lite:
+        used_seed = new_pairing_seed() if seed is None else seed
+        reg = lite.regulations()
+        group_id = lite.group_id(group)
+        if reg is None or group_id is None or reg.pairing.score_group_order is not ScoreGroupOrder.SEQUENCE:
+            return None
+        con = lite.con
+        state = read_group_state(con, group_id, group, reg)
+        fmt = reg.group(group)
+        number = next_swiss_round(state)
+        if number > fmt.rounds or (fmt.knockout_size and number > fmt.swiss_rounds):
+            return None
+        if number > 1:
+            previous = next((r for r in state.rounds if r.number == number - 1), None)
+            if previous is None or any(g.result is GameResult.PENDING for g in previous.games):
+                return None
+        if con.execute(
+            "SELECT 1 FROM players WHERE group_id = ? AND no IS NULL AND status = ? LIMIT 1",
+            (group_id, PlayerStatus.ACTIVE.value),
+        ).fetchone():
+            return None
+        if (
+            con.execute(
+                "SELECT 1 FROM rounds WHERE group_id = ? AND number = ?", (group_id, number)
+            ).fetchone()
+            or con.execute(
+                "SELECT 1 FROM knockout_matches WHERE group_id = ? LIMIT 1", (group_id,)
+            ).fetchone()
+        ):
+            return None
+        if reg.discipline.consecutive_forfeits_withdraw:
+            active = {e.no for e in state.entrants if e.status is PlayerStatus.ACTIVE}
+            if any(s.no in active for s in consecutive_forfeits(state.rounds, reg.discipline)):
+                return None
+        try:
+            pool = pool_for(state, reg, number, set(), None)
+        except UserError:
+            return None
+        pairing = pair_round(pool, number, reg.pairing, used_seed)
+        ids = dict(
+            con.execute("SELECT no, id FROM players WHERE group_id = ? AND no IS NOT NULL", (group_id,))
+        )
+        now = stored_datetime(datetime.now().replace(microsecond=0))
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            round_id = con.execute(
+                "INSERT INTO rounds (group_id, number, stage, seed, paired_at, closed_at, explanation) "
+                "VALUES (?, ?, ?, ?, ?, NULL, ?)",
+                (
+                    group_id,
+                    number,
+                    RoundStage.SWISS.value,
+                    used_seed,
+                    now,
+                    stored_json(explanation_of(pairing, 0)),
+                ),
+            ).lastrowid
+            con.executemany(
+                "INSERT INTO games (round_id, board, game_no, red_id, black_id, result, match_id, kind) "
+                "VALUES (?, ?, 1, ?, ?, ?, NULL, 'swiss')",
+                [
+                    (round_id, g.board, ids[g.red], ids[g.black], GameResult.PENDING.value)
+                    for g in pairing.games
+                ],
+            )
+            if pairing.bye is not None:
+                con.execute(
+                    "INSERT INTO byes (round_id, player_id) VALUES (?, ?)", (round_id, ids[pairing.bye])
+                )
+            con.execute(
+                "INSERT INTO audit_log (at, who, action, entity, before, after, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    now,
+                    who,
+                    "pair_round",
+                    f"{group} 第{number}轮",
+                    "",
+                    audit_text(audit_after(pairing, used_seed)),
+                    "",
+                ),
+            )
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+    warning = _backup(Path(path), f"paired-{group}-r{number}")
+    return PairingOutcome(group, number, len(pairing.games), pairing.bye, used_seed, (), warning)
+
+
+def _backup(path: Path, event: str) -> str:
+    """As :func:`app.services.rounds.automatic_backup`: a failure is reported, never undoes the pairing."""
+    from app.services.backups import make_backup, prune_backups
+
+    try:
+        make_backup(path, event)
+        prune_backups(path)
+    except UserError as exc:
+        return f"已保存，但自动备份失败：{exc}"
+    return ""

@@ -1,0 +1,97 @@
+"""What pairing a round needs besides the file: the pool, the stored explanation, the outcome.
+
+Shared by :func:`app.services.rounds.pair_next_round` (SQLAlchemy) and the command line's fast path
+(:mod:`app.services.fastpair`, sqlite3 only), so that both store the same round. No SQLAlchemy here.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from app.engine.event import GroupState
+from app.engine.pairing import Pairing, PairingPlayer
+from app.engine.pairing.history import Entrant as PoolEntrant
+from app.engine.pairing.history import pool_from_history
+from app.engine.regulations import Regulations
+from app.engine.types import UserError
+
+
+@dataclass(frozen=True, slots=True)
+class PairingOutcome:
+    group: str
+    number: int
+    boards: int
+    bye: int | None
+    seed: int
+    withdrawn: tuple[int, ...]  # withdrawn before pairing for consecutive forfeits
+    backup_warning: str = ""  # the pairing is saved, but its automatic backup failed
+
+
+def next_swiss_round(state: GroupState) -> int:
+    """The next Swiss round: one after the last round with Swiss games or a bye."""
+    played = [r.number for r in state.rounds if r.games or r.byes]
+    return max(played, default=0) + 1
+
+
+def new_pairing_seed() -> int:
+    return random.SystemRandom().randint(1, 999_999)
+
+
+def pool_for(
+    state: GroupState,
+    reg: Regulations,
+    number: int,
+    left_out: set[int],
+    rank_keys: dict[int, tuple[int, ...]] | None,
+) -> list[PairingPlayer]:
+    """The round's pool: the players who may be paired, less ``left_out``, with their history."""
+    eligible = [e for e in state.entrants if e.may_be_paired and e.no not in left_out]
+    history = [r for r in state.rounds if r.number < number]
+    scored = [r for r in state.scored_rounds if r.number < number]  # as the standings count them
+    pool = pool_from_history(
+        [PoolEntrant(e.no, e.team, e.rating) for e in eligible], history, reg.points, rank_keys, scored
+    )
+    if len(pool) < 2:
+        raise UserError(
+            f"{state.name}可编排的棋手不足 2 名", f"{state.name} has fewer than 2 players to pair"
+        )
+    return pool
+
+
+def explanation_of(pairing: Pairing, offset: int) -> dict[str, Any]:
+    """The round's stored explanation: per board (after ``offset`` knockout boards) and the bye."""
+    return {
+        "games": {
+            str(pg.board + offset): {
+                "red": pg.red,
+                "black": pg.black,
+                "zh": pg.explanation.zh,
+                "en": pg.explanation.en,
+                "colour": pg.explanation.colour_reason.value,
+            }
+            for pg in pairing.games
+        },
+        "bye": None
+        if pairing.bye_explanation is None
+        else {
+            "player": pairing.bye,
+            "zh": pairing.bye_explanation.zh,
+            "en": pairing.bye_explanation.en,
+        },
+    }
+
+
+def audit_after(pairing: Pairing, seed: int) -> dict[str, Any]:
+    return {"boards": len(pairing.games), "bye": pairing.bye, "seed": seed}
+
+
+def audit_text(value: Any) -> str:
+    """An audit log field: text as is, anything else as sorted JSON (Chinese kept readable)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)

@@ -1,0 +1,151 @@
+"""The command line's pairing without SQLAlchemy stores exactly what the full service stores."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.db.lite import LiteFile, read_group_state
+from app.db.mapping import read_group_state as orm_read_group_state
+from app.services.backups import backups_folder
+from app.services.demo import create_demo
+from app.services.rounds import close_round, pair_next_round
+from app.services.simulation import play_demo_midway, play_random_results
+from app.services.tournaments import group_row, open_tournament, regulations_of
+
+OPEN, LOCAL = "公开组", "天水本地组"
+STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.000000$")
+
+
+def _rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    con = sqlite3.connect(path)
+    try:
+        rounds = con.execute(
+            "SELECT id, group_id, number, stage, seed, closed_at, explanation FROM rounds ORDER BY id"
+        ).fetchall()
+        stamps = [r[0] for r in con.execute("SELECT paired_at FROM rounds")]
+        stamps += [r[0] for r in con.execute("SELECT at FROM audit_log")]
+        assert all(STAMP.match(s) for s in stamps), stamps
+        return {
+            "rounds": rounds,
+            "games": con.execute("SELECT * FROM games ORDER BY id").fetchall(),
+            "byes": con.execute("SELECT * FROM byes ORDER BY round_id, player_id").fetchall(),
+            "audit": con.execute(
+                "SELECT id, who, action, entity, before, after, reason FROM audit_log ORDER BY id"
+            ).fetchall(),
+            "players": con.execute("SELECT * FROM players ORDER BY id").fetchall(),
+        }
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """公开组 after three closed rounds with results (and forfeits); 天水本地组 one round short of the split."""
+    path = tmp_path_factory.mktemp("fast") / "played.xqt"
+    db = create_demo(path, seed=7)
+    for number in range(1, 4):
+        pair_next_round(db, OPEN, seed=number)
+        play_random_results(db, OPEN, number, seed=number, forfeit_rate=0.05)
+        close_round(db, OPEN, number)
+    for number in range(1, 8):
+        pair_next_round(db, LOCAL, seed=number)
+        play_random_results(db, LOCAL, number, seed=number)
+        close_round(db, LOCAL, number)
+    db.close()
+    return path
+
+
+@pytest.mark.parametrize("group", [OPEN, LOCAL])
+def test_both_ways_store_the_same_round(played: Path, tmp_path: Path, group: str) -> None:
+    from app.services.fastpair import pair_next_round_lite
+
+    fast, full = tmp_path / "fast.xqt", tmp_path / "full.xqt"
+    shutil.copy(played, fast)
+    shutil.copy(played, full)
+    quick = pair_next_round_lite(fast, group, seed=42)
+    db = open_tournament(full)
+    try:
+        slow = pair_next_round(db, group, seed=42)
+    finally:
+        db.close()
+    assert quick == slow
+    assert _rows(fast) == _rows(full)
+    made = [f.name for f in backups_folder(fast).iterdir()]
+    assert len(made) == len(list(backups_folder(full).iterdir()))
+    assert any(f"paired-{group}-r" in name for name in made)
+
+
+def test_round_one_with_team_avoidance_and_an_odd_pool(tmp_path: Path) -> None:
+    from app.services.fastpair import pair_next_round_lite
+
+    fresh = tmp_path / "fresh.xqt"
+    create_demo(fresh, seed=3).close()
+    full = tmp_path / "full.xqt"
+    shutil.copy(fresh, full)
+    quick = pair_next_round_lite(fresh, LOCAL, seed=5)
+    db = open_tournament(full)
+    try:
+        slow = pair_next_round(db, LOCAL, seed=5)
+    finally:
+        db.close()
+    assert quick == slow and quick is not None
+    assert _rows(fresh) == _rows(full)
+
+
+def test_anything_but_the_plain_case_goes_to_the_full_service(tmp_path: Path) -> None:
+    from app.services.fastpair import pair_next_round_lite
+
+    path = tmp_path / "midway.xqt"
+    db = create_demo(path, seed=2024)
+    play_demo_midway(db, seed=2024)  # 公开组 round 4 half entered; 天水本地组 past the split
+    db.close()
+    before = _rows(path)
+    assert pair_next_round_lite(path, OPEN, seed=1) is None  # round 4 has boards without a result
+    assert pair_next_round_lite(path, LOCAL, seed=1) is None  # the knockout is under way
+    assert pair_next_round_lite(path, "没有这个组", seed=1) is None  # the full service names the groups
+    assert pair_next_round_lite(tmp_path / "missing.xqt", OPEN) is None
+    assert _rows(path) == before
+
+
+def test_the_lite_reading_of_a_group_is_the_orms(tmp_path: Path) -> None:
+    path = tmp_path / "midway.xqt"
+    db = create_demo(path, seed=2024)
+    play_demo_midway(db, seed=2024)
+    try:
+        with db.session() as s:
+            reg = regulations_of(s)
+            expected = {name: orm_read_group_state(s, group_row(s, name), reg) for name in (OPEN, LOCAL)}
+            ids = {name: group_row(s, name).id for name in (OPEN, LOCAL)}
+    finally:
+        db.close()
+    lite = LiteFile.open(path)
+    assert lite is not None
+    with lite:
+        for name in (OPEN, LOCAL):
+            assert read_group_state(lite.con, ids[name], name, reg) == expected[name]
+
+
+def test_the_command_line_pairs_without_loading_sqlalchemy(played: Path, tmp_path: Path) -> None:
+    path = tmp_path / "cli.xqt"
+    shutil.copy(played, path)
+    code = (
+        "import sys; from app.cli import main; rc = main(['pair', sys.argv[1], '--group', sys.argv[2], '--seed', '9']);"
+        "sys.exit(rc if rc else 3 if any(m.split('.')[0] in ('sqlalchemy', 'alembic') for m in sys.modules) else 0)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path), OPEN], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "第 4 轮已编排" in done.stdout
+    # and a refusal still comes from the full service, in its words
+    again = subprocess.run(
+        [sys.executable, "-c", code, str(path), OPEN], capture_output=True, text=True, check=False
+    )
+    assert again.returncode == 2 and "未录入成绩" in again.stderr
