@@ -17,11 +17,6 @@ NAME_COLUMNS = (2, 3, 7, 8)  # 红方 单位 … 黑方 单位: the columns that
 _RED = QColor("#b22222")
 
 
-def result_label(result: GameResult) -> str:
-    """The result as printed on a pairing table (1-0, =, 0-1, +-, -+, --), empty when pending."""
-    return result.short
-
-
 _RESULT_NAMES = {
     GameResult.RED_WIN: translate_noop("GameResult", "红胜"),
     GameResult.BLACK_WIN: translate_noop("GameResult", "黑胜"),
@@ -36,6 +31,12 @@ _RESULT_NAMES = {
 def result_name(result: GameResult) -> str:
     """The result in words, in the interface language."""
     return tr("GameResult", _RESULT_NAMES[result])
+
+
+def result_label(result: GameResult) -> str:
+    """The result as the printed documents say it (红胜, 和, 黑弃权 …; English in the English
+    window), empty when pending: one vocabulary for the window and the paper."""
+    return "" if result.is_pending else result_name(result)
 
 
 def score_label(score: int) -> str:
