@@ -1,5 +1,7 @@
-"""Benchmark the reports layer: table cards for 80 boards (goal ≤ 1 s), the result workbook for
-160 players after 11 rounds (goal ≤ 2 s). Prints one JSON object per case."""
+"""Benchmark the documents of the real demo event (160 players in two groups, played to the end through
+the services): the open group's table cards of a round (60 boards, goal ≤ 1 s), its standings and
+crosstable, and the whole result workbook (goal ≤ 2 s) — each built by the exports service and rendered,
+as the window and ``xqarbiter print`` do. Prints one JSON object per case."""
 
 from __future__ import annotations
 
@@ -15,9 +17,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.reports.excel import write_workbook
-from app.reports.pdf import render_document
 from app.reports.pdf.base import register_font
-from app.reports.sample import SampleEvent
+from app.services import exports
+from app.services.demo import create_demo
+from app.services.simulation import play_demo_to_end
 
 PRINTED_AT = datetime(2024, 7, 28, 9, 30)
 
@@ -49,37 +52,34 @@ def measure(case: str, goal: float, players: int, rounds: int, run: Callable[[],
 
 
 def main() -> None:
-    ev = SampleEvent.generate(players=160, rounds=11)
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="xq-bench-reports-"))
+    db = create_demo(folder / "demo.xqt", seed=2024)
+    play_demo_to_end(db, seed=2024)
+    group = "公开组"
     start = time.perf_counter()
     register_font()
     font_seconds = time.perf_counter() - start
     print(json.dumps({"case": "font-registration (once per process)", "seconds": round(font_seconds, 3)}))
-    cards = ev.table_cards(6)
+
+    def pdf(doc: str, **options: object) -> Callable[[], object]:
+        return lambda: exports.render_pdf(db, doc, group=group, printed_at=PRINTED_AT, **options)  # type: ignore[arg-type]
+
+    boards = len(exports.table_cards(db, group, 6).rows)
     measure(
-        "table-cards 80 boards",
-        1.0,
-        160,
-        6,
-        lambda: render_document("table-cards", cards, io.BytesIO(), printed_at=PRINTED_AT),
+        f"table-cards {boards} boards (built and rendered)", 1.0, 120, 6, pdf("table-cards", round_number=6)
     )
-    standings = ev.standings()
+    measure("standings pdf 120 players", 1.0, 120, 11, pdf("standings"))
+    measure("crosstable pdf 120 players", 2.0, 120, 11, pdf("crosstable"))
     measure(
-        "standings pdf 160 players",
-        1.0,
-        160,
-        11,
-        lambda: render_document("standings", standings, io.BytesIO(), printed_at=PRINTED_AT),
-    )
-    crosstable = ev.crosstable()
-    measure(
-        "crosstable pdf 160 players",
+        "result workbook 160 players, both groups (built and written)",
         2.0,
         160,
         11,
-        lambda: render_document("crosstable", crosstable, io.BytesIO(), printed_at=PRINTED_AT),
+        lambda: write_workbook(exports.result_workbook(db), io.BytesIO()),
     )
-    data = ev.workbook()
-    measure("result workbook 160 players", 2.0, 160, 11, lambda: write_workbook(data, io.BytesIO()))
+    db.close()
 
 
 if __name__ == "__main__":

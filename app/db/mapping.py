@@ -8,13 +8,29 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import Bye, GameRow, Group, Player, Round, Team, Violation
+from app.db.session import kept
 from app.engine.event import Entrant, GroupState, ViolationFact
 from app.engine.regulations import Regulations
 from app.engine.types import Game, GameResult, PlayerStatus, RoundRecord, RoundStage
 
 
 def load_group_state(session: Session, group: Group, regulations: Regulations) -> GroupState:
-    """One read of a group: column queries only (no ORM objects), as it runs on every result entered."""
+    """One read of a group: column queries only (no ORM objects), as it runs on every result entered.
+
+    Inside :meth:`Database.one_reading` the state is read once per group and then reused.
+    """
+    memo = kept(session)
+    if memo is None:
+        return read_group_state(session, group, regulations)
+    key = ("group_state", group.id)
+    if key not in memo:
+        memo[key] = read_group_state(session, group, regulations)
+    state: GroupState = memo[key]
+    return state
+
+
+def read_group_state(session: Session, group: Group, regulations: Regulations) -> GroupState:
+    """The group's state read from the file now (never kept)."""
     teams = dict(session.execute(select(Team.id, Team.name).where(Team.group_id == group.id)).all())
     players = session.execute(
         select(

@@ -8,9 +8,10 @@ whole action back when it raises.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,18 @@ def _set_read_only_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+_KEPT = "xq_kept_reads"
+
+
+def _refuse_writes_while_reading(*_args: object) -> None:
+    raise RuntimeError("a write inside Database.one_reading(): its kept reads would go stale")
+
+
+def kept(session: Session) -> dict[object, Any] | None:
+    """The values kept by the enclosing :meth:`Database.one_reading` block, or None outside one."""
+    return session.info.get(_KEPT)
+
+
 @dataclass
 class Database:
     """An open tournament file. ``read_only`` is True when it was opened for viewing only (for
@@ -82,13 +95,42 @@ class Database:
     read_only: bool = False
     lock: TournamentLock | None = None
 
+    _reading: threading.local = field(default_factory=threading.local, init=False, repr=False)
+
     def __post_init__(self) -> None:
         self._factory = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def _kept(self) -> dict[object, Any] | None:
+        """This thread's kept reads (a server thread's export never touches the window's actions)."""
+        return getattr(self._reading, "kept", None)
+
+    @contextmanager
+    def one_reading(self) -> Iterator[None]:
+        """A block of reads of one state of the file, such as an export.
+
+        Inside it, what a read loads — a group's state, its bracket, its standings — is kept and
+        reused (``kept(session)``), so a workbook of every round reads each group once instead of once
+        per sheet. Nothing may be written inside the block: the kept values would go stale, so a flush
+        raises. Nested blocks share the outermost one's values. The block belongs to the thread that
+        opened it: another thread's sessions neither see its values nor are refused their writes.
+        """
+        if self._kept is not None:
+            yield
+            return
+        self._reading.kept = {}
+        try:
+            yield
+        finally:
+            self._reading.kept = None
 
     @contextmanager
     def session(self) -> Iterator[Session]:
         """One session per arbiter action: committed on success, rolled back as a whole on error."""
         session = self._factory()
+        if self._kept is not None:
+            session.info[_KEPT] = self._kept
+            event.listen(session, "before_flush", _refuse_writes_while_reading)
         try:
             yield session
             session.commit()

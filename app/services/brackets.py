@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import GameRow, Group, KnockoutMatch, Player, Round
+from app.db.session import kept
 from app.engine.knockout import (
     Bracket,
     ColourMethod,
@@ -48,7 +49,19 @@ def rows_of(s: Session, group: Group) -> list[KnockoutMatch]:
 
 
 def load_bracket(s: Session, group: Group, reg: Regulations) -> Bracket | None:
-    """The group's bracket as the engine sees it, or None before the split."""
+    """The group's bracket as the engine sees it, or None before the split (read once inside
+    :meth:`Database.one_reading`)."""
+    memo = kept(s)
+    if memo is None:
+        return _read_bracket(s, group, reg)
+    key = ("bracket", group.id)
+    if key not in memo:
+        memo[key] = _read_bracket(s, group, reg)
+    bracket: Bracket | None = memo[key]
+    return bracket
+
+
+def _read_bracket(s: Session, group: Group, reg: Regulations) -> Bracket | None:
     rows = rows_of(s, group)
     if not rows:
         return None

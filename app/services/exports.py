@@ -627,33 +627,39 @@ def _event_parts(
 
 
 def result_workbook(db: Database) -> model.ResultWorkbook:
-    """The Excel result workbook: entry list, every round, standings, crosstable, teams, prizes, audit log."""
-    entries, rounds, tables, crosstables, teams, _ = _event_parts(db)
-    return model.ResultWorkbook(
-        event_name=tournament_info(db).name,
-        entries=tuple(entries),
-        rounds=tuple(rounds),
-        standings=tuple(tables),
-        crosstables=tuple(crosstables),
-        teams=tuple(teams),
-        prizes=_optional_prizes(db),
-        audit=_audit_lines(db),
-    )
+    """The Excel result workbook: entry list, every round, standings, crosstable, teams, prizes, audit log.
+
+    One reading of the file: each group's state and bracket are read once for all the sheets.
+    """
+    with db.one_reading():
+        entries, rounds, tables, crosstables, teams, _ = _event_parts(db)
+        return model.ResultWorkbook(
+            event_name=tournament_info(db).name,
+            entries=tuple(entries),
+            rounds=tuple(rounds),
+            standings=tuple(tables),
+            crosstables=tuple(crosstables),
+            teams=tuple(teams),
+            prizes=_optional_prizes(db),
+            audit=_audit_lines(db),
+        )
 
 
 def public_site(db: Database) -> PublicSite:
-    """The public web pages: entry lists, every round, standings, crosstables, teams, prizes, brackets."""
-    entries, rounds, tables, crosstables, teams, with_bracket = _event_parts(db)
-    return PublicSite(
-        event_name=tournament_info(db).name,
-        entries=tuple(entries),
-        rounds=tuple(rounds),
-        standings=tuple(tables),
-        crosstables=tuple(crosstables),
-        teams=tuple(teams),
-        prizes=_optional_prizes(db),
-        brackets=tuple(bracket(db, name) for name in with_bracket),
-    )
+    """The public web pages: entry lists, every round, standings, crosstables, teams, prizes, brackets
+    (one reading of the file, as for the workbook)."""
+    with db.one_reading():
+        entries, rounds, tables, crosstables, teams, with_bracket = _event_parts(db)
+        return PublicSite(
+            event_name=tournament_info(db).name,
+            entries=tuple(entries),
+            rounds=tuple(rounds),
+            standings=tuple(tables),
+            crosstables=tuple(crosstables),
+            teams=tuple(teams),
+            prizes=_optional_prizes(db),
+            brackets=tuple(bracket(db, name) for name in with_bracket),
+        )
 
 
 # --------------------------------------------------------------------------- documents by name
@@ -668,7 +674,17 @@ def document(
     per_page: int = 2,
     internal: bool = False,
 ) -> object:
-    """The read model of document ``name`` (one of :data:`DOCUMENTS`), as ``xqarbiter print`` asks."""
+    """The read model of document ``name`` (one of :data:`DOCUMENTS`), as ``xqarbiter print`` asks
+    (one reading of the file)."""
+    with db.one_reading():
+        return _document(
+            db, name, group=group, round_number=round_number, per_page=per_page, internal=internal
+        )
+
+
+def _document(
+    db: Database, name: str, *, group: str | None, round_number: int | None, per_page: int, internal: bool
+) -> object:
     if name not in DOCUMENTS:
         raise UserError(
             f"未知的文档“{name}”，可选：{'、'.join(DOCUMENTS)}",

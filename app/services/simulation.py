@@ -103,3 +103,29 @@ def play_demo_midway(db: Database, *, seed: int = 2024) -> None:
             if number > 8:
                 play_knockout_round(db, local, number, seed=seed)
             close_round(db, local, number, who=DEMO_ARBITER)
+
+
+def play_demo_to_end(db: Database, *, seed: int = 2024, forfeit_rate: float = 0.02) -> None:
+    """The demo event played to its end in both groups, every round closed: the Swiss rounds, the split,
+    the knockout with its rapid and deciding games, and the continuing Swiss — for the documents'
+    tests, the benchmarks and the samples of a finished event."""
+    from app.services.knockout import create_knockout, draw_round_colours
+    from app.services.rounds import close_round, pair_next_round
+    from app.services.tournaments import tournament_info
+
+    info = tournament_info(db)
+    for group in (g.name for g in info.groups if g.players):
+        fmt = info.regulations.group(group)
+        for number in range(1, fmt.rounds + 1):
+            knockout_round = bool(fmt.knockout_size) and number > fmt.swiss_rounds
+            if knockout_round and number == fmt.swiss_rounds + 1:
+                create_knockout(db, group, who=DEMO_ARBITER)
+            if knockout_round:
+                draw_round_colours(db, group, number, seed=seed + 900 + number, who=DEMO_ARBITER)
+            pair_next_round(db, group, seed=seed + number, who=DEMO_ARBITER)
+            play_random_results(
+                db, group, number, seed=seed + number, forfeit_rate=forfeit_rate, who=DEMO_ARBITER
+            )
+            if knockout_round:
+                play_knockout_round(db, group, number, seed=seed)
+            close_round(db, group, number, who=DEMO_ARBITER)

@@ -1,22 +1,58 @@
-"""Shared synthetic input: the 160-player sample event after 11 rounds, rendered once per session."""
+"""Shared input: the real demo event (160 players, two groups) played to its end through the services,
+every document of the open group rendered once per session.
+
+The read models come from :mod:`app.services.exports`, exactly as the window and ``xqarbiter print``
+build them; the tests here check what the reports layer makes of them.
+"""
 
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from datetime import datetime
 
 import pypdfium2 as pdfium
 import pytest
 
+from app.db.session import Database
+from app.engine.types import GameResult, ViolationKind
 from app.reports.pdf import render_document
-from app.reports.sample import SampleEvent
+from app.services import exports
+from app.services.demo import create_demo
+from app.services.discipline import record_violation
+from app.services.registration import PlayerView, list_players
+from app.services.rounds import round_view
+from app.services.simulation import play_demo_to_end
 
 PRINTED_AT = datetime(2024, 7, 28, 9, 30)
+OPEN, LOCAL = "公开组", "天水本地组"
+CARDS_ROUND = 6  # a Swiss round with a bye: table cards, pairing list, record sheets
+_FORFEITS = {GameResult.RED_FORFEIT, GameResult.BLACK_FORFEIT, GameResult.DOUBLE_FORFEIT}
+
+
+@dataclass
+class DemoEvent:
+    db: Database
+    players: list[PlayerView]  # every player of both groups, with the personal numbers
+    results_round: int  # the first Swiss round of the open group with a forfeit (and a violation added)
+
+    def model(self, doc: str, *, group: str | None = OPEN, **options: object) -> object:
+        return exports.document(self.db, doc, group=group, **options)  # type: ignore[arg-type]
+
+    def open_players(self) -> list[PlayerView]:
+        return [p for p in self.players if p.group == OPEN]
 
 
 @pytest.fixture(scope="session")
-def event() -> SampleEvent:
-    return SampleEvent.generate(players=160, rounds=11, seed=2024)
+def event(tmp_path_factory: pytest.TempPathFactory) -> DemoEvent:
+    db = create_demo(tmp_path_factory.mktemp("reports") / "demo.xqt", seed=2024)
+    play_demo_to_end(db, seed=2024)
+    results_round = next(
+        n for n in range(1, 9) if any(b.result in _FORFEITS for b in round_view(db, OPEN, n).boards)
+    )
+    talker = round_view(db, OPEN, results_round).boards[0].red.no
+    record_violation(db, OPEN, talker, results_round, ViolationKind.OTHER, "对局中喧哗")
+    return DemoEvent(db, list_players(db), results_round)
 
 
 class Rendered:
@@ -35,22 +71,23 @@ def render(doc: str, inputs: object, **options: object) -> Rendered:
 
 
 @pytest.fixture(scope="session")
-def documents(event: SampleEvent) -> dict[str, Rendered]:
-    """Every document of round 6 (mid-tournament) or after round 11, keyed by a short name."""
+def documents(event: DemoEvent) -> dict[str, Rendered]:
+    """Every document of the open group (round 6 mid-event, the results round, after round 11), by name."""
+    n = CARDS_ROUND
     return {
-        "table-cards": render("table-cards", event.table_cards(6)),
-        "pairings": render("pairings", event.pairing_list(6)),
-        "pairings-by-name": render("pairings", event.pairing_list(6), sort_by_name=True),
-        "results": render("results", event.pairing_list(5, with_results=True)),
-        "standings": render("standings", event.standings()),
-        "crosstable": render("crosstable", event.crosstable()),
-        "teams": render("teams", event.team_standings()),
-        "prizes": render("prizes", event.prize_list()),
-        "record-sheets": render("record-sheets", event.record_sheets(6)),
-        "entry-list": render("entry-list", event.entry_list()),
-        "bracket": render("bracket", event.bracket()),
-        "payout": render("payout", event.payout_sheet()),
-        "entry-list-internal": render("entry-list", event.internal_entry_list()),
+        "table-cards": render("table-cards", event.model("table-cards", round_number=n)),
+        "pairings": render("pairings", event.model("pairings", round_number=n)),
+        "pairings-by-name": render("pairings", event.model("pairings", round_number=n), sort_by_name=True),
+        "results": render("results", event.model("results", round_number=event.results_round)),
+        "standings": render("standings", event.model("standings")),
+        "crosstable": render("crosstable", event.model("crosstable")),
+        "teams": render("teams", event.model("teams")),
+        "prizes": render("prizes", event.model("prizes", group=None)),
+        "record-sheets": render("record-sheets", event.model("record-sheets", round_number=n)),
+        "entry-list": render("entry-list", event.model("entry-list")),
+        "bracket": render("bracket", event.model("bracket")),
+        "payout": render("payout", event.model("payout", group=None)),
+        "entry-list-internal": render("entry-list", event.model("entry-list", internal=True)),
     }
 
 

@@ -10,12 +10,14 @@ import pytest
 
 from app.reports.excel import text_width, write_workbook
 from app.reports.model import EntryLine, ResultWorkbook
-from app.reports.sample import SampleEvent
+from app.services import exports
+
+from .conftest import LOCAL, OPEN, DemoEvent
 
 
 @pytest.fixture(scope="module")
-def data(event: SampleEvent) -> ResultWorkbook:
-    return event.workbook()
+def data(event: DemoEvent) -> ResultWorkbook:
+    return exports.result_workbook(event.db)
 
 
 @pytest.fixture(scope="module")
@@ -27,13 +29,17 @@ def saved(data: ResultWorkbook) -> bytes:
 
 def test_every_sheet_present(saved: bytes) -> None:
     wb = openpyxl.load_workbook(io.BytesIO(saved))
-    rounds = [f"第{n}轮" for n in range(1, 12)]
+    # two groups: every sheet of a group carries the group's name
     assert wb.sheetnames == [
-        "参赛名单",
-        *rounds,
-        "名次表",
-        "个人成绩总表",
-        "团体名次表",
+        f"{OPEN}参赛名单",
+        f"{LOCAL}参赛名单",
+        *(f"{OPEN}第{n}轮" for n in range(1, 12)),
+        *(f"{LOCAL}第{n}轮" for n in range(1, 12)),
+        f"{OPEN}名次表",
+        f"{LOCAL}名次表",
+        f"{OPEN}个人成绩总表",
+        f"{LOCAL}个人成绩总表",
+        f"{OPEN}团体名次表",
         "奖励名单",
         "操作日志",
     ]
@@ -43,13 +49,14 @@ def _rows(ws: openpyxl.worksheet.worksheet.Worksheet) -> list[list[object]]:
     return [list(r) for r in ws.iter_rows(min_row=2, values_only=True)]
 
 
-def test_values_equal_input(saved: bytes, data: ResultWorkbook, event: SampleEvent) -> None:
+def test_values_equal_input(saved: bytes, data: ResultWorkbook) -> None:
     wb = openpyxl.load_workbook(io.BytesIO(saved))
-    entries = _rows(wb["参赛名单"])
-    assert len(entries) == 160
+    entries = _rows(wb[f"{OPEN}参赛名单"])
+    assert len(entries) == 120
     assert entries == [[e.no, e.name, e.unit, e.gender, e.team or None] for e in data.entries[0].lines]
     r5 = data.rounds[4]
-    assert _rows(wb["第5轮"]) == [
+    assert len(r5.byes) == 1  # someone withdrew after two forfeits: the round has a bye
+    assert _rows(wb[f"{OPEN}第5轮"]) == [
         [
             r.board,
             r.red.no,
@@ -64,18 +71,18 @@ def test_values_equal_input(saved: bytes, data: ResultWorkbook, event: SampleEve
             "，".join(r.marks) or None,
         ]
         for r in r5.rows
-    ]
-    standings = _rows(wb["名次表"])
+    ] + [[None, p.no, p.name, p.unit, p.score, "轮空", None, None, None, None, None] for p in r5.byes]
+    standings = _rows(wb[f"{OPEN}名次表"])
     assert [row[:5] for row in standings] == [
         [s.rank, s.no, s.name, s.unit, s.score] for s in data.standings[0].rows
     ]
-    header = next(wb["名次表"].iter_rows(max_row=1, values_only=True))
+    header = next(wb[f"{OPEN}名次表"].iter_rows(max_row=1, values_only=True))
     assert list(header[5:10]) == ["对手分", "胜局", "犯规", "后走局数", "后走胜局"]
     assert [row[5:10] for row in standings] == [[v for _, v in s.tiebreaks] for s in data.standings[0].rows]
-    cross = _rows(wb["个人成绩总表"])
+    cross = _rows(wb[f"{OPEN}个人成绩总表"])
     assert cross[0][3:14] == [c.text for c in data.crosstables[0].rows[0].per_round]
     prizes = _rows(wb["奖励名单"])
-    assert sum(int(str(r[4])) for r in prizes) == 27800 + 3000
+    assert sum(int(str(r[4])) for r in prizes) == 27800 + 7900 + 3000
 
 
 def test_no_formulas_and_data_only_equal(saved: bytes) -> None:
@@ -106,7 +113,7 @@ def test_page_setup_frozen_header_widths(saved: bytes, data: ResultWorkbook) -> 
         assert ws.page_setup.orientation == "landscape"
         assert int(ws.page_setup.paperSize) == 9  # A4
         assert ws.print_title_rows == "$1:$1"
-    ws = wb["名次表"]
+    ws = wb[f"{OPEN}名次表"]
     longest_unit = max(text_width(s.unit) for s in data.standings[0].rows)
     assert ws.column_dimensions["D"].width >= longest_unit
     assert text_width("王天一") == 6

@@ -354,3 +354,66 @@ def test_a_fresh_event_refuses_round_documents_and_prizes(tmp_path: Path) -> Non
         assert buf.getvalue().startswith(b"%PDF")
     finally:
         db.close()
+
+
+def test_an_export_reads_each_group_once(db, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workbook of every round, standings, crosstable… reads each group's state and bracket once
+    (it was 45 state reads and 31 bracket reads for this event before one_reading)."""
+    import app.db.mapping as mapping
+    import app.services.brackets as brackets
+
+    reads: list[str] = []
+    real_state, real_bracket = mapping.read_group_state, brackets._read_bracket
+
+    def state_spy(s, group, reg):
+        reads.append(f"state {group.name}")
+        return real_state(s, group, reg)
+
+    def bracket_spy(s, group, reg):
+        reads.append(f"bracket {group.name}")
+        return real_bracket(s, group, reg)
+
+    monkeypatch.setattr(mapping, "read_group_state", state_spy)
+    monkeypatch.setattr(brackets, "_read_bracket", bracket_spy)
+    workbook = exports.result_workbook(db)
+    assert sorted(reads) == sorted([f"bracket {LOCAL}", f"bracket {OPEN}", f"state {LOCAL}", f"state {OPEN}"])
+    assert len(workbook.rounds) == 4 + 9
+    reads.clear()
+    exports.document(db, "crosstable", group=LOCAL)
+    assert reads.count(f"state {LOCAL}") == 1
+    reads.clear()
+    group_standings(db, OPEN)  # outside an export nothing is kept: every action reads the file afresh
+    group_standings(db, OPEN)
+    assert reads.count(f"state {OPEN}") == 2
+
+
+def test_nothing_can_be_written_inside_one_reading(db) -> None:
+    before = round_view(db, OPEN, 4).boards[-1]
+    assert before.result is GameResult.PENDING
+    with pytest.raises(RuntimeError, match="one_reading"), db.one_reading():
+        enter_result(db, OPEN, 4, before.board, "1-0")
+    assert round_view(db, OPEN, 4).boards[-1].result is GameResult.PENDING
+
+
+def test_one_reading_belongs_to_its_thread(db) -> None:
+    """A hall-server thread exporting must not refuse (or see stale values of) the window's writes."""
+    import threading
+
+    board = round_view(db, OPEN, 4).boards[-2]
+    inside, done = threading.Event(), threading.Event()
+
+    def export_in_another_thread() -> None:
+        with db.one_reading():
+            exports.result_workbook(db)
+            inside.set()
+            done.wait(10)
+
+    t = threading.Thread(target=export_in_another_thread)
+    t.start()
+    try:
+        assert inside.wait(30)
+        enter_result(db, OPEN, 4, board.board, "=")  # the window's action, while the export is open
+        assert round_view(db, OPEN, 4).boards[-2].result is GameResult.DRAW
+    finally:
+        done.set()
+        t.join()
