@@ -151,7 +151,8 @@ def _teams_page(t: TeamStandings) -> str:
 def _prizes_page(p: PrizeList) -> str:
     rows: list[list[object]] = [[x.table, x.place, x.name, x.unit, f"{x.amount:,}"] for x in p.lines]
     rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}"])
-    return _table(["类别", "名次", "姓名", "单位", "奖金（元，税前）"], rows, (2, 3))
+    notes = "".join(f"<p>{html.escape(note)}</p>" for note in p.notes)
+    return notes + _table(["类别", "名次", "姓名", "单位", "奖金（元，税前）"], rows, (2, 3))
 
 
 def _bracket_page(b: Bracket) -> str:

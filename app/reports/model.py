@@ -220,6 +220,7 @@ class PrizeLine:
 class PrizeList:
     header: EventHeader
     lines: tuple[PrizeLine, ...]
+    notes: tuple[str, ...] = ()  # e.g. "公开组：暂列：按第 3 轮后名次。" for a group not finished
 
 
 @dataclass(frozen=True, slots=True)

@@ -189,11 +189,14 @@ def test_crosstable_lists_the_knockout_matches(db) -> None:
 
 def test_team_standings_and_prizes(db) -> None:
     teams = exports.team_standings_model(db, OPEN)
-    assert teams.rows and teams.header.round_label == "（暂列）"
+    # 公开组: round 4 is being played — the teams rest on the standings after round 3, and say so
+    assert teams.rows and teams.header.round_label == "（暂列：按第 3 轮后名次）"
     assert all(len(r.members) == 4 for r in teams.rows if r.rank is not None)
     prizes = exports.prize_list_model(db)
     assert sum(p.amount for p in prizes.lines) == 27_800 + 7_900 + 3_000
     assert "暂列" in prizes.header.round_label
+    assert {p.table for p in prizes.lines} == {"公开组个人（暂列）", "天水本地组个人（暂列）", "公开组团体（暂列）"}
+    assert prizes.notes == ("公开组：暂列：按第 3 轮后名次。", "天水本地组：暂列：按第 8 轮后名次。")
     _, text, _ = pdf(db, "prizes")
     assert "38,700" in text  # 27,800 + 7,900 + 3,000
 
@@ -268,7 +271,7 @@ def test_workbook_sheets_hold_the_service_values_and_no_formulas(db, tmp_path: P
         for c in row
     )
     rows = list(wb[f"{OPEN}名次表"].iter_rows(min_row=2, values_only=True))
-    view = group_standings(db, OPEN, 4)
+    view = group_standings(db, OPEN, 3)  # round 4 is being played: the last complete round is 3
     assert [(r[0], r[1], r[2], r[4], r[5], r[6]) for r in rows] == [
         (x.rank, x.no, x.name, x.score, x.opponent_score, x.wins) for x in view.lines
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QItemSelectionModel, Qt
 
 from app.engine.types import GameResult
+from app.services.results import ResultEntry, enter_results
 from app.services.rounds import round_view
 from app.services.standings import group_standings, prize_list, team_standings
 from app.ui.main_window import MainWindow
@@ -49,21 +50,33 @@ def test_headers_are_every_tiebreak_of_the_chain(window: MainWindow) -> None:
     assert "积分、对手分、胜局、犯规、后走局数、后走胜局、前轮成绩、序号" in view.footnote.text()
 
 
-def test_standings_follow_an_entered_result_and_undo(window: MainWindow) -> None:
+def test_standings_are_after_the_last_complete_round_and_follow_the_last_result(window: MainWindow) -> None:
     view = standings_view(window)
     document = window.document
     assert document is not None
-    board = round_view(document.db, GROUP, 2).boards[-1]
+    # round 2 is paired, not played: the standings are after round 1 and say so
+    assert view.after_round == 1
+    assert view.title.text() == "公开组 第 1 轮后名次"
+    assert "第 2 轮尚未全部结束" in view.round_note.text()
+    boards = round_view(document.db, GROUP, 2).boards
+    enter_results(document.db, GROUP, 2, [ResultEntry(b.board, GameResult.DRAW) for b in boards[:-1]])
+    document.notify()
+    assert view.after_round == 1  # 59 of 60 results: still after round 1
+    board = boards[-1]
     red, black = board.red.no, board.black.no
-    before_red = row_of(view, red)
-    before_black = row_of(view, black)
+    before_red, before_black = row_of(view, red), row_of(view, black)
     perform(document, EnterResultCommand(document, GROUP, 2, board.board, GameResult.RED_WIN))
+    # the last result of round 2: the standings move to after round 2 by themselves
+    assert view.after_round == 2 and view.title.text() == "公开组 第 2 轮后名次"
+    assert not view.round_note.isVisible()
     after_red = row_of(view, red)
     # a win is 2 points: the red player's score column went up by exactly 2, black's did not change
     assert int(after_red[4]) == int(before_red[4]) + 2
     assert int(row_of(view, black)[4]) == int(before_black[4])
-    assert int(after_red[0]) < int(before_red[0])  # and the rank improved
+    expected = group_standings(document.db, GROUP, 2)
+    assert [view.model.line(r).no for r in range(10)] == [line.no for line in expected.lines[:10]]
     document.undo_stack.undo()
+    assert view.after_round == 1
     assert row_of(view, red) == before_red
     assert row_of(view, black) == before_black
     document.undo_stack.redo()
@@ -73,12 +86,15 @@ def test_standings_follow_an_entered_result_and_undo(window: MainWindow) -> None
 def test_after_round_selector(window: MainWindow) -> None:
     view = standings_view(window)
     assert [view.round_box.itemData(i) for i in range(view.round_box.count())] == [0, 1, 2]
-    assert view.after_round == 2
+    assert view.round_box.itemText(2) == "第 2 轮后（未完）"
+    assert view.after_round == 1
     view.set_after_round(0)
     assert {view.model.index(r, 4).data() for r in range(view.model.rowCount())} == {"0"}
-    # before any round the order is by sequence number
+    # before any round the order is by sequence number; never "after round 0"
     assert [view.model.line(r).no for r in range(5)] == [1, 2, 3, 4, 5]
-    assert "第 0 轮后" in view.title.text()
+    assert "第 0 轮" not in view.title.text() and "赛前" in view.title.text()
+    view.set_after_round(2)  # asked for explicitly: shown, marked provisional
+    assert "暂列" in view.title.text() and "60 台未录入" in view.title.text()
     view.set_after_round(1)
     assert max(int(view.model.index(r, 4).data()) for r in range(view.model.rowCount())) == 2
     assert view.model.standings is not None and view.model.standings.after_round == 1
