@@ -18,7 +18,8 @@ def cmd_pair(args: argparse.Namespace) -> int:
     with open_file(args.file) as db:
         out = pair_next_round(db, args.group, seed=args.seed)
     bye = f"，{out.bye} 号轮空" if out.bye is not None else ""
-    print(f"{out.group} 第 {out.number} 轮已编排：{out.boards} 台{bye}，随机种子 {out.seed}")
+    split = f"（淘汰赛 {out.knockout_boards} 台，积分编排 {out.swiss_boards} 台）" if out.knockout_boards else ""
+    print(f"{out.group} 第 {out.number} 轮已编排：{out.boards} 台{split}{bye}，随机种子 {out.seed}")
     for no in out.withdrawn:
         print(f"{no} 号连续弃权，已退出编排")
     if out.backup_warning:

@@ -159,8 +159,8 @@ def _bracket_page(b: Bracket) -> str:
     rows = []
     for m in (*(m for col in b.columns for m in col), *b.extra):
         games = "；".join(f"{g.kind}：红 {g.red} — 黑 {g.black} {g.result_zh or '待赛'}" for g in m.games)
-        rows.append([m.code, m.title or m.round_name, m.high, m.low, games or "待赛", m.winner])
-    return _table(["场次", "比赛", "上签", "下签", "各局", "胜者"], rows, (2, 3, 4, 5))
+        rows.append([m.title or m.round_name, m.high, m.low, games or "待赛", m.winner])
+    return _table(["比赛", "上签", "下签", "各局", "胜者"], rows, (1, 2, 3, 4))
 
 
 def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> list[Path]:

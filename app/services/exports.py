@@ -23,7 +23,16 @@ from app.db.session import Database
 from app.engine.discipline import scores
 from app.engine.event import ViolationFact
 from app.engine.knockout import Bracket as EngineBracket
-from app.engine.knockout import Feed, GameKind, KnockoutGame, Match, MatchPlan, match_result
+from app.engine.knockout import (
+    Feed,
+    GameKind,
+    KnockoutGame,
+    Match,
+    MatchPlan,
+    match_result,
+    short_title_zh,
+    time_control,
+)
 from app.engine.regulations import DecidingDraw, Regulations, Tiebreak
 from app.engine.types import Colour, GameResult, PlayerStatus, UserError, ViolationKind, mask_id_number
 from app.reports import model
@@ -31,7 +40,7 @@ from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
 from app.services.audit import audit_log
 from app.services.knockout import bracket_of
-from app.services.records import record_duty_list
+from app.services.records import record_duty_list, recorded_boards
 from app.services.registration import PlayerView, list_players
 from app.services.rounds import Seat, group_state, round_view, rounds_of
 from app.services.standings import (
@@ -54,6 +63,8 @@ ROUND_DOCUMENTS = ("table-cards", "pairings", "results", "record-sheets")
 _GENDER_ZH = {"male": "男", "female": "女"}
 _STATUS_NOTE = {PlayerStatus.WITHDRAWN: "退赛", PlayerStatus.DISQUALIFIED: "取消资格"}
 _MAIN_ROUND_NAMES = {"R16": "1/8决赛", "QF": "1/4决赛", "SF": "半决赛", "F": "决赛"}
+#: A knockout game as printed: slow game, rapid game with colours swapped, deciding game.
+_GAME_NAMES = {GameKind.SLOW: "慢棋", GameKind.RAPID: "快棋（换先）", GameKind.DECIDING: "附加赛"}
 
 
 # --------------------------------------------------------------------------- common parts
@@ -199,8 +210,19 @@ def _knockout_rows(
         plan = bracket.plan(m.code)
         for g in m.games[-1:] if current_only else m.games:
             result = g.result if with_results else GameResult.PENDING
-            marks = (plan.title_zh, f"第{g.number}局{g.kind.zh}")
-            rows.append(model.PairingRow.with_result(plan.board, line(g.red), line(g.black), result, marks))
+            game = f"第{g.number}局 {_GAME_NAMES[g.kind]}"
+            rows.append(
+                model.PairingRow.with_result(
+                    plan.board,
+                    line(g.red),
+                    line(g.black),
+                    result,
+                    (plan.title_zh, game),
+                    match=short_title_zh(plan.code),
+                    game=game,
+                    time_control=time_control(g.kind, bracket.rules).label,
+                )
+            )
     return rows
 
 
@@ -228,28 +250,43 @@ def round_results(db: Database, group: str, number: int) -> model.PairingList:
 
 
 def record_sheets(db: Database, group: str, number: int) -> model.RecordSheets:
-    """录谱纸 for the boards whose records are due in a round (from the record-duty list)."""
+    """录谱纸 for the boards whose records are due in a round — printable when the round starts.
+
+    A board whose game has no result yet gets a sheet for each player (the winner, or Black after a
+    draw, hands theirs in); once the result is in, one sheet for the player who owes the record; a
+    forfeited game none.
+    """
     info = tournament_info(db)
     _require_round(db, group, number)
-    duties = record_duty_list(db, group, number)
-    if not duties:
+    boards = recorded_boards(db, group, number)
+    if not boards:
         raise UserError(
-            f"{group}第 {number} 轮目前没有应录谱的对局", f"{group} round {number} has no game records due"
+            f"{group}第 {number} 轮没有应录谱的台次（前 3 轮由裁判组指定）",
+            f"{group} round {number} has no boards whose games are recorded (rounds 1–3: designated ones)",
         )
-    rows = {r.board: r for r in _round_rows(db, group, number, with_results=False).rows}
-    sheets = tuple(
-        model.RecordDuty(
-            d.board,
-            rows[d.board].red,
-            rows[d.board].black,
-            f"{d.recorder_no} {d.recorder_name}（{d.reason}）"
-            if d.reason
-            else f"{d.recorder_no} {d.recorder_name}",
+    duties = {d.board: d for d in record_duty_list(db, group, number)}
+    rows = {r.board: r for r in _round_rows(db, group, number, with_results=False, current_only=True).rows}
+    draw_side = info.regulations.record_duty.draw_recorder.zh
+    sheets: list[model.RecordDuty] = []
+    for b in boards:
+        row = rows.get(b.board)
+        if row is None:
+            continue
+        if b.board in duties:
+            d = duties[b.board]
+            sheets.append(
+                model.RecordDuty(b.board, row.red, row.black, f"{d.recorder_no} {d.recorder_name}（{d.reason}）")
+            )
+        elif b.pending:
+            rule = f"{b.why}：获胜方交谱，和棋由{draw_side}方交谱"
+            for side, p in (("红方", row.red), ("黑方", row.black)):
+                sheets.append(model.RecordDuty(b.board, row.red, row.black, f"{side} {p.no}号 {p.name}（{rule}）"))
+    if not sheets:
+        raise UserError(
+            f"{group}第 {number} 轮应录谱的对局均为弃权，不需要录谱纸",
+            f"{group} round {number}: every game to be recorded was forfeited; no record sheets",
         )
-        for d in sorted(duties, key=lambda d: d.board)
-        if d.board in rows
-    )
-    return model.RecordSheets(_header(info, group, number), sheets)
+    return model.RecordSheets(_header(info, group, number), tuple(sheets))
 
 
 # --------------------------------------------------------------------------- standings

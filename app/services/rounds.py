@@ -181,11 +181,16 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
 class PairingOutcome:
     group: str
     number: int
-    boards: int
+    boards: int  # every board of the round: the knockout boards (after the split) and the Swiss ones
     bye: int | None
     seed: int
     withdrawn: tuple[int, ...]  # withdrawn before pairing for consecutive forfeits
     backup_warning: str = ""  # the pairing is saved, but its automatic backup failed
+    knockout_boards: int = 0  # boards 1 … k of the round are knockout matches
+
+    @property
+    def swiss_boards(self) -> int:
+        return self.boards - self.knockout_boards
 
 
 def next_swiss_round(state: GroupState) -> int:
@@ -305,7 +310,9 @@ def pair_next_round(
             who=who,
         )
     warning = automatic_backup(db, f"paired-{group}-r{number}")
-    return PairingOutcome(group, number, len(pairing.games), pairing.bye, used_seed, withdrawn, warning)
+    return PairingOutcome(
+        group, number, offset + len(pairing.games), pairing.bye, used_seed, withdrawn, warning, offset
+    )
 
 
 def automatic_backup(db: Database, event: str) -> str:

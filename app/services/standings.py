@@ -13,6 +13,7 @@ complete; before any round is complete it is the list before round 1 (``after_ro
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -386,7 +387,7 @@ def final_standings(db: Database, group: str) -> StandingsView:
         final = _final(s, group_row(s, group), regulations_of(s))
     by_no = {line.no: line for line in view.lines}
     order = final.order
-    below = dict(zip(order, order[1:], strict=False))
+    below = dict(itertools.pairwise(order))
     lines = tuple(
         dataclasses.replace(
             by_no[no],

@@ -306,8 +306,10 @@ def test_knockout_round_cards_show_the_current_game_and_results_every_game(db) -
     cards = exports.table_cards(db, LOCAL, 9)
     assert len(cards.rows) == 4 + 16  # QF1–QF4 (their current game), 32 others on boards 5–20
     assert [r.board for r in cards.rows] == list(range(1, 21))
-    assert cards.rows[0].marks == ("四分之一决赛第1场", "第2局快棋")  # game 1 was drawn
-    assert cards.rows[1].marks == ("四分之一决赛第2场", "第1局慢棋")
+    assert cards.rows[0].marks == ("四分之一决赛第1场", "第2局 快棋（换先）")  # game 1 was drawn
+    assert (cards.rows[0].match, cards.rows[0].time_control) == ("1/4决赛第1场", "10′+3″")
+    assert cards.rows[1].marks == ("四分之一决赛第2场", "第1局 慢棋")
+    assert cards.rows[1].time_control == "20′+5″"
     swiss = [b for b in round_view(db, LOCAL, 9).boards if b.match is None]
     assert [(r.red.no, r.black.no) for r in cards.rows[4:]] == [(b.red.no, b.black.no) for b in swiss]
     results = exports.round_results(db, LOCAL, 9)

@@ -3,6 +3,7 @@ explained against the next player in the final order; provisional prize lists an
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from app.engine.types import UserError
 from app.services import exports
 from app.services.demo import create_demo
-from app.services.results import ResultEntry, enter_results
+from app.services.results import ResultEntry
 from app.services.rounds import pair_next_round, round_view
 from app.services.simulation import play_demo_midway, play_demo_to_end
 from app.services.standings import (
@@ -120,7 +121,7 @@ def test_the_final_ranking_explains_each_place_against_the_next_one(finished) ->
     swiss = group_standings(finished, OPEN)
     swiss_sep = {x.no: x.separated_by_zh for x in swiss.lines}
     moved = 0
-    for upper, lower in zip(lines[8:], lines[9:], strict=False):
+    for upper, lower in itertools.pairwise(lines[8:]):
         expected = why_above(finished, OPEN, upper.no, lower.no).split("：", 1)[1]
         assert upper.separated_by_zh == expected
         moved += swiss_sep[upper.no] != expected

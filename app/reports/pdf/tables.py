@@ -13,6 +13,7 @@ from app.reports.model import (
     EntryList,
     InternalEntryList,
     PairingList,
+    PairingRow,
     PayoutSheet,
     PlayerLine,
     PrizeList,
@@ -34,27 +35,38 @@ from app.reports.pdf.base import (
 ROW = 16.0  # points per table row: 43 rows per portrait page, 29 per landscape page
 
 
-def _pairing_columns(result_label: str) -> list[Column]:
-    return [
+def _pairing_columns(result_label: str, stages: bool = False) -> list[Column]:
+    """The pairing columns; ``stages`` adds 赛别 (a knockout game's match, game and time control)."""
+    unit = 13 if stages else 17
+    columns = [
         Column("台次", 4),
         Column("序号", 4),
         Column("红方", 11),
-        Column("单位", 17),
+        Column("单位", unit),
         Column("积分", 4),
         Column(result_label, 9),
         Column("积分", 4),
         Column("序号", 4),
         Column("黑方", 11),
-        Column("单位", 17),
+        Column("单位", unit),
     ]
+    if stages:
+        columns.append(Column("赛别（用时）", 19, size=8))
+    return columns
 
 
-def _pairing_rows(pairings: PairingList, with_results: bool) -> list[list[str]]:
+def _stage(r: PairingRow) -> str:
+    """``1/4决赛第1场`` over ``第1局 慢棋 20′+5″``."""
+    return f"{r.match}\n{r.game} {r.time_control}".strip() if r.match else ""
+
+
+def _pairing_rows(pairings: PairingList, with_results: bool, stages: bool = False) -> list[list[str]]:
     rows: list[list[str]] = []
     for r in pairings.rows:
         result = r.result_zh if with_results else ""
-        if with_results and r.marks:
-            result = f"{result}\n{'，'.join(r.marks)}" if result else "，".join(r.marks)
+        marks = () if stages and r.stage else r.marks  # a knockout game's marks are its 赛别 column
+        if with_results and marks:
+            result = f"{result}\n{'，'.join(marks)}" if result else "，".join(marks)
         rows.append(
             [
                 str(r.board),
@@ -67,10 +79,12 @@ def _pairing_rows(pairings: PairingList, with_results: bool) -> list[list[str]]:
                 str(r.black.no),
                 r.black.name,
                 r.black.unit,
+                *([_stage(r)] if stages else []),
             ]
         )
     for p in pairings.byes:
-        rows.append(["", str(p.no), p.name, p.unit, fmt_num(p.score), pairings.bye_label, "", "", "", ""])
+        bye = ["", str(p.no), p.name, p.unit, fmt_num(p.score), pairings.bye_label, "", "", "", ""]
+        rows.append(bye + ([""] if stages else []))
     return rows
 
 
@@ -98,8 +112,9 @@ def render_pairings(
     if sort_by_name:
         story.append(_by_name(pairings, width, with_results))
     else:
-        rows = _pairing_rows(pairings, with_results)
-        story.append(grid(_pairing_columns("结果"), rows, width, ROW))
+        stages = any(r.stage for r in pairings.rows)
+        rows = _pairing_rows(pairings, with_results, stages)
+        story.append(grid(_pairing_columns("结果", stages), rows, width, 20 if stages else ROW))
     if with_results:
         story += [
             Spacer(1, 3 * mm),
