@@ -18,9 +18,10 @@ from app.db.session import Database
 from app.engine.discipline import consecutive_forfeits, scores
 from app.engine.event import Entrant, GroupState
 from app.engine.pairing import pair_round
+from app.engine.pairing.floaters import FloatExplanation, explain_float
 from app.engine.pairing.history import Entrant as PoolEntrant
 from app.engine.pairing.history import pool_from_history
-from app.engine.regulations import Regulations, ScoreGroupOrder
+from app.engine.regulations import Regulations, ScoreGroupOrder, TeamAvoidance
 from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
 from app.services.backups import backup_after
@@ -398,7 +399,8 @@ def unpair_round(db: Database, group: str, number: int, *, who: str = audit.DEFA
 
 
 def pairing_explanation(db: Database, group: str, number: int, no: int) -> str:
-    """Why this player got this opponent and colour (or the bye), as the engine explained it.
+    """Why this player got this opponent and colour (or the bye), as the engine explained it; for a
+    pair joining two scores also why this floater and not another (:func:`float_explanation`).
 
     Boards the arbiter changed by hand say so instead of repeating the engine's reasons.
     """
@@ -416,7 +418,9 @@ def pairing_explanation(db: Database, group: str, number: int, no: int) -> str:
         return f"第 {board} 台：本台由裁判手工调整编排（见审计日志）"
     item = dict(data.get("games", {})).get(str(board)) if board is not None else None
     if item is not None:
-        return f"第 {board} 台：{item.get('zh', '')}"
+        text = f"第 {board} 台：{item.get('zh', '')}"
+        floated = float_explanation(db, group, number, no)
+        return text if floated is None else f"{text}\n{floated.zh}"
     bye = data.get("bye")
     if has_bye and isinstance(bye, dict) and bye.get("player") == no:
         return str(bye.get("zh", ""))
@@ -424,4 +428,46 @@ def pairing_explanation(db: Database, group: str, number: int, no: int) -> str:
         return "本轮轮空：由裁判手工调整（见审计日志）"
     raise UserError(
         f"第 {number} 轮没有 {no} 号的编排说明", f"round {number} has no explanation for player {no}"
+    )
+
+
+def float_explanation(db: Database, group: str, number: int, no: int) -> FloatExplanation | None:
+    """For a Swiss pair of round ``number`` joining two scores: why this floater and not another
+    (RULES.md §5: the lowest-ranked of the higher group floats and meets the highest-ranked of the
+    next group, unless a hard rule or the colours (S2) say otherwise). ``None`` for a pair of equal
+    scores. The pool is rebuilt from the rounds before ``number`` — the players of the round's Swiss
+    games, ranked as the pairing ranked them."""
+    with db.session() as s:
+        reg = regulations_of(s)
+        g = group_row(s, group)
+        state = load_group_state(s, g, reg)
+        record = next((r for r in state.rounds if r.number == number), None)
+        if record is None:
+            raise UserError(f"第 {number} 轮尚未编排", f"round {number} has not been paired")
+        pairs = [(gm.red, gm.black) for gm in record.games]
+        paired = {x for pair in pairs for x in pair}
+        if no not in paired:
+            return None
+        rank_keys = None
+        if reg.pairing.score_group_order is ScoreGroupOrder.TIEBREAKS and number > 1:
+            from app.services.standings import ranking_after
+
+            order = ranking_after(s, g, reg, number - 1)
+            rank_keys = {x: (i,) for i, x in enumerate(order)}
+    entrants = [PoolEntrant(e.no, e.team, e.rating) for e in state.entrants if e.no in paired]
+    history = [r for r in state.rounds if r.number < number]
+    pool = pool_from_history(entrants, history, reg.points, rank_keys)
+    scores_now = {p.no: p.score for p in pool}
+    mate = next(b if a == no else a for a, b in pairs if no in (a, b))
+    if scores_now[no] == scores_now[mate]:
+        return None
+    avoid = reg.pairing.team_avoidance is TeamAvoidance.ALL_ROUNDS or (
+        reg.pairing.team_avoidance is TeamAvoidance.ROUND_ONE and number == 1
+    )
+    return explain_float(
+        pool,
+        pairs,
+        no,
+        avoid_teams=avoid,
+        by_tiebreaks=reg.pairing.score_group_order is ScoreGroupOrder.TIEBREAKS,
     )

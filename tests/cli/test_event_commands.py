@@ -234,3 +234,29 @@ def test_records_hand_in_and_refusals_at_closing(played: Path, tmp_path: Path, c
     assert code == 0 and f"已记拒不录谱 {len(owed) - 1} 次" in out
     rows = json.loads(run(capsys, "standings", str(path), "--group", G, "--json")[1])
     assert sum(r["tiebreaks"]["violations"] for r in rows) == len(owed) - 1
+
+
+def test_why_says_why_this_floater_and_not_another(played: Path, capsys) -> None:
+    from app.services.rounds import float_explanation, round_view
+
+    db = open_tournament(played, read_only=True)
+    try:
+        cross = [
+            (n, b)
+            for n in range(2, 9)
+            for b in round_view(db, G, n).boards
+            if b.red.score != b.black.score
+        ]
+        assert cross, "a Swiss event of 40 players has floats"
+        number, board = cross[0]
+        expected = float_explanation(db, G, number, board.black.no)
+        same = next(b for b in round_view(db, G, number).boards if b.red.score == b.black.score)
+    finally:
+        db.close()
+    assert expected is not None
+    code, out, _ = run(capsys, "why", str(played), "--group", G, "--round", str(number), "--player", str(board.red.no))
+    assert code == 0
+    assert f"第 {board.board} 台" in out and "降组" in out
+    assert expected.zh in out  # the floater named, and why not the lower-ranked / higher-ranked ones
+    code, out, _ = run(capsys, "why", str(played), "--group", G, "--round", str(number), "--player", str(same.red.no))
+    assert code == 0 and "为什么是这名降组棋手" not in out  # equal scores: nobody floated
