@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QListWidget,
     QMainWindow,
@@ -25,12 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.regulations import PRESETS
 from app.engine.types import UserError
 from app.services import rounds as rounds_service
 from app.services.backups import restore_backup
 from app.services.snapshot import export_snapshot, import_snapshot
-from app.services.tournaments import FILE_SUFFIX, create_tournament
+from app.services.tournaments import FILE_SUFFIX, create_event
 from app.ui.dialogs.audit_backups import AuditLogDialog, BackupListDialog
 from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
@@ -351,18 +349,23 @@ class MainWindow(QMainWindow):
             self.open_file(Path(name))
 
     def new_tournament(self) -> None:
-        presets = list(PRESETS)
-        chosen, ok = QInputDialog.getItem(self, self.tr("新建赛事"), self.tr("规程模板："), presets, 0, False)
-        if not ok:
+        """新建赛事: the event's name, dates, venue, deadline and groups first, then the file."""
+        from app.ui.dialogs.new_event import NewEventDialog
+
+        dialog = NewEventDialog(self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         name, _ = QFileDialog.getSaveFileName(
-            self, self.tr("新建赛事"), "", self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX)
+            self,
+            self.tr("新建赛事"),
+            dialog.new_event().name.strip(),
+            self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX),
         )
         if not name:
             return
         path = Path(name).with_suffix(FILE_SUFFIX)
         try:
-            create_tournament(path, chosen).close()
+            create_event(path, dialog.preset_key, dialog.new_event()).close()
         except UserError as error:
             QMessageBox.warning(self, self.tr("无法新建"), user_message(error))
             return
