@@ -96,6 +96,8 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.group_box = QComboBox(self)
         self.group_box.setMinimumContentsLength(8)
+        # as wide as its longest group name (天水本地组 is 5 wide characters, not 5 letters)
+        self.group_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.group_box.currentTextChanged.connect(self._group_chosen)
         toolbar = QToolBar(self.tr("组别"), self)
         toolbar.setObjectName("groups")
@@ -308,8 +310,11 @@ class MainWindow(QMainWindow):
         page = QWidget(self)
         self.navigation = QListWidget(page)
         self.navigation.setObjectName("navigation")
-        self.navigation.setMaximumWidth(140)
         self.navigation.setStyleSheet("QListWidget::item { padding: 10px 14px; }")
+        # wide enough for the longest label in the window's language ("Standings", "Settings" …)
+        metrics = self.navigation.fontMetrics()
+        longest = max(metrics.horizontalAdvance(tr("MainWindow", label)) for _key, label in VIEWS)
+        self.navigation.setFixedWidth(max(120, longest + 2 * 14 + 2 * self.navigation.frameWidth() + 12))
         self.stack = QStackedWidget(page)
         self.views = {}
         for key, label in VIEWS:
