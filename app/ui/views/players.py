@@ -100,13 +100,17 @@ class PlayersView(QWidget):
         layout.addWidget(self.table, 1)
         self._stale = True
         document.changed.connect(self.refresh)
-        document.group_changed.connect(lambda _name: self.refresh())
+        document.group_changed.connect(self._group_changed)
         self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:
         if self._stale:
             self._reload()
         super().showEvent(event)
+
+    def _group_changed(self, _name: str) -> None:
+        self.message.clear()  # e.g. the other group's draw seed
+        self.refresh()
 
     def refresh(self) -> None:
         """Reload now if shown; otherwise when next shown (a result entry must not pay for this list)."""
