@@ -228,10 +228,10 @@ def _step_excel(work: Path, say: Callable[[str], None]) -> None:
 
 def _step_window(work: Path, say: Callable[[str], None]) -> None:
     """The real window on the event: every view built, English installed, a print preview rendered."""
-    from app.services.exports import render_pdf
-    from app.ui.application import application, use_bundled_font
     from PySide6.QtCore import QCoreApplication
 
+    from app.services.exports import render_pdf
+    from app.ui.application import application, use_bundled_font
     from app.ui.i18n import current_language, install_language, qt_chinese_installed
     from app.ui.main_window import VIEWS, MainWindow
     from app.ui.printing import page_images

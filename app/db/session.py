@@ -3,27 +3,30 @@
 ``open_database(path)`` returns a :class:`Database`; ``db.session()`` is a context manager that
 gives one SQLAlchemy session per arbiter action, commits when the block succeeds and rolls the
 whole action back when it raises.
+
+Alembic (about half a second to import) is loaded only to migrate — when a file is created or is
+older than the program; the version guard reads the revisions from the migration scripts' headers.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.integrity import CorruptFileError, DatabaseError, integrity_problems, newest_good_backup
 from app.db.lock import TournamentLock
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 BUSY_TIMEOUT_MS = 10_000
@@ -36,19 +39,36 @@ PRAGMAS = (
 
 
 def _alembic_config() -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     return cfg
 
 
+_REVISION = re.compile(r"^(down_revision|revision)\s*=\s*(?:['\"]([^'\"]+)['\"]|None)\s*$", re.MULTILINE)
+
+
+def script_revisions() -> dict[str, str | None]:
+    """Every migration script's revision → the revision it follows (None for the first), read from
+    the scripts' ``revision = …`` / ``down_revision = …`` lines, without importing Alembic."""
+    out: dict[str, str | None] = {}
+    for script in sorted((MIGRATIONS / "versions").glob("*.py")):
+        found = {m.group(1): m.group(2) for m in _REVISION.finditer(script.read_text(encoding="utf-8"))}
+        if found.get("revision"):
+            out[str(found["revision"])] = found.get("down_revision")
+    return out
+
+
 def head_revision() -> str:
-    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
-    assert head is not None
-    return head
+    revisions = script_revisions()
+    heads = set(revisions) - {down for down in revisions.values() if down}
+    assert len(heads) == 1, heads
+    return heads.pop()
 
 
 def known_revisions() -> set[str]:
-    return {s.revision for s in ScriptDirectory.from_config(_alembic_config()).walk_revisions()}
+    return set(script_revisions())
 
 
 def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -190,6 +210,8 @@ def check_version(path: Path) -> str | None:
 
 def upgrade(engine: Engine) -> None:
     """Bring the schema to the newest revision, in-process."""
+    from alembic import command
+
     cfg = _alembic_config()
     with engine.begin() as connection:
         cfg.attributes["connection"] = connection
@@ -197,6 +219,8 @@ def upgrade(engine: Engine) -> None:
 
 
 def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
 
@@ -226,8 +250,8 @@ def open_database(
         if not create:
             _check_existing(path, read_only=read_only)
         engine = make_engine(path, read_only=read_only)
-        if not read_only:
-            upgrade(engine)
+        if not read_only and (create or file_revision(path) != head_revision()):
+            upgrade(engine)  # a new file, or one older than the program
     except BaseException:
         if lock is not None:
             lock.release()

@@ -1,7 +1,12 @@
-"""The arbiter's main window: file menu, navigation between views, group selector, status bar."""
+"""The arbiter's main window: file menu, navigation between views, group selector, status bar.
+
+Each view is built — and its module imported — the first time it is shown: the program opens on one
+view (the rounds, or the players before round 1) without paying for the seven others.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,13 +38,6 @@ from app.ui.dialogs.audit_backups import AuditLogDialog, BackupListDialog
 from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
 from app.ui.i18n import app_settings, current_language, tr, translate_noop
-from app.ui.views.bracket import BracketView
-from app.ui.views.players import PlayersView
-from app.ui.views.records import RecordsView
-from app.ui.views.rounds import RoundsView
-from app.ui.views.settings import SettingsView
-from app.ui.views.standings import StandingsView
-from app.ui.views.teams import PrizesView, TeamsView
 
 MAX_RECENT = 8
 
@@ -73,16 +71,23 @@ def remember_file(path: Path) -> None:
     settings.sync()
 
 
-VIEW_CLASSES: dict[str, Callable[[TournamentDocument, QWidget], QWidget]] = {
-    "players": PlayersView,
-    "rounds": RoundsView,
-    "bracket": BracketView,
-    "standings": StandingsView,
-    "teams": TeamsView,
-    "prizes": PrizesView,
-    "records": RecordsView,
-    "settings": SettingsView,
+#: The class of each view, imported when the view is first shown.
+VIEW_CLASSES: dict[str, tuple[str, str]] = {
+    "players": ("app.ui.views.players", "PlayersView"),
+    "rounds": ("app.ui.views.rounds", "RoundsView"),
+    "bracket": ("app.ui.views.bracket", "BracketView"),
+    "standings": ("app.ui.views.standings", "StandingsView"),
+    "teams": ("app.ui.views.teams", "TeamsView"),
+    "prizes": ("app.ui.views.teams", "PrizesView"),
+    "records": ("app.ui.views.records", "RecordsView"),
+    "settings": ("app.ui.views.settings", "SettingsView"),
 }
+
+
+def view_class(key: str) -> Callable[[TournamentDocument, QWidget], QWidget]:
+    module, name = VIEW_CLASSES[key]
+    cls: Callable[[TournamentDocument, QWidget], QWidget] = getattr(importlib.import_module(module), name)
+    return cls
 
 
 class MainWindow(QMainWindow):
@@ -156,8 +161,10 @@ class MainWindow(QMainWindow):
         self.html_action = self._action(self.print_menu, self.tr("导出成绩网页（HTML）…"), self.export_html)
 
     def _print_round(self) -> int | None:
+        """The round shown in the rounds view (None before that view was first shown: the latest)."""
         view = self.views.get("rounds")
-        return view.round_number or None if isinstance(view, RoundsView) else None
+        number = getattr(view, "round_number", 0)
+        return int(number) or None
 
     def print_document(self, name: str) -> QWidget | None:
         """Render document ``name`` for the chosen group (round documents: the round shown) and preview it."""
@@ -317,12 +324,10 @@ class MainWindow(QMainWindow):
         self.navigation.setFixedWidth(max(120, longest + 2 * 14 + 2 * self.navigation.frameWidth() + 12))
         self.stack = QStackedWidget(page)
         self.views = {}
-        for key, label in VIEWS:
+        for _key, label in VIEWS:
             self.navigation.addItem(tr("MainWindow", label))
-            view = self._make_view(key, tr("MainWindow", label), document)
-            self.views[key] = view
-            self.stack.addWidget(view)
-        self.navigation.currentRowChanged.connect(self.stack.setCurrentIndex)
+            self.stack.addWidget(QWidget(self.stack))  # a place for the view, built when first shown
+        self.navigation.currentRowChanged.connect(self._show_row)
         self.navigation.setCurrentRow(1 if rounds_service.rounds_of(document.db, document.group) else 0)
         layout = QHBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -330,13 +335,27 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.stack, 1)
         return page
 
+    def _show_row(self, row: int) -> None:
+        if row < 0 or self.document is None:
+            return
+        key = VIEWS[row][0]
+        if key not in self.views:
+            view = self._make_view(key, tr("MainWindow", VIEWS[row][1]), self.document)
+            placeholder = self.stack.widget(row)
+            self.stack.insertWidget(row, view)
+            self.stack.removeWidget(placeholder)
+            placeholder.deleteLater()
+            self.views[key] = view
+        self.stack.setCurrentIndex(row)
+
     def _make_view(self, key: str, title: str, document: TournamentDocument) -> QWidget:
         del title  # every view names itself
-        return VIEW_CLASSES[key](document, self)
+        return view_class(key)(document, self)
 
     def show_view(self, key: str) -> QWidget:
         keys = [k for k, _ in VIEWS]
         self.navigation.setCurrentRow(keys.index(key))
+        self._show_row(keys.index(key))
         return self.views[key]
 
     def open_file(self, path: Path) -> bool:

@@ -127,3 +127,28 @@ def test_read_only_open_refuses_writes(tmp_path: Path) -> None:
                 created_at=datetime.now(),
             )
         )
+
+
+def test_the_revisions_read_without_alembic_are_alembics() -> None:
+    from alembic.script import ScriptDirectory
+
+    from app.db.session import _alembic_config, known_revisions, script_revisions
+
+    scripts = ScriptDirectory.from_config(_alembic_config())
+    assert head_revision() == scripts.get_current_head()
+    assert known_revisions() == {s.revision for s in scripts.walk_revisions()}
+    assert script_revisions() == {s.revision: s.down_revision for s in scripts.walk_revisions()}
+
+
+def test_opening_a_current_file_does_not_load_alembic(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "t.xqt"
+    open_database(path, create=True).close()
+    code = (
+        "import sys\nfrom app.db.session import open_database\n"
+        f"open_database({str(path)!r}).close()\nprint('alembic' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -106,3 +106,25 @@ def test_qt_own_buttons_speak_chinese(qtbot) -> None:
     install_language("en")
     assert not qt_chinese_installed()
     install_language("zh")
+
+
+def test_the_window_imports_only_what_its_first_view_needs(event_file: Path, tmp_path: Path) -> None:
+    """Start-up speed: opening on the rounds view loads no other view, no Excel, no pinyin, no Alembic."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from app.ui.application import run\n"
+        f"run(Path({str(event_file)!r}), screenshot={str(tmp_path / 's.png')!r})\n"
+        "mods = ['app.ui.views.' + v for v in ('players', 'bracket', 'standings', 'teams', 'records', 'settings')]\n"
+        "print(sorted(m for m in (*mods, 'openpyxl', 'pypinyin', 'alembic', 'reportlab') if m in sys.modules))\n"
+        "print('app.ui.views.rounds' in sys.modules)\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XQARBITER_DATA=str(tmp_path / "data"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    loaded, rounds = out.stdout.strip().splitlines()[-2:]
+    assert loaded == "[]", loaded
+    assert rounds == "True"

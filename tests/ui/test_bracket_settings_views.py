@@ -66,7 +66,7 @@ def test_bracket_is_created_drawn_and_played_from_the_view(bracket_window: MainW
     first, eighth = bracket.seeds[0], bracket.seeds[7]
     qf1 = view.canvas.boxes["QF1"]
     assert qf1.players[0].startswith(f"[1] {first} ") and qf1.players[1].startswith(f"[8] {eighth} ")
-    assert view.canvas.boxes["SF1"].players == ("QF1胜者", "QF4胜者")
+    assert view.canvas.boxes["SF1"].players == ("1/4决赛第1场胜者", "1/4决赛第4场胜者")
     assert qf1.note == "待抽签定先后"
     # a physical draw for QF1, then the program's lot for the others with a given seed
     view.apply_physical_draw(9, {"QF1": eighth})

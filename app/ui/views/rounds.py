@@ -249,6 +249,7 @@ class RoundsView(QWidget):
         self.entry_box.confirmed.connect(self._change_confirmed)
         self.entry_box.cancelled.connect(self._change_cancelled)
         self._change: tuple[int, GameResult] | None = None  # a change of a result, waiting for a yes
+        self._stale = False  # a change came while another view was shown
         self.next_label = QLabel(self)
         self.message = QLabel(self)
         self.message.setWordWrap(True)
@@ -386,7 +387,16 @@ class RoundsView(QWidget):
         self.focus_entry()
 
     def refresh(self) -> None:
-        """After any change: new rounds get tabs, the shown round's results are updated in place."""
+        """After any change: new rounds get tabs, the shown round's results are updated in place.
+
+        While another view is shown this only notes that the view is out of date (a result entered
+        with the standings shown pays for the standings, not for this table too); showing it again
+        brings it up to date.
+        """
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         count = len(rounds_service.rounds_of(self.document.db, self.document.group))
         if count != self.tabs.count():
             self.reload()
@@ -712,6 +722,8 @@ class RoundsView(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        if self._stale:
+            self.refresh()
         QTimer.singleShot(0, self.focus_entry)
 
     def show_error(self, error: UserError) -> None:
