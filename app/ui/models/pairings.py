@@ -15,6 +15,16 @@ from app.ui.models.base import FixedColumnsModel, Index
 RESULT_COLUMN = 5
 NAME_COLUMNS = (2, 3, 7, 8)  # 红方 单位 … 黑方 单位: the columns that take the spare width
 _RED = QColor("#b22222")
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.BackgroundRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.UserRole,
+    }
+)
 
 
 _RESULT_NAMES = {
@@ -90,6 +100,8 @@ class PairingTableModel(FixedColumnsModel):
         return QBrush(_RED) if red_header and role == Qt.ItemDataRole.ForegroundRole else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in _ROLES:  # fonts, size hints …: most of the calls a repaint makes
+            return None
         if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
         line = self._rows[index.row()]
