@@ -174,3 +174,12 @@ def test_why_above_speaks_the_window_language(window: MainWindow) -> None:
         assert view.explain(first, second).startswith(f"No. {first} ranks above no. {second}")
     finally:
         install_language("zh")
+
+
+def test_the_prizes_view_uses_the_whole_table_width_and_says_what_is_provisional(qtbot, window: MainWindow) -> None:
+    view = window.show_view("prizes")
+    assert isinstance(view, PrizesView)
+    qtbot.waitUntil(lambda: view.table.isVisible() and view.table.viewport().width() > 300)
+    header = view.table.horizontalHeader()
+    assert header.length() >= view.table.viewport().width() - 1  # no empty half on the right
+    assert "公开组：暂列：按第 1 轮后名次" in view.message.text()
