@@ -100,7 +100,7 @@ def cmd_result(args: argparse.Namespace) -> int:
                 db, args.group, args.round, args.board, args.result, reason=args.reason, game_no=args.game
             )
             where = f"第 {args.round} 轮 第 {args.board} 台"
-    print(f"{args.group} {where}：{args.result}")
+    print(f"{args.group} {where}：{GameResult.from_code(args.result).zh or '未录入'}")  # as the prints say
     return 0
 
 

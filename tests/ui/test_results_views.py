@@ -183,3 +183,28 @@ def test_the_prizes_view_uses_the_whole_table_width_and_says_what_is_provisional
     header = view.table.horizontalHeader()
     assert header.length() >= view.table.viewport().width() - 1  # no empty half on the right
     assert "公开组：暂列：按第 1 轮后名次" in view.message.text()
+
+
+def test_a_finished_group_shows_its_final_ranking_explained(qtbot, tmp_path_factory) -> None:
+    from app.services.demo import create_demo
+    from app.services.simulation import play_demo_to_end
+
+    path = tmp_path_factory.mktemp("finished") / "end.xqt"
+    db = create_demo(path, seed=2024)
+    play_demo_to_end(db, seed=2024)
+    db.close()
+    window = MainWindow()
+    qtbot.addWidget(window)
+    assert window.open_file(path)
+    window.show()
+    view = standings_view(window)
+    assert view.final_box.isChecked() and view.title.text() == "公开组 最终名次"
+    separated = view.model.headerData(view.model.columnCount() - 1, Qt.Orientation.Horizontal)
+    assert separated == "区分依据"
+    column = view.model.columnCount() - 1
+    assert view.model.index(0, column).data() == "决赛胜出"
+    assert "淘汰赛" in view.model.index(7, column).data()
+    eighth, ninth = view.model.line(7).no, view.model.line(8).no
+    assert "进入前 8 名淘汰赛" in view.explain(eighth, ninth)
+    view.final_box.setChecked(False)  # the arbiter may still look at the Swiss standings
+    assert view.title.text() == "公开组 第 11 轮后名次"

@@ -40,6 +40,7 @@ class StandingsView(LiveView):
         self.model = StandingsTableModel(self)
         self._follow_latest = True
         self._complete = 0
+        self._final_offered = False  # the final ranking was shown by itself once it existed
 
         self.round_box = QComboBox(self)
         self.round_box.setMinimumContentsLength(10)
@@ -165,6 +166,15 @@ class StandingsView(LiveView):
             self.final_box.blockSignals(True)
             self.final_box.setChecked(False)
             self.final_box.blockSignals(False)
+        if not refusal and self._follow_latest and not self._final_offered:
+            # the group is over: the standing after its last round is the final ranking (once; the
+            # arbiter may uncheck it to see the Swiss standings)
+            self._final_offered = True
+            self.final_box.blockSignals(True)
+            self.final_box.setChecked(True)
+            self.final_box.blockSignals(False)
+        if refusal:
+            self._final_offered = False
         self.round_box.setEnabled(not self.final_box.isChecked())
         try:
             if self.final_box.isChecked():
