@@ -16,6 +16,7 @@ from typing import Any
 from app.cli import (
     discipline,
     exports,
+    hall,
     knockout,
     records,
     registration,
@@ -38,6 +39,7 @@ COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
     records.register,
     safety.register,
     exports.register,
+    hall.register,
     simulation.register,
 )
 

@@ -82,6 +82,7 @@ class PairingRow:
     match: str = ""
     game: str = ""
     time_control: str = ""
+    link: str = ""  # the board's page on the hall network (printed as a QR code), "" for none
 
     @property
     def stage(self) -> str:
@@ -117,6 +118,7 @@ class PairingList:
     rows: tuple[PairingRow, ...]
     byes: tuple[PlayerLine, ...] = ()
     bye_label: str = "轮空"
+    link: str = ""  # the round's page on the hall network (printed as a QR code), "" for none
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
 
@@ -38,6 +38,7 @@ from app.engine.types import Colour, GameResult, PlayerStatus, UserError, Violat
 from app.reports import model
 from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
+from app.services import hall
 from app.services.audit import audit_log
 from app.services.knockout import bracket_of
 from app.services.records import record_duty_list, recorded_boards
@@ -449,11 +450,11 @@ def _knockout_cells(db: Database, group: str) -> dict[int, dict[int, model.Cross
     return out
 
 
-def team_standings_model(db: Database, group: str) -> model.TeamStandings:
-    """团体名次表 (refused for a group without teams)."""
+def team_standings_model(db: Database, group: str, after_round: int | None = None) -> model.TeamStandings:
+    """团体名次表 (refused for a group without teams); before the final places, after ``after_round``."""
     info = tournament_info(db)
     latest_round(db, group)
-    view = team_standings(db, group)
+    view = team_standings(db, group, after_round)
     rows = [
         model.TeamRow(
             r.rank,
@@ -791,13 +792,40 @@ def document(
     round_number: int | None = None,
     per_page: int = 2,
     internal: bool = False,
+    base_url: str | None = None,
 ) -> object:
     """The read model of document ``name`` (one of :data:`DOCUMENTS`), as ``xqarbiter print`` asks
-    (one reading of the file)."""
+    (one reading of the file).
+
+    Table cards, the pairing list and the round results carry links to the hall network's pages
+    (printed as QR codes) under ``base_url``; ``None`` takes the address the window recorded when it
+    served the hall on a network (:func:`app.services.hall.hall_base_url`), "" prints no QR code.
+    """
     with db.one_reading():
-        return _document(
+        doc = _document(
             db, name, group=group, round_number=round_number, per_page=per_page, internal=internal
         )
+        if name in LINKED_DOCUMENTS:
+            base = hall.hall_base_url(db) if base_url is None else hall.normalise_base_url(base_url)
+            if base:
+                doc = _with_links(db, doc, base)
+        return doc
+
+
+#: The documents that carry QR codes to the hall network when its address is known.
+LINKED_DOCUMENTS = ("table-cards", "pairings", "results")
+
+
+def _with_links(db: Database, doc: object, base: str) -> object:
+    """The document with its round's and boards' hall pages filled in."""
+    assert isinstance(doc, model.PairingList | model.TableCards)
+    header = doc.header
+    assert header.round is not None
+    gi = hall.group_index(db, header.group)
+    rows = tuple(replace(r, link=base + hall.board_path(gi, header.round, r.board)) for r in doc.rows)
+    if isinstance(doc, model.TableCards):
+        return replace(doc, rows=rows)
+    return replace(doc, rows=rows, link=base + hall.round_path(gi, header.round))
 
 
 def _document(
@@ -851,15 +879,60 @@ def render_pdf(
     by_name: bool = False,
     internal: bool = False,
     printed_at: datetime | None = None,
+    base_url: str | None = None,
 ) -> bytes:
-    """The PDF of document ``name`` as bytes (nothing is written if the document cannot exist)."""
+    """The PDF of document ``name`` as bytes (nothing is written if the document cannot exist).
+
+    ``base_url``: the hall network's address for the QR codes (see :func:`document`)."""
     from app.reports.pdf import render_document
 
-    inputs = document(db, name, group=group, round_number=round_number, per_page=per_page, internal=internal)
+    inputs = document(
+        db,
+        name,
+        group=group,
+        round_number=round_number,
+        per_page=per_page,
+        internal=internal,
+        base_url=base_url,
+    )
     options = {"sort_by_name": True} if by_name and name in ("pairings", "results") else {}
     buf = io.BytesIO()
     render_document(name, inputs, buf, printed_at=printed_at or datetime.now(), **options)
     return buf.getvalue()
+
+
+#: The public lists that can be made into one tall picture (for a WeChat group).
+IMAGE_DOCUMENTS = (
+    "pairings",
+    "results",
+    "standings",
+    "crosstable",
+    "teams",
+    "prizes",
+    "entry-list",
+    "bracket",
+)
+
+
+def render_image(db: Database, name: str, *, scale: float | None = None, **options: object) -> bytes:
+    """Public list ``name`` as one tall PNG (its PDF pages stacked), for a WeChat group.
+
+    ``options`` as for :func:`render_pdf`; refused for the table cards, record sheets and the internal
+    documents (they are not lists to post).
+    """
+    from app.reports.image import DEFAULT_SCALE, tall_png
+
+    if name not in IMAGE_DOCUMENTS:
+        raise UserError(
+            f"“{name}”不能做成图片；可选：{'、'.join(IMAGE_DOCUMENTS)}",
+            f"{name!r} cannot be made into a picture; choose one of {', '.join(IMAGE_DOCUMENTS)}",
+        )
+    if options.get("internal"):
+        raise UserError("内部名单不能做成公开图片", "an internal list cannot be made into a public picture")
+    if scale is not None and not 0.5 <= scale <= 4:
+        raise UserError(f"缩放比例 {scale} 无效（0.5–4）", f"invalid scale {scale} (0.5–4)")
+    pdf = render_pdf(db, name, **options)  # type: ignore[arg-type]
+    return tall_png(pdf, DEFAULT_SCALE if scale is None else scale)
 
 
 def write_document(db: Database, name: str, out: str | Path, **options: object) -> Path:

@@ -444,16 +444,25 @@ class TeamsView:
     basis: RankingBasis | None = None
 
 
-def team_standings(db: Database, group: str) -> TeamsView:
-    """The team ranking from the final places, or (provisional) from the standings after the last
-    complete round; ``basis`` says which."""
+def team_standings(db: Database, group: str, after_round: int | None = None) -> TeamsView:
+    """The team ranking from the final places, or (provisional) from the standings after
+    ``after_round`` — by default the last complete round; ``basis`` says which."""
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
         if not g.teams:
             raise UserError(f"{group}不设团体", f"{group} has no team competition")
         state = load_group_state(s, g, reg)
-        order, basis = _ranking_for_prizes(s, g, reg)
+        if after_round is None:
+            order, basis = _ranking_for_prizes(s, g, reg)
+        else:
+            try:
+                final_places_ = _final_places(s, g, reg)
+                order = sorted(final_places_, key=lambda no: final_places_[no])
+                basis = RankingBasis(g.name, True, 0)
+            except UserError:
+                _state, table = _standings(s, g, reg, after_round)
+                order, basis = list(table.order), RankingBasis(g.name, False, table.after_round)
         places = {no: place for place, no in enumerate(order, start=1)}
         team_of = {e.no: e.team for e in state.entrants}
         teams = [t for t in {e.team for e in state.entrants} if t]

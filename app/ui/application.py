@@ -91,6 +91,7 @@ class Program:
             document.setParent(None)
             old.document = None  # keep it open: the new window takes it over
         new = self.show(document, geometry=geometry, maximized=maximized)
+        new.adopt_hall(old)  # the phones stay connected across the switch
         if not maximized and new.size() != size:
             new.resize(size)  # a platform that ignored the saved geometry
         if document is not None:

@@ -123,7 +123,7 @@ def render_pairings(
                 paragraph_style(8),
             ),
         ]
-    build_story(out, PageDecor(pairings.header, title, printed_at), story)
+    build_story(out, PageDecor(pairings.header, title, printed_at, link=pairings.link), story)
 
 
 def _by_name(pairings: PairingList, width: float, with_results: bool) -> Flowable:

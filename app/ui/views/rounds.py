@@ -66,6 +66,7 @@ from app.ui.undo import (
     WithdrawCommand,
     perform,
 )
+from app.ui.views.pending import PendingPanel
 from app.ui.widgets.result_entry import Reading, ResultEntry
 
 _ROUND_AND_BOARD = re.compile(r"^第\s*\d+\s*轮第\s*\d+\s*台[：:]\s*")
@@ -282,7 +283,8 @@ class RoundsView(QWidget):
         self.owed.setRootIsDecorated(False)
         self.owed.setHeaderLabels([self.tr("台次"), self.tr("录谱人"), self.tr("原因")])
         self.owed.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.owed.installEventFilter(self)  # typing there goes to the entry box too
+        self._routed: list[QWidget] = [self.owed]  # keys typed in these go to the entry box
+        self.owed.installEventFilter(self)
         owed_header = self.owed.header()
         owed_header.setStretchLastSection(True)
         for column in (0, 1):
@@ -307,9 +309,16 @@ class RoundsView(QWidget):
         entry_row = QHBoxLayout()
         entry_row.addWidget(QLabel(self.tr("录入成绩："), self))
         entry_row.addWidget(self.entry_box, 1)
+        # deputies' results from the hall network wait under the records owed (shown only when some do)
+        self.pending = PendingPanel(document, self)
+        self._routed.append(self.pending.list)  # digits typed there go to the entry box too
+        self.pending.list.installEventFilter(self)
+        side = QSplitter(Qt.Orientation.Vertical, self)
+        side.addWidget(self.owed_box)
+        side.addWidget(self.pending)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.table)
-        splitter.addWidget(self.owed_box)
+        splitter.addWidget(side)
         splitter.setStretchFactor(0, 4)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([820, 340])
@@ -368,6 +377,7 @@ class RoundsView(QWidget):
             self.view = None
             self.model.set_round(None)
             self._update_controls()
+            self.pending.set_round(0)
 
     def _tab_changed(self, index: int) -> None:
         if index >= 0:
@@ -385,6 +395,7 @@ class RoundsView(QWidget):
         self.entry_box.cancel()
         self._change = None
         self.focus_entry()
+        self.pending.set_round(number)
 
     def refresh(self) -> None:
         """After any change: new rounds get tabs, the shown round's results are updated in place.
@@ -704,7 +715,7 @@ class RoundsView(QWidget):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
-            watched is self.owed
+            watched in self._routed
             and isinstance(event, QKeyEvent)
             and event.type() == QEvent.Type.KeyPress
             and typed_text(event)
