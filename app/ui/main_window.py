@@ -6,7 +6,6 @@ view (the rounds, or the players before round 1) without paying for the seven ot
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -71,22 +70,70 @@ def remember_file(path: Path) -> None:
     settings.sync()
 
 
-#: The class of each view, imported when the view is first shown.
-VIEW_CLASSES: dict[str, tuple[str, str]] = {
-    "players": ("app.ui.views.players", "PlayersView"),
-    "rounds": ("app.ui.views.rounds", "RoundsView"),
-    "bracket": ("app.ui.views.bracket", "BracketView"),
-    "standings": ("app.ui.views.standings", "StandingsView"),
-    "teams": ("app.ui.views.teams", "TeamsView"),
-    "prizes": ("app.ui.views.teams", "PrizesView"),
-    "records": ("app.ui.views.records", "RecordsView"),
-    "settings": ("app.ui.views.settings", "SettingsView"),
+def _players() -> type[QWidget]:
+    from app.ui.views.players import PlayersView
+
+    return PlayersView
+
+
+def _rounds() -> type[QWidget]:
+    from app.ui.views.rounds import RoundsView
+
+    return RoundsView
+
+
+def _bracket() -> type[QWidget]:
+    from app.ui.views.bracket import BracketView
+
+    return BracketView
+
+
+def _standings() -> type[QWidget]:
+    from app.ui.views.standings import StandingsView
+
+    return StandingsView
+
+
+def _teams() -> type[QWidget]:
+    from app.ui.views.teams import TeamsView
+
+    return TeamsView
+
+
+def _prizes() -> type[QWidget]:
+    from app.ui.views.teams import PrizesView
+
+    return PrizesView
+
+
+def _records() -> type[QWidget]:
+    from app.ui.views.records import RecordsView
+
+    return RecordsView
+
+
+def _settings() -> type[QWidget]:
+    from app.ui.views.settings import SettingsView
+
+    return SettingsView
+
+
+#: The class of each view, imported when the view is first shown (plain import statements, so that
+#: PyInstaller finds the modules for the frozen build).
+VIEW_CLASSES: dict[str, Callable[[], type[QWidget]]] = {
+    "players": _players,
+    "rounds": _rounds,
+    "bracket": _bracket,
+    "standings": _standings,
+    "teams": _teams,
+    "prizes": _prizes,
+    "records": _records,
+    "settings": _settings,
 }
 
 
 def view_class(key: str) -> Callable[[TournamentDocument, QWidget], QWidget]:
-    module, name = VIEW_CLASSES[key]
-    cls: Callable[[TournamentDocument, QWidget], QWidget] = getattr(importlib.import_module(module), name)
+    cls: Callable[[TournamentDocument, QWidget], QWidget] = VIEW_CLASSES[key]()  # type: ignore[assignment]
     return cls
 
 
