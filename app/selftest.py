@@ -254,9 +254,11 @@ def _step_excel(work: Path, say: Callable[[str], None]) -> None:
 
 def _step_window(work: Path, say: Callable[[str], None]) -> None:
     """The real window on the event: every view built, English installed, a print preview rendered."""
+    from PySide6.QtCore import QCoreApplication
+
     from app.services.exports import render_pdf
     from app.ui.application import application, use_bundled_font
-    from app.ui.i18n import current_language, install_language
+    from app.ui.i18n import current_language, install_language, qt_chinese_installed
     from app.ui.main_window import VIEWS, MainWindow
     from app.ui.printing import page_images
 
@@ -264,6 +266,9 @@ def _step_window(work: Path, say: Callable[[str], None]) -> None:
     install_language("en")
     assert current_language() == "en", "the English translation (.qm) is not in this build"
     install_language("zh")
+    assert qt_chinese_installed(), "Qt's own Chinese (qtbase_zh_CN.qm) is not in this build"
+    cancel = QCoreApplication.translate("QPlatformTheme", "Cancel")
+    assert cancel != "Cancel", "Qt's buttons would stay English"
     window = MainWindow()
     try:
         assert window.open_file(work / "自检.xqt"), "the window could not open the event"
@@ -274,7 +279,9 @@ def _step_window(work: Path, say: Callable[[str], None]) -> None:
         assert pages and not pages[0].isNull()
     finally:
         window.close()
-    say(f"     window: {len(VIEWS)} views, English loaded, print preview {len(pages)} pages")
+    say(
+        f"     window: {len(VIEWS)} views, English loaded, Qt's own Chinese ({cancel}), print preview {len(pages)} pages"
+    )
 
 
 def QApplicationInstance() -> Any:

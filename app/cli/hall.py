@@ -61,9 +61,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             print("只有本机能打开；要让手机访问，请用 --host 指定本机的局域网地址（或 0.0.0.0）")
         if read_only:
             print("赛事文件正由另一个程序编辑：只提供公开页面，不接收副裁判录入")
-        print("按 Ctrl+C 停止")
         stop = threading.Event()
         try:
+            print("按 Ctrl+C 停止", flush=True)  # inside the try: a Ctrl+C right after it stops cleanly too
             while not stop.wait(1.0):
                 if not server.running:
                     break

@@ -83,11 +83,35 @@ def cmd_bracket(args: argparse.Namespace) -> int:
     if args.json:
         print_json(data)
         return 0
-    for m in data["matches"]:
-        games = "，".join(f"第{g['game']}局 {g['red']}红-{g['black']}黑 {g['result']}" for g in m["games"])
+    from app.engine.knockout import Feed, GameKind
+    from app.engine.regulations import DecidingDraw
+    from app.engine.types import GameResult
+
+    kinds = {k.value: k.zh for k in GameKind}
+    black_wins_draw = bracket.rules.deciding_draw is DecidingDraw.BLACK_WINS
+
+    def result_text(kind: str, code: str) -> str:
+        result = GameResult(code)
+        if kind == GameKind.DECIDING.value and result is GameResult.DRAW and black_wins_draw:
+            return "和（黑胜）"
+        return result.zh or "待赛"
+
+    for plan, m in zip(bracket.plans, data["matches"], strict=True):
+
+        def slot(i: int, plan: Any = plan, m: dict[str, Any] = m) -> str:
+            player = m["high" if i == 0 else "low"]
+            if player is not None:
+                return f"{player} 号"
+            source = plan.sources[i]  # not known yet: where the player will come from
+            return f"{source.label_zh}（待定）" if isinstance(source, Feed) else "待定"
+
+        games = "，".join(
+            f"第{g['game']}局{kinds[g['kind']]} {g['red']}红-{g['black']}黑 {result_text(g['kind'], g['result'])}"
+            for g in m["games"]
+        )
+        winner = f"胜者 {m['winner']} 号" if m["winner"] else ""
         print(
-            f"第{m['round']}轮 {m['code']:<6} {m['title']}: {m['high']} vs {m['low']}  {games}  "
-            f"{'胜者 ' + str(m['winner']) if m['winner'] else ''}"
+            f"第{m['round']}轮 {m['code']:<6} {m['title']}：{slot(0)} 对 {slot(1)}  {games}  {winner}".rstrip()
         )
     return 0
 

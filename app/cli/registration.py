@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +20,61 @@ from app.cli.common import (
 from app.engine.types import UserError
 
 
-def cmd_new(args: argparse.Namespace) -> int:
-    from app.services.tournaments import create_tournament
+def _date(text: str, option: str) -> date:
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise UserError(
+            f"{option} 应为日期 年-月-日（如 2025-08-01），而不是“{text}”",
+            f"{option} takes a date YYYY-MM-DD (e.g. 2025-08-01), not {text!r}",
+        ) from None
 
-    db = create_tournament(Path(args.file), args.preset, name=args.name)
-    db.close()
-    print(f"已创建赛事文件 {args.file}（预设 {args.preset}）")
+
+def _datetime(text: str, option: str) -> datetime:
+    try:
+        value = datetime.fromisoformat(text.strip().replace(" ", "T", 1))
+    except ValueError:
+        raise UserError(
+            f"{option} 应为“年-月-日 时:分”（如 2025-07-28 18:00），而不是“{text}”",
+            f"{option} takes 'YYYY-MM-DD HH:MM' (e.g. 2025-07-28 18:00), not {text!r}",
+        ) from None
+    return value.replace(second=0, microsecond=0, tzinfo=None)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """A new event: the preset's regulation with the event's own name, dates, venue, deadline and
+    groups. Without --start the preset's own dates are kept (a past deadline is pointed out)."""
+    from app.engine.regulations import PRESET_TITLES, preset
+    from app.services.tournaments import NewEvent, create_event, split_group_names
+
+    base = preset(args.preset)
+    start = _date(args.start, "--start") if args.start else base.start_date
+    end = _date(args.end, "--end") if args.end else start + (base.end_date - base.start_date)
+    if args.deadline:
+        deadline = _datetime(args.deadline, "--deadline")
+    else:
+        lead = base.start_date - base.registration.deadline.date()
+        deadline = datetime.combine(start - lead, base.registration.deadline.time())
+    groups = split_group_names(args.groups) if args.groups else tuple(g.name for g in base.groups)
+    event = NewEvent(
+        args.name or base.event_name,
+        start,
+        end,
+        base.venue if args.venue is None else args.venue,
+        deadline,
+        groups,
+    )
+    create_event(Path(args.file), args.preset, event).close()
+    title = PRESET_TITLES.get(args.preset, (args.preset, args.preset))[0]
+    print(
+        f"已创建赛事文件 {args.file}：{event.name}，{start}—{end}，组别 {'、'.join(groups)}（规程模板：{title}）"
+    )
+    print(f"报名截止 {deadline:%Y-%m-%d %H:%M}")
+    if deadline < datetime.now():
+        print(
+            f"注意：报名截止时间 {deadline:%Y-%m-%d %H:%M} 已过，新报名须经裁判长批准（可用 --start/--deadline 指定本届日期）",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -138,6 +188,19 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the tournament file to create (.xqt)")
     p.add_argument("--preset", default="tianshui-2024", help="the regulation preset to start from")
     p.add_argument("--name", default=None, help="the event's name (default: the preset's)")
+    p.add_argument("--start", default=None, help="first day of play, YYYY-MM-DD (default: the preset's)")
+    p.add_argument(
+        "--end", default=None, help="last day of play, YYYY-MM-DD (default: as long as the preset's)"
+    )
+    p.add_argument("--venue", default=None, help="the venue (default: the preset's)")
+    p.add_argument(
+        "--deadline",
+        default=None,
+        help="registration deadline 'YYYY-MM-DD HH:MM' (default: as long before the start as the preset's)",
+    )
+    p.add_argument(
+        "--groups", default=None, help="the groups, e.g. '公开组,少年组' (default: the preset's groups)"
+    )
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("demo", help="create the demo event / 创建演示赛事")

@@ -22,7 +22,10 @@ def cmd_pair(args: argparse.Namespace) -> int:
         with writing(args) as db:
             out = pair_next_round(db, args.group, seed=args.seed)
     bye = f"，{out.bye} 号轮空" if out.bye is not None else ""
-    print(f"{out.group} 第 {out.number} 轮已编排：{out.boards} 台{bye}，随机种子 {out.seed}")
+    split = (
+        f"（淘汰赛 {out.knockout_boards} 台，积分编排 {out.swiss_boards} 台）" if out.knockout_boards else ""
+    )
+    print(f"{out.group} 第 {out.number} 轮已编排：{out.boards} 台{split}{bye}，随机种子 {out.seed}")
     for no in out.withdrawn:
         print(f"{no} 号连续弃权，已退出编排")
     if out.backup_warning:
@@ -107,7 +110,7 @@ def cmd_result(args: argparse.Namespace) -> int:
                 db, args.group, args.round, args.board, args.result, reason=args.reason, game_no=args.game
             )
             where = f"第 {args.round} 轮 第 {args.board} 台"
-    print(f"{args.group} {where}：{args.result}")
+    print(f"{args.group} {where}：{GameResult.from_code(args.result).zh or '未录入'}")  # as the prints say
     return 0
 
 

@@ -20,8 +20,9 @@ def cmd_standings(args: argparse.Namespace) -> int:
     if args.json:
         print_json([line.as_json() for line in view.lines])
         return 0
-    title = "最终名次" if view.final else f"第 {view.after_round} 轮后名次"
-    print(f"{view.group} {title}（{view.chain_zh}）")
+    print(f"{view.group} {view.title_zh}（{view.chain_zh}）")
+    if view.note_zh:
+        print(f"注：{view.note_zh}")
     for ln in view.lines:
         print(
             f"{ln.rank:>3} {ln.no:>4} {ln.name:<6} {ln.unit:<8} {ln.score:>3} 对手分{ln.opponent_score:>4} "
@@ -38,7 +39,7 @@ def cmd_why_above(args: argparse.Namespace) -> int:
     from app.services.standings import why_above
 
     with open_file(args.file, read_only=True) as db:
-        print(why_above(db, args.group, args.a, args.b, args.after_round))
+        print(why_above(db, args.group, args.a, args.b, args.after_round, final=args.final))
     return 0
 
 
@@ -125,8 +126,17 @@ def register(sub: Any) -> None:
     p = sub.add_parser("standings", help="standings with every tiebreak / 名次")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
-    p.add_argument("--after-round", type=ROUND, default=None, help="the standings after this round")
-    p.add_argument("--final", action="store_true", help="the final ranking (knockout places first)")
+    p.add_argument(
+        "--after-round",
+        type=ROUND,
+        default=None,
+        help="the standings after this round (default: the last round with every result in)",
+    )
+    p.add_argument(
+        "--final",
+        action="store_true",
+        help="the final ranking (knockout places first; each place explained against the next one)",
+    )
     p.add_argument("--json", action="store_true", help="print the lines as JSON")
     p.set_defaults(func=cmd_standings)
 
@@ -134,7 +144,13 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", required=True, help="the group (组别)")
     p.add_argument(
-        "--after-round", type=ROUND, default=None, help="compare in the standings after this round"
+        "--after-round",
+        type=ROUND,
+        default=None,
+        help="compare in the standings after this round (default: the last round with every result in)",
+    )
+    p.add_argument(
+        "--final", action="store_true", help="compare in the final ranking (knockout places first)"
     )
     p.add_argument("a", type=PLAYER_NO, help="player A's sequence number (序号)")
     p.add_argument("b", type=PLAYER_NO, help="player B's sequence number (序号)")

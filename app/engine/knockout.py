@@ -97,7 +97,8 @@ class Feed:
 
     @property
     def label_zh(self) -> str:
-        return f"{self.match}{'胜者' if self.takes is Outcome.WINNER else '负者'}"
+        """``1/4决赛第1场胜者``, ``半决赛第2场负者`` — the match by name, never by its code."""
+        return f"{short_title_zh(self.match)}{'胜者' if self.takes is Outcome.WINNER else '负者'}"
 
     @property
     def label_en(self) -> str:
@@ -707,6 +708,33 @@ def _code(m: int, first: int, i: int) -> str:
     if m == 2:
         return "3RD" if first == 3 else f"P{first}"
     return f"P{first}{'SF' if m == 4 else 'QF'}{i}"
+
+
+_PAIR_PLACES_ZH = {3: "三四", 5: "五六", 7: "七八"}
+
+
+def short_title_zh(code: str) -> str:
+    """A match's name from its code, short enough for a bracket slot or a table cell.
+
+    >>> [short_title_zh(c) for c in ("QF1", "SF2", "F", "3RD", "P5SF1", "P5", "P9QF3", "R16_4")]
+    ['1/4决赛第1场', '半决赛第2场', '决赛', '三四名决赛', '5–8名半决赛第1场', '五六名决赛', '9–16名1/4决赛第3场', '1/8决赛第4场']
+    """
+    if code == "F":
+        return "决赛"
+    if code == "3RD":
+        return "三四名决赛"
+    for prefix, name in (("R16_", "1/8决赛"), ("QF", "1/4决赛"), ("SF", "半决赛")):
+        if code.startswith(prefix) and code[len(prefix) :].isdigit():
+            return f"{name}第{code[len(prefix) :]}场"
+    if code.startswith("P"):
+        body = code[1:]
+        digits = len(body) - len(body.lstrip("0123456789"))
+        first, rest = int(body[:digits]), body[digits:]
+        if not rest:
+            return f"{_PAIR_PLACES_ZH.get(first, f'{first}、{first + 1}')}名决赛"
+        stage, size = ("半决赛", 4) if rest.startswith("SF") else ("1/4决赛", 8)
+        return f"{first}–{first + size - 1}名{stage}第{rest[2:]}场"
+    return code
 
 
 def _title_zh(m: int, first: int, i: int) -> str:

@@ -71,14 +71,11 @@ def record_duties(
             f"第{round_number}轮没有第{missing[0]}台，不能指定录谱",
             f"round {round_number} has no board {missing[0]} to designate",
         )
-    designated = set(designated_boards)
+    recorded = dict(boards_to_record(round_number, boards, rules, designated_boards))
     duties: list[RecordDuty] = []
     for game in sorted(games, key=lambda g: g.board):
-        if game.board in designated:
-            why = "裁判组指定"
-        elif round_number > rules.designated_rounds and game.board <= rules.top_boards:
-            why = f"前{rules.top_boards}台"
-        else:
+        why = recorded.get(game.board)
+        if why is None:
             continue
         if not game.result.played_over_board:
             continue  # a forfeit or a game without result owes nothing (yet)
@@ -93,6 +90,31 @@ def record_duties(
             RecordDuty(round_number, game.board, recorder, f"第{round_number}轮第{game.board}台：{reason}")
         )
     return tuple(duties)
+
+
+def boards_to_record(
+    round_number: int,
+    boards: Collection[int],
+    rules: RecordDutyRules,
+    designated_boards: Collection[int] = (),
+) -> tuple[tuple[int, str], ...]:
+    """The boards whose game must be recorded, and why — known when the round starts, before any
+    result (so the record sheets can be handed out with the table cards).
+
+    >>> from app.engine.regulations import RecordDutyRules
+    >>> boards_to_record(4, range(1, 14), RecordDutyRules(), designated_boards=[12])[-2:]
+    ((10, '前10台'), (12, '裁判组指定'))
+    >>> boards_to_record(2, range(1, 14), RecordDutyRules())
+    ()
+    """
+    designated = set(designated_boards)
+    out = []
+    for board in sorted(set(boards)):
+        if board in designated:
+            out.append((board, "裁判组指定"))
+        elif round_number > rules.designated_rounds and board <= rules.top_boards:
+            out.append((board, f"前{rules.top_boards}台"))
+    return tuple(out)
 
 
 def check_record(round_number: int, game: Game, moves: int, rules: RecordDutyRules) -> tuple[Violation, ...]:

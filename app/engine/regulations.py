@@ -405,6 +405,13 @@ TIANSHUI_2024 = Regulations(
 )
 
 PRESETS: dict[str, Regulations] = {"tianshui-2024": TIANSHUI_2024}
+#: What the arbiter sees when choosing a preset (Chinese, English): never the key.
+PRESET_TITLES: dict[str, tuple[str, str]] = {
+    "tianshui-2024": (
+        "2024 天水职工象棋公开赛规程（公开组、天水本地组；11 轮，前 8 名淘汰赛）",
+        "2024 Tianshui workers' open (open and local groups; 11 rounds, top-8 knockout)",
+    ),
+}
 
 
 def preset(name: str) -> Regulations:

@@ -151,15 +151,16 @@ def _teams_page(t: TeamStandings) -> str:
 def _prizes_page(p: PrizeList) -> str:
     rows: list[list[object]] = [[x.table, x.place, x.name, x.unit, f"{x.amount:,}"] for x in p.lines]
     rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}"])
-    return _table(["类别", "名次", "姓名", "单位", "奖金（元，税前）"], rows, (2, 3))
+    notes = "".join(f"<p>{html.escape(note)}</p>" for note in p.notes)
+    return notes + _table(["类别", "名次", "姓名", "单位", "奖金（元，税前）"], rows, (2, 3))
 
 
 def _bracket_page(b: Bracket) -> str:
     rows = []
     for m in (*(m for col in b.columns for m in col), *b.extra):
         games = "；".join(f"{g.kind}：红 {g.red} — 黑 {g.black} {g.result_zh or '待赛'}" for g in m.games)
-        rows.append([m.code, m.title or m.round_name, m.high, m.low, games or "待赛", m.winner])
-    return _table(["场次", "比赛", "上签", "下签", "各局", "胜者"], rows, (2, 3, 4, 5))
+        rows.append([m.title or m.round_name, m.high, m.low, games or "待赛", m.winner])
+    return _table(["比赛", "上签", "下签", "各局", "胜者"], rows, (1, 2, 3, 4))
 
 
 def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> list[Path]:

@@ -67,18 +67,39 @@ class PlayerLine:
 
 @dataclass(frozen=True, slots=True)
 class PairingRow:
-    """One board of a round; ``result_zh`` blank while pending; ``marks`` e.g. ("红方犯规", "迟到")."""
+    """One board of a round; ``result_zh`` blank while pending; ``marks`` e.g. ("红方犯规", "迟到").
+
+    A knockout game says what it is — ``match`` e.g. "半决赛第1场", ``game`` e.g. "第1局 慢棋" — and is
+    played under its own ``time_control`` (e.g. "20′+5″"); all empty for a Swiss game (the header's
+    time control applies).
+    """
 
     board: int
     red: PlayerLine
     black: PlayerLine
     result_zh: str = ""
     marks: tuple[str, ...] = ()
+    match: str = ""
+    game: str = ""
+    time_control: str = ""
     link: str = ""  # the board's page on the hall network (printed as a QR code), "" for none
+
+    @property
+    def stage(self) -> str:
+        return f"{self.match} {self.game}".strip()
 
     @classmethod
     def with_result(
-        cls, board: int, red: PlayerLine, black: PlayerLine, result: GameResult, marks: tuple[str, ...] = ()
+        cls,
+        board: int,
+        red: PlayerLine,
+        black: PlayerLine,
+        result: GameResult,
+        marks: tuple[str, ...] = (),
+        *,
+        match: str = "",
+        game: str = "",
+        time_control: str = "",
     ) -> PairingRow:
         """Fill ``result_zh`` from an engine result; forfeits are marked as such.
 
@@ -86,7 +107,7 @@ class PairingRow:
         >>> PairingRow.with_result(3, p, p, GameResult.RED_FORFEIT).result_zh
         '红弃权'
         """
-        return cls(board, red, black, result.zh, marks)
+        return cls(board, red, black, result.zh, marks, match, game, time_control)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +243,7 @@ class PrizeLine:
 class PrizeList:
     header: EventHeader
     lines: tuple[PrizeLine, ...]
+    notes: tuple[str, ...] = ()  # e.g. "公开组：暂列：按第 3 轮后名次。" for a group not finished
 
 
 @dataclass(frozen=True, slots=True)

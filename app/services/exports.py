@@ -22,7 +22,16 @@ from app.db.session import Database
 from app.engine.discipline import scores
 from app.engine.event import ViolationFact
 from app.engine.knockout import Bracket as EngineBracket
-from app.engine.knockout import Feed, GameKind, KnockoutGame, Match, MatchPlan, match_result
+from app.engine.knockout import (
+    Feed,
+    GameKind,
+    KnockoutGame,
+    Match,
+    MatchPlan,
+    match_result,
+    short_title_zh,
+    time_control,
+)
 from app.engine.privacy import mask_personal
 from app.engine.regulations import DecidingDraw, Regulations, Tiebreak
 from app.engine.types import Colour, GameResult, PlayerStatus, UserError, ViolationKind
@@ -32,10 +41,17 @@ from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
 from app.services import hall
 from app.services.audit import audit_log
 from app.services.knockout import bracket_of
-from app.services.records import record_duty_list
+from app.services.records import record_duty_list, recorded_boards
 from app.services.registration import PlayerView, list_players
 from app.services.rounds import Seat, group_state, round_view, rounds_of
-from app.services.standings import group_standings, prize_list, team_standings
+from app.services.standings import (
+    PrizesView,
+    StandingsView,
+    final_standings,
+    group_standings,
+    prize_list,
+    team_standings,
+)
 from app.services.tournaments import TournamentInfo, tournament_info
 
 #: The documents ``xqarbiter print`` knows, in the order of OUTPUTS.md.
@@ -48,6 +64,8 @@ ROUND_DOCUMENTS = ("table-cards", "pairings", "results", "record-sheets")
 _GENDER_ZH = {"male": "男", "female": "女"}
 _STATUS_NOTE = {PlayerStatus.WITHDRAWN: "退赛", PlayerStatus.DISQUALIFIED: "取消资格"}
 _MAIN_ROUND_NAMES = {"R16": "1/8决赛", "QF": "1/4决赛", "SF": "半决赛", "F": "决赛"}
+#: A knockout game as printed: slow game, rapid game with colours swapped, deciding game.
+_GAME_NAMES = {GameKind.SLOW: "慢棋", GameKind.RAPID: "快棋（换先）", GameKind.DECIDING: "附加赛"}
 
 
 # --------------------------------------------------------------------------- common parts
@@ -193,8 +211,19 @@ def _knockout_rows(
         plan = bracket.plan(m.code)
         for g in m.games[-1:] if current_only else m.games:
             result = g.result if with_results else GameResult.PENDING
-            marks = (plan.title_zh, f"第{g.number}局{g.kind.zh}")
-            rows.append(model.PairingRow.with_result(plan.board, line(g.red), line(g.black), result, marks))
+            game = f"第{g.number}局 {_GAME_NAMES[g.kind]}"
+            rows.append(
+                model.PairingRow.with_result(
+                    plan.board,
+                    line(g.red),
+                    line(g.black),
+                    result,
+                    (plan.title_zh, game),
+                    match=short_title_zh(plan.code),
+                    game=game,
+                    time_control=time_control(g.kind, bracket.rules).label,
+                )
+            )
     return rows
 
 
@@ -222,28 +251,47 @@ def round_results(db: Database, group: str, number: int) -> model.PairingList:
 
 
 def record_sheets(db: Database, group: str, number: int) -> model.RecordSheets:
-    """录谱纸 for the boards whose records are due in a round (from the record-duty list)."""
+    """录谱纸 for the boards whose records are due in a round — printable when the round starts.
+
+    A board whose game has no result yet gets a sheet for each player (the winner, or Black after a
+    draw, hands theirs in); once the result is in, one sheet for the player who owes the record; a
+    forfeited game none.
+    """
     info = tournament_info(db)
     _require_round(db, group, number)
-    duties = record_duty_list(db, group, number)
-    if not duties:
+    boards = recorded_boards(db, group, number)
+    if not boards:
         raise UserError(
-            f"{group}第 {number} 轮目前没有应录谱的对局", f"{group} round {number} has no game records due"
+            f"{group}第 {number} 轮没有应录谱的台次（前 3 轮由裁判组指定）",
+            f"{group} round {number} has no boards whose games are recorded (rounds 1–3: designated ones)",
         )
-    rows = {r.board: r for r in _round_rows(db, group, number, with_results=False).rows}
-    sheets = tuple(
-        model.RecordDuty(
-            d.board,
-            rows[d.board].red,
-            rows[d.board].black,
-            f"{d.recorder_no} {d.recorder_name}（{d.reason}）"
-            if d.reason
-            else f"{d.recorder_no} {d.recorder_name}",
+    duties = {d.board: d for d in record_duty_list(db, group, number)}
+    rows = {r.board: r for r in _round_rows(db, group, number, with_results=False, current_only=True).rows}
+    draw_side = info.regulations.record_duty.draw_recorder.zh
+    sheets: list[model.RecordDuty] = []
+    for b in boards:
+        row = rows.get(b.board)
+        if row is None:
+            continue
+        if b.board in duties:
+            d = duties[b.board]
+            sheets.append(
+                model.RecordDuty(
+                    b.board, row.red, row.black, f"{d.recorder_no} {d.recorder_name}（{d.reason}）"
+                )
+            )
+        elif b.pending:
+            rule = f"{b.why}：获胜方交谱，和棋由{draw_side}方交谱"
+            for side, p in (("红方", row.red), ("黑方", row.black)):
+                sheets.append(
+                    model.RecordDuty(b.board, row.red, row.black, f"{side} {p.no}号 {p.name}（{rule}）")
+                )
+    if not sheets:
+        raise UserError(
+            f"{group}第 {number} 轮应录谱的对局均为弃权，不需要录谱纸",
+            f"{group} round {number}: every game to be recorded was forfeited; no record sheets",
         )
-        for d in sorted(duties, key=lambda d: d.board)
-        if d.board in rows
-    )
-    return model.RecordSheets(_header(info, group, number), sheets)
+    return model.RecordSheets(_header(info, group, number), tuple(sheets))
 
 
 # --------------------------------------------------------------------------- standings
@@ -254,12 +302,60 @@ def _chain_columns(chain: Sequence[Tiebreak]) -> tuple[Tiebreak, ...]:
     return tuple(t for t in chain if t is not Tiebreak.PREVIOUS_ROUNDS)
 
 
+def _standing_round(db: Database, group: str, after_round: int | None) -> tuple[int, str]:
+    """The round a standing is after, and its label for the page header (``第3轮后``).
+
+    Default: the last round with every result in. A round asked for that is not complete is printed
+    as provisional (暂列, with the boards still open); before any complete round there is nothing to
+    rank — the entry list is the document for that.
+    """
+    summaries = rounds_of(db, group)
+    complete = 0
+    for r in summaries:
+        if r.number != complete + 1 or r.pending:
+            break
+        complete = r.number
+    if after_round is None:
+        after_round = complete
+        if not complete:
+            if not summaries:
+                raise UserError(f"{group}尚未编排任何轮次", f"{group} has no paired round yet")
+            raise UserError(
+                f"{group}第 1 轮的成绩尚未录齐，还没有名次（赛前请用参赛名单）",
+                f"{group}: round 1 is not complete yet, so there is no ranking (print the entry list)",
+            )
+    if after_round == 0:
+        raise UserError(
+            "“第 0 轮后”没有名次：请指定已赛的轮次（赛前请用参赛名单）",
+            "there is no ranking after round 0: name a round played (before round 1, the entry list)",
+        )
+    _require_round(db, group, after_round)
+    pending = next(r.pending for r in summaries if r.number == after_round)
+    label = f"第{after_round}轮后"
+    if pending:
+        label += f"（暂列：本轮尚有{pending}台未录入）"
+    return after_round, label
+
+
+def _final_view(db: Database, group: str) -> StandingsView | None:
+    """The final ranking once the group is over (every round complete, the knockout decided)."""
+    try:
+        return final_standings(db, group)
+    except UserError:
+        return None
+
+
 def standings(db: Database, group: str, after_round: int | None = None) -> model.Standings:
-    """名次表 after a round (default: the latest paired round): every value column of the chain."""
+    """名次表 after a round (default: the last round with every result in, and once the group is over
+    the final ranking, knockout places first): every value column of the chain; the header says
+    after which round, or 最终名次."""
     info = tournament_info(db)
-    number = latest_round(db, group) if after_round is None else after_round
-    _require_round(db, group, number)
-    view = group_standings(db, group, number)
+    final = _final_view(db, group) if after_round is None else None
+    if final is not None:
+        view, label = final, "最终名次"
+    else:
+        number, label = _standing_round(db, group, after_round)
+        view = group_standings(db, group, number)
     columns = _chain_columns(view.chain)
     rows = []
     ties = []
@@ -286,8 +382,12 @@ def standings(db: Database, group: str, after_round: int | None = None) -> model
         )
         if line.separated_by == "sequence_number" and i + 1 < len(view.lines):
             ties.append((line.no, view.lines[i + 1].no))
+    if view.final:
+        return model.Standings(
+            _header(info, group, round_label=label), tuple(t.zh for t in columns), tuple(rows), tuple(ties)
+        )
     return model.Standings(
-        _header(info, group, view.after_round), tuple(t.zh for t in columns), tuple(rows), tuple(ties)
+        _header(info, group, view.after_round, label), tuple(t.zh for t in columns), tuple(rows), tuple(ties)
     )
 
 
@@ -296,13 +396,16 @@ def _value(v: int | None) -> int | str:
 
 
 def crosstable(db: Database, group: str, after_round: int | None = None) -> model.Crosstable:
-    """个人成绩总表: per round opponent 序号, colour and result; score and place after the round."""
+    """个人成绩总表: per round opponent 序号, colour and result; score and place after the round
+    (default: the last round with every result in)."""
     info = tournament_info(db)
-    number = latest_round(db, group) if after_round is None else after_round
-    _require_round(db, group, number)
+    number, label = _standing_round(db, group, after_round)
+    final = _final_view(db, group) if number == info.regulations.group(group).rounds else None
     state = group_state(db, group)
     total = scores(state.scored_rounds, info.regulations.points, number)
-    places = {line.no: line.rank for line in group_standings(db, group, number).lines}
+    places = {line.no: line.rank for line in (final or group_standings(db, group, number)).lines}
+    if final is not None:
+        label += "（名次为最终名次）"
     cells: dict[int, list[model.CrossCell]] = {e.no: [] for e in state.entrants}
     knockout = _knockout_cells(db, group)
     for rnd in (r for r in state.scored_rounds if r.number <= number):  # as the standings count them
@@ -327,7 +430,7 @@ def crosstable(db: Database, group: str, after_round: int | None = None) -> mode
         for e in sorted(state.entrants, key=lambda e: e.no)
     )
     rounds = len([r for r in state.rounds if r.number <= number])
-    return model.Crosstable(_header(info, group, number), rounds, rows)
+    return model.Crosstable(_header(info, group, number, label), rounds, rows)
 
 
 def _knockout_cells(db: Database, group: str) -> dict[int, dict[int, model.CrossCell]]:
@@ -367,10 +470,14 @@ def team_standings_model(db: Database, group: str, after_round: int | None = Non
         for r in view.ranking.rows
     ]
     rows += [
-        model.TeamRow(None, u.team, (), None, None, f"有名次队员不足 {u.needed} 人（{u.ranked_members} 人）")
+        model.TeamRow(
+            None, u.team, (), None, None, f"不计名次：仅{u.ranked_members}人有名次（需{u.needed}人）"
+        )
         for u in view.ranking.unranked
     ]
-    label = "" if view.final else "（暂列）"
+    label = ""
+    if view.basis is not None and not view.final:
+        label = f"（{view.basis.zh}）"
     return model.TeamStandings(_header(info, group, round_label=label), tuple(rows))
 
 
@@ -393,8 +500,24 @@ def _prize_label(db: Database) -> str:
     return ""
 
 
+def _table_name(view: PrizesView, table: str, group: str) -> str:
+    """A prize table's name, marked 暂列 while its group's ranking is not final."""
+    basis = view.basis.get(group)
+    return table if basis is None or basis.final else f"{table}（暂列）"
+
+
+def _prize_notes(view: PrizesView, group: str | None) -> tuple[str, ...]:
+    """One line per group whose prizes are provisional: what they rest on."""
+    return tuple(
+        f"{name}：{basis.zh}。"
+        for name, basis in view.basis.items()
+        if not basis.final and (group is None or name == group)
+    )
+
+
 def prize_list_model(db: Database, group: str | None = None) -> model.PrizeList:
-    """奖励名单 (public): place, name, unit, amount — no ID, no phone."""
+    """奖励名单 (public): place, name, unit, amount — no ID, no phone. The tables of a group whose
+    ranking is not final are marked 暂列, with what they rest on."""
     info = tournament_info(db)
     label = _prize_label(db)
     view = prize_list(db)
@@ -402,17 +525,18 @@ def prize_list_model(db: Database, group: str | None = None) -> model.PrizeList:
     for t in view.prizes.tables:
         if group and t.table.group != group:
             continue
+        name = _table_name(view, t.table.name, t.table.group)
         for x in t.lines:
             if x.no is not None:
                 key = (t.table.group, x.no)
-                lines.append(
-                    model.PrizeLine(t.table.name, x.place, view.names[key], view.units[key], x.amount)
-                )
+                lines.append(model.PrizeLine(name, x.place, view.names[key], view.units[key], x.amount))
             elif x.team is not None:
-                lines.append(model.PrizeLine(t.table.name, x.place, x.team, "", x.amount))
+                lines.append(model.PrizeLine(name, x.place, x.team, "", x.amount))
     if not lines:
         raise UserError("还没有可发放的奖项", "there are no prizes to list yet")
-    return model.PrizeList(_header(info, group or "", round_label=label), tuple(lines))
+    return model.PrizeList(
+        _header(info, group or "", round_label=label), tuple(lines), _prize_notes(view, group)
+    )
 
 
 def payout_sheet(db: Database, group: str | None = None) -> model.PayoutSheet:
@@ -425,14 +549,13 @@ def payout_sheet(db: Database, group: str | None = None) -> model.PayoutSheet:
     for t in view.prizes.tables:
         if group and t.table.group != group:
             continue
+        name = _table_name(view, t.table.name, t.table.group)
         for x in t.lines:
             if x.no is not None:
                 p = people[(t.table.group, x.no)]
-                lines.append(
-                    model.PayoutLine(t.table.name, x.place, p.name, p.unit, x.amount, p.id_number, p.phone)
-                )
+                lines.append(model.PayoutLine(name, x.place, p.name, p.unit, x.amount, p.id_number, p.phone))
             elif x.team is not None:
-                lines.append(model.PayoutLine(t.table.name, x.place, x.team, "", x.amount, "", ""))
+                lines.append(model.PayoutLine(name, x.place, x.team, "", x.amount, "", ""))
     if not lines:
         raise UserError("还没有可发放的奖项", "there are no prizes to pay yet")
     return model.PayoutSheet(_header(info, group or "", round_label=label), tuple(lines))
@@ -623,8 +746,9 @@ def _event_parts(
         for n in numbers:
             rounds.append(round_results(db, name, n))
         if numbers:
-            tables.append(standings(db, name))
-            crosstables.append(crosstable(db, name))
+            if any(r.pending == 0 for r in rounds_of(db, name)[:1]):  # round 1 complete: a ranking exists
+                tables.append(standings(db, name))
+                crosstables.append(crosstable(db, name))
             if any(g.name == name and g.teams for g in info.groups):
                 teams.append(team_standings_model(db, name))
             if bracket_of(db, name) is not None:
@@ -742,11 +866,11 @@ def _document(
         return bracket(db, g)
     if name == "teams":
         return team_standings_model(db, g)
-    number = latest_round(db, g) if round_number is None else round_number
-    if name == "standings":
-        return standings(db, g, number)
+    if name == "standings":  # after the last complete round unless a round is named
+        return standings(db, g, round_number)
     if name == "crosstable":
-        return crosstable(db, g, number)
+        return crosstable(db, g, round_number)
+    number = latest_round(db, g) if round_number is None else round_number
     if name == "table-cards":
         return table_cards(db, g, number, per_page)
     if name == "pairings":

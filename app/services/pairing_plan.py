@@ -23,11 +23,16 @@ from app.engine.types import UserError
 class PairingOutcome:
     group: str
     number: int
-    boards: int
+    boards: int  # every board of the round: the knockout boards (after the split) and the Swiss ones
     bye: int | None
     seed: int
     withdrawn: tuple[int, ...]  # withdrawn before pairing for consecutive forfeits
     backup_warning: str = ""  # the pairing is saved, but its automatic backup failed
+    knockout_boards: int = 0  # boards 1 … k of the round are knockout matches
+
+    @property
+    def swiss_boards(self) -> int:
+        return self.boards - self.knockout_boards
 
 
 def next_swiss_round(state: GroupState) -> int:

@@ -17,6 +17,7 @@ from app.db.models import GameRecord, GameRow, Group, Player, Round, Violation
 from app.db.session import Database
 from app.engine.record_duty import (
     RecordDuty,
+    boards_to_record,
     check_record,
     close_round_violations,
     outstanding_records,
@@ -93,6 +94,29 @@ def record_duty_list(db: Database, group: str, number: int) -> list[RecordDutyLi
                 records[by_board[d.board].id].moves if by_board[d.board].id in records else None,
             )
             for d in rd.duties
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedBoard:
+    """A board whose game must be recorded, known from the start of the round; ``pending`` while its
+    (first) game has no result — then the recorder is not known yet and both players keep a record."""
+
+    board: int
+    why: str  # 前10台 / 裁判组指定
+    pending: bool
+
+
+def recorded_boards(db: Database, group: str, number: int) -> list[RecordedBoard]:
+    """The boards of a round whose records are due, before, during and after play (录谱纸 to print)."""
+    with db.session() as s:
+        _g, rnd, _no_of, records = _context(s, group, number)
+        by_board = {gm.board: gm for gm in rnd.games if gm.game_no == 1}
+        designated = {b for b, gm in by_board.items() if gm.id in records and records[gm.id].designated}
+        rules = regulations_of(s).record_duty
+        return [
+            RecordedBoard(board, why, by_board[board].result == GameResult.PENDING.value)
+            for board, why in boards_to_record(number, by_board, rules, designated)
         ]
 
 
@@ -222,11 +246,13 @@ def confirm_refusals(db: Database, group: str, number: int, *, who: str = audit.
 
 __all__ = [
     "RecordDutyLine",
+    "RecordedBoard",
     "confirm_refusals",
     "designate_records",
     "hand_in_record",
     "outstanding_records",
     "record_duty_list",
+    "recorded_boards",
     "records_owed",
     "refusals_at_close",
 ]

@@ -14,7 +14,7 @@ from datetime import date, datetime
 from typing import Literal
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from app.db.models import Group, Player, Round, Team
 from app.db.session import Database
@@ -485,6 +485,8 @@ def list_players(db: Database, group: str | None = None) -> list[PlayerView]:
         if group is not None:
             query = query.where(Player.group_id == group_row(s, group).id)
         query = query.order_by(Group.position, Player.no.is_(None), Player.no, Player.id)
+        # group and team with the players (one query each, not one per player): the players view opens fast
+        query = query.options(selectinload(Player.group), selectinload(Player.team))
         return [_view(p, first_day) for p in s.scalars(query)]
 
 

@@ -268,7 +268,9 @@ def pair_next_round(
             who=who,
         )
     warning = automatic_backup(db, f"paired-{group}-r{number}")
-    return PairingOutcome(group, number, len(pairing.games), pairing.bye, used_seed, withdrawn, warning)
+    return PairingOutcome(
+        group, number, offset + len(pairing.games), pairing.bye, used_seed, withdrawn, warning, offset
+    )
 
 
 def automatic_backup(db: Database, event: str) -> str:

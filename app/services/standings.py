@@ -2,11 +2,19 @@
 
 Everything is computed from the games on every call (no stored ranking), so a corrected result
 changes every later standing and tiebreak by itself.
+
+**Which round.** Unless a round is asked for, a standing is the one *after the last round with every
+result in* (:func:`complete_through`): while round N is paired and being played, the standings are
+those after round N − 1 — an unplayed game would otherwise count as a loss and its opponent in
+对手分. Every value says which round it is after (``after_round``) and whether that round is
+complete; before any round is complete it is the list before round 1 (``after_round == 0``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -17,12 +25,12 @@ from app.db.models import Group
 from app.db.session import Database
 from app.engine import standings as ranking
 from app.engine.event import GroupState
-from app.engine.knockout import final_ranking
+from app.engine.knockout import Bracket, final_ranking, match_result
 from app.engine.prizes import PrizeList, award_prizes
 from app.engine.regulations import PrizeKind, Regulations, Tiebreak
 from app.engine.teams import TeamRanking, rank_teams
 from app.engine.types import RoundRecord, UserError, ViolationKind
-from app.services.brackets import knockout_places, knockout_players
+from app.services.brackets import knockout_places, knockout_players, load_bracket
 from app.services.tournaments import group_row, regulations_of
 
 
@@ -38,10 +46,34 @@ def _swiss_input(
 _COUNTING_KINDS = {k.value for k in ViolationKind if k.counts_in_tiebreak}
 
 
+def complete_through(rounds: Iterable[RoundRecord]) -> int:
+    """The last round ``n`` such that rounds 1 … n all have every (Swiss) result in; 0 for none.
+
+    >>> from app.engine.types import Game, GameResult
+    >>> done = RoundRecord(1, (Game(1, 1, 2, GameResult.DRAW),))
+    >>> running = RoundRecord(2, (Game(1, 1, 2, GameResult.PENDING),))
+    >>> complete_through([done, running]), complete_through([running])
+    (1, 0)
+    """
+    n = 0
+    for r in sorted(rounds, key=lambda r: r.number):
+        if r.number != n + 1 or any(g.result.is_pending for g in r.games):
+            break
+        n = r.number
+    return n
+
+
+def _pending_in(state: GroupState, number: int) -> int:
+    return sum(g.result.is_pending for r in state.rounds if r.number == number for g in r.games)
+
+
 def _standings(
     s: Session, group: Group, reg: Regulations, after_round: int | None
 ) -> tuple[GroupState, ranking.Standings]:
+    """The ranking after ``after_round``; ``None``: after the last round with every result in."""
     state = load_group_state(s, group, reg)
+    if after_round is None:
+        after_round = complete_through(state.rounds)
     entrants, rounds, violations = _swiss_input(state)
     ko = knockout_players(s, group, reg)
     table = ranking.standings(
@@ -68,25 +100,30 @@ class StandingLine:
     name: str
     unit: str
     standing: ranking.Standing  # the engine's row: every tiebreak value and what separated it
+    # in the final ranking: what separates this player from the next one in the final order
+    final_separation: FinalSeparation | None = None
 
     def __getattr__(self, name: str) -> object:
         # team, status, score, opponent_score, wins, violations, black_games, black_wins, progressive
         return getattr(self.standing, name)
 
+    def _separation(self) -> ranking.Separation | FinalSeparation | None:
+        return self.final_separation if self.final_separation is not None else self.standing.separated_by
+
     @property
     def separated_by(self) -> str | None:
         """The code, e.g. ``wins``, ``round_6:opponent_score``, ``sequence_number``; None for the last row."""
-        sep = self.standing.separated_by
+        sep = self._separation()
         return None if sep is None else sep.code
 
     @property
     def separated_by_zh(self) -> str:
-        sep = self.standing.separated_by
+        sep = self._separation()
         return "" if sep is None else sep.zh
 
     @property
     def separated_by_en(self) -> str:
-        sep = self.standing.separated_by
+        sep = self._separation()
         return "" if sep is None else sep.en
 
     def as_json(self) -> dict[str, object]:
@@ -103,6 +140,9 @@ class StandingLine:
 
 @dataclass(frozen=True, slots=True)
 class StandingsView:
+    """A standing and what it is: after which round, whether that round is complete, the latest
+    round paired (a later one is being played), or the final ranking."""
+
     group: str
     after_round: int
     chain: tuple[Tiebreak, ...]
@@ -110,14 +150,63 @@ class StandingsView:
     disqualified: tuple[tuple[int, str], ...]
     decided_by_sequence_number: bool
     final: bool = False
+    latest_round: int = 0  # the group's latest paired round
+    pending: int = 0  # boards of ``after_round`` still without a result (asked for explicitly)
 
     @property
     def chain_zh(self) -> str:
         return "、".join(["积分", *(t.zh for t in self.chain), "序号"])
 
+    @property
+    def complete(self) -> bool:
+        return self.pending == 0
+
+    @property
+    def title_zh(self) -> str:
+        """``第 3 轮后名次``, ``最终名次``, ``赛前名单（按序号）``; an incomplete round says so."""
+        if self.final:
+            return "最终名次"
+        if self.after_round == 0:
+            return "赛前名单（按序号，尚无完整的轮次）"
+        title = f"第 {self.after_round} 轮后名次"
+        if self.pending:
+            title += f"（第 {self.after_round} 轮尚有 {self.pending} 台未录入，暂列）"
+        return title
+
+    @property
+    def title_en(self) -> str:
+        if self.final:
+            return "final ranking"
+        if self.after_round == 0:
+            return "before round 1 (by sequence number; no round complete yet)"
+        title = f"standings after round {self.after_round}"
+        if self.pending:
+            title += (
+                f" (round {self.after_round} still has {self.pending} boards without a result: provisional)"
+            )
+        return title
+
+    @property
+    def note_zh(self) -> str:
+        """Why a later round is not counted, when one is being played (empty otherwise)."""
+        if self.final or self.latest_round <= self.after_round:
+            return ""
+        return (
+            f"第 {self.latest_round} 轮尚未全部结束，名次截至第 {self.after_round} 轮（成绩已齐的最后一轮）"
+        )
+
+    @property
+    def note_en(self) -> str:
+        if self.final or self.latest_round <= self.after_round:
+            return ""
+        return (
+            f"round {self.latest_round} is not complete: the standings are after round "
+            f"{self.after_round}, the last round with every result in"
+        )
+
 
 def group_standings(db: Database, group: str, after_round: int | None = None) -> StandingsView:
-    """The standings of a group after a round (default: the last paired round)."""
+    """The standings of a group after a round (default: the last round with every result in)."""
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
@@ -131,20 +220,36 @@ def group_standings(db: Database, group: str, after_round: int | None = None) ->
         lines=lines,
         disqualified=tuple((no, by_no[no].name) for no in table.disqualified),
         decided_by_sequence_number=table.decided_by_sequence_number,
+        latest_round=max((r.number for r in state.rounds), default=0),
+        pending=_pending_in(state, table.after_round),
     )
 
 
 def why_above(
-    db: Database, group: str, a: int, b: int, after_round: int | None = None, *, language: str = "zh"
+    db: Database,
+    group: str,
+    a: int,
+    b: int,
+    after_round: int | None = None,
+    *,
+    final: bool = False,
+    language: str = "zh",
 ) -> str:
-    """ "Why is A above B": the first criterion where they differ, with both values (``zh`` or ``en``)."""
+    """ "Why is A above B": the first criterion where they differ, with both values (``zh`` or ``en``).
+
+    ``final``: in the final ranking — knockout places first (by the matches that decided them),
+    then the others by the chain over every round they played.
+    """
+    if final:
+        sep = _final_why(db, group, a, b)
+        return sep.en_sentence if language == "en" else sep.zh_sentence
     with db.session() as s:
         reg = regulations_of(s)
         _state, table = _standings(s, group_row(s, group), reg, after_round)
-    sep = table.why(a, b)
+    swiss = table.why(a, b)
     if language == "en":
-        return f"No. {sep.upper_no} ranks above no. {sep.lower_no}: {sep.en}"
-    return f"{sep.upper_no} 号排在 {sep.lower_no} 号之前：{sep.zh}"
+        return f"No. {swiss.upper_no} ranks above no. {swiss.lower_no}: {swiss.en}"
+    return f"{swiss.upper_no} 号排在 {swiss.lower_no} 号之前：{swiss.zh}"
 
 
 def final_places(db: Database, group: str) -> dict[int, int]:
@@ -155,46 +260,177 @@ def final_places(db: Database, group: str) -> dict[int, int]:
 
 
 def _final_places(s: Session, g: Group, reg: Regulations) -> dict[int, int]:
-    _state, table = _standings(s, g, reg, None)
+    return _final(s, g, reg).places
+
+
+@dataclass(frozen=True, slots=True)
+class FinalSeparation:
+    """Why ``upper_no`` is above ``lower_no`` in the final ranking; ``zh``/``en`` fit a column."""
+
+    upper_no: int
+    lower_no: int
+    code: str  # knockout_match:F, knockout_places, knockout_entry, or the chain's code
+    zh: str
+    en: str
+
+    @property
+    def zh_sentence(self) -> str:
+        return f"{self.upper_no} 号排在 {self.lower_no} 号之前（最终名次）：{self.zh}"
+
+    @property
+    def en_sentence(self) -> str:
+        return f"No. {self.upper_no} ranks above no. {self.lower_no} (final ranking): {self.en}"
+
+
+@dataclass(frozen=True)
+class _Final:
+    places: dict[int, int]  # no → final place
+    table: ranking.Standings  # the chain over every round (places after the knockout)
+    knockout: dict[int, int]  # no → knockout place
+    how: dict[int, tuple[str, str, str]]  # no → (zh, en, match code) of how the knockout place was won
+    size: int
+
+    @property
+    def order(self) -> list[int]:
+        return sorted(self.places, key=lambda no: self.places[no])
+
+    def separation(self, upper: int, lower: int) -> FinalSeparation:
+        pu, pl = self.places[upper], self.places[lower]
+        if upper in self.knockout and lower in self.knockout:
+            (u_zh, u_en, u_code), (l_zh, l_en, l_code) = self.how[upper], self.how[lower]
+            if u_code and u_code == l_code:
+                title_zh, title_en = u_zh.removesuffix("胜"), u_en.removeprefix("won the ")
+                return FinalSeparation(
+                    upper, lower, f"knockout_match:{u_code}", f"{title_zh}胜出", f"won the {title_en}"
+                )
+            return FinalSeparation(
+                upper,
+                lower,
+                "knockout_places",
+                f"淘汰赛第 {pu} 名（{u_zh}）先于第 {pl} 名（{l_zh}）",
+                f"knockout place {pu} ({u_en}) before place {pl} ({l_en})",
+            )
+        if upper in self.knockout:
+            return FinalSeparation(
+                upper,
+                lower,
+                "knockout_entry",
+                f"进入前 {self.size} 名淘汰赛（第 {pu} 名，{self.how[upper][0]}），列于未进入淘汰赛者之前",
+                f"played the top-{self.size} knockout (place {pu}, {self.how[upper][1]}): "
+                "ranked before every player outside it",
+            )
+        sep = self.table.why(upper, lower)
+        return FinalSeparation(upper, lower, sep.code, sep.zh, sep.en)
+
+
+def _knockout_how(bracket: Bracket, split_round: int) -> dict[int, tuple[str, str, str]]:
+    """How each knockout player got their place: the deciding match won or lost, or the standing."""
+    how: dict[int, tuple[str, str, str]] = {}
+    for plan, m in zip(bracket.plans, bracket.matches, strict=True):
+        res = match_result(m, bracket.rules)
+        if res is None:
+            continue
+        if plan.winner_place is not None and res.winner is not None:
+            how[res.winner] = (f"{plan.title_zh}胜", f"won the {plan.title_en}", plan.code)
+        if plan.loser_place is not None and res.loser is not None:
+            how[res.loser] = (f"{plan.title_zh}负", f"lost the {plan.title_en}", plan.code)
+    for no in bracket.seeds:
+        how.setdefault(no, (f"按第 {split_round} 轮后名次", f"by the standing after round {split_round}", ""))
+    return how
+
+
+def _final(s: Session, g: Group, reg: Regulations) -> _Final:
+    """The final ranking with what separates any two players in it; refused before the end."""
+    state, table = _standings(s, g, reg, None)
     fmt = reg.group(g.name)
+    done = complete_through(state.rounds)
+    if done < fmt.rounds:
+        raise UserError(
+            f"{g.name}共 {fmt.rounds} 轮，成绩已齐的只到第 {done} 轮：最终名次在最后一轮结束后产生",
+            f"{g.name} has {fmt.rounds} rounds and only {done} are complete: "
+            "the final ranking comes after the last round",
+        )
     removed = set(table.disqualified)
     if not fmt.knockout_size:
-        return {no: place for place, no in enumerate(table.order, start=1)}
-    places = knockout_places(s, g, reg)
-    if places is None:
+        places = {no: place for place, no in enumerate(table.order, start=1)}
+        return _Final(places, table, {}, {}, 0)
+    knockout = knockout_places(s, g, reg)
+    bracket = load_bracket(s, g, reg)
+    if knockout is None or bracket is None:
         raise UserError(
             f"{g.name}的淘汰赛尚未结束，还不能排出最终名次", f"the knockout of {g.name} is not finished yet"
         )
-    others = [no for no in table.order if no not in places]
-    return final_ranking(places, others, removed)
+    others = [no for no in table.order if no not in knockout]
+    places = final_ranking(knockout, others, removed)
+    return _Final(places, table, knockout, _knockout_how(bracket, bracket.split_round), fmt.knockout_size)
+
+
+def _final_why(db: Database, group: str, a: int, b: int) -> FinalSeparation:
+    if a == b:
+        raise UserError("请选择两名不同的棋手", "choose two different players")
+    with db.session() as s:
+        final = _final(s, group_row(s, group), regulations_of(s))
+    for no in (a, b):
+        if no not in final.places:
+            raise UserError(f"序号 {no} 不在最终名次中", f"player {no} is not in the final ranking")
+    upper, lower = sorted((a, b), key=lambda no: final.places[no])
+    return final.separation(upper, lower)
 
 
 def final_standings(db: Database, group: str) -> StandingsView:
-    """The final ranking as standings lines: places 1–n, tiebreak values over every Swiss round."""
+    """The final ranking as standings lines: places 1–n, tiebreak values over every Swiss round, and
+    what separates each player from the next one **in the final order** (places 1–8 by the knockout)."""
     view = group_standings(db, group)
-    places = final_places(db, group)
+    with db.session() as s:
+        final = _final(s, group_row(s, group), regulations_of(s))
     by_no = {line.no: line for line in view.lines}
-    ordered = sorted(places, key=lambda no: places[no])
-    lines = tuple(dataclasses.replace(by_no[no], rank=places[no]) for no in ordered)
-    return StandingsView(
-        view.group,
-        view.after_round,
-        view.chain,
-        lines,
-        view.disqualified,
-        view.decided_by_sequence_number,
-        final=True,
+    order = final.order
+    below = dict(itertools.pairwise(order))
+    lines = tuple(
+        dataclasses.replace(
+            by_no[no],
+            rank=final.places[no],
+            final_separation=final.separation(no, below[no]) if no in below else None,
+        )
+        for no in order
     )
+    return dataclasses.replace(view, lines=lines, final=True)
 
 
-def _places_for_prizes(s: Session, g: Group, reg: Regulations) -> list[int]:
-    """Final places where the event is over, the current standing otherwise (for a preview)."""
+@dataclass(frozen=True, slots=True)
+class RankingBasis:
+    """What a team ranking or a prize list of a group rests on: the final ranking, or (provisional)
+    the standings after the last complete round — 0 when the group has not played a round yet."""
+
+    group: str
+    final: bool
+    after_round: int
+
+    @property
+    def zh(self) -> str:
+        if self.final:
+            return "最终名次"
+        if self.after_round == 0:
+            return "暂列：尚未赛完一轮，按序号排列，不是名次"
+        return f"暂列：按第 {self.after_round} 轮后名次"
+
+    @property
+    def en(self) -> str:
+        if self.final:
+            return "final ranking"
+        if self.after_round == 0:
+            return "provisional: no round complete yet, by sequence number (not a ranking)"
+        return f"provisional: by the standings after round {self.after_round}"
+
+
+def _ranking_for_prizes(s: Session, g: Group, reg: Regulations) -> tuple[list[int], RankingBasis]:
+    """Final places where the group is over, the standing after its last complete round otherwise."""
     try:
         places = _final_places(s, g, reg)
     except UserError:
         _state, table = _standings(s, g, reg, None)
-        return list(table.order)
-    return sorted(places, key=lambda no: places[no])
+        return list(table.order), RankingBasis(g.name, False, table.after_round)
+    return sorted(places, key=lambda no: places[no]), RankingBasis(g.name, True, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,28 +439,33 @@ class TeamsView:
     ranking: TeamRanking
     names: dict[int, str]
     final: bool
+    basis: RankingBasis | None = None
 
 
 def team_standings(db: Database, group: str, after_round: int | None = None) -> TeamsView:
-    """The team ranking: from the final places once they exist, else from the standing after
-    ``after_round`` (default: the last paired round), marked not final."""
+    """The team ranking from the final places, or (provisional) from the standings after
+    ``after_round`` — by default the last complete round; ``basis`` says which."""
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
         if not g.teams:
             raise UserError(f"{group}不设团体", f"{group} has no team competition")
         state = load_group_state(s, g, reg)
-        try:
-            places = _final_places(s, g, reg)
-            final = True
-        except UserError:
-            _state, table = _standings(s, g, reg, after_round)
-            places = {no: place for place, no in enumerate(table.order, start=1)}
-            final = False
+        if after_round is None:
+            order, basis = _ranking_for_prizes(s, g, reg)
+        else:
+            try:
+                final_places_ = _final_places(s, g, reg)
+                order = sorted(final_places_, key=lambda no: final_places_[no])
+                basis = RankingBasis(g.name, True, 0)
+            except UserError:
+                _state, table = _standings(s, g, reg, after_round)
+                order, basis = list(table.order), RankingBasis(g.name, False, table.after_round)
+        places = {no: place for place, no in enumerate(order, start=1)}
         team_of = {e.no: e.team for e in state.entrants}
         teams = [t for t in {e.team for e in state.entrants} if t]
         result = rank_teams(places, team_of, reg.team, teams)
-        return TeamsView(group, result, {e.no: e.name for e in state.entrants}, final)
+        return TeamsView(group, result, {e.no: e.name for e in state.entrants}, basis.final, basis)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +473,11 @@ class PrizesView:
     prizes: PrizeList
     names: dict[tuple[str, int], str]  # (group, no) → name
     units: dict[tuple[str, int], str]
+    basis: dict[str, RankingBasis] = dataclasses.field(default_factory=dict)  # group → what it rests on
+
+    @property
+    def final(self) -> bool:
+        return all(b.final for b in self.basis.values())
 
 
 def prize_list(db: Database) -> PrizesView:
@@ -242,12 +488,13 @@ def prize_list(db: Database) -> PrizesView:
         unranked: set[str] = set()
         names: dict[tuple[str, int], str] = {}
         units: dict[tuple[str, int], str] = {}
+        basis: dict[str, RankingBasis] = {}
         for g in s.scalars(select(Group).order_by(Group.position)):
             state = load_group_state(s, g, reg)
             for e in state.entrants:
                 names[(g.name, e.no)] = e.name
                 units[(g.name, e.no)] = e.unit
-            individual[g.name] = _places_for_prizes(s, g, reg)
+            individual[g.name], basis[g.name] = _ranking_for_prizes(s, g, reg)
             if reg.prize_tables(g.name, PrizeKind.TEAM):
                 places = {no: i for i, no in enumerate(individual[g.name], start=1)}
                 tr = rank_teams(
@@ -259,4 +506,4 @@ def prize_list(db: Database) -> PrizesView:
                 teams[g.name] = list(tr.order)
                 unranked |= {u.team for u in tr.unranked}
         prizes = award_prizes(reg.prizes, individual, teams, unranked_teams=unranked)
-        return PrizesView(prizes, names, units)
+        return PrizesView(prizes, names, units, basis)

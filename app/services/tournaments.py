@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -98,6 +100,95 @@ def _fill_new(
             s.add(Group(name=g.name, teams=g.teams, position=position))
         # the file's name only: a full path would show the user's folders in exported audit lists
         audit.record(s, "create_tournament", entity=Path(path).name, after={"preset": preset_name}, who=who)
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """What a new event states at once (the rest comes from the preset): name, dates, venue,
+    registration deadline, groups."""
+
+    name: str
+    start: date
+    end: date
+    venue: str
+    deadline: datetime
+    groups: tuple[str, ...]
+
+
+def new_event_defaults(preset_name: str, today: date | None = None) -> NewEvent:
+    """The preset's event moved to a week from today: the same length, the deadline as many days
+    before the start as in the preset, the preset's groups; the name and venue left to fill in."""
+    base = preset(preset_name)
+    start = (today or date.today()) + timedelta(days=7)
+    lead = base.start_date - base.registration.deadline.date()
+    deadline = datetime.combine(start - lead, base.registration.deadline.time())
+    return NewEvent(
+        "", start, start + (base.end_date - base.start_date), "", deadline, tuple(g.name for g in base.groups)
+    )
+
+
+def split_group_names(text: str) -> tuple[str, ...]:
+    """``公开组、天水本地组`` (or commas, semicolons, spaces) → the names, in order."""
+    return tuple(part for part in re.split(r"[、,，;；\s]+", text.strip()) if part)
+
+
+def new_event_regulations(preset_name: str, event: NewEvent) -> Regulations:
+    """The preset's regulation for a new event: its own name, dates, venue, deadline and groups.
+
+    Groups take the format (rounds, split, teams) of the preset's group at the same position (a
+    group beyond the preset's takes the last one's), and the prize tables of a preset group go to
+    the group that replaces it (renamed); the prize tables of a dropped group are dropped.
+    """
+    base = preset(preset_name)
+    name = event.name.strip()
+    if not name:
+        raise UserError("请填写赛事名称", "the event needs a name")
+    if event.end < event.start:
+        raise UserError(
+            f"结束日期 {event.end} 早于开始日期 {event.start}",
+            f"the end {event.end} is before the start {event.start}",
+        )
+    if event.deadline > datetime.combine(event.start, time(23, 59)):
+        raise UserError(
+            f"报名截止时间 {event.deadline:%Y-%m-%d %H:%M} 晚于比赛开始日期 {event.start}",
+            f"the registration deadline {event.deadline:%Y-%m-%d %H:%M} is after the first day {event.start}",
+        )
+    names = [g.strip() for g in event.groups if g.strip()]
+    if not names:
+        raise UserError("至少要有一个组别", "the event needs at least one group")
+    if len(set(names)) != len(names):
+        raise UserError(f"组别名称重复：{'、'.join(names)}", f"duplicate group names: {', '.join(names)}")
+    formats = [
+        dataclasses.replace(base.groups[min(i, len(base.groups) - 1)], name=n) for i, n in enumerate(names)
+    ]
+    renamed = {g.name: names[i] for i, g in enumerate(base.groups) if i < len(names)}
+    prizes = tuple(
+        dataclasses.replace(t, group=renamed[t.group], name=t.name.replace(t.group, renamed[t.group], 1))
+        for t in base.prizes
+        if t.group in renamed
+    )
+    reg = dataclasses.replace(
+        base,
+        event_name=name,
+        start_date=event.start,
+        end_date=event.end,
+        venue=event.venue.strip(),
+        groups=tuple(formats),
+        prizes=prizes,
+        registration=dataclasses.replace(
+            base.registration, deadline=event.deadline, first_day_of_play=event.start
+        ),
+    )
+    reg.validate()
+    return reg
+
+
+def create_event(
+    path: Path | str, preset_name: str, event: NewEvent, *, who: str = audit.DEFAULT_ARBITER
+) -> Database:
+    """A new tournament file for ``event``, from a preset (see :func:`new_event_regulations`)."""
+    reg = new_event_regulations(preset_name, event)
+    return create_tournament(path, preset_name, name=reg.event_name, regulations=reg, who=who)
 
 
 def open_tournament(path: Path | str, *, read_only: bool = False, take_over: bool = False) -> Database:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QByteArray, QCoreApplication, QTimer
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -60,12 +60,23 @@ class Program:
     def __init__(self) -> None:
         self.window: MainWindow | None = None
 
-    def show(self, document: TournamentDocument | None) -> MainWindow:
+    def show(
+        self,
+        document: TournamentDocument | None,
+        *,
+        geometry: QByteArray | None = None,
+        maximized: bool = False,
+    ) -> MainWindow:
         window = MainWindow(document)
         if document is not None:
             document.setParent(window)
         window.language_requested.connect(self.switch_language)
-        window.show()
+        if geometry is not None:
+            window.restoreGeometry(geometry)  # before showing: the window appears at the old size
+        if maximized:
+            window.showMaximized()
+        else:
+            window.show()
         self.window = window
         return window
 
@@ -79,13 +90,14 @@ class Program:
             return
         document = old.document
         current = old.navigation.currentRow() if document is not None else 0
-        geometry = old.saveGeometry()
+        geometry, maximized, size = old.saveGeometry(), old.isMaximized(), old.size()
         if document is not None:
             document.setParent(None)
             old.document = None  # keep it open: the new window takes it over
-        new = self.show(document)
+        new = self.show(document, geometry=geometry, maximized=maximized)
         new.adopt_hall(old)  # the phones stay connected across the switch
-        new.restoreGeometry(geometry)
+        if not maximized and new.size() != size:
+            new.resize(size)  # a platform that ignored the saved geometry
         if document is not None:
             new.navigation.setCurrentRow(current)
         old.close()

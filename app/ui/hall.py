@@ -38,7 +38,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.types import UserError
-from app.reports.qr import qr_matrix
 from app.services import hall
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language
@@ -48,6 +47,8 @@ T = TypeVar("T")
 
 def qr_pixmap(text: str, size: int = 220) -> QPixmap:
     """The QR code of ``text`` as a pixmap about ``size`` pixels wide (same encoder as the PDFs)."""
+    from app.reports.qr import qr_matrix  # reportlab's encoder: loaded when a code is first drawn
+
     matrix = qr_matrix(text)
     n = len(matrix) + 4
     image = QImage(n, n, QImage.Format.Format_RGB32)

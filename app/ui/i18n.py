@@ -6,6 +6,11 @@ Linguist file ``resources/i18n/xqarbiter_en.ts``; ``pyside6-lrelease`` (shipped 
 PySide6-Essentials) compiles it to ``.qm`` — ``make i18n`` does that at install time. If the ``.qm``
 is missing or older than the ``.ts`` (a fresh checkout), :func:`compiled_translation` compiles it on
 the spot into the data folder, so a checkout without the build step still speaks English.
+
+Qt's own strings (the buttons of message boxes and dialogs — OK, Cancel, Yes, No —, the context
+menu of a line edit, the date picker) come from Qt's translations, ``qtbase_zh_CN.qm`` in the
+``translations`` folder of PySide6-Essentials (PyInstaller's Qt hook bundles it with QtCore):
+installed whenever the window speaks Chinese, so no English button is left in a Chinese window.
 """
 
 from __future__ import annotations
@@ -16,12 +21,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLocale, QSettings, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
 
 from app.paths import data_dir, resources_dir
 
 LANGUAGES = ("zh", "en")
-_installed: list[QTranslator] = []
+_installed: list[QTranslator] = []  # the program's own translation (English)
+_qt_installed: list[QTranslator] = []  # Qt's translation of its own strings (Chinese)
+QT_CHINESE = "qtbase_zh_CN"
 
 
 def app_settings() -> QSettings:
@@ -86,13 +93,46 @@ def preferred_language() -> str:
     return "zh" if QLocale.system().language() == QLocale.Language.Chinese else "en"
 
 
+def qt_translations_dirs() -> list[Path]:
+    """Where Qt's own ``.qm`` files may be: Qt's configured folder, then PySide6's (a frozen build)."""
+    dirs = [Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath))]
+    try:
+        import PySide6
+
+        dirs.append(Path(PySide6.__file__).parent / "Qt" / "translations")
+    except ImportError:  # pragma: no cover - PySide6 is a dependency
+        pass
+    return dirs
+
+
+def install_qt_chinese(app: QCoreApplication) -> bool:
+    """Qt's own strings in Chinese (qtbase_zh_CN); False when the file is not found."""
+    if _qt_installed:
+        return True
+    translator = QTranslator(app)
+    for folder in qt_translations_dirs():
+        if translator.load(QT_CHINESE, str(folder)):
+            app.installTranslator(translator)
+            _qt_installed.append(translator)
+            return True
+    return False
+
+
+def qt_chinese_installed() -> bool:
+    return bool(_qt_installed)
+
+
 def install_language(language: str) -> None:
-    """Install the translator for ``language`` (``zh`` removes translations: sources are Chinese)."""
+    """Install the translators for ``language``: Chinese is the source language of the program and
+    needs Qt's own Chinese; English needs the program's English and Qt's English (no file)."""
     app = QCoreApplication.instance()
     assert app is not None
     while _installed:
         app.removeTranslator(_installed.pop())
+    while _qt_installed:
+        app.removeTranslator(_qt_installed.pop())
     if language == "zh":
+        install_qt_chinese(app)
         return
     qm = compiled_translation(language)
     if qm is None:

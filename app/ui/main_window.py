@@ -1,4 +1,8 @@
-"""The arbiter's main window: file menu, navigation between views, group selector, status bar."""
+"""The arbiter's main window: file menu, navigation between views, group selector, status bar.
+
+Each view is built — and its module imported — the first time it is shown: the program opens on one
+view (the rounds, or the players before round 1) without paying for the seven others.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +17,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QListWidget,
     QMainWindow,
@@ -25,23 +28,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.regulations import PRESETS
 from app.engine.types import UserError
 from app.services import rounds as rounds_service
 from app.services.backups import restore_backup
 from app.services.snapshot import export_snapshot, import_snapshot
-from app.services.tournaments import FILE_SUFFIX, create_tournament
+from app.services.tournaments import FILE_SUFFIX, create_event
 from app.ui.dialogs.audit_backups import AuditLogDialog, BackupListDialog
 from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
 from app.ui.i18n import app_settings, current_language, tr, translate_noop
-from app.ui.views.bracket import BracketView
-from app.ui.views.players import PlayersView
-from app.ui.views.records import RecordsView
-from app.ui.views.rounds import RoundsView
-from app.ui.views.settings import SettingsView
-from app.ui.views.standings import StandingsView
-from app.ui.views.teams import PrizesView, TeamsView
 
 MAX_RECENT = 8
 
@@ -75,16 +70,71 @@ def remember_file(path: Path) -> None:
     settings.sync()
 
 
-VIEW_CLASSES: dict[str, Callable[[TournamentDocument, QWidget], QWidget]] = {
-    "players": PlayersView,
-    "rounds": RoundsView,
-    "bracket": BracketView,
-    "standings": StandingsView,
-    "teams": TeamsView,
-    "prizes": PrizesView,
-    "records": RecordsView,
-    "settings": SettingsView,
+def _players() -> type[QWidget]:
+    from app.ui.views.players import PlayersView
+
+    return PlayersView
+
+
+def _rounds() -> type[QWidget]:
+    from app.ui.views.rounds import RoundsView
+
+    return RoundsView
+
+
+def _bracket() -> type[QWidget]:
+    from app.ui.views.bracket import BracketView
+
+    return BracketView
+
+
+def _standings() -> type[QWidget]:
+    from app.ui.views.standings import StandingsView
+
+    return StandingsView
+
+
+def _teams() -> type[QWidget]:
+    from app.ui.views.teams import TeamsView
+
+    return TeamsView
+
+
+def _prizes() -> type[QWidget]:
+    from app.ui.views.teams import PrizesView
+
+    return PrizesView
+
+
+def _records() -> type[QWidget]:
+    from app.ui.views.records import RecordsView
+
+    return RecordsView
+
+
+def _settings() -> type[QWidget]:
+    from app.ui.views.settings import SettingsView
+
+    return SettingsView
+
+
+#: The class of each view, imported when the view is first shown (plain import statements, so that
+#: PyInstaller finds the modules for the frozen build).
+VIEW_CLASSES: dict[str, Callable[[], type[QWidget]]] = {
+    "players": _players,
+    "rounds": _rounds,
+    "bracket": _bracket,
+    "standings": _standings,
+    "teams": _teams,
+    "prizes": _prizes,
+    "records": _records,
+    "settings": _settings,
 }
+
+
+def view_class(key: str) -> Callable[[TournamentDocument, QWidget], QWidget]:
+    cls: Callable[[TournamentDocument, QWidget], QWidget] = VIEW_CLASSES[key]()  # type: ignore[assignment]
+    return cls
 
 
 class MainWindow(QMainWindow):
@@ -98,6 +148,8 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.group_box = QComboBox(self)
         self.group_box.setMinimumContentsLength(8)
+        # as wide as its longest group name (天水本地组 is 5 wide characters, not 5 letters)
+        self.group_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.group_box.currentTextChanged.connect(self._group_chosen)
         toolbar = QToolBar(self.tr("组别"), self)
         toolbar.setObjectName("groups")
@@ -188,8 +240,10 @@ class MainWindow(QMainWindow):
         return self.hall_dialog
 
     def _print_round(self) -> int | None:
+        """The round shown in the rounds view (None before that view was first shown: the latest)."""
         view = self.views.get("rounds")
-        return view.round_number or None if isinstance(view, RoundsView) else None
+        number = getattr(view, "round_number", 0)
+        return int(number) or None
 
     def print_document(self, name: str) -> QWidget | None:
         """Render document ``name`` for the chosen group (round documents: the round shown) and preview it."""
@@ -350,16 +404,17 @@ class MainWindow(QMainWindow):
         page = QWidget(self)
         self.navigation = QListWidget(page)
         self.navigation.setObjectName("navigation")
-        self.navigation.setMaximumWidth(140)
         self.navigation.setStyleSheet("QListWidget::item { padding: 10px 14px; }")
+        # wide enough for the longest label in the window's language ("Standings", "Settings" …)
+        metrics = self.navigation.fontMetrics()
+        longest = max(metrics.horizontalAdvance(tr("MainWindow", label)) for _key, label in VIEWS)
+        self.navigation.setFixedWidth(max(120, longest + 2 * 14 + 2 * self.navigation.frameWidth() + 12))
         self.stack = QStackedWidget(page)
         self.views = {}
-        for key, label in VIEWS:
+        for _key, label in VIEWS:
             self.navigation.addItem(tr("MainWindow", label))
-            view = self._make_view(key, tr("MainWindow", label), document)
-            self.views[key] = view
-            self.stack.addWidget(view)
-        self.navigation.currentRowChanged.connect(self.stack.setCurrentIndex)
+            self.stack.addWidget(QWidget(self.stack))  # a place for the view, built when first shown
+        self.navigation.currentRowChanged.connect(self._show_row)
         self.navigation.setCurrentRow(1 if rounds_service.rounds_of(document.db, document.group) else 0)
         layout = QHBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -367,13 +422,27 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.stack, 1)
         return page
 
+    def _show_row(self, row: int) -> None:
+        if row < 0 or self.document is None:
+            return
+        key = VIEWS[row][0]
+        if key not in self.views:
+            view = self._make_view(key, tr("MainWindow", VIEWS[row][1]), self.document)
+            placeholder = self.stack.widget(row)
+            self.stack.insertWidget(row, view)
+            self.stack.removeWidget(placeholder)
+            placeholder.deleteLater()
+            self.views[key] = view
+        self.stack.setCurrentIndex(row)
+
     def _make_view(self, key: str, title: str, document: TournamentDocument) -> QWidget:
         del title  # every view names itself
-        return VIEW_CLASSES[key](document, self)
+        return view_class(key)(document, self)
 
     def show_view(self, key: str) -> QWidget:
         keys = [k for k, _ in VIEWS]
         self.navigation.setCurrentRow(keys.index(key))
+        self._show_row(keys.index(key))
         return self.views[key]
 
     def open_file(self, path: Path) -> bool:
@@ -391,18 +460,23 @@ class MainWindow(QMainWindow):
             self.open_file(Path(name))
 
     def new_tournament(self) -> None:
-        presets = list(PRESETS)
-        chosen, ok = QInputDialog.getItem(self, self.tr("新建赛事"), self.tr("规程模板："), presets, 0, False)
-        if not ok:
+        """新建赛事: the event's name, dates, venue, deadline and groups first, then the file."""
+        from app.ui.dialogs.new_event import NewEventDialog
+
+        dialog = NewEventDialog(self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         name, _ = QFileDialog.getSaveFileName(
-            self, self.tr("新建赛事"), "", self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX)
+            self,
+            self.tr("新建赛事"),
+            dialog.new_event().name.strip(),
+            self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX),
         )
         if not name:
             return
         path = Path(name).with_suffix(FILE_SUFFIX)
         try:
-            create_tournament(path, chosen).close()
+            create_event(path, dialog.preset_key, dialog.new_event()).close()
         except UserError as error:
             QMessageBox.warning(self, self.tr("无法新建"), user_message(error))
             return

@@ -43,12 +43,8 @@
       <translation>Entity</translation>
     </message>
     <message>
-      <source>改前</source>
-      <translation>Before</translation>
-    </message>
-    <message>
-      <source>改后</source>
-      <translation>After</translation>
+      <source>内容</source>
+      <translation>Change</translation>
     </message>
     <message>
       <source>理由</source>
@@ -605,10 +601,6 @@
       <translation>New tournament</translation>
     </message>
     <message>
-      <source>规程模板：</source>
-      <translation>Regulation preset:</translation>
-    </message>
-    <message>
       <source>另存副本</source>
       <translation>Save a copy</translation>
     </message>
@@ -706,6 +698,53 @@
     <message>
       <source>%1 号 %2 执红</source>
       <translation>no. %1 %2 takes Red</translation>
+    </message>
+  </context>
+  <context>
+    <name>NewEventDialog</name>
+    <message>
+      <source>新建赛事</source>
+      <translation>New tournament</translation>
+    </message>
+    <message>
+      <source>如：2025年天水市职工象棋公开赛</source>
+      <translation>e.g. 2025 Tianshui Workers' Xiangqi Open</translation>
+    </message>
+    <message>
+      <source>组别之间用顿号或逗号隔开</source>
+      <translation>Separate the groups with commas</translation>
+    </message>
+    <message>
+      <source>规程模板：</source>
+      <translation>Regulation template:</translation>
+    </message>
+    <message>
+      <source>赛事名称：</source>
+      <translation>Event name:</translation>
+    </message>
+    <message>
+      <source>开始日期：</source>
+      <translation>First day:</translation>
+    </message>
+    <message>
+      <source>结束日期：</source>
+      <translation>Last day:</translation>
+    </message>
+    <message>
+      <source>比赛地点：</source>
+      <translation>Venue:</translation>
+    </message>
+    <message>
+      <source>报名截止：</source>
+      <translation>Registration deadline:</translation>
+    </message>
+    <message>
+      <source>组别：</source>
+      <translation>Groups:</translation>
+    </message>
+    <message>
+      <source>其余规程（轮次、名次区分、奖金……）来自模板，可在“设置”中修改。</source>
+      <translation>Everything else (rounds, tiebreaks, prizes …) comes from the template and can be changed in Settings.</translation>
     </message>
   </context>
   <context>
@@ -1341,6 +1380,29 @@
     </message>
   </context>
   <context>
+    <name>ResultEntry</name>
+    <message>
+      <source>台次+结果，如 12 1 回车</source>
+      <translation>board + result, e.g. 12 1 Enter</translation>
+    </message>
+    <message>
+      <source>Enter 或 Y 确认，Esc 取消</source>
+      <translation>Enter or Y to confirm, Esc to cancel</translation>
+    </message>
+    <message>
+      <source>有歧义：请加空格</source>
+      <translation>ambiguous: add a space</translation>
+    </message>
+    <message>
+      <source>第 %1 台：请输入结果</source>
+      <translation>board %1: type the result</translation>
+    </message>
+    <message>
+      <source>无法识别</source>
+      <translation>not understood</translation>
+    </message>
+  </context>
+  <context>
     <name>RoundsView</name>
     <message>
       <source>编排下一轮</source>
@@ -1367,10 +1429,6 @@
       <translation>Pairing edits, forfeits, violations (also right click or the Menu key in the table)</translation>
     </message>
     <message>
-      <source>台次+结果，如 12 1 回车</source>
-      <translation>board+result, e.g. 12 1 Enter</translation>
-    </message>
-    <message>
       <source>1 红胜　0 黑胜　= 或 5 和　+ 黑弃权　- 红弃权　* 双弃权　↑↓ 换台　Ctrl+Z 撤销</source>
       <translation>1 Red wins   0 Black wins   = or 5 draw   + Black forfeits   - Red forfeits   * both forfeit   ↑↓ board   Ctrl+Z undo</translation>
     </message>
@@ -1381,6 +1439,14 @@
     <message>
       <source>正在编排……</source>
       <translation>Pairing…</translation>
+    </message>
+    <message>
+      <source>没有选中的台次</source>
+      <translation>no board selected</translation>
+    </message>
+    <message>
+      <source>第 %1 台 %2</source>
+      <translation>board %1: %2</translation>
     </message>
     <message>
       <source>交换先后手</source>
@@ -1495,6 +1561,22 @@
       <translation>Round %1 closed</translation>
     </message>
     <message>
+      <source>清除第 %1 台的成绩 %2？</source>
+      <translation>Clear the result of board %1 (%2)?</translation>
+    </message>
+    <message>
+      <source>第 %1 台已录入 %2，改为 %3？</source>
+      <translation>Board %1 already has %2. Change it to %3?</translation>
+    </message>
+    <message>
+      <source>本轮没有第 %1 台</source>
+      <translation>This round has no board %1</translation>
+    </message>
+    <message>
+      <source>（现为 %1，将询问）</source>
+      <translation> (now %1: you will be asked)</translation>
+    </message>
+    <message>
       <source>红方</source>
       <translation>Red</translation>
     </message>
@@ -1595,6 +1677,14 @@
       <translation>Correct result</translation>
     </message>
     <message>
+      <source>第 %1 台：%2 → %3</source>
+      <translation>Board %1: %2 → %3</translation>
+    </message>
+    <message>
+      <source>第 %1 台的成绩未改动</source>
+      <translation>The result of board %1 was not changed</translation>
+    </message>
+    <message>
       <source>迟到判负…</source>
       <translation>Loss for lateness…</translation>
     </message>
@@ -1611,24 +1701,16 @@
       <translation>Round %1</translation>
     </message>
     <message>
+      <source>更正第 %1 台成绩的理由：</source>
+      <translation>Reason for correcting board %1:</translation>
+    </message>
+    <message>
       <source>未录入 %1 台</source>
       <translation>%1 boards pending</translation>
     </message>
     <message>
       <source>第 %1 台 %2 %3：%4</source>
       <translation>Board %1, %2 %3: %4</translation>
-    </message>
-    <message>
-      <source>本轮没有第 %1 台</source>
-      <translation>This round has no board %1</translation>
-    </message>
-    <message>
-      <source>更正第 %1 台成绩的理由：</source>
-      <translation>Reason for correcting board %1:</translation>
-    </message>
-    <message>
-      <source>无法识别“%1”：请输入台次和结果，如 12 1</source>
-      <translation>Cannot read “%1”: type a board and a result, e.g. 12 1</translation>
     </message>
   </context>
   <context>
@@ -2112,24 +2194,20 @@
       <translation>Select two players</translation>
     </message>
     <message>
-      <source>最终名次在第 %1 轮（最后一轮）结束后产生</source>
-      <translation>The final ranking exists after round %1 (the last round)</translation>
-    </message>
-    <message>
       <source>第 %1 轮后</source>
       <translation>After round %1</translation>
     </message>
     <message>
-      <source>%1 最终名次</source>
-      <translation>%1 final ranking</translation>
+      <source>最终名次在第 %1 轮（最后一轮）结束后产生</source>
+      <translation>The final ranking exists after round %1 (the last round)</translation>
+    </message>
+    <message>
+      <source>第 %1 轮后（未完）</source>
+      <translation>after round %1 (incomplete)</translation>
     </message>
     <message>
       <source>取消资格（不排名次）：%1</source>
       <translation>Disqualified (not ranked): %1</translation>
-    </message>
-    <message>
-      <source>%1 第 %2 轮后名次</source>
-      <translation>%1 standings after round %2</translation>
     </message>
     <message>
       <source>为什么 %1 排在 %2 之前？</source>
@@ -2182,16 +2260,16 @@
       <translation>%1 team ranking (final)</translation>
     </message>
     <message>
-      <source>%1 团体名次（按目前个人名次预览）</source>
-      <translation>%1 team ranking (preview from current standings)</translation>
-    </message>
-    <message>
       <source>不计团体成绩</source>
       <translation>No team result</translation>
     </message>
     <message>
       <source>%1 团体名次</source>
       <translation>%1 team ranking</translation>
+    </message>
+    <message>
+      <source>%1 团体名次（%2）</source>
+      <translation>%1 team ranking (%2)</translation>
     </message>
   </context>
   <context>

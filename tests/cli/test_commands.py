@@ -103,3 +103,55 @@ def test_export_import_round_trip_via_cli(paired: Path, tmp_path: Path, capsys) 
 def test_missing_file_is_a_clear_error(tmp_path: Path, capsys) -> None:
     code, _, err = run(capsys, "players", str(tmp_path / "nope.xqt"))
     assert code == 2 and "找不到" in err
+
+
+def test_new_takes_the_events_own_name_dates_venue_deadline_and_groups(tmp_path: Path, capsys) -> None:
+    from datetime import date, datetime
+
+    from app.services.tournaments import open_tournament, tournament_info
+
+    path = tmp_path / "n.xqt"
+    code, out, err = run(
+        capsys,
+        "new",
+        str(path),
+        "--name",
+        "2031年秦州象棋公开赛",
+        "--start",
+        "2031-08-01",
+        "--end",
+        "2031-08-03",
+        "--venue",
+        "秦州区文化馆",
+        "--deadline",
+        "2031-07-28 18:00",
+        "--groups",
+        "公开组,少年组",
+    )
+    assert code == 0 and "2031年秦州象棋公开赛" in out and "tianshui" not in out and err == ""
+    db = open_tournament(path, read_only=True)
+    try:
+        info = tournament_info(db)
+    finally:
+        db.close()
+    reg = info.regulations
+    assert (info.name, reg.start_date, reg.end_date, reg.venue) == (
+        "2031年秦州象棋公开赛",
+        date(2031, 8, 1),
+        date(2031, 8, 3),
+        "秦州区文化馆",
+    )
+    assert reg.registration.deadline == datetime(2031, 7, 28, 18, 0)
+    assert reg.registration.first_day_of_play == date(2031, 8, 1)
+    assert [g.name for g in info.groups] == ["公开组", "少年组"]
+    assert {t.name for t in reg.prizes} == {"公开组个人", "少年组个人", "公开组团体"}  # 天水本地组's → 少年组
+    for bad, message in (
+        (["--start", "2031-13-01"], "--start 应为日期"),
+        (["--deadline", "tomorrow"], "--deadline 应为"),
+        (["--start", "2031-08-01", "--end", "2031-07-01"], "早于开始日期"),
+        (["--start", "2031-08-01", "--deadline", "2031-08-09 18:00"], "晚于比赛开始日期"),
+        (["--groups", " , "], "至少要有一个组别"),
+    ):
+        target = tmp_path / "bad.xqt"
+        code, _, err = run(capsys, "new", str(target), *bad)
+        assert code == 2 and message in err and not target.exists(), (bad, err)

@@ -233,3 +233,32 @@ def test_records_hand_in_and_refusals_at_closing(played: Path, tmp_path: Path, c
     assert code == 0 and f"已记拒不录谱 {len(owed) - 1} 次" in out
     rows = json.loads(run(capsys, "standings", str(path), "--group", G, "--json")[1])
     assert sum(r["tiebreaks"]["violations"] for r in rows) == len(owed) - 1
+
+
+def test_why_says_why_this_floater_and_not_another(played: Path, capsys) -> None:
+    """A pair joining two scores: `why` says the floater and which rule chose them (RULES.md §5), in
+    Chinese then English; a pair of equal scores says nothing of floating."""
+    from app.services.rounds import round_view
+
+    db = open_tournament(played, read_only=True)
+    try:
+        cross = [
+            (n, b) for n in range(2, 9) for b in round_view(db, G, n).boards if b.red.score != b.black.score
+        ]
+        assert cross, "a Swiss event of 40 players has floats"
+        number, board = cross[0]
+        same = next(b for b in round_view(db, G, number).boards if b.red.score == b.black.score)
+    finally:
+        db.close()
+    higher = board.red if board.red.score > board.black.score else board.black
+    code, out, _ = run(
+        capsys, "why", str(played), "--group", G, "--round", str(number), "--player", str(board.red.no)
+    )
+    assert code == 0
+    assert f"第 {board.board} 台" in out and "降组" in out and f"{higher.no}号" in out
+    assert "降组人选" in out or "若改由" in out  # which rule chose this floater and not another
+    assert "float" in out  # the English line follows
+    code, out, _ = run(
+        capsys, "why", str(played), "--group", G, "--round", str(number), "--player", str(same.red.no)
+    )
+    assert code == 0 and "降组" not in out  # equal scores: nobody floated

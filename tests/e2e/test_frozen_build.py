@@ -45,6 +45,8 @@ def test_frozen_build_passes_its_self_test(tmp_path: Path) -> None:
     exe = tmp_path / "dist" / "xqarbiter" / ("xqarbiter.exe" if sys.platform == "win32" else "xqarbiter")
     assert exe.exists()
     assert (tmp_path / "dist" / "xqarbiter" / "_internal" / "app" / "db" / "migrations" / "env.py").exists()
+    # Qt's own Chinese (OK/Cancel/Yes/No in message boxes) travels with the build
+    assert list((tmp_path / "dist" / "xqarbiter").rglob("qtbase_zh_CN.qm"))
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     done = subprocess.run([str(exe), "--self-test"], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr

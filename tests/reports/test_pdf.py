@@ -45,7 +45,7 @@ def test_every_document_name_is_rendered(documents: dict[str, Rendered]) -> None
         ("results", 2),  # 60 boards: 44 + 16, note fits under
         ("pairings-by-name", 3),  # 119 player lines: 44 + 44 + 31
         ("standings", 3),  # 120 rows: 44 + 44 + 32, footnotes fit
-        ("crosstable", 5),  # 120 rows landscape: 29 × 4 + 4
+        ("crosstable", 4),  # 120 rows landscape: 29 × 4 + 4 would leave 4 rows alone; at 15 pt 31 × 3 + 27
         ("entry-list", 3),  # 120 rows
         ("entry-list-internal", 5),  # 120 rows landscape
         ("record-sheets", 10),  # boards 1–10, one sheet each
@@ -239,3 +239,32 @@ def test_unknown_document_and_wrong_input() -> None:
         render_document(
             "table-cards", TableCards(header, (PairingRow(1, p, p),), 3), io.BytesIO(), printed_at=PRINTED_AT
         )
+
+
+@pytest.mark.parametrize("rows", [28, 29, 30, 31, 33])
+def test_a_crosstable_a_few_rows_too_long_keeps_to_one_page(rows: int) -> None:
+    """29 rows of 16 pt fill a landscape page; a group a few rows (or a legend) longer must not put a
+    lone row — or the legend alone — on a second page."""
+    from app.reports.model import CrossCell, Crosstable, CrosstableRow
+
+    cells = tuple(CrossCell(n, "红", "胜") for n in range(1, 12))
+    table = Crosstable(
+        EventHeader("赛事", "组", 11),
+        11,
+        tuple(CrosstableRow(n, f"棋手{n}", "单位", cells, 22, n) for n in range(1, rows + 1)),
+    )
+    out = render("crosstable", table)
+    assert out.pages == 1, out.pages
+    assert f"棋手{rows}" in out.text and "每格" in out.text
+
+
+def test_a_long_crosstable_is_not_squeezed_into_fewer_pages_than_it_reads_well() -> None:
+    from app.reports.model import CrossCell, Crosstable, CrosstableRow
+
+    cells = tuple(CrossCell(n, "红", "胜") for n in range(1, 12))
+    table = Crosstable(
+        EventHeader("赛事", "组", 11),
+        11,
+        tuple(CrosstableRow(n, f"棋手{n}", "单位", cells, 22, n) for n in range(1, 61)),
+    )
+    assert render("crosstable", table).pages == 2  # 60 rows: 30 + 30 at 15.5 pt rather than 29 + 29 + 2

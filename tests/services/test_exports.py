@@ -189,11 +189,18 @@ def test_crosstable_lists_the_knockout_matches(db) -> None:
 
 def test_team_standings_and_prizes(db) -> None:
     teams = exports.team_standings_model(db, OPEN)
-    assert teams.rows and teams.header.round_label == "（暂列）"
+    # 公开组: round 4 is being played — the teams rest on the standings after round 3, and say so
+    assert teams.rows and teams.header.round_label == "（暂列：按第 3 轮后名次）"
     assert all(len(r.members) == 4 for r in teams.rows if r.rank is not None)
     prizes = exports.prize_list_model(db)
     assert sum(p.amount for p in prizes.lines) == 27_800 + 7_900 + 3_000
     assert "暂列" in prizes.header.round_label
+    assert {p.table for p in prizes.lines} == {
+        "公开组个人（暂列）",
+        "天水本地组个人（暂列）",
+        "公开组团体（暂列）",
+    }
+    assert prizes.notes == ("公开组：暂列：按第 3 轮后名次。", "天水本地组：暂列：按第 8 轮后名次。")
     _, text, _ = pdf(db, "prizes")
     assert "38,700" in text  # 27,800 + 7,900 + 3,000
 
@@ -268,7 +275,7 @@ def test_workbook_sheets_hold_the_service_values_and_no_formulas(db, tmp_path: P
         for c in row
     )
     rows = list(wb[f"{OPEN}名次表"].iter_rows(min_row=2, values_only=True))
-    view = group_standings(db, OPEN, 4)
+    view = group_standings(db, OPEN, 3)  # round 4 is being played: the last complete round is 3
     assert [(r[0], r[1], r[2], r[4], r[5], r[6]) for r in rows] == [
         (x.rank, x.no, x.name, x.score, x.opponent_score, x.wins) for x in view.lines
     ]
@@ -303,8 +310,10 @@ def test_knockout_round_cards_show_the_current_game_and_results_every_game(db) -
     cards = exports.table_cards(db, LOCAL, 9)
     assert len(cards.rows) == 4 + 16  # QF1–QF4 (their current game), 32 others on boards 5–20
     assert [r.board for r in cards.rows] == list(range(1, 21))
-    assert cards.rows[0].marks == ("四分之一决赛第1场", "第2局快棋")  # game 1 was drawn
-    assert cards.rows[1].marks == ("四分之一决赛第2场", "第1局慢棋")
+    assert cards.rows[0].marks == ("四分之一决赛第1场", "第2局 快棋（换先）")  # game 1 was drawn
+    assert (cards.rows[0].match, cards.rows[0].time_control) == ("1/4决赛第1场", "10′+3″")
+    assert cards.rows[1].marks == ("四分之一决赛第2场", "第1局 慢棋")
+    assert cards.rows[1].time_control == "20′+5″"
     swiss = [b for b in round_view(db, LOCAL, 9).boards if b.match is None]
     assert [(r.red.no, r.black.no) for r in cards.rows[4:]] == [(b.red.no, b.black.no) for b in swiss]
     results = exports.round_results(db, LOCAL, 9)

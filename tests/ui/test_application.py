@@ -64,3 +64,67 @@ def test_screenshot_switch_writes_a_png_and_remembers_the_file(
     assert run(event_file, screenshot=str(png)) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert recent_files()[0] == str(event_file)
+
+
+def test_language_switch_keeps_the_window_size_and_labels_fit(qtbot, event_file: Path) -> None:
+    application()
+    install_language("zh")
+    program = Program()
+    from app.ui.document import TournamentDocument
+
+    window = program.show(TournamentDocument.open(event_file))
+    qtbot.addWidget(window)
+    window.resize(1100, 720)
+    qtbot.waitUntil(lambda: window.size().width() == 1100)
+    size = window.size()
+    box = window.group_box
+    assert box.width() >= box.fontMetrics().horizontalAdvance("天水本地组") + 20  # the whole name shows
+    program.switch_language("en")
+    new = program.window
+    assert new is not None and new is not window
+    qtbot.addWidget(new)
+    assert new.size() == size
+    item = new.navigation.item(3)
+    assert item.text() == "Standings"
+    text_width = new.navigation.fontMetrics().horizontalAdvance("Standings")
+    assert new.navigation.visualItemRect(item).width() >= text_width + 2 * 14  # not cut to "Standing"
+    install_language("zh")
+
+
+def test_qt_own_buttons_speak_chinese(qtbot) -> None:
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from app.ui.i18n import qt_chinese_installed
+
+    application()
+    install_language("zh")
+    assert qt_chinese_installed()
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    qtbot.addWidget(buttons)
+    texts = {b.text().replace("&", "") for b in buttons.buttons()}
+    assert texts == {"确定", "取消"}
+    install_language("en")
+    assert not qt_chinese_installed()
+    install_language("zh")
+
+
+def test_the_window_imports_only_what_its_first_view_needs(event_file: Path, tmp_path: Path) -> None:
+    """Start-up speed: opening on the rounds view loads no other view, no Excel, no pinyin, no Alembic."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from app.ui.application import run\n"
+        f"run(Path({str(event_file)!r}), screenshot={str(tmp_path / 's.png')!r})\n"
+        "mods = ['app.ui.views.' + v for v in ('players', 'bracket', 'standings', 'teams', 'records', 'settings')]\n"
+        "print(sorted(m for m in (*mods, 'openpyxl', 'pypinyin', 'alembic', 'reportlab') if m in sys.modules))\n"
+        "print('app.ui.views.rounds' in sys.modules)\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XQARBITER_DATA=str(tmp_path / "data"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    loaded, rounds = out.stdout.strip().splitlines()[-2:]
+    assert loaded == "[]", loaded
+    assert rounds == "True"

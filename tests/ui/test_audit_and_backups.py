@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
+
 from app.services.backups import list_backups, make_backup
 from app.services.results import enter_result
 from app.services.rounds import round_view
@@ -27,13 +29,29 @@ def test_audit_log_lists_every_change_newest_first_filters_and_exports(
     dialog = window.show_audit_log()
     assert isinstance(dialog, AuditLogDialog)
     qtmodeltester.check(dialog.model)
-    newest = dialog.model.rows[0]
-    assert (newest["who"], newest["action"], newest["before"], newest["after"]) == (
+    board = round_view(window.document.db, "公开组", 2).boards[2]
+    # sentences, not codes: who, what, to what, the change in words
+    assert [dialog.model.text(0, c) for c in range(1, 5)] == [
         "副裁判长",
-        "enter_result",
-        "pending",
-        "draw",
-    )
+        "录入成绩",
+        "公开组 第2轮 第3台",
+        "和",
+    ]
+    shown = {dialog.model.text(r, c) for r in range(dialog.model.rowCount()) for c in range(6)}
+    assert not shown & {"enter_result", "draw", "red_win", "pending"}
+    assert not any(t.startswith(("{", "[", "player:")) for t in shown)
+    assert "pending → draw" in dialog.model.index(0, 4).data(Qt.ItemDataRole.ToolTipRole)  # the stored values
+    window.document.undo_stack.clear()
+    from app.services.registration import list_players, set_fee_paid
+
+    player = next(p for p in list_players(window.document.db, "公开组") if p.no == board.red.no)
+    set_fee_paid(window.document.db, player.id, False)
+    again = AuditLogDialog(window.document, window)
+    assert [again.model.text(0, c) for c in (2, 3, 4)] == [
+        "缴费",
+        f"公开组 {player.no}号 {player.name}",
+        "是 → 否",
+    ]
     dialog.filter.setText("副裁判长")
     assert dialog.proxy.rowCount() == 1
     out = tmp_path / "audit.csv"

@@ -66,7 +66,7 @@ def test_bracket_is_created_drawn_and_played_from_the_view(bracket_window: MainW
     first, eighth = bracket.seeds[0], bracket.seeds[7]
     qf1 = view.canvas.boxes["QF1"]
     assert qf1.players[0].startswith(f"[1] {first} ") and qf1.players[1].startswith(f"[8] {eighth} ")
-    assert view.canvas.boxes["SF1"].players == ("QF1胜者", "QF4胜者")
+    assert view.canvas.boxes["SF1"].players == ("1/4决赛第1场胜者", "1/4决赛第4场胜者")
     assert qf1.note == "待抽签定先后"
     # a physical draw for QF1, then the program's lot for the others with a given seed
     view.apply_physical_draw(9, {"QF1": eighth})
@@ -93,7 +93,7 @@ def test_bracket_is_created_drawn_and_played_from_the_view(bracket_window: MainW
     document.notify()
     box = view.canvas.boxes["QF1"]
     assert box.winner == 0 and len(box.games) == 3
-    assert "附加赛" in box.games[2] and box.games[2].endswith("1-0")
+    assert "附加赛" in box.games[2] and box.games[2].endswith("红胜")
     assert "慢棋" in box.games[0] and "快棋" in box.games[1]
     view.canvas.grab()  # paints without error
 

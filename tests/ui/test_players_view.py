@@ -68,9 +68,11 @@ def test_toggle_fee_through_the_service_and_undo(qtbot, players_view) -> None:
 
 
 def test_draw_is_refused_once_round_one_is_paired(players_view) -> None:
-    _window, view = players_view
+    window, view = players_view
     assert not view.draw_numbers_with(7)
     assert "首轮已编排" in view.message.text()
+    window.group_box.setCurrentText("天水本地组")
+    assert view.message.text() == ""  # the other group's message does not follow
 
 
 def test_player_models(qtmodeltester, event_file: Path) -> None:

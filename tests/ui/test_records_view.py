@@ -40,8 +40,8 @@ def test_round_four_lists_boards_with_duties(view: RecordsView, qtmodeltester) -
         for r in range(view.model.rowCount())
     ]
     assert cells == [
-        ["1", "1 柳大华", "=", "2 杨官璘", "杨官璘", "待交"],
-        ["2", "3 棋手3", "1-0", "4 棋手4", "棋手3", "待交"],
+        ["1", "1 柳大华", "和", "2 杨官璘", "杨官璘", "待交"],
+        ["2", "3 棋手3", "红胜", "4 棋手4", "棋手3", "待交"],
         ["3", "5 棋手5", "", "6 棋手6", "", ""],
     ]
     assert "待交棋谱 2 份" in view.message.text()

@@ -87,10 +87,10 @@ def test_pair_enter_by_keys_undo_result_and_undo_pairing(qtbot, window: MainWind
 
     # every result by key presses only: "1"/"0"/"=" + Enter go to the board under the cursor
     keys = ["1", "0", "="]
-    view.entry.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is view.entry)  # the box has the keyboard
     for i in range(boards):
-        qtbot.keyClicks(view.entry, keys[i % 3])
-        qtbot.keyClick(view.entry, Qt.Key.Key_Return)
+        qtbot.keyClicks(QApplication.focusWidget(), keys[i % 3])
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
     got = [r for *_s, r in pairing(window, 1)]
     assert got[:3] == [GameResult.RED_WIN, GameResult.BLACK_WIN, GameResult.DRAW]
     assert all(not r.is_pending for r in got)
@@ -249,9 +249,10 @@ def test_close_round_confirms_the_refusals_of_records_owed(qtbot, paired_window:
     designate_records(db, GROUP, 2, [1, 2])
     paired_window.document.notify()
     assert view.owed.topLevelItemCount() == 0  # owed by the winner: nothing before the results
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is view.entry)
     for _ in range(view.model.rowCount()):
-        qtbot.keyClicks(view.entry, "1")
-        qtbot.keyClick(view.entry, Qt.Key.Key_Return)
+        qtbot.keyClicks(QApplication.focusWidget(), "1")
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: view.owed.topLevelItemCount() == 2)
     assert len(records_owed(db, GROUP, 2)) == 2
     assert view.owed_box.title() == "本轮待交棋谱（2）"

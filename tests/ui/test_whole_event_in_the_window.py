@@ -1,6 +1,7 @@
 """A whole event driven through the real window (issue 6, "Done means").
 
-New tournament from the preset → Excel import with its preview (after the deadline: a reason) → the
+New tournament from the preset through the new-event dialog (this year's name, dates and deadline) →
+Excel import with its preview (every row within the deadline, no override) → the
 draw for numbers → round 1 paired with the button → every result by key presses → the standings move
 and Ctrl+Z moves them back → rounds 2–8 (button pairing, simulated results, the close button) → the
 knockout created and its colours drawn in the bracket view → round 9 paired → table cards printed to
@@ -10,7 +11,7 @@ calls, or (the import preview) by clicking in the modal dialog while it runs.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from app.services.registration import list_players
 from app.services.rounds import round_view, rounds_of
 from app.services.simulation import play_random_results
 from app.ui.dialogs.import_preview import ImportPreviewDialog
+from app.ui.dialogs.new_event import NewEventDialog
 from app.ui.main_window import MainWindow
 from app.ui.views.bracket import BracketView
 from app.ui.views.players import PlayersView
@@ -78,15 +80,35 @@ def test_a_whole_event_in_the_window(qtbot, tmp_path: Path, monkeypatch: pytest.
     qtbot.addWidget(window)
     window.show()
 
-    # ---- 1. a new tournament from the preset, through 文件 → 新建赛事
-    event = tmp_path / "天水2024.xqt"
-    monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("tianshui-2024", True))
+    # ---- 1. a new tournament from the preset, through 文件 → 新建赛事 and its dialog
+    event = tmp_path / "天水2025.xqt"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(event.with_suffix("")), ""))
+    shown: dict[str, object] = {}
+
+    def answer_new_event() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, NewEventDialog) or QApplication.focusWidget() is not dialog.name:
+            QTimer.singleShot(20, answer_new_event)  # not shown (or not active) yet: look again shortly
+            return
+        shown["preset"] = dialog.preset.currentText()
+        shown["ok_before"] = dialog.ok.isEnabled()  # no name yet: OK waits
+        dialog.name.insert("2025年天水市职工象棋公开赛")  # Chinese comes through an input method
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)  # to the preset-moved start date
+        shown["start"] = dialog.start.date().toPython()
+        shown["deadline"] = dialog.deadline.dateTime().toPython()
+        qtbot.keyClick(dialog.name, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, answer_new_event)
     window.new_action.trigger()
     document = window.document
     assert document is not None and document.path == event and event.exists()
     assert document.groups == ["公开组", LOCAL]
-    assert window.windowTitle().startswith("天水2024.xqt")
+    assert shown["preset"].startswith("2024 天水职工象棋公开赛规程") and shown["ok_before"] is False
+    assert shown["start"] > date.today() and shown["deadline"] > datetime.now()  # type: ignore[operator]
+    reg = document.info.regulations
+    assert document.info.name == "2025年天水市职工象棋公开赛"
+    assert reg.start_date == shown["start"] and reg.registration.deadline == shown["deadline"]
+    assert window.windowTitle().startswith("天水2025.xqt")
     qtbot.waitUntil(lambda: window.centralWidget().isVisible())  # a new central widget shows queued
     window.group_box.setCurrentText(LOCAL)
     assert document.group == LOCAL
@@ -105,26 +127,22 @@ def test_a_whole_event_in_the_window(qtbot, tmp_path: Path, monkeypatch: pytest.
         if not isinstance(dialog, ImportPreviewDialog):  # not open yet: look again shortly
             QTimer.singleShot(20, answer_preview)
             return
-        # the preset's deadline (2024-07-23 18:00) has passed: every row refused, nothing to import
-        assert dialog.reason.isVisibleTo(dialog)
+        # this year's deadline is still ahead: every row is fine, no override reason is asked for
+        assert not dialog.reason.isVisibleTo(dialog)
         assert dialog.table.rowCount() == PLAYERS
-        assert "已过报名截止时间" in dialog.table.item(0, 3).text()
-        seen["disabled"] = not dialog.all_button.isEnabled() and not dialog.valid_button.isEnabled()
-        dialog.reason.insert("集体报名表延误")  # typed through an input method: QTest sends no CJK keys
-        qtbot.waitUntil(lambda: dialog.all_button.isEnabled())  # checked again after a pause in typing
         seen["rows_ok"] = [dialog.table.item(r, 3).text() for r in range(dialog.table.rowCount())]
+        seen["enabled"] = dialog.all_button.isEnabled()
         qtbot.mouseClick(dialog.all_button, Qt.MouseButton.LeftButton)
 
     QTimer.singleShot(0, answer_preview)
     qtbot.mouseClick(players.buttons["import"], Qt.MouseButton.LeftButton)
-    assert seen["disabled"] is True
+    assert seen["enabled"] is True
     assert seen["rows_ok"] == ["✓"] * PLAYERS
     registered = list_players(db, LOCAL)
     assert sorted(p.name for p in registered) == sorted(names)
     assert players.model.rowCount() == PLAYERS
     assert "已导入 40 名棋手" in players.message.text()
-    logged = audit_log(db, action="deadline_override")
-    assert len(logged) == PLAYERS and logged[0].reason == "集体报名表延误"
+    assert audit_log(db, action="deadline_override") == []  # no override entries in the audit log
 
     # ---- 3. the draw for numbers, from the view's button (the seed dialog answered)
     monkeypatch.setattr(QInputDialog, "getInt", lambda *a, **k: (4711, True))
@@ -143,11 +161,11 @@ def test_a_whole_event_in_the_window(qtbot, tmp_path: Path, monkeypatch: pytest.
     assert window.status_round.text() == "第 1 轮：待录入 20 台"
 
     # ---- 5. every result by key presses only, then the standings
-    rounds.entry.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is rounds.entry)  # after pairing: the box
     keys = "10="
     for i in range(len(boards)):
-        qtbot.keyClicks(rounds.entry, keys[i % 3])
-        qtbot.keyClick(rounds.entry, Qt.Key.Key_Return)
+        qtbot.keyClicks(QApplication.focusWidget(), keys[i % 3])
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
     entered = [b.result for b in round_view(db, LOCAL, 1).boards]
     expected = [(GameResult.RED_WIN, GameResult.BLACK_WIN, GameResult.DRAW)[i % 3] for i in range(20)]
     assert entered == expected
@@ -162,16 +180,15 @@ def test_a_whole_event_in_the_window(qtbot, tmp_path: Path, monkeypatch: pytest.
     assert sum(after.values()) == 2 * len(boards)  # every game gives out 2 points
     assert standings.model.line(0).score == 2
 
-    # ---- 6. Ctrl+Z takes the last result back; the standings follow while shown
+    assert standings.title.text() == f"{LOCAL} 第 1 轮后名次"
+
+    # ---- 6. Ctrl+Z takes the last result back; the standings follow while shown: round 1 is no
+    # longer complete, so they are the list before round 1 again (and say so), not "after round 1"
     standings.table.setFocus()
-    qtbot.keyClick(standings.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert round_view(db, LOCAL, 1).boards[-1].result is GameResult.PENDING
-    undone = points(standings)
-    assert undone[last.black.no] == 0 and undone[last.red.no] == 0
-    assert {no: p for no, p in undone.items() if no not in (last.red.no, last.black.no)} == {
-        no: p for no, p in after.items() if no not in (last.red.no, last.black.no)
-    }
-    qtbot.keyClick(standings.table, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert set(points(standings).values()) == {0} and "赛前" in standings.title.text()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
     assert points(standings) == after
 
     # ---- 7. rounds 2–8: button pairing, simulated results, the close button

@@ -272,6 +272,44 @@ def build_story(out: Output, decor: PageDecor, story: list[Flowable], *, wide: b
     doc.build(story, canvasmaker=numbered_canvas(decor))
 
 
+def pages_needed(rows: int, row_height: float, frame_height: float, header_height: float, tail: float) -> int:
+    """Pages a :func:`grid` of ``rows`` takes, with ``tail`` points (a legend) after it on the last page."""
+    per_page = max(1, int((frame_height - header_height) // row_height))
+    full, rest = divmod(rows, per_page)
+    pages = full + (1 if rest else 0)
+    used = header_height + (rest or per_page) * row_height if rows else 0.0
+    return max(1, pages + (1 if frame_height - used < tail else 0))
+
+
+def fitted_row_height(
+    rows: int,
+    frame_height: float,
+    *,
+    header_height: float = 18.0,
+    tail: float = 0.0,
+    preferred: float = 16.0,
+    smallest: float = 11.0,
+) -> float:
+    """The tallest row height (``preferred`` … ``smallest``) that needs the fewest pages.
+
+    A table one row (or one legend) too long for its page gets slightly shorter rows instead of a
+    page with a single row on it.
+
+    >>> fitted_row_height(29, 487.6, tail=17)  # 29 rows of 16 pt leave no room for the legend
+    15.5
+    >>> fitted_row_height(10, 487.6)
+    16.0
+    """
+    best, fewest = preferred, pages_needed(rows, preferred, frame_height, header_height, tail)
+    h = preferred
+    while h >= smallest:
+        n = pages_needed(rows, h, frame_height, header_height, tail)
+        if n < fewest:
+            best, fewest = h, n
+        h -= 0.25
+    return best
+
+
 def frame_size(wide: bool = False) -> tuple[float, float]:
     size = landscape(A4) if wide else A4
     return size[0] - 2 * MARGIN_X, size[1] - TOP - BOTTOM

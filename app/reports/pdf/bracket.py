@@ -27,7 +27,7 @@ LINE = 3.9 * mm
 
 def _match_lines(m: BracketMatch) -> list[tuple[str, bool]]:
     """(text, emphasised) lines of a match box."""
-    head = f"{m.code}　{m.title or m.round_name}"
+    head = m.title or m.round_name  # the match by its Chinese name, never by its code (QF1, 3RD …)
     lines = [(head, False), (m.high, m.winner == m.high), (m.low, m.winner == m.low)]
     for g in m.games:
         lines.append((f"{g.kind}：红 {g.red} — 黑 {g.black}　{g.result_zh or '待赛'}", False))
@@ -98,15 +98,13 @@ def render_bracket(bracket: Bracket, out: Output, printed_at: datetime) -> None:
     story: list[Flowable] = [BracketTree(bracket.columns, width, height - 2 * mm)]
     if bracket.extra:
         cols = [
-            Column("场次", 6),
-            Column("比赛", 12),
-            Column("对阵", 22),
-            Column("各局（执色与结果）", 50),
+            Column("比赛", 16),
+            Column("对阵", 24),
+            Column("各局（执色与结果）", 48),
             Column("胜者", 12),
         ]
         rows = [
             [
-                m.code,
                 m.title or m.round_name,
                 f"{m.high} — {m.low}",
                 "\n".join(f"{g.kind}：红 {g.red} — 黑 {g.black}　{g.result_zh or '待赛'}" for g in m.games)

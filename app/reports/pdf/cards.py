@@ -91,14 +91,10 @@ def _draw_card(
         c.setFont(FONT, max(5.0, 7 * f))
         c.drawCentredString(x + pad + inner - qr / 2, top - qr - 7 * f, "扫码查看本台")
     _text(c, x + pad + beside / 2, at(14), header.event_name, 14 * f, inner - beside, "center")
+    # a knockout game names its match and game and plays under its own time control
+    control = row.time_control or header.time_control
     info = "　".join(
-        p
-        for p in (
-            header.group,
-            header.round_text,
-            f"用时 {header.time_control}" if header.time_control else "",
-        )
-        if p
+        p for p in (header.group, header.round_text, row.stage, f"用时 {control}" if control else "") if p
     )
     _text(c, x + pad + beside / 2, at(32), info, 11 * f, inner - beside, "center")
     _text(c, x + pad + beside / 2, at(100), f"第 {row.board} 台", 66 * f, inner - beside, "center")

@@ -13,6 +13,7 @@ from app.reports.model import (
     EntryList,
     InternalEntryList,
     PairingList,
+    PairingRow,
     PayoutSheet,
     PlayerLine,
     PrizeList,
@@ -20,32 +21,52 @@ from app.reports.model import (
     TeamStandings,
     fmt_num,
 )
-from app.reports.pdf.base import Column, Output, PageDecor, build_story, frame_size, grid, paragraph_style
+from app.reports.pdf.base import (
+    Column,
+    Output,
+    PageDecor,
+    build_story,
+    fitted_row_height,
+    frame_size,
+    grid,
+    paragraph_style,
+)
 
 ROW = 16.0  # points per table row: 43 rows per portrait page, 29 per landscape page
 
 
-def _pairing_columns(result_label: str) -> list[Column]:
-    return [
+def _pairing_columns(result_label: str, stages: bool = False) -> list[Column]:
+    """The pairing columns; ``stages`` adds 赛别 (a knockout game's match, game and time control)."""
+    unit = 13 if stages else 17
+    columns = [
         Column("台次", 4),
         Column("序号", 4),
         Column("红方", 11),
-        Column("单位", 17),
+        Column("单位", unit),
         Column("积分", 4),
         Column(result_label, 9),
         Column("积分", 4),
         Column("序号", 4),
         Column("黑方", 11),
-        Column("单位", 17),
+        Column("单位", unit),
     ]
+    if stages:
+        columns.append(Column("赛别（用时）", 19, size=8))
+    return columns
 
 
-def _pairing_rows(pairings: PairingList, with_results: bool) -> list[list[str]]:
+def _stage(r: PairingRow) -> str:
+    """``1/4决赛第1场`` over ``第1局 慢棋 20′+5″``."""
+    return f"{r.match}\n{r.game} {r.time_control}".strip() if r.match else ""
+
+
+def _pairing_rows(pairings: PairingList, with_results: bool, stages: bool = False) -> list[list[str]]:
     rows: list[list[str]] = []
     for r in pairings.rows:
         result = r.result_zh if with_results else ""
-        if with_results and r.marks:
-            result = f"{result}\n{'，'.join(r.marks)}" if result else "，".join(r.marks)
+        marks = () if stages and r.stage else r.marks  # a knockout game's marks are its 赛别 column
+        if with_results and marks:
+            result = f"{result}\n{'，'.join(marks)}" if result else "，".join(marks)
         rows.append(
             [
                 str(r.board),
@@ -58,10 +79,12 @@ def _pairing_rows(pairings: PairingList, with_results: bool) -> list[list[str]]:
                 str(r.black.no),
                 r.black.name,
                 r.black.unit,
+                *([_stage(r)] if stages else []),
             ]
         )
     for p in pairings.byes:
-        rows.append(["", str(p.no), p.name, p.unit, fmt_num(p.score), pairings.bye_label, "", "", "", ""])
+        bye = ["", str(p.no), p.name, p.unit, fmt_num(p.score), pairings.bye_label, "", "", "", ""]
+        rows.append(bye + ([""] if stages else []))
     return rows
 
 
@@ -89,8 +112,9 @@ def render_pairings(
     if sort_by_name:
         story.append(_by_name(pairings, width, with_results))
     else:
-        rows = _pairing_rows(pairings, with_results)
-        story.append(grid(_pairing_columns("结果"), rows, width, ROW))
+        stages = any(r.stage for r in pairings.rows)
+        rows = _pairing_rows(pairings, with_results, stages)
+        story.append(grid(_pairing_columns("结果", stages), rows, width, 20 if stages else ROW))
     if with_results:
         story += [
             Spacer(1, 3 * mm),
@@ -131,9 +155,11 @@ def _by_name(pairings: PairingList, width: float, with_results: bool) -> Flowabl
 def render_standings(standings: Standings, out: Output, printed_at: datetime) -> None:
     """名次表: every tiebreak column of the chain; footnote names the chain and 序号-decided ties."""
     width, _ = frame_size()
-    cols = [Column("名次", 5), Column("序号", 5), Column("姓名", 12), Column("单位", 18), Column("积分", 5)]
-    cols += [Column(label, 6) for label in standings.chain]
-    cols.append(Column("区分依据", 8))
+    # 区分依据 says e.g. "前轮比较：第3轮后对手分 11 > 9": it gets the width the names can spare, so it
+    # prints at 8–9 pt on one line (two at most), never shrunk to an unreadable size
+    cols = [Column("名次", 4), Column("序号", 4), Column("姓名", 9), Column("单位", 12), Column("积分", 4)]
+    cols += [Column(label, 5) for label in standings.chain]
+    cols.append(Column("区分依据", max(18.0, 42.0 - 5 * len(standings.chain)), size=8.5))
     rows = []
     for s in standings.rows:
         values = dict(s.tiebreaks)
@@ -162,7 +188,7 @@ def render_standings(standings: Standings, out: Output, printed_at: datetime) ->
 
 def render_crosstable(table: Crosstable, out: Output, printed_at: datetime) -> None:
     """个人成绩总表 (A4 landscape): per round opponent 序号, colour and result, then score and place."""
-    width, _ = frame_size(wide=True)
+    width, height = frame_size(wide=True)
     cols = [Column("序号", 3.5), Column("姓名", 8), Column("单位", 10)]
     cols += [Column(f"第{n}轮", 6.2, size=8) for n in range(1, table.rounds + 1)]
     cols += [Column("积分", 3.5), Column("名次", 3.5)]
@@ -176,10 +202,14 @@ def render_crosstable(table: Crosstable, out: Output, printed_at: datetime) -> N
         "每格：对手序号 + 执色（红/黑）+ 结果（胜/和/负，弃胜/弃负 为对方或本人弃权，双弃 为双方弃权）；轮空 记胜。",
         paragraph_style(8),
     )
+    spacer = 2 * mm
+    _, legend_height = legend.wrap(width, 1000)
+    # no page with a lone row or a lone legend: rows a little shorter instead (never under 13 pt)
+    row = fitted_row_height(len(rows), height, tail=spacer + legend_height + 1, preferred=ROW, smallest=13)
     build_story(
         out,
         PageDecor(table.header, "个人成绩总表", printed_at),
-        [grid(cols, rows, width, ROW), Spacer(1, 2 * mm), legend],
+        [grid(cols, rows, width, row), Spacer(1, spacer), legend],
         wide=True,
     )
 
@@ -188,9 +218,9 @@ def render_teams(teams: TeamStandings, out: Output, printed_at: datetime) -> Non
     """团体名次表: rank, team, the counted members with their places, sum, best place."""
     width, _ = frame_size()
     n = max((len(r.members) for r in teams.rows), default=4)
-    cols = [Column("名次", 5), Column("团体", 16)]
-    cols += [Column(f"队员{i + 1}（名次）", 12) for i in range(n)]
-    cols += [Column("名次和", 7), Column("最好名次", 7), Column("备注", 7)]
+    cols = [Column("名次", 4), Column("团体", 13)]
+    cols += [Column(f"队员{i + 1}（名次）", 10) for i in range(n)]
+    cols += [Column("名次和", 6), Column("最好名次", 6), Column("备注", 20, size=8.5)]
     rows = []
     for r in teams.rows:
         members = [f"{name}（{place}）" for name, place in r.members] + [""] * (n - len(r.members))
@@ -238,11 +268,11 @@ def render_prizes(prizes: PrizeList, out: Output, printed_at: datetime) -> None:
         rows.append([table, "小计", "", "", _money(sum(x.amount for x in lines))])
     shaded.append(len(rows))
     rows.append(["合计", "", "", "", _money(sum(x.amount for x in prizes.lines))])
-    build_story(
-        out,
-        PageDecor(prizes.header, "奖励名单", printed_at),
-        [grid(cols, rows, width, ROW, shaded_rows=shaded)],
-    )
+    story: list[Flowable] = [Paragraph(note, paragraph_style(9)) for note in prizes.notes]
+    if prizes.notes:
+        story.append(Spacer(1, 2 * mm))
+    story.append(grid(cols, rows, width, ROW, shaded_rows=shaded))
+    build_story(out, PageDecor(prizes.header, "奖励名单", printed_at), story)
 
 
 def render_payout(sheet: PayoutSheet, out: Output, printed_at: datetime) -> None:

@@ -1,4 +1,9 @@
-"""The audit log viewer (who, when, what, before → after, reason) and the list of backups to restore."""
+"""The audit log viewer and the list of backups to restore.
+
+The viewer shows each line as the arbiter would say it (:mod:`app.services.audit_text`): when, who,
+what was done, to whom, the change in words, why — in the window's language; the stored values are
+in each row's tooltip, and the CSV export keeps them as stored.
+"""
 
 from __future__ import annotations
 
@@ -19,43 +24,50 @@ from PySide6.QtWidgets import (
 )
 
 from app.files import write_atomic
-from app.services.audit import audit_rows, export_audit_csv
+from app.services.audit import export_audit_csv
+from app.services.audit_text import AuditSentence, audit_sentences
 from app.services.backups import list_backups
 from app.ui.document import TournamentDocument
-from app.ui.i18n import tr, translate_noop
+from app.ui.i18n import current_language, tr, translate_noop
 from app.ui.models.base import FixedColumnsModel, Index
-
-AUDIT_COLUMNS = (
-    ("at", translate_noop("AuditModel", "时间")),
-    ("who", translate_noop("AuditModel", "操作人")),
-    ("action", translate_noop("AuditModel", "操作")),
-    ("entity", translate_noop("AuditModel", "对象")),
-    ("before", translate_noop("AuditModel", "改前")),
-    ("after", translate_noop("AuditModel", "改后")),
-    ("reason", translate_noop("AuditModel", "理由")),
-)
 
 
 class AuditModel(FixedColumnsModel):
-    """The audit log rows, newest first."""
+    """The audit log in sentences, newest first; the stored values in the tooltip."""
 
-    COLUMNS = tuple(label for _key, label in AUDIT_COLUMNS)
+    COLUMNS = (
+        translate_noop("AuditModel", "时间"),
+        translate_noop("AuditModel", "操作人"),
+        translate_noop("AuditModel", "操作"),
+        translate_noop("AuditModel", "对象"),
+        translate_noop("AuditModel", "内容"),
+        translate_noop("AuditModel", "理由"),
+    )
 
-    def __init__(self, rows: list[dict[str, str]], parent: QWidget | None = None) -> None:
+    def __init__(self, rows: list[AuditSentence], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._rows = list(reversed(rows))
+        self._english = current_language() == "en"
 
     @property
-    def rows(self) -> list[dict[str, str]]:
+    def rows(self) -> list[AuditSentence]:
         return self._rows
 
+    def text(self, row: int, column: int) -> str:
+        line = self._rows[row]
+        action = line.action_en if self._english else line.action_zh
+        change = line.change_en if self._english else line.change_zh
+        return (line.at, line.who, action, line.entity, change, line.reason)[column]
+
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        if not index.isValid():
             return None
-        text = self.rows[index.row()][AUDIT_COLUMNS[index.column()][0]]
-        if role == Qt.ItemDataRole.DisplayRole and len(text) > 80:
-            return text[:80] + "…"
-        return text
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._rows[index.row()].raw or None
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        text = self.text(index.row(), index.column())
+        return text[:80] + "…" if len(text) > 80 else text
 
     def header_extra(self, section: int, orientation: Qt.Orientation, role: int) -> object:
         vertical = orientation == Qt.Orientation.Vertical
@@ -70,7 +82,7 @@ class AuditLogDialog(QDialog):
         self.document = document
         self.setWindowTitle(tr("AuditLogDialog", "审计日志"))
         self.resize(1100, 600)
-        self.model = AuditModel(audit_rows(document.db), self)
+        self.model = AuditModel(audit_sentences(document.db), self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setFilterKeyColumn(-1)

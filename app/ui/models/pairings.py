@@ -15,11 +15,16 @@ from app.ui.models.base import FixedColumnsModel, Index
 RESULT_COLUMN = 5
 NAME_COLUMNS = (2, 3, 7, 8)  # 红方 单位 … 黑方 单位: the columns that take the spare width
 _RED = QColor("#b22222")
-
-
-def result_label(result: GameResult) -> str:
-    """The result as printed on a pairing table (1-0, =, 0-1, +-, -+, --), empty when pending."""
-    return result.short
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.BackgroundRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.UserRole,
+    }
+)
 
 
 _RESULT_NAMES = {
@@ -36,6 +41,12 @@ _RESULT_NAMES = {
 def result_name(result: GameResult) -> str:
     """The result in words, in the interface language."""
     return tr("GameResult", _RESULT_NAMES[result])
+
+
+def result_label(result: GameResult) -> str:
+    """The result as the printed documents say it (红胜, 和, 黑弃权 …; English in the English
+    window), empty when pending: one vocabulary for the window and the paper."""
+    return "" if result.is_pending else result_name(result)
 
 
 def score_label(score: int) -> str:
@@ -89,6 +100,8 @@ class PairingTableModel(FixedColumnsModel):
         return QBrush(_RED) if red_header and role == Qt.ItemDataRole.ForegroundRole else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in _ROLES:  # fonts, size hints …: most of the calls a repaint makes
+            return None
         if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
         line = self._rows[index.row()]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pypinyin import Style, lazy_pinyin
 from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
@@ -43,10 +42,26 @@ _GENDER = {
 }
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole
+_KEYS = tuple(key for key, _label in COLUMNS)
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.CheckStateRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        ID_ROLE,
+        SEARCH_ROLE,
+    }
+)
 
 
 def pinyin_initials(name: str) -> str:
-    """张三 → ``zs``: what an arbiter types to find a player on a laptop without an IME switch."""
+    """张三 → ``zs``: what an arbiter types to find a player on a laptop without an IME switch.
+
+    pypinyin (its phrase dictionary takes a few hundred ms to load) is imported on the first search,
+    not when the players view opens.
+    """
+    from pypinyin import Style, lazy_pinyin
+
     return "".join(s[:1] for s in lazy_pinyin(name, style=Style.FIRST_LETTER)).lower()
 
 
@@ -68,10 +83,16 @@ class PlayerTableModel(FixedColumnsModel):
     def set_players(self, players: list[PlayerView]) -> None:
         self.beginResetModel()
         self._rows = list(players)
-        self._search = [
-            " ".join((p.name, pinyin_initials(p.name), p.team, p.unit)).lower() for p in self._rows
-        ]
+        self._search = []  # built on the first search (see search_text)
         self.endResetModel()
+
+    def search_text(self, row: int) -> str:
+        """Name, pinyin initials, team and unit of a row, lower-case (the filter's haystack)."""
+        if len(self._search) != len(self._rows):
+            self._search = [
+                " ".join((p.name, pinyin_initials(p.name), p.team, p.unit)).lower() for p in self._rows
+            ]
+        return self._search[row]
 
     def player(self, row: int) -> PlayerView:
         return self._rows[row]
@@ -85,10 +106,12 @@ class PlayerTableModel(FixedColumnsModel):
         return base
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in _ROLES:  # most calls (font, colours, size hints …): answered at once
+            return None
         if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
         p = self._rows[index.row()]
-        key = COLUMNS[index.column()][0]
+        key = _KEYS[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
             if key in FLAGS:
                 return None
@@ -105,7 +128,7 @@ class PlayerTableModel(FixedColumnsModel):
         if role == ID_ROLE:
             return p.id
         if role == SEARCH_ROLE:
-            return self._search[index.row()]
+            return self.search_text(index.row())
         return None
 
     def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -122,6 +145,7 @@ class PlayerTableModel(FixedColumnsModel):
         for row, p in enumerate(self._rows):
             if p.id == player.id:
                 self._rows[row] = player
+                self._search = []  # rebuilt on the next search (a name or team may have changed)
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
                 return
 

@@ -24,11 +24,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.knockout import Bracket, ColourMethod, ColourState, DueGame, Feed, Match, MatchResult, Outcome
-from app.engine.types import Colour, GameResult, UserError
+from app.engine.types import Colour, UserError
 from app.services import knockout as knockout_service
 from app.services.rounds import group_state
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language, tr, translate_noop
+from app.ui.models.pairings import result_label
 from app.ui.views.live import LiveView, error_text, show_message
 
 BOX_WIDTH = 300
@@ -137,7 +138,7 @@ class BracketCanvas(QWidget):
         games = []
         for g in m.games:
             kind = tr("BracketCanvas", _KIND_NAMES[g.kind.value])
-            outcome = g.result.short if g.result is not GameResult.PENDING else tr("BracketCanvas", "未赛")
+            outcome = result_label(g.result) or tr("BracketCanvas", "未赛")
             games.append(
                 tr("BracketCanvas", "第%1局 %2  红 %3 — 黑 %4   %5")
                 .replace("%1", str(g.number))

@@ -31,10 +31,17 @@ class LiveView(QWidget):
         self.document = document
         self._stale = True
         document.changed.connect(self._document_changed)
-        document.group_changed.connect(lambda _name: self._document_changed())
+        document.group_changed.connect(lambda _name: self._group_changed())
 
     def refresh(self) -> None:
         raise NotImplementedError
+
+    def _group_changed(self) -> None:
+        """A message about the other group (a seed drawn, a round paired) does not stay on screen."""
+        message = getattr(self, "message", None)
+        if isinstance(message, QLabel):
+            message.clear()
+        self._document_changed()
 
     def _document_changed(self) -> None:
         if self.isVisible():

@@ -23,8 +23,6 @@ from PySide6.QtWidgets import (
 
 from app.engine.types import UserError
 from app.services import registration
-from app.services.excel_import import write_template
-from app.ui.dialogs.import_preview import ImportPreviewDialog
 from app.ui.dialogs.player import PlayerDialog
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language, tr, translate_noop
@@ -90,6 +88,8 @@ class PlayersView(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setAlternatingRowColors(True)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # sized from the rows in view (not every row of a 160-player list on each change): fast first visit
+        self.table.horizontalHeader().setResizeContentsPrecision(0)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.doubleClicked.connect(lambda _index: self.edit_current())
 
@@ -100,13 +100,17 @@ class PlayersView(QWidget):
         layout.addWidget(self.table, 1)
         self._stale = True
         document.changed.connect(self.refresh)
-        document.group_changed.connect(lambda _name: self.refresh())
+        document.group_changed.connect(self._group_changed)
         self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:
         if self._stale:
             self._reload()
         super().showEvent(event)
+
+    def _group_changed(self, _name: str) -> None:
+        self.message.clear()  # e.g. the other group's draw seed
+        self.refresh()
 
     def refresh(self) -> None:
         """Reload now if shown; otherwise when next shown (a result entry must not pay for this list)."""
@@ -185,6 +189,8 @@ class PlayersView(QWidget):
                 return None
             path = Path(name)
         try:
+            from app.services.excel_import import write_template  # openpyxl: loaded when needed
+
             written = write_template(self.document.db, path)
         except (UserError, OSError) as error:
             QMessageBox.warning(self, self.tr("无法导出"), str(error))
@@ -202,6 +208,8 @@ class PlayersView(QWidget):
             if not name:
                 return
             path = Path(name)
+        from app.ui.dialogs.import_preview import ImportPreviewDialog  # openpyxl: loaded when needed
+
         dialog = ImportPreviewDialog(self.document, path, self)
         if dialog.preview is None:
             QMessageBox.warning(self, self.tr("无法导入"), dialog.error_text)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QFileDialog,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
@@ -92,18 +93,21 @@ class RecordsView(LiveView):
         top.addWidget(self.round_box)
         top.addWidget(self.export_button)
         top.addStretch(1)
-        buttons = QHBoxLayout()
-        for b in (
-            self.open_button,
-            self.paste_button,
-            self.clear_button,
-            self.save_button,
-            self.print_button,
-            self.paper_button,
-            self.designate_button,
+        # two rows of buttons: one row in English would make the whole window wider than a laptop
+        buttons = QGridLayout()
+        for i, b in enumerate(
+            (
+                self.open_button,
+                self.paste_button,
+                self.clear_button,
+                self.save_button,
+                self.print_button,
+                self.paper_button,
+                self.designate_button,
+            )
         ):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
+            buttons.addWidget(b, i // 4, i % 4)
+        buttons.setColumnStretch(4, 1)
         right = QWidget(self)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)

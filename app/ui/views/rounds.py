@@ -1,12 +1,16 @@
 """编排 Rounds: one tab per round, pairing the next round, and result entry from the keyboard.
 
-Result entry: in the entry box type the board number and the result, e.g. ``12 1`` or ``121`` then
-Enter (board 12, red wins); ``7=`` / ``7+`` / ``7-`` / ``7*`` are taken at once. A result key alone
-(``1``) with Enter goes to the board under the cursor. In the table itself the result keys act on the
-current row. After each result the cursor moves to the next board without one.
+Result entry goes through one box, 录入成绩 (:mod:`app.ui.widgets.result_entry`): the board number and
+the result key, e.g. ``12 1``; ``7=`` / ``7+`` / ``7-`` / ``7*`` are taken at once; a result key alone
+with Enter goes to the board under the table's cursor. The box has the keyboard focus whenever the
+view is shown, after a pairing and after every action, and keys typed while the pairing table (or
+the list of records owed, or a button) has the focus are **sent to the box**, never taken as a result
+for the table's current row: the same text gives the same result wherever the focus was. Changing a
+result already entered asks first (Enter or Y confirms, Esc cancels). After each result the cursor
+moves to the next board without one.
 
 Keys: ``1`` red wins, ``0`` black wins, ``=`` or ``5`` draw, ``+`` black forfeits (red wins by
-forfeit), ``-`` red forfeits, ``*`` both forfeit, Delete clears (in the table).
+forfeit), ``-`` red forfeits, ``*`` both forfeit; Delete on a table row asks to clear its result.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ from app.services.registration import list_players
 from app.services.rounds import RoundView, Seat
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language, tr, translate_noop
-from app.ui.models.pairings import NAME_COLUMNS, RESULT_COLUMN, PairingTableModel
+from app.ui.models.pairings import NAME_COLUMNS, RESULT_COLUMN, PairingTableModel, result_name
 from app.ui.undo import (
     Change,
     DisqualifyCommand,
@@ -63,47 +67,23 @@ from app.ui.undo import (
     perform,
 )
 from app.ui.views.pending import PendingPanel
+from app.ui.widgets.result_entry import Reading, ResultEntry
 
-RESULT_KEYS: dict[str, GameResult] = {
-    "1": GameResult.RED_WIN,
-    "0": GameResult.BLACK_WIN,
-    "=": GameResult.DRAW,
-    "5": GameResult.DRAW,
-    "+": GameResult.BLACK_FORFEIT,
-    "-": GameResult.RED_FORFEIT,
-    "*": GameResult.DOUBLE_FORFEIT,
-}
-_AT_ONCE = re.compile(r"^\s*(\d+)\s*([=+\-*])\s*$|^\s*(\d+)[\s./]+([105])\s*$")
 _ROUND_AND_BOARD = re.compile(r"^第\s*\d+\s*轮第\s*\d+\s*台[：:]\s*")
-_ON_ENTER = re.compile(r"^\s*(\d*)[\s./]*([105=+\-*])\s*$")
 
 
-def parse_entry(text: str, *, at_once: bool = False) -> tuple[int | None, GameResult] | None:
-    """Read ``board`` + result key from the entry box; ``None`` board means the cursor's board.
-
-    >>> parse_entry("121")
-    (12, <GameResult.RED_WIN: 'red_win'>)
-    >>> parse_entry("7+", at_once=True)
-    (7, <GameResult.BLACK_FORFEIT: 'black_forfeit'>)
-    >>> parse_entry("12", at_once=True) is None
-    True
-    """
-    if at_once:
-        m = _AT_ONCE.match(text)
-        if not m:
-            return None
-        board, key = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        return int(board), RESULT_KEYS[key]
-    m = _ON_ENTER.match(text)
-    if not m:
-        return None
-    return (int(m.group(1)) if m.group(1) else None), RESULT_KEYS[m.group(2)]
+def typed_text(event: QKeyEvent) -> bool:
+    """A key that types text (digits, result keys, letters) without Ctrl or Alt."""
+    modifiers = event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+    text = event.text()
+    return not modifiers and bool(text) and text.isprintable()
 
 
 class PairingTable(QTableView):
-    """The pairing table; result keys on the current row enter that board's result."""
+    """The pairing table. Typed keys are passed on (``typed``) to the entry box, never entered here."""
 
-    result_key = Signal(int, object)  # board, GameResult
+    typed = Signal(object)  # a copy of the QKeyEvent, for the entry box
+    clear_requested = Signal(int)  # board whose result the arbiter asked to clear (Delete)
     menu_requested = Signal(int, QPoint)  # row, global position (mouse or the Menu key)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -149,18 +129,16 @@ class PairingTable(QTableView):
             self.menu_requested.emit(index.row(), event.globalPos())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        text = event.text()
+        if typed_text(event):
+            self.typed.emit(QKeyEvent(event.type(), event.key(), event.modifiers(), event.text()))
+            return
         index = self.currentIndex()
-        if index.isValid() and not event.modifiers() & (
+        plain = not event.modifiers() & (
             Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
-        ):
-            board = int(self.model().index(index.row(), 0).data(Qt.ItemDataRole.UserRole))
-            if text in RESULT_KEYS:
-                self.result_key.emit(board, RESULT_KEYS[text])
-                return
-            if event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
-                self.result_key.emit(board, GameResult.PENDING)
-                return
+        )
+        if plain and index.isValid() and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
+            self.clear_requested.emit(int(self.model().index(index.row(), 0).data(Qt.ItemDataRole.UserRole)))
+            return
         super().keyPressEvent(event)
 
 
@@ -259,25 +237,22 @@ class RoundsView(QWidget):
         self.tabs = QTabBar(self)
         self.tabs.setExpanding(False)
         self.tabs.currentChanged.connect(self._tab_changed)
-        self.pair_button = QPushButton(self.tr("编排下一轮"), self)
-        self.pair_button.clicked.connect(self.pair_next_round)
-        self.unpair_button = QPushButton(self.tr("撤销本轮编排"), self)
+        self.pair_button = self._button(self.tr("编排下一轮"), self.pair_next_round)
+        self.unpair_button = self._button(self.tr("撤销本轮编排"), self.unpair_round)
         self.unpair_button.setToolTip(self.tr("只在本轮尚未录入任何成绩时可用"))
-        self.unpair_button.clicked.connect(self.unpair_round)
-        self.close_button = QPushButton(self.tr("结束本轮"), self)
-        self.close_button.clicked.connect(self.close_round)
-        self.actions_button = QPushButton(self.tr("本台操作…"), self)
+        self.close_button = self._button(self.tr("结束本轮"), self.close_round)
+        self.actions_button = self._button(self.tr("本台操作…"), self._menu_for_current_row)
         self.actions_button.setToolTip(self.tr("调整编排、判负、犯规（也可在表格中按右键或菜单键）"))
-        self.actions_button.clicked.connect(self._menu_for_current_row)
 
-        self.entry = QLineEdit(self)
-        self.entry.setPlaceholderText(self.tr("台次+结果，如 12 1 回车"))
-        self.entry.setClearButtonEnabled(True)
-        self.entry.setMinimumWidth(240)
-        self.entry.setMaximumWidth(280)
-        self.entry.textEdited.connect(self._entry_edited)
-        self.entry.returnPressed.connect(self._entry_committed)
-        self.entry.installEventFilter(self)
+        self.entry_box = ResultEntry(self._boards, self._describe, self)
+        self.entry = self.entry_box.edit
+        self.entry_box.submitted.connect(self._submitted)
+        self.entry_box.refused.connect(self.show_error)
+        self.entry_box.navigate.connect(self._navigate)
+        self.entry_box.confirmed.connect(self._change_confirmed)
+        self.entry_box.cancelled.connect(self._change_cancelled)
+        self._change: tuple[int, GameResult] | None = None  # a change of a result, waiting for a yes
+        self._stale = False  # a change came while another view was shown
         self.next_label = QLabel(self)
         self.message = QLabel(self)
         self.message.setWordWrap(True)
@@ -296,19 +271,22 @@ class RoundsView(QWidget):
         header = self.table.horizontalHeader()
         # Sized once per round shown (ResizeToContents would re-measure every row on each result).
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setMinimumSectionSize(48)
+        header.setMinimumSectionSize(40)
         header.setSectionResizeMode(RESULT_COLUMN, QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(RESULT_COLUMN, 72)
+        header.resizeSection(RESULT_COLUMN, self._result_width())
         # The names and units share the width left over (no empty band on the right).
         for column in NAME_COLUMNS:
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
-        self.table.result_key.connect(self.enter)
+        self.table.typed.connect(self._typed_elsewhere)
+        self.table.clear_requested.connect(lambda board: self.enter(board, GameResult.PENDING))
         self.table.menu_requested.connect(self._show_menu)
 
         self.owed = QTreeWidget(self)
         self.owed.setRootIsDecorated(False)
         self.owed.setHeaderLabels([self.tr("台次"), self.tr("录谱人"), self.tr("原因")])
         self.owed.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._routed: list[QWidget] = [self.owed]  # keys typed in these go to the entry box
+        self.owed.installEventFilter(self)
         owed_header = self.owed.header()
         owed_header.setStretchLastSection(True)
         for column in (0, 1):
@@ -328,12 +306,15 @@ class RoundsView(QWidget):
         top.addWidget(self.close_button)
         top.addWidget(self.actions_button)
         top.addSpacing(16)
-        top.addWidget(QLabel(self.tr("录入成绩："), self))
-        top.addWidget(self.entry)
         top.addWidget(self.next_label)
         top.addStretch(1)
+        entry_row = QHBoxLayout()
+        entry_row.addWidget(QLabel(self.tr("录入成绩："), self))
+        entry_row.addWidget(self.entry_box, 1)
         # deputies' results from the hall network wait under the records owed (shown only when some do)
         self.pending = PendingPanel(document, self)
+        self._routed.append(self.pending.list)  # digits typed there go to the entry box too
+        self.pending.list.installEventFilter(self)
         side = QSplitter(Qt.Orientation.Vertical, self)
         side.addWidget(self.owed_box)
         side.addWidget(self.pending)
@@ -346,12 +327,37 @@ class RoundsView(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs)
         layout.addLayout(top)
+        layout.addLayout(entry_row)
         layout.addWidget(keys)
         layout.addWidget(self.message)
         layout.addWidget(splitter, 1)
 
         document.changed.connect(self.refresh)
-        document.group_changed.connect(lambda _name: self.reload())
+        document.group_changed.connect(self._group_changed)
+        self.reload()
+
+    def _button(self, text: str, slot: Callable[[], object]) -> QPushButton:
+        """A button that never keeps the keyboard focus: a click (or Space) leaves it in the entry box."""
+        button = QPushButton(text, self)
+        button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+        button.clicked.connect(lambda _checked=False: self._then_focus(slot))
+        return button
+
+    def _then_focus(self, action: Callable[[], object]) -> None:
+        """Run an action of the view, then give the keyboard back to the entry box."""
+        try:
+            action()
+        finally:
+            self.focus_entry()
+
+    def _result_width(self) -> int:
+        metrics = self.table.fontMetrics()
+        return max(72, *(metrics.horizontalAdvance(result_name(r)) + 20 for r in GameResult))
+
+    def _group_changed(self, _name: str) -> None:
+        self.message.clear()  # a message about the other group does not belong here
+        self.entry_box.cancel()
+        self._change = None
         self.reload()
 
     # ------------------------------------------------------------------ loading
@@ -384,14 +390,26 @@ class RoundsView(QWidget):
         self.view = rounds_service.round_view(self.document.db, self.document.group, number)
         self.model.set_round(self.view)
         self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().resizeSection(RESULT_COLUMN, 72)
+        self.table.horizontalHeader().resizeSection(RESULT_COLUMN, self._result_width())
         self._move_to_next_empty(after=0)
         self.table.reveal_current()
         self._update_controls()
+        self.entry_box.cancel()
+        self._change = None
+        self.focus_entry()
         self.pending.set_round(number)
 
     def refresh(self) -> None:
-        """After any change: new rounds get tabs, the shown round's results are updated in place."""
+        """After any change: new rounds get tabs, the shown round's results are updated in place.
+
+        While another view is shown this only notes that the view is out of date (a result entered
+        with the standings shown pays for the standings, not for this table too); showing it again
+        brings it up to date.
+        """
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         count = len(rounds_service.rounds_of(self.document.db, self.document.group))
         if count != self.tabs.count():
             self.reload()
@@ -571,41 +589,70 @@ class RoundsView(QWidget):
         self.message.setText(text)
         self.document.notify()
 
-    def enter(self, board: int, result: GameResult) -> bool:
-        """Enter ``result`` on ``board`` of the shown round (undoable); moves to the next empty board."""
+    def enter(self, board: int, result: GameResult, *, confirmed: bool = False) -> bool:
+        """Enter ``result`` on ``board`` of the shown round (undoable); moves to the next empty board.
+
+        A board that already has another result is changed only ``confirmed``: otherwise the entry
+        box asks (Enter / Y, Esc) and ``False`` is returned for now. ``GameResult.PENDING`` clears.
+        """
         row = self.model.row_of_board(board)
         if row is None:
-            self.show_error(
-                UserError(
-                    self.tr("本轮没有第 %1 台").replace("%1", str(board)),
-                )
-            )
+            self.show_error(UserError(f"本轮没有第 {board} 台", f"this round has no board {board}"))
             return False
         before = self.model.line(row).result
         if before is result:
             self._move_to_next_empty(after=board)
             return True
-        command = EnterResultCommand(self.document, self.document.group, self.round_number, board, result)
+        if not before.is_pending and not confirmed:
+            self._ask_change(board, before, result)
+            return False
+        if before.is_pending and result.is_pending:
+            return True
+        number = self.round_number
+        command = EnterResultCommand(self.document, self.document.group, number, board, result)
         try:
             perform(self.document, command)
         except UserError as error:
             if before.is_pending:
                 self.show_error(error)
                 return False
-            reason, ok = QInputDialog.getText(
-                self, self.tr("更正成绩"), self.tr("更正第 %1 台成绩的理由：").replace("%1", str(board))
-            )
-            if not ok or not reason.strip():
+            reason = self.ask_text(self.tr("更正成绩"), _fill(self.tr("更正第 %1 台成绩的理由："), board))
+            if not reason:
                 self.show_error(error)
                 return False
-            command = EnterResultCommand(
-                self.document, self.document.group, self.round_number, board, result, reason
-            )
+            command = EnterResultCommand(self.document, self.document.group, number, board, result, reason)
             if not self._perform(command):
                 return False
-        self.message.setText("")
+        if before.is_pending:
+            self.message.setText("")
+        else:
+            self.message.setText(
+                _fill(self.tr("第 %1 台：%2 → %3"), board, result_name(before), result_name(result))
+            )
         self._move_to_next_empty(after=board)
         return True
+
+    def _ask_change(self, board: int, before: GameResult, result: GameResult) -> None:
+        self._change = (board, result)
+        if result.is_pending:
+            question = _fill(self.tr("清除第 %1 台的成绩 %2？"), board, result_name(before))
+        else:
+            question = _fill(
+                self.tr("第 %1 台已录入 %2，改为 %3？"), board, result_name(before), result_name(result)
+            )
+        self.message.setText("")
+        self.entry_box.ask(question)
+
+    def _change_confirmed(self) -> None:
+        change, self._change = self._change, None
+        if change is not None:
+            self.enter(*change, confirmed=True)
+        self.focus_entry()
+
+    def _change_cancelled(self) -> None:
+        change, self._change = self._change, None
+        if change is not None:
+            self.message.setText(_fill(self.tr("第 %1 台的成绩未改动"), change[0]))
 
     def _move_to_next_empty(self, *, after: int) -> None:
         rows = self.model.rowCount()
@@ -627,52 +674,79 @@ class RoundsView(QWidget):
         index = self.table.currentIndex()
         return self.model.line(index.row()).board if index.isValid() else None
 
-    def _entry_edited(self, text: str) -> None:
-        parsed = parse_entry(text, at_once=True)
-        if parsed is not None:
-            self._commit_entry(parsed)
+    # ------------------------------------------------------------------ the entry box
 
-    def _entry_committed(self) -> None:
-        text = self.entry.text()
-        if not text.strip():
-            return
-        parsed = parse_entry(text)
-        if parsed is None:
-            self.show_error(UserError(self.tr("无法识别“%1”：请输入台次和结果，如 12 1").replace("%1", text)))
-            self.entry.selectAll()
-            return
-        self._commit_entry(parsed)
+    def _boards(self) -> list[int]:
+        return [self.model.line(r).board for r in range(self.model.rowCount())]
 
-    def _commit_entry(self, parsed: tuple[int | None, GameResult]) -> None:
-        board, result = parsed
+    def _describe(self, reading: Reading) -> str:
+        """How the entry box reads: "第 12 台 红胜", with the board's current result if it has one."""
+        board = reading.board if reading.board is not None else self.current_board()
         if board is None:
-            board = self.current_board()
-            if board is None:
-                return
-        if self.enter(board, result):
-            self.entry.clear()
-        else:
-            self.entry.selectAll()
+            return self.tr("没有选中的台次")
+        row = self.model.row_of_board(board)
+        if row is None:
+            return _fill(self.tr("本轮没有第 %1 台"), board)
+        before = self.model.line(row).result
+        text = _fill(self.tr("第 %1 台 %2"), board, result_name(reading.result))
+        if not before.is_pending and before is not reading.result:
+            text += _fill(self.tr("（现为 %1，将询问）"), result_name(before))
+        return text
+
+    def _submitted(self, reading: Reading) -> None:
+        board = reading.board if reading.board is not None else self.current_board()
+        if board is None:
+            return
+        ok = self.enter(board, reading.result)
+        if not self.entry_box.confirming:
+            self.entry_box.done(ok)
+
+    def _navigate(self, key: int) -> None:
+        """Up/Down/PageUp/PageDown in the entry box move the table's cursor; the focus stays in the box."""
+        QApplication.sendEvent(
+            self.table, QKeyEvent(QEvent.Type.KeyPress, Qt.Key(key), Qt.KeyboardModifier.NoModifier)
+        )
+        self.entry_box.show_reading()
+
+    def _typed_elsewhere(self, event: QKeyEvent) -> None:
+        """A key typed while the table, the records list or a button had the focus: into the box."""
+        if not self.entry.isEnabled():
+            return
+        self.focus_entry()
+        QApplication.sendEvent(self.entry, event)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Up/Down in the entry box move the table's cursor, so the arbiter never leaves the box."""
-        if watched is self.entry and event.type() == QEvent.Type.KeyPress:
-            key = QKeyEvent(event).key() if not isinstance(event, QKeyEvent) else event.key()
-            if key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
-                QApplication.sendEvent(
-                    self.table, QKeyEvent(event.type(), key, Qt.KeyboardModifier.NoModifier)
-                )
-                return True
+        if (
+            watched in self._routed
+            and isinstance(event, QKeyEvent)
+            and event.type() == QEvent.Type.KeyPress
+            and typed_text(event)
+        ):
+            self._typed_elsewhere(QKeyEvent(event.type(), event.key(), event.modifiers(), event.text()))
+            return True
         return super().eventFilter(watched, event)
 
-    def show_error(self, error: UserError) -> None:
-        from app.ui.i18n import current_language
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Keys no child took (a button or the tabs had the focus) go to the entry box as well."""
+        if typed_text(event) and event.text() != " ":
+            self._typed_elsewhere(QKeyEvent(event.type(), event.key(), event.modifiers(), event.text()))
+            return
+        super().keyPressEvent(event)
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
+        QTimer.singleShot(0, self.focus_entry)
+
+    def show_error(self, error: UserError) -> None:
         text = error.en if current_language() == "en" else error.zh
         self.message.setText(f"<span style='color:#b22222'>{text}</span>")
 
     def focus_entry(self) -> None:
-        self.entry.setFocus()
+        """The keyboard goes back to the entry box (when the view is shown and a round is open)."""
+        if self.isVisible() and self.entry.isEnabled():
+            self.entry.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # ------------------------------------------------------------------ the board's menu
 
@@ -705,7 +779,7 @@ class RoundsView(QWidget):
             action = QAction(text, target)
             action.setObjectName(name)
             action.setEnabled(enabled)
-            action.triggered.connect(lambda _checked=False: slot())
+            action.triggered.connect(lambda _checked=False: self._then_focus(slot))
             target.addAction(action)
 
         add(

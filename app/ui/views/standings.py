@@ -1,5 +1,10 @@
 """名次 Standings: every tiebreak column of the chain, after any round, the final ranking, and
-"why is A above B" (select two rows, or the context menu on a row: against the row above)."""
+"why is A above B" (select two rows, or the context menu on a row: against the row above).
+
+The view opens on the standings after the last round with every result in (a round being played
+does not count yet) and follows it as results come in; an earlier round, or the round being played
+(marked 未完, provisional), can be chosen.
+"""
 
 from __future__ import annotations
 
@@ -34,6 +39,8 @@ class StandingsView(LiveView):
         super().__init__(document, parent)
         self.model = StandingsTableModel(self)
         self._follow_latest = True
+        self._complete = 0
+        self._final_offered = False  # the final ranking was shown by itself once it existed
 
         self.round_box = QComboBox(self)
         self.round_box.setMinimumContentsLength(10)
@@ -45,6 +52,9 @@ class StandingsView(LiveView):
         self.why_button.clicked.connect(self.explain_selection)
         self.title = QLabel(self)
         self.title.setStyleSheet("font-weight: bold")
+        self.round_note = QLabel(self)  # "round 4 is not complete: after round 3"
+        self.round_note.setStyleSheet("color: #8a5a00")
+        self.round_note.hide()
 
         self.table = QTableView(self)
         self.table.setModel(self.model)
@@ -78,6 +88,7 @@ class StandingsView(LiveView):
         top.addWidget(self.title)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.round_note)
         layout.addWidget(self.message)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.footnote)
@@ -97,28 +108,40 @@ class StandingsView(LiveView):
             self.round_box.setCurrentIndex(index)
 
     def _fill_rounds(self) -> int:
-        """Offer 0 … the last paired round; returns the last paired round."""
+        """Offer 0 … the last paired round (rounds not complete marked 未完); returns the last paired
+        round. Following the latest, the choice is the last round with every result in."""
         summaries = rounds_service.rounds_of(self.document.db, self.document.group)
         last = summaries[-1].number if summaries else 0
-        wanted = list(range(0, last + 1))
-        current = [self.round_box.itemData(i) for i in range(self.round_box.count())]
-        if current == wanted:
-            return last
+        complete = 0
+        for r in summaries:
+            if r.number != complete + 1 or r.pending:
+                break
+            complete = r.number
+        wanted = [(0, self.tr("赛前"))]
+        for r in summaries:
+            text = self.tr("第 %1 轮后").replace("%1", str(r.number))
+            if r.number > complete:
+                text = self.tr("第 %1 轮后（未完）").replace("%1", str(r.number))
+            wanted.append((r.number, text))
+        current = [
+            (self.round_box.itemData(i), self.round_box.itemText(i)) for i in range(self.round_box.count())
+        ]
         keep = self.after_round
         self.round_box.blockSignals(True)
-        self.round_box.clear()
-        for n in wanted:
-            text = self.tr("赛前") if n == 0 else self.tr("第 %1 轮后").replace("%1", str(n))
-            self.round_box.addItem(text, n)
+        if current != wanted:
+            self.round_box.clear()
+            for n, text in wanted:
+                self.round_box.addItem(text, n)
         if self._follow_latest or keep is None or keep > last:
-            self.round_box.setCurrentIndex(self.round_box.count() - 1)
+            self.round_box.setCurrentIndex(self.round_box.findData(complete))
         else:
             self.round_box.setCurrentIndex(self.round_box.findData(keep))
         self.round_box.blockSignals(False)
+        self._complete = complete
         return last
 
     def _round_chosen(self, _index: int) -> None:
-        self._follow_latest = self.round_box.currentIndex() == self.round_box.count() - 1
+        self._follow_latest = self.after_round == self._complete
         self.refresh()
 
     def _final_available(self, last_paired: int) -> str:
@@ -145,6 +168,15 @@ class StandingsView(LiveView):
             self.final_box.blockSignals(True)
             self.final_box.setChecked(False)
             self.final_box.blockSignals(False)
+        if not refusal and self._follow_latest and not self._final_offered:
+            # the group is over: the standing after its last round is the final ranking (once; the
+            # arbiter may uncheck it to see the Swiss standings)
+            self._final_offered = True
+            self.final_box.blockSignals(True)
+            self.final_box.setChecked(True)
+            self.final_box.blockSignals(False)
+        if refusal:
+            self._final_offered = False
         self.round_box.setEnabled(not self.final_box.isChecked())
         try:
             if self.final_box.isChecked():
@@ -163,12 +195,15 @@ class StandingsView(LiveView):
         self._update_why_button()
 
     def _show_notes(self, value: StandingsValue) -> None:
-        if value.final:
-            self.title.setText(self.tr("%1 最终名次").replace("%1", value.group))
+        english = current_language() == "en"
+        title = value.title_en if english else value.title_zh
+        self.title.setText(f"{value.group} {title}")
+        if value.pending:
+            self.title.setStyleSheet("font-weight: bold; color: #b06000")
         else:
-            self.title.setText(
-                self.tr("%1 第 %2 轮后名次").replace("%1", value.group).replace("%2", str(value.after_round))
-            )
+            self.title.setStyleSheet("font-weight: bold")
+        self.round_note.setText(value.note_en if english else value.note_zh)
+        self.round_note.setVisible(bool(self.round_note.text()))
         note = self.tr("名次区分办法：%1。").replace("%1", chain_text(value.chain))
         if value.decided_by_sequence_number:
             note += self.tr("有并列仍无法区分者，按序号排列（序号小者在前）。")
@@ -199,6 +234,7 @@ class StandingsView(LiveView):
                 upper,
                 lower,
                 self.after_round,
+                final=self.final_box.isChecked(),
                 language=current_language(),
             )
         except UserError as error:

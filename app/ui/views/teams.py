@@ -71,7 +71,9 @@ class TeamsView(LiveView):
             self.title.setText(self.tr("%1 团体名次（最终）").replace("%1", value.group))
             show_message(self.message, "")
         else:
-            self.title.setText(self.tr("%1 团体名次（按目前个人名次预览）").replace("%1", value.group))
+            english = current_language() == "en"
+            basis = "" if value.basis is None else (value.basis.en if english else value.basis.zh)
+            self.title.setText(self.tr("%1 团体名次（%2）").replace("%1", value.group).replace("%2", basis))
             show_message(self.message, self.tr("比赛尚未结束：团体名次按目前的个人名次计算，仅供参考。"))
         team = self.document.info.regulations.team
         self.rule.setText(
@@ -97,8 +99,14 @@ class PrizesView(LiveView):
         self.message = QLabel(self)
         self.message.setWordWrap(True)
         self.table = _table(self)
-        self.table.horizontalHeader().setStretchLastSection(False)
         self.table.setModel(self.model)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(False)
+        # the table uses the whole width: the winner and the unit take what the numbers leave
+        for column in range(self.model.columnCount()):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        for column in (2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         self.totals = QLabel(self)
         self.totals.setStyleSheet("font-weight: bold")
         self.totals.setWordWrap(True)
@@ -115,12 +123,12 @@ class PrizesView(LiveView):
             show_message(self.message, error_text(error), error=True)
             return
         self.model.set_prizes(value)
-        self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().resizeSection(4, max(110, self.table.columnWidth(4)))
-        show_message(
-            self.message,
-            self.tr("奖金按最终名次发放；比赛结束前按目前名次预览。金额为税前人民币（元）。"),
-        )
+        english = current_language() == "en"
+        provisional = [f"{b.group}：{b.en if english else b.zh}" for b in value.basis.values() if not b.final]
+        text = self.tr("奖金按最终名次发放；比赛结束前按目前名次预览。金额为税前人民币（元）。")
+        if provisional:
+            text += "<br>" + "；".join(provisional)
+        show_message(self.message, text)
         parts = [
             self.tr("%1：%2 元").replace("%1", t.table.name).replace("%2", f"{t.total:,}")
             for t in value.prizes.tables

@@ -1,0 +1,258 @@
+"""The audit log in sentences, for the arbiter's audit viewer.
+
+The stored log keeps machine values (``enter_result``, ``red_win``, JSON before/after, ``player:12``);
+here every line becomes: when, who, what was done (a verb), to what (a player by group, number and
+name), the change in words (``未录入 → 红胜``, ``缴费：否 → 是``), and the reason — in Chinese and in
+English. Personal numbers quoted by a line are masked (RULES.md §11); the stored values stay as they
+are (the CSV export and the snapshot keep them).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+
+from app.db.models import Group, Player
+from app.db.session import Database
+from app.engine.types import GameResult, ViolationKind, mask_id_number
+from app.services.audit import audit_log
+
+#: action → (Chinese verb, English verb)
+ACTIONS: dict[str, tuple[str, str]] = {
+    "create_tournament": ("新建赛事", "tournament created"),
+    "create_demo": ("创建演示赛事", "demo event created"),
+    "update_regulations": ("修改规程", "regulation changed"),
+    "add_player": ("报名", "player registered"),
+    "import_player": ("导入报名", "player imported"),
+    "import_players": ("导入报名表", "registration form imported"),
+    "edit_player": ("修改报名信息", "player edited"),
+    "remove_player": ("删除报名", "player removed"),
+    "deadline_override": ("逾期报名（裁判长批准）", "late entry allowed"),
+    "set_fee_paid": ("缴费", "fee"),
+    "set_checked_in": ("报到", "check-in"),
+    "set_insurance": ("保险证明", "insurance proof"),
+    "set_pledge": ("承诺书", "safety pledge"),
+    "create_team": ("新建代表队", "team created"),
+    "set_team": ("调整代表队", "team changed"),
+    "set_team_leader": ("指定领队", "team leader set"),
+    "draw_numbers": ("抽签定序号", "sequence numbers drawn"),
+    "pair_round": ("编排", "round paired"),
+    "unpair_round": ("撤销编排", "pairing deleted"),
+    "override_pairing": ("调整编排", "pairing changed by hand"),
+    "close_round": ("结束本轮", "round closed"),
+    "enter_result": ("录入成绩", "result entered"),
+    "correct_result": ("更正成绩", "result corrected"),
+    "enter_knockout_result": ("录入淘汰赛成绩", "knockout result entered"),
+    "correct_knockout_result": ("更正淘汰赛成绩", "knockout result corrected"),
+    "forfeit": ("判负", "forfeit"),
+    "agreed_result": ("协商结果判双方弃权", "agreed result: double forfeit"),
+    "violation": ("记犯规", "violation recorded"),
+    "remove_violation": ("撤销犯规", "violation removed"),
+    "withdraw_player": ("退赛", "withdrawn"),
+    "withdraw_consecutive_forfeits": ("连续弃权退赛", "withdrawn after consecutive forfeits"),
+    "reinstate_player": ("恢复参赛", "reinstated"),
+    "disqualify": ("取消成绩", "disqualified"),
+    "lift_disqualification": ("恢复成绩", "disqualification lifted"),
+    "create_knockout": ("产生淘汰赛对阵", "knockout bracket created"),
+    "draw_colours": ("淘汰赛先后手抽签", "knockout colours drawn"),
+    "choose_deciding_colour": ("附加赛选择先后手", "deciding game colour chosen"),
+    "designate_records": ("指定录谱台次", "boards to record designated"),
+    "hand_in_record": ("交棋谱", "game record handed in"),
+    "refused_records": ("拒不录谱记犯规", "refusals to record"),
+}
+
+_RESULT_EN = {
+    GameResult.RED_WIN: "red wins",
+    GameResult.DRAW: "draw",
+    GameResult.BLACK_WIN: "black wins",
+    GameResult.RED_FORFEIT: "red forfeits",
+    GameResult.BLACK_FORFEIT: "black forfeits",
+    GameResult.DOUBLE_FORFEIT: "both forfeit",
+    GameResult.PENDING: "no result",
+}
+_PLAYER = re.compile(r"player:(\d+)")
+_ID_LIKE = re.compile(r"\d{17}[\dXx]|\d{15}")
+_PHONE_LIKE = re.compile(r"(?<!\d)1\d{10}(?!\d)")
+_FIELDS = {  # edit_player: the fields worth naming (never the ID number or the phone in full)
+    "name": ("姓名", "name"),
+    "group": ("组别", "group"),
+    "team": ("代表队", "team"),
+    "unit": ("单位", "unit"),
+    "gender": ("性别", "gender"),
+    "id_number": ("证件号码", "ID number"),
+    "phone": ("手机号", "phone"),
+    "birth_date": ("出生日期", "birth date"),
+    "rating": ("等级分", "rating"),
+    "notes": ("备注", "notes"),
+    "fee_paid": ("缴费", "fee"),
+    "insurance": ("保险", "insurance"),
+    "pledge": ("承诺书", "pledge"),
+    "checked_in": ("报到", "check-in"),
+    "status": ("状态", "status"),
+    "no": ("序号", "number"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class AuditSentence:
+    at: str
+    who: str
+    action_zh: str
+    action_en: str
+    entity: str  # the thing acted on, readable ("公开组 12号 张三")
+    change_zh: str
+    change_en: str
+    reason: str
+    raw: str  # the stored values, for the expert (tooltip)
+
+
+def _mask(text: str) -> str:
+    text = _ID_LIKE.sub(lambda m: mask_id_number(m.group(0)), text)
+    return _PHONE_LIKE.sub(lambda m: m.group(0)[:3] + "****" + m.group(0)[-4:], text)
+
+
+def _value(text: str) -> Any:
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _result(code: Any) -> tuple[str, str]:
+    try:
+        r = GameResult(str(code))
+    except ValueError:
+        return str(code), str(code)
+    return (r.zh or "未录入"), _RESULT_EN[r]
+
+
+def _yes_no(value: Any) -> tuple[str, str]:
+    yes = value is True or str(value).lower() in ("true", "1")
+    return ("是", "yes") if yes else ("否", "no")
+
+
+def _change(action: str, before: Any, after: Any) -> tuple[str, str]:
+    """The change of one line in words (zh, en); empty when the verb says it all."""
+    if action in (
+        "enter_result",
+        "correct_result",
+        "enter_knockout_result",
+        "correct_knockout_result",
+        "forfeit",
+        "agreed_result",
+    ):
+        a_zh, a_en = _result(after)
+        if before in (None, "", GameResult.PENDING.value):
+            return a_zh, a_en
+        b_zh, b_en = _result(before)
+        return f"{b_zh} → {a_zh}", f"{b_en} → {a_en}"
+    if action.startswith("set_") and action[4:] in _FIELDS and isinstance(after, bool | str):
+        (b_zh, b_en), (a_zh, a_en) = _yes_no(before), _yes_no(after)
+        return f"{b_zh} → {a_zh}", f"{b_en} → {a_en}"
+    if action == "pair_round" and isinstance(after, dict):
+        bye = f"，{after['bye']} 号轮空" if after.get("bye") is not None else ""
+        bye_en = f", bye for no. {after['bye']}" if after.get("bye") is not None else ""
+        return (
+            f"积分编排 {after.get('boards')} 台{bye}，随机种子 {after.get('seed')}",
+            f"{after.get('boards')} Swiss boards{bye_en}, seed {after.get('seed')}",
+        )
+    if action == "draw_colours" and isinstance(after, dict):
+        if after.get("manual"):
+            return "现场抽签结果录入", "a physical draw entered"
+        return f"随机种子 {after.get('seed')}", f"seed {after.get('seed')}"
+    if action == "choose_deciding_colour" and isinstance(after, dict):
+        red = after.get("colour") == "red"
+        return (
+            f"{after.get('chooser')}号选择{'红' if red else '黑'}方",
+            f"no. {after.get('chooser')} chose {'Red' if red else 'Black'}",
+        )
+    if action == "draw_numbers" and isinstance(after, dict):
+        how = "按等级分" if after.get("method") == "rating" else "抽签"
+        how_en = "by rating" if after.get("method") == "rating" else "by lot"
+        return f"{how}，随机种子 {after.get('seed')}", f"{how_en}, seed {after.get('seed')}"
+    if action in ("violation",) and isinstance(after, str):
+        try:
+            kind = ViolationKind(after)
+        except ValueError:
+            return after, after
+        return kind.zh, kind.value.replace("_", " ")
+    if action == "import_players" and isinstance(after, dict):
+        skipped = after.get("skipped") or []
+        return (
+            f"{after.get('added')} 名" + (f"，跳过 {len(skipped)} 行" if skipped else ""),
+            f"{after.get('added')} players" + (f", {len(skipped)} rows skipped" if skipped else ""),
+        )
+    if action == "disqualify" and isinstance(after, dict):
+        annul = after.get("games") == "annul"
+        return (
+            "已赛对局作废" if annul else "已赛对局成绩有效",
+            "games played annulled" if annul else "games played stand",
+        )
+    if action == "withdraw_player" and isinstance(after, dict) and after.get("status_round"):
+        return f"自第 {after['status_round']} 轮起不再编排", f"not paired from round {after['status_round']}"
+    if action == "hand_in_record" and isinstance(after, dict):
+        return f"{after.get('moves')} 回合", f"{after.get('moves')} moves"
+    if action == "create_knockout" and isinstance(after, dict):
+        seeds = "、".join(map(str, after.get("seeds", [])))
+        return f"种子：{seeds}", f"seeds: {seeds}"
+    if action == "edit_player" and isinstance(before, dict) and isinstance(after, dict):
+        zh, en = [], []
+        for key, (f_zh, f_en) in _FIELDS.items():
+            if key in before and before.get(key) != after.get(key):
+                b, a = _mask(str(before.get(key) or "")), _mask(str(after.get(key) or ""))
+                zh.append(f"{f_zh} {b or '（空）'} → {a or '（空）'}")
+                en.append(f"{f_en} {b or '(empty)'} → {a or '(empty)'}")
+        return "；".join(zh), "; ".join(en)
+    if action == "update_regulations" and isinstance(before, dict) and isinstance(after, dict):
+        keys = [k for k in after if before.get(k) != after.get(k)]
+        return "、".join(keys), ", ".join(keys)
+    if action in ("set_team",):
+        return f"{before or '（无）'} → {after or '（无）'}", f"{before or '(none)'} → {after or '(none)'}"
+    if isinstance(after, str | int) and not isinstance(after, bool) and after != "":
+        return _mask(str(after)), _mask(str(after))
+    return "", ""
+
+
+def audit_sentences(db: Database) -> list[AuditSentence]:
+    """Every audit line as a sentence, oldest first."""
+    with db.session() as s:
+        groups = {g.id: g.name for g in s.scalars(select(Group))}
+        who_is = {
+            p.id: f"{groups.get(p.group_id, '')} {p.no}号 {p.name}"
+            if p.no
+            else f"{groups.get(p.group_id, '')} {p.name}"
+            for p in s.scalars(select(Player))
+        }
+    out = []
+    for line in audit_log(db):
+        before, after = _value(line.before), _value(line.after)
+        verb_zh, verb_en = ACTIONS.get(line.action, (line.action, line.action.replace("_", " ")))
+        entity = _PLAYER.sub(lambda m: who_is.get(int(m.group(1)), f"已删除的棋手 {m.group(1)}"), line.entity)
+        if (
+            line.entity.startswith("player:")
+            and isinstance(after, dict)
+            and int(line.entity[7:]) not in who_is
+        ):
+            entity = str(after.get("name") or entity)
+        change_zh, change_en = _change(line.action, before, after)
+        raw = " → ".join(part for part in (line.before, line.after) if part)
+        out.append(
+            AuditSentence(
+                f"{line.at:%Y-%m-%d %H:%M:%S}",
+                line.who,
+                verb_zh,
+                verb_en,
+                _mask(entity),
+                change_zh,
+                change_en,
+                line.reason,
+                _mask(raw),
+            )
+        )
+    return out
