@@ -3,7 +3,8 @@
 Importing SQLAlchemy and its ORM costs ~0.25 s, ten times a 160-player pairing. The command line's
 ``pair`` reads and writes through this module when the file is already at the program's schema;
 everything else (an older file, a damaged one, any refusal) goes through :mod:`app.db.session`. The
-same locking, version guard, integrity and content checks and clean-up of a killed run's leftovers apply; a test keeps :func:`read_group_state` equal
+same locking, version guard, integrity check and clean-up of a killed run's leftovers apply (a value
+the fast path cannot read sends the command to the full path, which checks every value); a test keeps :func:`read_group_state` equal
 to :func:`app.db.mapping.read_group_state`, and the rows written equal to the ORM's.
 """
 
@@ -16,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from app.db.integrity import content_problems, integrity_problems
+from app.db.integrity import integrity_problems
 from app.db.leftovers import remove_leftovers
 from app.db.lock import TournamentLock
 from app.db.revisions import file_revision, head_revision
@@ -63,11 +64,9 @@ class LiteFile:
         lock = TournamentLock.acquire(path)
         try:
             remove_leftovers(path)
-            if (
-                file_revision(path) != head_revision()
-                or integrity_problems(path, writable=True)
-                or content_problems(path, limit=1)
-            ):
+            # the value-by-value check (content_problems) needs the ORM's column types: instead, any
+            # value the fast path cannot read sends the command to the full path, which checks them all
+            if file_revision(path) != head_revision() or integrity_problems(path, writable=True):
                 lock.release()
                 return None
             con = sqlite3.connect(path, isolation_level=None)

@@ -12,12 +12,13 @@ copies of the same files both ways and compares every row.
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 from pathlib import Path
 
 from app.db.lite import LiteFile, read_group_state, stored_datetime, stored_json
 from app.engine.discipline import consecutive_forfeits
-from app.engine.pairing import pair_round
+from app.engine.pairing import Pairing, pair_round
 from app.engine.regulations import ScoreGroupOrder
 from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
 from app.services.pairing_plan import (
@@ -41,44 +42,13 @@ def pair_next_round_lite(
     if lite is None:
         return None
     with lite:
-        used_seed = new_pairing_seed() if seed is None else seed
-        reg = lite.regulations()
-        group_id = lite.group_id(group)
-        if reg is None or group_id is None or reg.pairing.score_group_order is not ScoreGroupOrder.SEQUENCE:
-            return None
-        con = lite.con
-        state = read_group_state(con, group_id, group, reg)
-        fmt = reg.group(group)
-        number = next_swiss_round(state)
-        if number > fmt.rounds or (fmt.knockout_size and number > fmt.swiss_rounds):
-            return None
-        if number > 1:
-            previous = next((r for r in state.rounds if r.number == number - 1), None)
-            if previous is None or any(g.result is GameResult.PENDING for g in previous.games):
-                return None
-        if con.execute(
-            "SELECT 1 FROM players WHERE group_id = ? AND no IS NULL AND status = ? LIMIT 1",
-            (group_id, PlayerStatus.ACTIVE.value),
-        ).fetchone():
-            return None
-        if (
-            con.execute(
-                "SELECT 1 FROM rounds WHERE group_id = ? AND number = ?", (group_id, number)
-            ).fetchone()
-            or con.execute(
-                "SELECT 1 FROM knockout_matches WHERE group_id = ? LIMIT 1", (group_id,)
-            ).fetchone()
-        ):
-            return None
-        if reg.discipline.consecutive_forfeits_withdraw:
-            active = {e.no for e in state.entrants if e.status is PlayerStatus.ACTIVE}
-            if any(s.no in active for s in consecutive_forfeits(state.rounds, reg.discipline)):
-                return None
         try:
-            pool = pool_for(state, reg, number, set(), None)
-        except UserError:
+            plan = _plan(lite, group, seed)
+        except (sqlite3.DatabaseError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+            return None  # a value it cannot read: the full path checks every value and says what is wrong
+        if plan is None:
             return None
-        pairing = pair_round(pool, number, reg.pairing, used_seed)
+        con, group_id, number, used_seed, pairing = plan
         ids = dict(
             con.execute("SELECT no, id FROM players WHERE group_id = ? AND no IS NOT NULL", (group_id,))
         )
@@ -139,3 +109,44 @@ def _backup(path: Path, event: str) -> str:
     except UserError as exc:
         return f"已保存，但自动备份失败：{exc}"
     return ""
+
+
+def _plan(
+    lite: LiteFile, group: str, seed: int | None
+) -> tuple[sqlite3.Connection, int, int, int, Pairing] | None:
+    """Read the group and pair it, or None where the plain case does not apply (nothing is written)."""
+    used_seed = new_pairing_seed() if seed is None else seed
+    reg = lite.regulations()
+    group_id = lite.group_id(group)
+    if reg is None or group_id is None or reg.pairing.score_group_order is not ScoreGroupOrder.SEQUENCE:
+        return None
+    con = lite.con
+    state = read_group_state(con, group_id, group, reg)
+    fmt = reg.group(group)
+    number = next_swiss_round(state)
+    if number > fmt.rounds or (fmt.knockout_size and number > fmt.swiss_rounds):
+        return None
+    if number > 1:
+        previous = next((r for r in state.rounds if r.number == number - 1), None)
+        if previous is None or any(g.result is GameResult.PENDING for g in previous.games):
+            return None
+    if con.execute(
+        "SELECT 1 FROM players WHERE group_id = ? AND no IS NULL AND status = ? LIMIT 1",
+        (group_id, PlayerStatus.ACTIVE.value),
+    ).fetchone():
+        return None
+    if (
+        con.execute("SELECT 1 FROM rounds WHERE group_id = ? AND number = ?", (group_id, number)).fetchone()
+        or con.execute("SELECT 1 FROM knockout_matches WHERE group_id = ? LIMIT 1", (group_id,)).fetchone()
+    ):
+        return None
+    if reg.discipline.consecutive_forfeits_withdraw:
+        active = {e.no for e in state.entrants if e.status is PlayerStatus.ACTIVE}
+        if any(s.no in active for s in consecutive_forfeits(state.rounds, reg.discipline)):
+            return None
+    try:
+        pool = pool_for(state, reg, number, set(), None)
+    except UserError:
+        return None
+    pairing = pair_round(pool, number, reg.pairing, used_seed)
+    return con, group_id, number, used_seed, pairing

@@ -149,3 +149,19 @@ def test_the_command_line_pairs_without_loading_sqlalchemy(played: Path, tmp_pat
         [sys.executable, "-c", code, str(path), OPEN], capture_output=True, text=True, check=False
     )
     assert again.returncode == 2 and "未录入成绩" in again.stderr
+
+
+def test_a_value_the_fast_path_cannot_read_goes_to_the_full_path(played: Path, tmp_path: Path) -> None:
+    """A damaged value inside a sound page (an unknown result code): no traceback, the full path
+    refuses in its words, names the damage, and the file is unchanged."""
+    from app.cli import main
+
+    path = tmp_path / "damaged.xqt"
+    shutil.copy(played, path)
+    con = sqlite3.connect(path)
+    con.execute("UPDATE games SET result = 'zombie' WHERE id = (SELECT min(id) FROM games)")
+    con.commit()
+    con.close()
+    before = path.read_bytes()
+    assert main(["pair", str(path), "--group", OPEN, "--seed", "9"]) == 2
+    assert path.read_bytes() == before
