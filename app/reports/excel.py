@@ -155,8 +155,7 @@ def build_workbook(data: ResultWorkbook) -> Workbook:
                     r.no,
                     r.name,
                     r.unit,
-                    *(c.text for c in r.per_round),
-                    *([None] * (ct.rounds - len(r.per_round))),
+                    *r.round_texts(ct.rounds, None),
                     r.score,
                     r.place,
                 ]

@@ -128,8 +128,7 @@ def _crosstable_page(c: Crosstable) -> str:
             r.no,
             r.name,
             r.unit,
-            *(x.text for x in r.per_round),
-            *([""] * (c.rounds - len(r.per_round))),
+            *r.round_texts(c.rounds),
             r.score,
             r.place,
         ]

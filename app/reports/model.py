@@ -202,6 +202,10 @@ class CrosstableRow:
     score: Number
     place: int | None = None
 
+    def round_texts(self, rounds: int, blank: str | None = "") -> list[str | None]:
+        """The text of each of ``rounds`` cells, ``blank`` for a round not played yet."""
+        return [c.text for c in self.per_round] + [blank] * (rounds - len(self.per_round))
+
 
 @dataclass(frozen=True, slots=True)
 class Crosstable:

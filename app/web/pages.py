@@ -318,8 +318,7 @@ def crosstable_main(c: Crosstable, at: datetime) -> str:
             r.no,
             r.name,
             r.unit,
-            *(x.text for x in r.per_round),
-            *([""] * (c.rounds - len(r.per_round))),
+            *r.round_texts(c.rounds),
             r.score,
             r.place,
         ]

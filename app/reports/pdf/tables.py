@@ -194,7 +194,7 @@ def render_crosstable(table: Crosstable, out: Output, printed_at: datetime) -> N
     cols += [Column("积分", 3.5), Column("名次", 3.5)]
     rows = []
     for r in table.rows:
-        cells = [c.text for c in r.per_round] + [""] * (table.rounds - len(r.per_round))
+        cells = r.round_texts(table.rounds)
         rows.append(
             [str(r.no), r.name, r.unit, *cells, fmt_num(r.score), "" if r.place is None else str(r.place)]
         )
