@@ -772,13 +772,17 @@ def _pair_all(pool: _Pool) -> _Solution:
             members = pool.group_members(start, end)
             banded = _solve_group_banded(pool, start) if start == end else None
             limit = max(EXACT_BLOCK_LIMIT, EXACT_POOL_LIMIT if pool.n <= EXACT_POOL_LIMIT else 0)
-            if banded is None and len(members) > limit:
+            large = _solve_large(pool, start, end) if banded is None and len(members) > limit else None
+            if banded is None and len(members) > limit and large is None:
                 rest = pool.group_members(start, pool.k - 1)
                 solution.pairs.extend(_pair_steps(pool, rest, witness))
                 solution.bounded += len(rest)
                 return solution
             first_try = end == _next_even_cut(pool, start)  # inner cuts all odd
-            block = _solve_chain(pool, start, end) if first_try and end > start else banded
+            if large is not None:
+                block: _Block | None = large
+            else:
+                block = _solve_chain(pool, start, end) if first_try and end > start else banded
             if block is None:
                 block = _solve_block(pool, members, start, end)
             last = end == pool.k - 1
@@ -802,6 +806,26 @@ def _pair_all(pool: _Pool) -> _Solution:
                 break
             end = _next_even_cut(pool, end + 1)
     return solution
+
+
+def _solve_large(pool: _Pool, start: int, end: int) -> _Block | None:
+    """A block too large for every legal pair, proved exactly on sparse candidates, or None.
+
+    Only a first try (inner cuts all odd): :func:`app.engine.pairing.large.solve_block` returns
+    the block's lexicographic optimum with an LP duality certificate over every legal pair.
+    """
+    if end != _next_even_cut(pool, start):
+        return None
+    from app.engine.pairing import large  # numpy: imported for large pools only
+
+    result = large.solve_block(pool, start, end)
+    if result is None:
+        return None
+    cuts = [0] * (end - start)
+    for i, j in result.pairs:
+        for c in range(pool.grp[i], pool.grp[j]):
+            cuts[c - start] += 1
+    return _Block(result.pairs, cuts, None, result.solves)
 
 
 def _next_even_cut(pool: _Pool, g: int) -> int:

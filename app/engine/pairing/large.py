@@ -1,0 +1,483 @@
+"""Large blocks paired exactly: sparse candidate pairs, proved by an LP duality certificate.
+
+A *block* here is a run of score groups ``G_s … G_e`` whose inner cuts are all odd (π_c = 1; a
+single score group is the case s = e), too large to solve on every legal pair at once (a score
+group of a 5,000-player event holds up to ~1,800 players: 1.7 million legal pairs). The answer
+is the block's lexicographic optimum of (S1, S2, S3, S4), proved as follows.
+
+**S1.** Every pairing crosses each odd cut at least once (parity), and L ≥ 0. The answer crosses
+each inner cut exactly once, between neighbouring groups (L = 0), so its S1 is the lower bound:
+every lexicographically better pairing would have to have the same S1, i.e. exactly one *cross
+pair* ``(v_c ∈ G_c, u_c ∈ G_{c+1})`` at each inner cut c and every other pair inside a group.
+
+**Splitting into groups.** Fix, for each cut c, the colour μ_c the floater ``v_c`` takes (so
+``u_c`` takes the other). A cross pair's S2 is the best over the colour assignments H3 allows,
+so it is the minimum over μ_c of ``miss(v_c, μ_c) + miss(u_c, other)``; its S3 is
+``(|G_c| − 1 − rank v_c) + rank u_c`` and its S4 ``down(v_c) + up(u_c)``: with μ fixed, each part
+belongs to one player. So, for fixed μ, the cost of an S1-optimal pairing is the sum over the
+groups of the cost of a perfect matching of the *group graph* ``G_g ∪ {Q, P}``: the group's legal
+pairs, plus a port node Q joined to every player of G_g who may take the colour other(μ_{g−1})
+(the opponent of the floater from above, costing its part of the cross pair) and a port node P
+joined to every player who may take μ_g (the floater below, costing its part). The top group has
+no Q, the bottom group no P. This drops only the H1/H2 check between ``v_c`` and ``u_c`` (checked
+on the answer: if it fails, no answer is given). Hence
+
+    OPT = min over μ of Σ_g F_g(μ_{g−1}, μ_g),
+
+F_g being the optimum of group g's graph, every field packed into one integer per edge with the
+multipliers of :mod:`app.engine.pairing.lexmatch` (S2·m2 + S3·m3 + S4; proved sufficient for the
+sums over the whole block). The minimum over μ is taken by enumeration, with exact F values for
+the vectors that matter and lower bounds (below) for the others: a vector is chosen only when its
+exact total is ≤ the lower bound of every other vector.
+
+**Each F_g exactly, on sparse candidates (the certificate).** The candidate pairs E_s are the
+pairs near the natural ones, the nearest pairs of each colour cost inside and across the halves of
+the group, and all port edges. A matching M of the group graph is solved exactly on E_s
+(rustworkx); then numbers ``y`` (one per node, stored doubled as integers) are sought with
+
+    y_a + y_b ≤ c_ab  for EVERY legal pair of the group and every port edge,   Σ_a y_a = c(M).
+
+Weak LP duality then proves M optimal over all perfect matchings of the group graph: for any
+such M', ``c(M') = Σ_{ab∈M'} c_ab ≥ Σ_{ab∈M'} (y_a + y_b) = Σ_a y_a = c(M)``. Both conditions are
+checked exactly in integers over every legal pair (numpy), whatever produced ``y``. ``y`` comes
+from shortest paths in the residual graph of the bipartite double cover (Bellman–Ford): with
+``d`` the distances, ``2·y_a = c(a, σ(a)) − d(σ(a)) + d(a)`` for the assignment σ. Pairs that
+violate the first condition are added to E_s and the matching is solved again. If M has no such
+``y`` on E_s (the double cover's optimum on E_s is fractional), the fractional optimum σ is solved
+instead (a perfect matching of the double cover); once its ``y`` is feasible for every legal pair,
+``Σ y`` is the LP bound of the whole group graph, every optimal matching uses only pairs with
+``y_a + y_b = c_ab`` (complementary slackness), and the matching is solved once more on those.
+If it still does not reach the bound, the block is not proved and no answer is given.
+
+**Lower bounds for the other μ.** A certificate ``y`` for one choice of the port colours stays
+feasible for another when the port nodes' values are lowered to ``min (c'_port,v − y_v)``; its sum
+bounds that F from below without solving it.
+
+The caller (:func:`app.engine.pairing.engine._pair_all`) uses the answer as the block's exact
+optimum; when this module gives none, the round is paired by the bounded method and says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+import rustworkx as rx
+
+if TYPE_CHECKING:
+    from app.engine.pairing.engine import _Pool
+
+I64 = npt.NDArray[np.int64]
+Mask = npt.NDArray[np.bool_]
+
+BAND = 4  # first candidates: pairs within this order cost of the natural pairs
+NEAREST = 8  # first candidates: per player, the nearest pairs of each colour cost, inside and across halves
+ADD_PER_PLAYER = 5  # each certificate round adds at most this many violated pairs per player
+CERTIFY_ROUNDS = 40  # certificate rounds per group graph before giving up
+MAX_CUTS = 8  # colour vectors enumerated: 2**cuts
+BELLMAN_FORD_LIMIT = 400  # relaxation passes before the matching is deemed to have no dual on E_s
+
+_RED, _BLACK = 1, 2
+_INT_LIMIT = 1 << 61  # every sum of doubled costs must stay below this (int64)
+
+
+@dataclass(slots=True)
+class LargeBlock:
+    """The proved optimum of a block: pairs of pool indices (i < j) and the matchings solved."""
+
+    pairs: list[tuple[int, int]]
+    solves: int
+
+
+@dataclass(slots=True)
+class _Certified:
+    value: int  # packed cost of the group graph's optimum
+    mate: I64  # partner of each node of the group graph
+    y2: I64  # the certificate, doubled
+
+
+@dataclass(slots=True)
+class _Group:
+    """One score group of the block: its legal pairs with their packed cost, and the candidates."""
+
+    first: int  # pool index of its top-ranked player
+    m: int
+    allowed: I64
+    due: I64
+    down: I64
+    up: I64
+    a: I64  # legal pairs (local ranks, a < b)
+    b: I64
+    s3: I64
+    cost: I64  # packed S2·m2 + S3·m3 of each legal pair
+    chosen: Mask  # the candidate pairs E_s (kept across the colour choices)
+    band: int = BAND
+    solved: dict[tuple[int, int], _Certified] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class _Packing:
+    m2: int
+    m3: int
+
+
+def solve_block(pool: _Pool, start: int, end: int) -> LargeBlock | None:
+    """The proved lexicographic optimum of groups start..end (inner cuts odd), or None (module docstring)."""
+    ncut = end - start
+    if ncut > MAX_CUTS or any(pool.even_cut(g) for g in range(start, end)):
+        return None
+    sizes = [pool.group_size[g] for g in range(start, end + 1)]
+    nodes = sum(sizes) + 2 * ncut
+    s3_max = max(sizes)
+    b4 = 2 * ncut  # S4 lives on port edges only, at most 1 each
+    m3 = b4 + 1
+    b3 = (nodes // 2) * s3_max
+    m2 = m3 * b3 + b4 + 1
+    if 4 * nodes * (2 * m2 + s3_max * m3 + 1) >= _INT_LIMIT:
+        return None
+    pack = _Packing(m2, m3)
+    groups = [_build_group(pool, g, pack) for g in range(start, end + 1)]
+    solves = [0]
+
+    def exact(t: int, key: tuple[int, int]) -> _Certified | None:
+        grp = groups[t]
+        if key not in grp.solved:
+            ports = _ports(grp, key, t > 0, t < ncut, sizes[t], pack)
+            if ports is None:
+                return None
+            cert = _certify(grp, ports, solves)
+            if cert is None:
+                return None
+            grp.solved[key] = cert
+        return grp.solved[key]
+
+    def key_of(t: int, mu: tuple[int, ...]) -> tuple[int, int]:
+        return (mu[t - 1] if t > 0 else 0, mu[t] if t < ncut else 0)
+
+    vectors = list(itertools.product((_RED, _BLACK), repeat=ncut))
+    # a first exact solve per group (red floaters), then bounds for every other colour choice
+    while True:
+        totals: list[tuple[float, int, tuple[int, ...]]] = []
+        for mu in vectors:
+            total = 0.0
+            pending = 0
+            for t in range(ncut + 1):
+                key = key_of(t, mu)
+                grp = groups[t]
+                if key in grp.solved:
+                    total += grp.solved[key].value
+                    continue
+                bound = _bound(grp, key, t > 0, t < ncut, sizes[t], pack)
+                if bound is None:
+                    total = float("inf")
+                    break
+                total += bound
+                pending += 1
+            totals.append((total, pending, mu))
+        best = min(totals, key=lambda x: (x[0], x[1]))
+        if best[0] == float("inf"):
+            return None
+        total, pending, mu = best
+        if pending == 0:
+            break
+        for t in range(ncut + 1):
+            key = key_of(t, mu)
+            if key not in groups[t].solved and exact(t, key) is None:
+                return None
+    # assemble: pairs inside groups, then the cross pairs through the ports
+    pairs: list[tuple[int, int]] = []
+    floater: dict[int, int] = {}
+    opponent: dict[int, int] = {}
+    for t, grp in enumerate(groups):
+        cert = grp.solved[key_of(t, mu)]
+        mate = cert.mate.tolist()
+        for a in range(grp.m):
+            b = mate[a]
+            if a < b < grp.m:
+                pairs.append((grp.first + a, grp.first + b))
+            elif b >= grp.m:
+                if t > 0 and b == grp.m:
+                    opponent[t - 1] = grp.first + a
+                else:
+                    floater[t] = grp.first + a
+    for c in range(ncut):
+        v, u = floater[c], opponent[c]
+        if not pool.legal(v, u):
+            return None  # the relaxation dropped H1/H2 between the two: not proved here
+        pairs.append((v, u))
+    return LargeBlock(pairs, solves[0])
+
+
+# --------------------------------------------------------------------------- one group
+
+
+def _build_group(pool: _Pool, g: int, pack: _Packing) -> _Group:
+    arr = pool.arrays()
+    first, m = pool.group_start[g], pool.group_size[g]
+    idx = np.arange(first, first + m, dtype=np.int64)
+    bad = np.zeros((m, m), dtype=bool)
+    mu, mv = arr.met_u - first, arr.met_v - first
+    inside = (mu >= 0) & (mu < m) & (mv >= 0) & (mv < m)
+    bad[mu[inside], mv[inside]] = True
+    bad[mv[inside], mu[inside]] = True
+    allowed = arr.allowed[idx]
+    red = (allowed & _RED) != 0
+    black = (allowed & _BLACK) != 0
+    bad |= ~((red[:, None] & black[None, :]) | (black[:, None] & red[None, :]))
+    if pool.avoid_teams:
+        team = arr.team[idx]
+        bad |= (team[:, None] == team[None, :]) & (team[:, None] >= 0)
+    ii, jj = np.triu_indices(m, 1)
+    keep = ~bad[ii, jj]
+    a, b = ii[keep].astype(np.int64), jj[keep].astype(np.int64)
+    del bad, ii, jj, keep
+    h = m // 2
+    across = (a < h) & (h <= b)
+    s3 = np.abs(b - a - h) + np.where(across, 0, h)
+    kind = arr.kind[idx]
+    s2 = arr.colour_table[kind[a], kind[b]]
+    cost = s2 * pack.m2 + s3 * pack.m3
+    chosen = s3 <= BAND
+    # the nearest pairs of each class (colour cost × inside/across the halves), per player
+    cls = s2 * 2 + across
+    chosen[_nearest(m, a, b, cls, s3, NEAREST)] = True
+    return _Group(
+        first=first,
+        m=m,
+        allowed=allowed,
+        due=(arr.kind[idx] & 3),
+        down=arr.down[idx],
+        up=arr.up[idx],
+        a=a,
+        b=b,
+        s3=s3,
+        cost=cost,
+        chosen=chosen,
+    )
+
+
+def _nearest(n: int, a: I64, b: I64, cls: I64, value: I64, k: int) -> I64:
+    """Indices of the pairs that are among the k smallest ``value`` of their class at either end."""
+    if len(a) == 0:
+        return np.zeros(0, dtype=np.int64)
+    ends = np.concatenate([a, b])
+    pair = np.concatenate([np.arange(len(a)), np.arange(len(a))])
+    key = ((ends * 8 + np.concatenate([cls, cls])) << 32) + np.concatenate([value, value])
+    order = np.argsort(key, kind="stable")
+    run_key = key[order] >> 32
+    starts = np.flatnonzero(np.r_[True, run_key[1:] != run_key[:-1]])
+    first = np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    pos = np.arange(len(order)) - first
+    return np.asarray(pair[order[pos < k]], dtype=np.int64)
+
+
+@dataclass(slots=True)
+class _Ports:
+    n: int  # nodes of the group graph
+    i: I64  # port edges (player, port node)
+    j: I64
+    cost: I64
+
+
+def _port_edges(
+    grp: _Group, key: tuple[int, int], has_up: bool, has_down: bool, size: int, pack: _Packing
+) -> list[tuple[I64, I64]]:
+    """Per port (up first): the players it joins and their packed cost."""
+    out: list[tuple[I64, I64]] = []
+    ranks = np.arange(grp.m, dtype=np.int64)
+    if has_up:
+        other = _BLACK if key[0] == _RED else _RED
+        ok = np.flatnonzero(grp.allowed & other)
+        miss = (grp.due[ok] != 0) & (grp.due[ok] != other)
+        out.append((ok, miss * pack.m2 + ranks[ok] * pack.m3 + grp.up[ok]))
+    if has_down:
+        mask = key[1]
+        ok = np.flatnonzero(grp.allowed & mask)
+        miss = (grp.due[ok] != 0) & (grp.due[ok] != mask)
+        out.append((ok, miss * pack.m2 + (size - 1 - ranks[ok]) * pack.m3 + grp.down[ok]))
+    return out
+
+
+def _ports(
+    grp: _Group, key: tuple[int, int], has_up: bool, has_down: bool, size: int, pack: _Packing
+) -> _Ports | None:
+    edges = _port_edges(grp, key, has_up, has_down, size, pack)
+    if any(len(p) == 0 for p, _ in edges):
+        return None
+    i = [p for p, _ in edges]
+    j = [np.full(len(p), grp.m + t, dtype=np.int64) for t, (p, _) in enumerate(edges)]
+    c = [cost for _, cost in edges]
+    if not edges:
+        empty = np.zeros(0, dtype=np.int64)
+        return _Ports(grp.m, empty, empty, empty)
+    return _Ports(grp.m + len(edges), np.concatenate(i), np.concatenate(j), np.concatenate(c))
+
+
+def _bound(
+    grp: _Group, key: tuple[int, int], has_up: bool, has_down: bool, size: int, pack: _Packing
+) -> int | None:
+    """A lower bound on F for this colour choice from any solved one's certificate (None: infeasible)."""
+    edges = _port_edges(grp, key, has_up, has_down, size, pack)
+    if any(len(p) == 0 for p, _ in edges):
+        return None
+    if not grp.solved:
+        return 0
+    best = 0
+    for cert in grp.solved.values():
+        y2 = cert.y2
+        total = int(y2[: grp.m].sum())
+        for players, cost in edges:
+            total += int((2 * cost - y2[players]).min())
+        best = max(best, -(-total // 2))
+    return best
+
+
+def _certify(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | None:
+    """The optimum of the group graph on the candidates, with its certificate over every legal pair."""
+    n = ports.n
+    fractional = False
+    for _ in range(CERTIFY_ROUNDS):
+        si = np.concatenate([grp.a[grp.chosen], ports.i])
+        sj = np.concatenate([grp.b[grp.chosen], ports.j])
+        sc = np.concatenate([grp.cost[grp.chosen], ports.cost])
+        mate = _matching(n, si, sj, sc)
+        solves[0] += 1
+        if mate is None:
+            if grp.chosen.all():
+                return None  # no legal perfect matching at all
+            _widen(grp)
+            continue
+        y2 = None if fractional else _potentials(n, si, sj, sc, mate)
+        if y2 is None:
+            fractional = True
+            sigma = _assignment(n, si, sj, sc)
+            solves[0] += 1
+            if sigma is None:
+                return None
+            y2 = _potentials(n, si, sj, sc, sigma, limit=n + 1)
+            if y2 is None:  # pragma: no cover - an optimal assignment has no negative cycle
+                return None
+        rc = 2 * grp.cost - y2[grp.a] - y2[grp.b]
+        violated = rc < 0
+        if violated.any():
+            grp.chosen[_most_violated(n, grp.a, grp.b, rc, violated)] = True
+            continue
+        if fractional:
+            # every optimum uses only pairs with zero reduced cost: solve once more on them
+            grp.chosen |= rc == 0
+            si = np.concatenate([grp.a[grp.chosen], ports.i])
+            sj = np.concatenate([grp.b[grp.chosen], ports.j])
+            sc = np.concatenate([grp.cost[grp.chosen], ports.cost])
+            mate = _matching(n, si, sj, sc)
+            solves[0] += 1
+            if mate is None:
+                return None
+        value = _value(mate, si, sj, sc)
+        if _verified(grp, ports, y2, value):
+            return _Certified(value, mate, y2)
+        return None
+    return None
+
+
+def _verified(grp: _Group, ports: _Ports, y2: I64, value: int) -> bool:
+    """The certificate, checked in integers: dual feasible on every legal pair and port edge, Σ = cost."""
+    if (2 * grp.cost - y2[grp.a] - y2[grp.b] < 0).any():
+        return False
+    if len(ports.i) and (2 * ports.cost - y2[ports.i] - y2[ports.j] < 0).any():
+        return False
+    return int(y2.sum()) == 2 * value
+
+
+def _widen(grp: _Group) -> None:
+    """No perfect matching on the candidates: add every pair twice as far from the natural ones."""
+    grp.band *= 2
+    grp.chosen |= grp.s3 <= grp.band
+
+
+def _most_violated(n: int, a: I64, b: I64, rc: I64, violated: Mask) -> I64:
+    where = np.flatnonzero(violated)
+    cls = np.zeros(len(where), dtype=np.int64)
+    depth = np.minimum(rc[where] - int(rc[where].min()), (1 << 31) - 1)
+    picked = _nearest(n, a[where], b[where], cls, depth, ADD_PER_PLAYER)
+    return np.asarray(where[picked], dtype=np.int64)
+
+
+def _value(mate: I64, si: I64, sj: I64, sc: I64) -> int:
+    return int(sc[mate[si] == sj].sum())
+
+
+# --------------------------------------------------------------------------- matchings and duals
+
+
+def _matching(n: int, i: I64, j: I64, c: I64) -> I64 | None:
+    """A minimum-cost perfect matching on these edges (rustworkx), as partners; None if none exists."""
+    g = rx.PyGraph()
+    g.add_nodes_from(range(n))
+    top = int(c.max()) + 1 if len(c) else 1
+    g.add_edges_from(list(zip(i.tolist(), j.tolist(), (top - c).tolist(), strict=True)))
+    matching = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
+    if 2 * len(matching) != n:
+        return None
+    mate = np.empty(n, dtype=np.int64)
+    for u, v in matching:
+        mate[u], mate[v] = v, u
+    return mate
+
+
+def _assignment(n: int, i: I64, j: I64, c: I64) -> I64 | None:
+    """A minimum-cost assignment σ of the bipartite double cover (each edge both ways)."""
+    g = rx.PyGraph()
+    g.add_nodes_from(range(2 * n))
+    top = int(c.max()) + 1
+    w = (top - c).tolist()
+    g.add_edges_from(
+        list(zip(i.tolist(), (j + n).tolist(), w, strict=True))
+        + list(zip(j.tolist(), (i + n).tolist(), w, strict=True))
+    )
+    matching = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
+    if len(matching) != n:
+        return None
+    sigma = np.empty(n, dtype=np.int64)
+    for u, v in matching:
+        if u < n:
+            sigma[u] = v - n
+        else:
+            sigma[v] = u - n
+    return sigma
+
+
+def _potentials(n: int, i: I64, j: I64, c: I64, sigma: I64, limit: int = BELLMAN_FORD_LIMIT) -> I64 | None:
+    """Doubled duals 2y with y_a + y_b ≤ c_ab on these edges and tight on σ; None on no convergence.
+
+    Residual graph of the assignment σ in the double cover, on the right-hand copies: an edge
+    (a, b) not used by σ at a gives the arc σ(a) → b of weight c_ab − c(a, σ(a)). With d the
+    shortest distances (every node a source at 0), v_b = d(b) and u_a = c(a, σ(a)) − d(σ(a)) are
+    feasible duals of the assignment, and y = (u + v)/2 of the matching LP.
+    """
+    a2 = np.concatenate([i, j])
+    b2 = np.concatenate([j, i])
+    c2 = np.concatenate([c, c])
+    on = sigma[a2] == b2
+    own = np.zeros(n, dtype=np.int64)
+    own[a2[on]] = c2[on]
+    off = ~on
+    src = sigma[a2[off]]
+    dst = b2[off]
+    wt = c2[off] - own[a2[off]]
+    order = np.argsort(dst, kind="stable")
+    src, dst, wt = src[order], dst[order], wt[order]
+    if len(dst) == 0:
+        return own.copy()
+    starts = np.flatnonzero(np.r_[True, dst[1:] != dst[:-1]])
+    heads = dst[starts]
+    d = np.zeros(n, dtype=np.int64)
+    for _ in range(min(limit, n + 1)):
+        best = np.minimum.reduceat(d[src] + wt, starts)
+        improved = best < d[heads]
+        if not improved.any():
+            return np.asarray(own - d[sigma] + d, dtype=np.int64)
+        d[heads[improved]] = best[improved]
+    return None
