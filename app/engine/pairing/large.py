@@ -59,7 +59,7 @@ optimum; when this module gives none, the round is paired by the bounded method 
 
 from __future__ import annotations
 
-import itertools
+import heapq
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -77,7 +77,9 @@ BAND = 4  # first candidates: pairs within this order cost of the natural pairs
 NEAREST = 8  # first candidates: per player, the nearest pairs of each colour cost, inside and across halves
 ADD_PER_PLAYER = 5  # each certificate round adds at most this many violated pairs per player
 CERTIFY_ROUNDS = 40  # certificate rounds per group graph before giving up
-MAX_CUTS = 8  # colour vectors enumerated: 2**cuts
+DENSE_GROUP = 200  # group graphs up to this size are solved on every legal pair (no certificate needed)
+DENSE_FALLBACK = 700  # larger ones whose certificate fails: on every legal pair up to this size
+SEARCH_NODES = 64  # cross pairs branched on (a rematch between the relaxation's floater and opponent)
 BELLMAN_FORD_LIMIT = 400  # relaxation passes before the matching is deemed to have no dual on E_s
 
 _RED, _BLACK = 1, 2
@@ -96,7 +98,7 @@ class LargeBlock:
 class _Certified:
     value: int  # packed cost of the group graph's optimum
     mate: I64  # partner of each node of the group graph
-    y2: I64  # the certificate, doubled
+    y2: I64 | None  # the certificate, doubled (None: solved on every legal pair, LP not tight)
 
 
 @dataclass(slots=True)
@@ -115,7 +117,7 @@ class _Group:
     cost: I64  # packed S2·m2 + S3·m3 of each legal pair
     chosen: Mask  # the candidate pairs E_s (kept across the colour choices)
     band: int = BAND
-    solved: dict[tuple[int, int], _Certified] = field(default_factory=dict)
+    solved: dict[_Key, _Certified] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,88 +129,159 @@ class _Packing:
 def solve_block(pool: _Pool, start: int, end: int) -> LargeBlock | None:
     """The proved lexicographic optimum of groups start..end (inner cuts odd), or None (module docstring)."""
     ncut = end - start
-    if ncut > MAX_CUTS or any(pool.even_cut(g) for g in range(start, end)):
+    if any(pool.even_cut(g) for g in range(start, end)):
         return None
     sizes = [pool.group_size[g] for g in range(start, end + 1)]
     nodes = sum(sizes) + 2 * ncut
-    s3_max = max(sizes)
+    s3_max = max(sizes)  # an order cost inside a group of m is at most m − 1; a port's part too
     b4 = 2 * ncut  # S4 lives on port edges only, at most 1 each
     m3 = b4 + 1
     b3 = (nodes // 2) * s3_max
     m2 = m3 * b3 + b4 + 1
-    if 4 * nodes * (2 * m2 + s3_max * m3 + 1) >= _INT_LIMIT:
-        return None
+    largest = max(sizes) + 2
+    if 4 * largest * largest * (2 * m2 + s3_max * m3 + 1) >= _INT_LIMIT:
+        return None  # the duals' sums might not fit int64
     pack = _Packing(m2, m3)
     groups = [_build_group(pool, g, pack) for g in range(start, end + 1)]
-    solves = [0]
+    search = _Search(groups, sizes, pack)
+    try:
+        return _best_first(pool, search)
+    except _NotProved:
+        return None
 
-    def exact(t: int, key: tuple[int, int]) -> _Certified | None:
-        grp = groups[t]
-        if key not in grp.solved:
-            ports = _ports(grp, key, t > 0, t < ncut, sizes[t], pack)
-            if ports is None:
-                return None
-            cert = _certify(grp, ports, solves)
-            if cert is None:
-                return None
-            grp.solved[key] = cert
-        return grp.solved[key]
 
-    def key_of(t: int, mu: tuple[int, ...]) -> tuple[int, int]:
-        return (mu[t - 1] if t > 0 else 0, mu[t] if t < ncut else 0)
-
-    vectors = list(itertools.product((_RED, _BLACK), repeat=ncut))
-    # a first exact solve per group (red floaters), then bounds for every other colour choice
-    while True:
-        totals: list[tuple[float, int, tuple[int, ...]]] = []
-        for mu in vectors:
-            total = 0.0
-            pending = 0
-            for t in range(ncut + 1):
-                key = key_of(t, mu)
-                grp = groups[t]
-                if key in grp.solved:
-                    total += grp.solved[key].value
-                    continue
-                bound = _bound(grp, key, t > 0, t < ncut, sizes[t], pack)
-                if bound is None:
-                    total = float("inf")
-                    break
-                total += bound
-                pending += 1
-            totals.append((total, pending, mu))
-        best = min(totals, key=lambda x: (x[0], x[1]))
-        if best[0] == float("inf"):
+def _best_first(pool: _Pool, search: _Search) -> LargeBlock | None:
+    groups = search.groups
+    ncut = search.ncut
+    # best-first over the cross pairs the relaxation may not use (it drops H1/H2 between them)
+    root = search.optimum(tuple((frozenset(), frozenset()) for _ in range(ncut)))
+    if root is None:
+        return None
+    heap = [(root[0], 0, root[1], root[2])]
+    counter = 1
+    while heap:
+        if counter > SEARCH_NODES:
             return None
-        total, pending, mu = best
-        if pending == 0:
-            break
-        for t in range(ncut + 1):
-            key = key_of(t, mu)
-            if key not in groups[t].solved and exact(t, key) is None:
+        _, _, excluded, mu = heapq.heappop(heap)
+        pairs, cross = search.assemble(mu, excluded)
+        bad = next(((c, v, u) for c, (v, u) in enumerate(cross) if not pool.legal(v, u)), None)
+        if bad is None:
+            return LargeBlock(pairs + cross, search.solves[0])
+        c, v, u = bad
+        floaters, opponents = excluded[c]
+        for branch in (
+            (floaters | {v - groups[c].first}, opponents),
+            (floaters, opponents | {u - groups[c + 1].first}),
+        ):
+            child = (*excluded[:c], branch, *excluded[c + 1 :])
+            found = search.optimum(child)
+            if found is not None:
+                heapq.heappush(heap, (found[0], counter, found[1], found[2]))
+                counter += 1
+    return None
+
+
+_Excluded = tuple[tuple[frozenset[int], frozenset[int]], ...]  # per cut: floaters, opponents left out
+_Key = tuple[int, int, frozenset[int], frozenset[int]]  # colours (up, down), players left out (up, down)
+
+
+class _Search:
+    """F_g for each colour choice and exclusion, exact or bounded, and the minimum over the colours."""
+
+    def __init__(self, groups: list[_Group], sizes: list[int], pack: _Packing) -> None:
+        self.groups = groups
+        self.sizes = sizes
+        self.pack = pack
+        self.ncut = len(groups) - 1
+        self.solves = [0]
+
+    def key(self, t: int, mu: tuple[int, ...], excluded: _Excluded) -> _Key:
+        none: frozenset[int] = frozenset()
+        return (
+            mu[t - 1] if t > 0 else 0,
+            mu[t] if t < self.ncut else 0,
+            excluded[t - 1][1] if t > 0 else none,
+            excluded[t][0] if t < self.ncut else none,
+        )
+
+    def edges(self, t: int, key: _Key) -> list[tuple[I64, I64]] | None:
+        edges = _port_edges(self.groups[t], key, t > 0, t < self.ncut, self.sizes[t], self.pack)
+        return None if any(len(p) == 0 for p, _ in edges) else edges
+
+    def optimum(self, excluded: _Excluded) -> tuple[int, _Excluded, tuple[int, ...]] | None:
+        """The exact minimum over the colour vectors of Σ F_g, with its vector; None if infeasible.
+
+        The cheapest vector by exact values where known and lower bounds elsewhere (a dynamic
+        programme along the chain of cuts); once every value on it is exact it is the minimum.
+        """
+        while True:
+            path = self._cheapest(excluded)
+            if path is None:
                 return None
-    # assemble: pairs inside groups, then the cross pairs through the ports
-    pairs: list[tuple[int, int]] = []
-    floater: dict[int, int] = {}
-    opponent: dict[int, int] = {}
-    for t, grp in enumerate(groups):
-        cert = grp.solved[key_of(t, mu)]
-        mate = cert.mate.tolist()
-        for a in range(grp.m):
-            b = mate[a]
-            if a < b < grp.m:
-                pairs.append((grp.first + a, grp.first + b))
-            elif b >= grp.m:
-                if t > 0 and b == grp.m:
-                    opponent[t - 1] = grp.first + a
-                else:
-                    floater[t] = grp.first + a
-    for c in range(ncut):
-        v, u = floater[c], opponent[c]
-        if not pool.legal(v, u):
-            return None  # the relaxation dropped H1/H2 between the two: not proved here
-        pairs.append((v, u))
-    return LargeBlock(pairs, solves[0])
+            total, pending, mu = path
+            if pending == 0:
+                return total, excluded, mu
+            for t in range(self.ncut + 1):
+                key = self.key(t, mu, excluded)
+                grp = self.groups[t]
+                if key not in grp.solved:
+                    edges = self.edges(t, key)
+                    assert edges is not None, "bounded above, so its ports have edges"
+                    cert = _certify(grp, _ports(grp, edges), self.solves)
+                    if cert is None:
+                        raise _NotProved
+                    grp.solved[key] = cert
+
+    def _cheapest(self, excluded: _Excluded) -> tuple[int, int, tuple[int, ...]] | None:
+        """(total, values still bounds, vector) minimal in that order, or None if no vector is feasible."""
+        none: frozenset[int] = frozenset()
+
+        def value(t: int, up: int, down: int) -> tuple[int, int] | None:
+            key = (up, down, excluded[t - 1][1] if t > 0 else none, excluded[t][0] if t < self.ncut else none)
+            grp = self.groups[t]
+            if key in grp.solved:
+                return grp.solved[key].value, 0
+            edges = self.edges(t, key)
+            return None if edges is None else (_bound(grp, edges), 1)
+
+        paths: dict[int, tuple[int, int, tuple[int, ...]]] = {0: (0, 0, ())}  # by the last cut's colour
+        for t in range(self.ncut + 1):
+            downs = (_RED, _BLACK) if t < self.ncut else (0,)
+            step: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+            for down in downs:
+                for up, (total, pending, mu) in paths.items():
+                    v = value(t, up, down)
+                    if v is None:
+                        continue
+                    cand = (total + v[0], pending + v[1], mu + ((down,) if down else ()))
+                    if down not in step or cand[:2] < step[down][:2]:
+                        step[down] = cand
+            paths = step
+        return paths.get(0)
+
+    def assemble(
+        self, mu: tuple[int, ...], excluded: _Excluded
+    ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """Pairs inside the groups, and the cross pair at each cut, as pool indices."""
+        pairs: list[tuple[int, int]] = []
+        floater: dict[int, int] = {}
+        opponent: dict[int, int] = {}
+        for t, grp in enumerate(self.groups):
+            mate = grp.solved[self.key(t, mu, excluded)].mate.tolist()
+            for a in range(grp.m):
+                b = mate[a]
+                if a < b < grp.m:
+                    pairs.append((grp.first + a, grp.first + b))
+                elif b >= grp.m:
+                    if t > 0 and b == grp.m:
+                        opponent[t - 1] = grp.first + a
+                    else:
+                        floater[t] = grp.first + a
+        return pairs, [(floater[c], opponent[c]) for c in range(self.ncut)]
+
+
+class _NotProved(Exception):
+    """A group graph whose optimum could not be certified: the block is left to the bounded method."""
 
 
 # --------------------------------------------------------------------------- one group
@@ -283,51 +356,45 @@ class _Ports:
 
 
 def _port_edges(
-    grp: _Group, key: tuple[int, int], has_up: bool, has_down: bool, size: int, pack: _Packing
+    grp: _Group, key: _Key, has_up: bool, has_down: bool, size: int, pack: _Packing
 ) -> list[tuple[I64, I64]]:
-    """Per port (up first): the players it joins and their packed cost."""
+    """Per port (up first): the players it joins (not left out) and their packed cost."""
     out: list[tuple[I64, I64]] = []
     ranks = np.arange(grp.m, dtype=np.int64)
+    up_colour, down_colour, up_out, down_out = key
     if has_up:
-        other = _BLACK if key[0] == _RED else _RED
+        other = _BLACK if up_colour == _RED else _RED
         ok = np.flatnonzero(grp.allowed & other)
+        if up_out:
+            ok = ok[~np.isin(ok, list(up_out))]
         miss = (grp.due[ok] != 0) & (grp.due[ok] != other)
         out.append((ok, miss * pack.m2 + ranks[ok] * pack.m3 + grp.up[ok]))
     if has_down:
-        mask = key[1]
-        ok = np.flatnonzero(grp.allowed & mask)
-        miss = (grp.due[ok] != 0) & (grp.due[ok] != mask)
+        ok = np.flatnonzero(grp.allowed & down_colour)
+        if down_out:
+            ok = ok[~np.isin(ok, list(down_out))]
+        miss = (grp.due[ok] != 0) & (grp.due[ok] != down_colour)
         out.append((ok, miss * pack.m2 + (size - 1 - ranks[ok]) * pack.m3 + grp.down[ok]))
     return out
 
 
-def _ports(
-    grp: _Group, key: tuple[int, int], has_up: bool, has_down: bool, size: int, pack: _Packing
-) -> _Ports | None:
-    edges = _port_edges(grp, key, has_up, has_down, size, pack)
-    if any(len(p) == 0 for p, _ in edges):
-        return None
-    i = [p for p, _ in edges]
-    j = [np.full(len(p), grp.m + t, dtype=np.int64) for t, (p, _) in enumerate(edges)]
-    c = [cost for _, cost in edges]
+def _ports(grp: _Group, edges: list[tuple[I64, I64]]) -> _Ports:
     if not edges:
         empty = np.zeros(0, dtype=np.int64)
         return _Ports(grp.m, empty, empty, empty)
+    i = [p for p, _ in edges]
+    j = [np.full(len(p), grp.m + t, dtype=np.int64) for t, (p, _) in enumerate(edges)]
+    c = [cost for _, cost in edges]
     return _Ports(grp.m + len(edges), np.concatenate(i), np.concatenate(j), np.concatenate(c))
 
 
-def _bound(
-    grp: _Group, key: tuple[int, int], has_up: bool, has_down: bool, size: int, pack: _Packing
-) -> int | None:
-    """A lower bound on F for this colour choice from any solved one's certificate (None: infeasible)."""
-    edges = _port_edges(grp, key, has_up, has_down, size, pack)
-    if any(len(p) == 0 for p, _ in edges):
-        return None
-    if not grp.solved:
-        return 0
+def _bound(grp: _Group, edges: list[tuple[I64, I64]]) -> int:
+    """A lower bound on F for these port edges from any solved certificate of the group (module docstring)."""
     best = 0
     for cert in grp.solved.values():
         y2 = cert.y2
+        if y2 is None:
+            continue
         total = int(y2[: grp.m].sum())
         for players, cost in edges:
             total += int((2 * cost - y2[players]).min())
@@ -336,7 +403,31 @@ def _bound(
 
 
 def _certify(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | None:
-    """The optimum of the group graph on the candidates, with its certificate over every legal pair."""
+    """The exact optimum of the group graph: on every legal pair when small, else proved on candidates."""
+    if ports.n <= DENSE_GROUP:
+        return _dense(grp, ports, solves)
+    found = _certified(grp, ports, solves)
+    if found is None and ports.n <= DENSE_FALLBACK:
+        return _dense(grp, ports, solves)
+    return found
+
+
+def _dense(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | None:
+    """Every legal pair at once: the matching is the exact optimum; its duals are kept if they exist."""
+    si = np.concatenate([grp.a, ports.i])
+    sj = np.concatenate([grp.b, ports.j])
+    sc = np.concatenate([grp.cost, ports.cost])
+    mate = _matching(ports.n, si, sj, sc)
+    solves[0] += 1
+    if mate is None:
+        return None
+    value = _value(mate, si, sj, sc)
+    y2 = _potentials(ports.n, si, sj, sc, mate)
+    return _Certified(value, mate, y2 if y2 is not None and _verified(grp, ports, y2, value) else None)
+
+
+def _certified(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | None:
+    """The optimum on the candidates, with its certificate over every legal pair (module docstring)."""
     n = ports.n
     fractional = False
     for _ in range(CERTIFY_ROUNDS):

@@ -1,0 +1,274 @@
+"""Large blocks proved on sparse candidates (app.engine.pairing.large) against one dense matching.
+
+The large path is forced on pools small enough to solve on every legal edge at once: the limits
+above which it is used are lowered, and the candidate pairs are made tiny so that the certificate
+has to grow them, fall back to the fractional optimum, and branch on rematches between the
+relaxation's floater and opponent. Wherever the engine says ``exact`` the objective vector must
+be the dense optimum's; wherever the certificate is not found it must say it is not exact.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import random
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.engine.pairing import NoLegalPairing, PairingPlayer, engine, large, pair_round
+from app.engine.regulations import PairingRules, TeamAvoidance
+from app.engine.simulation import SimulatedEvent
+from app.engine.types import Colour
+
+from . import reference as ref
+from .strategies import pools
+
+Vector = tuple[tuple[int, ...], int, int, int, int]
+
+
+def _vector(pool: engine._Pool, pairs: list[tuple[int, int]]) -> Vector:
+    cuts = [0] * max(pool.k - 1, 0)
+    skipped = s2 = s3 = s4 = 0
+    for i, j in pairs:
+        for c in range(pool.grp[i], pool.grp[j]):
+            cuts[c] += 1
+        skipped += max(pool.grp[j] - pool.grp[i] - 1, 0)
+        s2 += pool.colour_cost(i, j)
+        s3 += pool.order_cost(i, j)
+        s4 += pool.float_cost(i, j)
+    return tuple(cuts), skipped, s2, s3, s4
+
+
+@contextlib.contextmanager
+def _forced(tiny: bool, fallback: bool = True) -> Iterator[list[bool]]:
+    """Every block above 4 players goes to the large path; record whether each one was proved
+    (a block the large path does not take — grown past an even cut — counts as not proved).
+
+    ``tiny``: the certificate is tried on every group graph (none is small enough to be solved on
+    every legal pair at once) from the fewest candidates; without ``fallback`` a group graph whose
+    certificate fails is not solved on every legal pair either, so its block is left unproved.
+    """
+    proved: list[bool] = []
+    real = engine._solve_large
+
+    def spy(pool: engine._Pool, start: int, end: int) -> engine._Block | None:
+        result = real(pool, start, end)
+        proved.append(result is not None)
+        return result
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(engine, "EXACT_POOL_LIMIT", 4)
+        m.setattr(engine, "EXACT_BLOCK_LIMIT", 4)
+        m.setattr(engine, "_solve_group_banded", lambda pool, g: None)
+        m.setattr(engine, "_solve_large", spy)
+        if tiny:
+            m.setattr(large, "BAND", 0)
+            m.setattr(large, "NEAREST", 1)
+            m.setattr(large, "ADD_PER_PLAYER", 1)
+            m.setattr(large, "DENSE_GROUP", 0)
+        if not fallback:
+            m.setattr(large, "DENSE_FALLBACK", 0)
+        yield proved
+
+
+def _check(
+    players: list[PairingPlayer], round_number: int, rules: PairingRules, tiny: bool, fallback: bool = True
+) -> list[bool]:
+    """Pair with the large path forced; compare with one dense matching over the whole pool."""
+    with _forced(tiny, fallback) as proved:
+        pairing = pair_round(players, round_number, rules, seed=3)
+    avoid = rules.team_avoidance is TeamAvoidance.ALL_ROUNDS or (
+        rules.team_avoidance is TeamAvoidance.ROUND_ONE and round_number == 1
+    )
+    by_no = {p.no: p for p in players}
+    for g in pairing.games:
+        red, black = by_no[g.red], by_no[g.black]
+        assert ref.legal(red, black, avoid)
+        assert ref.may_take(red, Colour.RED) and ref.may_take(black, Colour.BLACK)
+    seen = sorted([x for g in pairing.games for x in (g.red, g.black)] + ([pairing.bye] if pairing.bye else []))
+    assert seen == sorted(by_no)
+    ordered = sorted((p for p in players if p.no != pairing.bye), key=lambda p: (-p.score, p.no))
+    pool = engine._Pool(ordered, avoid)
+    whole = engine._solve_block(pool, list(range(pool.n)), 0, pool.k - 1)
+    assert whole is not None
+    got = [(pool.index[g.red], pool.index[g.black]) for g in pairing.games]
+    got = [(min(a, b), max(a, b)) for a, b in got]
+    quality = pairing.quality
+    assert quality is not None
+    assert quality.exact == all(proved)
+    if quality.exact:
+        assert _vector(pool, got) == _vector(pool, whole.pairs)
+    else:
+        assert quality.bounded_players > 0
+    return proved
+
+
+@pytest.mark.parametrize(
+    "players, seed, tiny",
+    [(240, 1, False), (400, 2, False), (600, 3, False), (300, 4, True), (500, 5, True)],
+)
+def test_simulated_events_with_large_score_groups(players: int, seed: int, tiny: bool) -> None:
+    # rounds 1–6 of events whose score groups hold up to a few hundred players each
+    event = SimulatedEvent(players, seed=seed, teams=True)
+    proved: list[bool] = []
+    for _ in range(6):
+        proved += _check(event.pool(), len(event.rounds) + 1, event.rules, tiny)
+        event.play_round()
+    assert len(proved) >= 6 and all(proved)  # every block of these events is proved
+
+
+@settings(max_examples=int(os.environ.get('XQ_EXAMPLES', 150)), deadline=None)
+@given(
+    players=pools(min_size=14, max_size=40, max_rounds=5, max_score=10),
+    round_number=st.integers(1, 4),
+    tiny=st.booleans(),
+    fallback=st.booleans(),
+)
+def test_random_pools_with_rematches_and_teams(
+    players: list[PairingPlayer], round_number: int, tiny: bool, fallback: bool
+) -> None:
+    # dense rematches and teams: candidates without a perfect matching, rematches between the
+    # relaxation's floater and opponent (branched on), LP gaps (solved on every legal pair, or
+    # without that fallback left unproved and paired by the bounded method, which must say so)
+    rules = PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS)
+    with contextlib.suppress(NoLegalPairing):
+        _check(players, round_number, rules, tiny, fallback)
+
+
+def test_an_unproved_block_says_so() -> None:
+    # no certificate round allowed: the block cannot be proved, the round is paired by the
+    # bounded method, complete and legal, and the quality says it is not the proved optimum
+    event = SimulatedEvent(300, seed=6, teams=True)
+    for _ in range(2):
+        event.play_round()
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(large, "CERTIFY_ROUNDS", 0)
+        m.setattr(large, "DENSE_GROUP", 0)
+        proved = _check(event.pool(), 3, event.rules, tiny=False, fallback=False)
+    assert proved and not any(proved)
+
+
+def test_a_rematch_between_floater_and_opponent_is_branched_on() -> None:
+    # two groups of three: the natural cross pair (3 floats to 4) is a rematch, so the relaxation's
+    # first answer is illegal; the search must find the best legal one, as the dense matching does
+    def player(no: int, score: int, colour: Colour, met: tuple[int, ...] = ()) -> PairingPlayer:
+        return PairingPlayer(no=no, score=score, colours=(colour,), opponents=frozenset(met))
+
+    players = [
+        player(1, 2, Colour.RED),
+        player(2, 2, Colour.BLACK),
+        player(3, 2, Colour.RED, (4,)),
+        player(4, 0, Colour.RED, (3,)),
+        player(5, 0, Colour.BLACK),
+        player(6, 0, Colour.RED),
+    ]
+    branched: list[int] = []
+    real = large._Search.optimum
+
+    def spy(self: large._Search, excluded: large._Excluded) -> object:
+        branched.append(sum(len(f) + len(o) for f, o in excluded))
+        return real(self, excluded)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(large._Search, "optimum", spy)
+        proved = _check(players, 2, PairingRules(), tiny=True)
+    assert proved == [True]
+    assert max(branched) >= 1
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_legal_pairs_of_a_group_are_the_engines(seed: int) -> None:
+    # the certificate must cover every legal pair: one missing would make the proof unsound
+    rng = random.Random(seed)
+    players = []
+    for no in range(1, 61):
+        played = rng.randrange(4)
+        players.append(
+            PairingPlayer(
+                no=no,
+                score=0,
+                colours=tuple(rng.choice((Colour.RED, Colour.BLACK)) for _ in range(played)),
+                opponents=frozenset(rng.sample(range(1, 61), 8)) - {no},
+                team=rng.choice((None, "甲", "乙")),
+            )
+        )
+    pool = engine._Pool(sorted(players, key=lambda p: p.no), avoid_teams=bool(seed % 2))
+    m2, m3 = 1000, 10
+    grp = large._build_group(pool, 0, large._Packing(m2, m3))
+    got = set(zip(grp.a.tolist(), grp.b.tolist(), strict=True))
+    assert got == {(i, j) for i in range(pool.n) for j in range(i + 1, pool.n) if pool.legal(i, j)}
+    for a, b, cost in zip(grp.a.tolist(), grp.b.tolist(), grp.cost.tolist(), strict=True):
+        assert cost == pool.colour_cost(a, b) * m2 + pool.order_cost(a, b) * m3
+
+
+def _perfect_matchings(nodes: list[int], adj: dict[tuple[int, int], int]) -> Iterator[list[tuple[int, int]]]:
+    if not nodes:
+        yield []
+        return
+    a, rest = nodes[0], nodes[1:]
+    for t, b in enumerate(rest):
+        if (a, b) in adj:
+            for tail in _perfect_matchings(rest[:t] + rest[t + 1 :], adj):
+                yield [(a, b), *tail]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    n=st.sampled_from([2, 4, 6, 8]),
+    costs=st.lists(st.integers(0, 30), min_size=28, max_size=28),
+    picks=st.lists(st.booleans(), min_size=28, max_size=28),
+    which=st.integers(0, 10_000),
+)
+def test_a_certificate_is_only_ever_given_for_an_optimal_matching(
+    n: int, costs: list[int], picks: list[bool], which: int
+) -> None:
+    # _potentials on any perfect matching (optimal or not) of a random graph: whenever it returns
+    # duals, they prove the matching optimal by enumeration; on an optimal matching of a
+    # bipartite graph (where the LP is integral) it always returns them
+    pairs = list(itertools.combinations(range(n), 2))
+    edges = {pair: costs[k] for k, pair in enumerate(pairs) if picks[k]}
+    matchings = list(_perfect_matchings(list(range(n)), edges))
+    if not matchings:
+        return
+    i = np.array([a for a, _ in edges], dtype=np.int64)
+    j = np.array([b for _, b in edges], dtype=np.int64)
+    c = np.array(list(edges.values()), dtype=np.int64)
+    best = min(sum(edges[e] for e in mt) for mt in matchings)
+    chosen = matchings[which % len(matchings)]
+    mate = np.empty(n, dtype=np.int64)
+    for a, b in chosen:
+        mate[a], mate[b] = b, a
+    y2 = large._potentials(n, i, j, c, mate, limit=n + 1)
+    value = sum(edges[e] for e in chosen)
+    if y2 is not None:
+        assert (2 * c - y2[i] - y2[j] >= 0).all()
+        assert int(y2.sum()) == 2 * value == 2 * best
+    bipartite = all((a % 2) != (b % 2) for a, b in edges)
+    if bipartite and value == best:
+        assert y2 is not None
+
+
+def test_a_wrong_certificate_is_refused() -> None:
+    event = SimulatedEvent(120, seed=2)
+    event.play_round()
+    players = event.pool()
+    ordered = sorted(players, key=lambda p: (-p.score, p.no))
+    pool = engine._Pool(ordered, avoid_teams=False)
+    g = max(range(pool.k), key=lambda g: pool.group_size[g] if pool.group_size[g] % 2 == 0 else 0)
+    pack = large._Packing(100_000, 10)
+    grp = large._build_group(pool, g, pack)
+    ports = large._ports(grp, [])
+    cert = large._certify(grp, ports, [0])
+    assert cert is not None
+    assert large._verified(grp, ports, cert.y2, cert.value)
+    assert not large._verified(grp, ports, cert.y2, cert.value - 1)  # the sum must be the cost
+    other = 1 if int(cert.mate[0]) != 1 else 2
+    raised = cert.y2.copy()
+    raised[0] += 1  # same sum, but player 0's pair in the matching now has a negative reduced cost
+    raised[other] -= 1
+    assert not large._verified(grp, ports, raised, cert.value)
