@@ -64,10 +64,17 @@ Otherwise the block grows to the next cut with ``π_c = 0``; the last block is t
 pool, solved exactly. So the answer is the lexicographic optimum of the whole round — the tests
 compare it with exhaustive enumeration on small pools with many score groups.
 
-**Bounded beyond** :data:`EXACT_BLOCK_LIMIT` **in pools larger than** :data:`EXACT_POOL_LIMIT`: a
-block larger than that (score groups of a thousand occur in pools of several thousand players)
-that no proof above splits is paired score group by score group
-from the top instead, as before: a step matches the remaining players of the top two remaining
+**Large blocks** (beyond :data:`EXACT_BLOCK_LIMIT` **in pools larger than** :data:`EXACT_POOL_LIMIT`:
+score groups of a thousand occur in pools of several thousand players). A block whose inner cuts
+are all odd is solved by :mod:`app.engine.pairing.large` on sparse candidate pairs: each score
+group on its own, with the cross pair at each cut split into two ports, its optimum proved by an
+LP duality certificate checked over every legal pair; the colours and cross pairs are then chosen
+exactly across the groups (the proof is in that module's docstring). The answer is the block's
+lexicographic optimum and is accepted as any other block (test (a)).
+
+**Bounded** where no proof is found (a certificate that fails on a group too large to solve on
+every legal pair, or a block grown past an even cut): the rest of the round is paired score group
+by score group from the top instead, as before: a step matches the remaining players of the top two remaining
 score groups, keeps the pairs touching the top group and proves the rest can still be completed,
 else takes one more score group. Steps up to :data:`DENSE_LIMIT` players use every legal edge and
 are exact for the step's players; larger steps use, for each player, the :data:`WINDOW` next

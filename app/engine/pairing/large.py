@@ -2,59 +2,78 @@
 
 A *block* here is a run of score groups ``G_s … G_e`` whose inner cuts are all odd (π_c = 1; a
 single score group is the case s = e), too large to solve on every legal pair at once (a score
-group of a 5,000-player event holds up to ~1,800 players: 1.7 million legal pairs). The answer
-is the block's lexicographic optimum of (S1, S2, S3, S4), proved as follows.
+group of a 5,000-player event holds up to ~1,800 players: 1.7 million legal pairs). The answer is
+the block's lexicographic optimum of (S1, S2, S3, S4) (criteria in :mod:`app.engine.pairing.engine`),
+proved as follows; where a step cannot be proved, no answer is given and the caller pairs the
+rest of the round by the bounded method, which says so (``PairingQuality.exact`` is False).
 
-**S1.** Every pairing crosses each odd cut at least once (parity), and L ≥ 0. The answer crosses
-each inner cut exactly once, between neighbouring groups (L = 0), so its S1 is the lower bound:
-every lexicographically better pairing would have to have the same S1, i.e. exactly one *cross
-pair* ``(v_c ∈ G_c, u_c ∈ G_{c+1})`` at each inner cut c and every other pair inside a group.
+**1. S1.** The block starts below an even cut, so the players above each inner cut number an
+odd count and every pairing crosses each inner cut at least once; L ≥ 0. The answer crosses each
+inner cut exactly once, between neighbouring groups (L = 0): its S1 is that lower bound. So every
+pairing at least as good has exactly one *cross pair* ``(v_c ∈ G_c, u_c ∈ G_{c+1})`` at each inner
+cut c and every other pair inside a group — the set searched below.
 
-**Splitting into groups.** Fix, for each cut c, the colour μ_c the floater ``v_c`` takes (so
-``u_c`` takes the other). A cross pair's S2 is the best over the colour assignments H3 allows,
-so it is the minimum over μ_c of ``miss(v_c, μ_c) + miss(u_c, other)``; its S3 is
-``(|G_c| − 1 − rank v_c) + rank u_c`` and its S4 ``down(v_c) + up(u_c)``: with μ fixed, each part
-belongs to one player. So, for fixed μ, the cost of an S1-optimal pairing is the sum over the
-groups of the cost of a perfect matching of the *group graph* ``G_g ∪ {Q, P}``: the group's legal
-pairs, plus a port node Q joined to every player of G_g who may take the colour other(μ_{g−1})
-(the opponent of the floater from above, costing its part of the cross pair) and a port node P
-joined to every player who may take μ_g (the floater below, costing its part). The top group has
-no Q, the bottom group no P. This drops only the H1/H2 check between ``v_c`` and ``u_c`` (checked
-on the answer: if it fails, no answer is given). Hence
+**2. Splitting into groups.** Give each cut c a colour μ_c, the one the floater ``v_c`` takes (so
+``u_c`` takes the other). A cross pair's S2 is the best over the colour assignments H3 allows, so
+it is the minimum over μ_c of ``miss(v_c, μ_c) + miss(u_c, other(μ_c))``; its S3 is
+``(|G_c| − 1 − rank v_c) + rank u_c``, its S4 ``down(v_c) + up(u_c)``: once μ is fixed every part
+belongs to one player. So for fixed μ the cost of such a pairing is the sum over the groups of a
+perfect matching of the *group graph* of G_g: its legal pairs, plus a port node Q joined to each
+player who may take other(μ_{g−1}) (the opponent of the floater from above, at that player's part
+of the cross pair's cost) and a port node P joined to each player who may take μ_g (the floater
+below, at its part). The top group has no Q, the bottom group no P. Only H1/H2 between ``v_c`` and
+``u_c`` is dropped. The fields are packed into one integer per edge, S2·m2 + S3·m3 + S4, with the
+multipliers of :mod:`app.engine.pairing.lexmatch` computed for sums over the whole block (B4 = the
+number of ports, B3 = half the block's nodes × the largest order cost of an edge), so the smallest
+packed sum is the lexicographic optimum. Hence, over the pairings of step 1,
 
-    OPT = min over μ of Σ_g F_g(μ_{g−1}, μ_g),
+    OPT ≥ min over μ of Σ_g F_g(μ_{g−1}, μ_g),      F_g = the optimum of group g's graph,
 
-F_g being the optimum of group g's graph, every field packed into one integer per edge with the
-multipliers of :mod:`app.engine.pairing.lexmatch` (S2·m2 + S3·m3 + S4; proved sufficient for the
-sums over the whole block). The minimum over μ is taken by enumeration, with exact F values for
-the vectors that matter and lower bounds (below) for the others: a vector is chosen only when its
-exact total is ≤ the lower bound of every other vector.
+with equality for a μ whose minimising matchings give legal cross pairs (the real pairing then
+costs at most the relaxed value, as a real cross pair's S2 is the minimum over its colours).
 
-**Each F_g exactly, on sparse candidates (the certificate).** The candidate pairs E_s are the
-pairs near the natural ones, the nearest pairs of each colour cost inside and across the halves of
-the group, and all port edges. A matching M of the group graph is solved exactly on E_s
-(rustworkx); then numbers ``y`` (one per node, stored doubled as integers) are sought with
+**3. Each F_g, exactly.** A small group graph (up to :data:`DENSE_GROUP` nodes) is solved on every
+legal pair (rustworkx's blossom algorithm: exact). A larger one is solved on candidate pairs E_s —
+those near the natural pairs, per player the nearest pairs of each colour cost inside and across
+the halves, and all port edges — and proved by numbers ``y`` (one per node, kept doubled as
+integers) with
 
-    y_a + y_b ≤ c_ab  for EVERY legal pair of the group and every port edge,   Σ_a y_a = c(M).
+    y_a + y_b ≤ c_ab   for every legal pair of the group and every port edge,   Σ_a y_a = c(M).
 
-Weak LP duality then proves M optimal over all perfect matchings of the group graph: for any
-such M', ``c(M') = Σ_{ab∈M'} c_ab ≥ Σ_{ab∈M'} (y_a + y_b) = Σ_a y_a = c(M)``. Both conditions are
-checked exactly in integers over every legal pair (numpy), whatever produced ``y``. ``y`` comes
-from shortest paths in the residual graph of the bipartite double cover (Bellman–Ford): with
-``d`` the distances, ``2·y_a = c(a, σ(a)) − d(σ(a)) + d(a)`` for the assignment σ. Pairs that
-violate the first condition are added to E_s and the matching is solved again. If M has no such
-``y`` on E_s (the double cover's optimum on E_s is fractional), the fractional optimum σ is solved
-instead (a perfect matching of the double cover); once its ``y`` is feasible for every legal pair,
-``Σ y`` is the LP bound of the whole group graph, every optimal matching uses only pairs with
-``y_a + y_b = c_ab`` (complementary slackness), and the matching is solved once more on those.
-If it still does not reach the bound, the block is not proved and no answer is given.
+Weak LP duality proves the matching M optimal over all perfect matchings of the group graph: for
+any such M', ``c(M') = Σ_{ab∈M'} c_ab ≥ Σ_{ab∈M'} (y_a + y_b) = Σ_a y_a = c(M)``. Both conditions are
+checked in integers over every legal pair (numpy), whatever produced ``y`` — that check is the
+proof. ``y`` comes from shortest paths (Bellman–Ford) in the residual graph of the bipartite double
+cover for an assignment σ: with distances d, ``2·y_a = c(a, σ(a)) − d(σ(a)) + d(a)``, feasible on
+E_s and tight on σ. Pairs of the group that break the first condition are added to E_s and M is
+solved again. If M has no such ``y`` on E_s (the double cover's optimum on E_s is fractional), the
+fractional optimum σ is used; once its ``y`` is feasible on every legal pair, Σ y is the LP bound of
+the whole group graph, every matching reaching it uses only pairs with ``y_a + y_b = c_ab``
+(complementary slackness), and M is solved once more on those. If the bound is still not reached
+(an integrality gap: the LP has no odd-set constraints), the graph is solved on every legal pair
+when it has at most :data:`DENSE_FALLBACK` nodes; otherwise the block is not proved.
 
-**Lower bounds for the other μ.** A certificate ``y`` for one choice of the port colours stays
-feasible for another when the port nodes' values are lowered to ``min (c'_port,v − y_v)``; its sum
-bounds that F from below without solving it.
+**4. The minimum over μ.** A dynamic programme along the chain of cuts picks the vector μ with the
+least total, using exact F where solved and lower bounds elsewhere: a certificate ``y`` for one
+colour choice of a group stays feasible for another once each port's value is lowered to
+``min_v (c'_port,v − y_v)``, and its sum bounds that F from below. When every F on the cheapest
+vector is exact, it is the minimum (every other vector costs at least its bound).
 
-The caller (:func:`app.engine.pairing.engine._pair_all`) uses the answer as the block's exact
-optimum; when this module gives none, the round is paired by the bounded method and says so.
+**5. Legal cross pairs.** If a cross pair of that optimum is a rematch (H1) or teammates (H2), a
+best-first search branches on it: either ``v_c`` does not float at cut c or ``u_c`` is not its
+opponent (its port edge is removed) — every legal pairing stays in one branch, each branch is
+solved exactly as above, and the first branch whose answer has legal cross pairs is the optimum.
+
+**Extending the criteria.** The proof only needs every field to be a sum over pairs and the legal
+pairs of each group to be known. An absolutely forbidden pair is one more illegal pair: left out
+of the group's legal pairs in :func:`_build_group` (the certificate then ranges over the rest) and
+refused by ``_Pool.legal`` for a cross pair (step 5 branches on it). A field W between S1 and S2
+is one more term in the packed cost, W·mW with mW = m2·B2 + m3·B3 + B4 + 1 (B2 = 2 × the pairs),
+checked against the int64 bound in :func:`solve_block`; inside a group it is part of ``c_ab``; a
+cross pair's W belongs to the pair, not to one player, so the ports carry 0 for it (a lower bound)
+and the search of step 5 must then treat a cross pair with W > 0 as it treats an illegal one —
+branch on it, keeping the real pairing found as the incumbent — and stop when no branch's bound
+is below the incumbent.
 """
 
 from __future__ import annotations
@@ -75,6 +94,7 @@ Mask = npt.NDArray[np.bool_]
 
 BAND = 4  # first candidates: pairs within this order cost of the natural pairs
 NEAREST = 8  # first candidates: per player, the nearest pairs of each colour cost, inside and across halves
+NEAR_WINDOW = 64  # ... looked for this far from the natural pairs (inside a half: from the cheapest such pair)
 ADD_PER_PLAYER = 5  # each certificate round adds at most this many violated pairs per player
 CERTIFY_ROUNDS = 40  # certificate rounds per group graph before giving up
 DENSE_GROUP = 200  # group graphs up to this size are solved on every legal pair (no certificate needed)
@@ -314,9 +334,12 @@ def _build_group(pool: _Pool, g: int, pack: _Packing) -> _Group:
     s2 = arr.colour_table[kind[a], kind[b]]
     cost = s2 * pack.m2 + s3 * pack.m3
     chosen = s3 <= BAND
-    # the nearest pairs of each class (colour cost × inside/across the halves), per player
-    cls = s2 * 2 + across
-    chosen[_nearest(m, a, b, cls, s3, NEAREST)] = True
+    # per player, the nearest pairs of each class (colour cost × inside/across the halves), looked
+    # for among the pairs at most NEAR_WINDOW from the cheapest of their class (a heuristic: the
+    # certificate adds whatever else is needed)
+    near = np.flatnonzero(np.where(across, s3, s3 - h) <= NEAR_WINDOW)
+    cls = s2[near] * 2 + across[near]
+    chosen[near[_nearest(m, a[near], b[near], cls, s3[near], NEAREST)]] = True
     return _Group(
         first=first,
         m=m,
@@ -339,7 +362,7 @@ def _nearest(n: int, a: I64, b: I64, cls: I64, value: I64, k: int) -> I64:
     ends = np.concatenate([a, b])
     pair = np.concatenate([np.arange(len(a)), np.arange(len(a))])
     key = ((ends * 8 + np.concatenate([cls, cls])) << 32) + np.concatenate([value, value])
-    order = np.argsort(key, kind="stable")
+    order = np.argsort(key)
     run_key = key[order] >> 32
     starts = np.flatnonzero(np.r_[True, run_key[1:] != run_key[:-1]])
     first = np.repeat(starts, np.diff(np.r_[starts, len(order)]))
