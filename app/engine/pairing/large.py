@@ -90,11 +90,14 @@ if TYPE_CHECKING:
     from app.engine.pairing.engine import _Pool
 
 I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
 Mask = npt.NDArray[np.bool_]
 
 BAND = 4  # first candidates: pairs within this order cost of the natural pairs
 NEAREST = 8  # first candidates: per player, the nearest pairs of each colour cost, inside and across halves
-NEAR_WINDOW = 64  # ... looked for this far from the natural pairs (inside a half: from the cheapest such pair)
+NEAR_WINDOW = (
+    64  # ... looked for this far from the natural pairs (inside a half: from the cheapest such pair)
+)
 ADD_PER_PLAYER = 5  # each certificate round adds at most this many violated pairs per player
 CERTIFY_ROUNDS = 40  # certificate rounds per group graph before giving up
 DENSE_GROUP = 200  # group graphs up to this size are solved on every legal pair (no certificate needed)
@@ -131,12 +134,21 @@ class _Group:
     due: I64
     down: I64
     up: I64
-    a: I64  # legal pairs (local ranks, a < b)
-    b: I64
-    s3: I64
-    cost: I64  # packed S2·m2 + S3·m3 of each legal pair
+    a: I32  # legal pairs (local ranks, a < b)
+    b: I32
+    s2: npt.NDArray[np.int8]  # colour cost of each legal pair
+    s3: I32  # order cost of each legal pair
+    pack: _Packing
     chosen: Mask  # the candidate pairs E_s (kept across the colour choices)
     band: int = BAND
+
+    def cost(self, chosen: Mask | None = None) -> I64:
+        """The packed cost S2·m2 + S3·m3 of every legal pair (or of the chosen ones)."""
+        s2, s3 = (self.s2, self.s3) if chosen is None else (self.s2[chosen], self.s3[chosen])
+        return np.asarray(
+            s2.astype(np.int64) * self.pack.m2 + s3.astype(np.int64) * self.pack.m3, dtype=np.int64
+        )
+
     solved: dict[_Key, _Certified] = field(default_factory=dict)
 
 
@@ -325,14 +337,13 @@ def _build_group(pool: _Pool, g: int, pack: _Packing) -> _Group:
         bad |= (team[:, None] == team[None, :]) & (team[:, None] >= 0)
     ii, jj = np.triu_indices(m, 1)
     keep = ~bad[ii, jj]
-    a, b = ii[keep].astype(np.int64), jj[keep].astype(np.int64)
+    a, b = ii[keep].astype(np.int32), jj[keep].astype(np.int32)
     del bad, ii, jj, keep
     h = m // 2
     across = (a < h) & (h <= b)
-    s3 = np.abs(b - a - h) + np.where(across, 0, h)
+    s3 = (np.abs(b - a - h) + np.where(across, 0, h)).astype(np.int32)
     kind = arr.kind[idx]
     s2 = arr.colour_table[kind[a], kind[b]]
-    cost = s2 * pack.m2 + s3 * pack.m3
     chosen = s3 <= BAND
     # per player, the nearest pairs of each class (colour cost × inside/across the halves), looked
     # for among the pairs at most NEAR_WINDOW from the cheapest of their class (a heuristic: the
@@ -349,19 +360,20 @@ def _build_group(pool: _Pool, g: int, pack: _Packing) -> _Group:
         up=arr.up[idx],
         a=a,
         b=b,
+        s2=s2.astype(np.int8),
         s3=s3,
-        cost=cost,
+        pack=pack,
         chosen=chosen,
     )
 
 
-def _nearest(n: int, a: I64, b: I64, cls: I64, value: I64, k: int) -> I64:
+def _nearest(n: int, a: I64 | I32, b: I64 | I32, cls: I64, value: I64 | I32, k: int) -> I64:
     """Indices of the pairs that are among the k smallest ``value`` of their class at either end."""
     if len(a) == 0:
         return np.zeros(0, dtype=np.int64)
-    ends = np.concatenate([a, b])
+    ends = np.concatenate([a, b]).astype(np.int64)
     pair = np.concatenate([np.arange(len(a)), np.arange(len(a))])
-    key = ((ends * 8 + np.concatenate([cls, cls])) << 32) + np.concatenate([value, value])
+    key = ((ends * 8 + np.concatenate([cls, cls])) << 32) + np.concatenate([value, value]).astype(np.int64)
     order = np.argsort(key)
     run_key = key[order] >> 32
     starts = np.flatnonzero(np.r_[True, run_key[1:] != run_key[:-1]])
@@ -439,7 +451,7 @@ def _dense(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | None:
     """Every legal pair at once: the matching is the exact optimum; its duals are kept if they exist."""
     si = np.concatenate([grp.a, ports.i])
     sj = np.concatenate([grp.b, ports.j])
-    sc = np.concatenate([grp.cost, ports.cost])
+    sc = np.concatenate([grp.cost(), ports.cost])
     mate = _matching(ports.n, si, sj, sc)
     solves[0] += 1
     if mate is None:
@@ -456,7 +468,7 @@ def _certified(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | No
     for _ in range(CERTIFY_ROUNDS):
         si = np.concatenate([grp.a[grp.chosen], ports.i])
         sj = np.concatenate([grp.b[grp.chosen], ports.j])
-        sc = np.concatenate([grp.cost[grp.chosen], ports.cost])
+        sc = np.concatenate([grp.cost(grp.chosen), ports.cost])
         mate = _matching(n, si, sj, sc)
         solves[0] += 1
         if mate is None:
@@ -474,7 +486,7 @@ def _certified(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | No
             y2 = _potentials(n, si, sj, sc, sigma, limit=n + 1)
             if y2 is None:  # pragma: no cover - an optimal assignment has no negative cycle
                 return None
-        rc = 2 * grp.cost - y2[grp.a] - y2[grp.b]
+        rc = 2 * grp.cost() - y2[grp.a] - y2[grp.b]
         violated = rc < 0
         if violated.any():
             grp.chosen[_most_violated(n, grp.a, grp.b, rc, violated)] = True
@@ -484,7 +496,7 @@ def _certified(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | No
             grp.chosen |= rc == 0
             si = np.concatenate([grp.a[grp.chosen], ports.i])
             sj = np.concatenate([grp.b[grp.chosen], ports.j])
-            sc = np.concatenate([grp.cost[grp.chosen], ports.cost])
+            sc = np.concatenate([grp.cost(grp.chosen), ports.cost])
             mate = _matching(n, si, sj, sc)
             solves[0] += 1
             if mate is None:
@@ -498,7 +510,7 @@ def _certified(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | No
 
 def _verified(grp: _Group, ports: _Ports, y2: I64, value: int) -> bool:
     """The certificate, checked in integers: dual feasible on every legal pair and port edge, Σ = cost."""
-    if (2 * grp.cost - y2[grp.a] - y2[grp.b] < 0).any():
+    if (2 * grp.cost() - y2[grp.a] - y2[grp.b] < 0).any():
         return False
     if len(ports.i) and (2 * ports.cost - y2[ports.i] - y2[ports.j] < 0).any():
         return False
@@ -511,7 +523,7 @@ def _widen(grp: _Group) -> None:
     grp.chosen |= grp.s3 <= grp.band
 
 
-def _most_violated(n: int, a: I64, b: I64, rc: I64, violated: Mask) -> I64:
+def _most_violated(n: int, a: I32, b: I32, rc: I64, violated: Mask) -> I64:
     where = np.flatnonzero(violated)
     cls = np.zeros(len(where), dtype=np.int64)
     depth = np.minimum(rc[where] - int(rc[where].min()), (1 << 31) - 1)

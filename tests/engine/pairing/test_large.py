@@ -202,7 +202,7 @@ def test_the_legal_pairs_of_a_group_are_the_engines(seed: int) -> None:
     grp = large._build_group(pool, 0, large._Packing(m2, m3))
     got = set(zip(grp.a.tolist(), grp.b.tolist(), strict=True))
     assert got == {(i, j) for i in range(pool.n) for j in range(i + 1, pool.n) if pool.legal(i, j)}
-    for a, b, cost in zip(grp.a.tolist(), grp.b.tolist(), grp.cost.tolist(), strict=True):
+    for a, b, cost in zip(grp.a.tolist(), grp.b.tolist(), grp.cost().tolist(), strict=True):
         assert cost == pool.colour_cost(a, b) * m2 + pool.order_cost(a, b) * m3
 
 
