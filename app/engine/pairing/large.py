@@ -57,7 +57,9 @@ when it has at most :data:`DENSE_FALLBACK` nodes; otherwise the block is not pro
 least total, using exact F where solved and lower bounds elsewhere: a certificate ``y`` for one
 colour choice of a group stays feasible for another once each port's value is lowered to
 ``min_v (c'_port,v − y_v)``, and its sum bounds that F from below. When every F on the cheapest
-vector is exact, it is the minimum (every other vector costs at least its bound).
+vector is exact, it is the minimum (every other vector costs at least its bound). A colour choice
+whose port has no player who may take that colour, or whose group graph has no perfect matching,
+is impossible and left out.
 
 **5. Legal cross pairs.** If a cross pair of that optimum is a rematch (H1) or teammates (H2), a
 best-first search branches on it: either ``v_c`` does not float at cut c or ``u_c`` is not its
@@ -102,7 +104,7 @@ ADD_PER_PLAYER = 5  # each certificate round adds at most this many violated pai
 CERTIFY_ROUNDS = 40  # certificate rounds per group graph before giving up
 DENSE_GROUP = 200  # group graphs up to this size are solved on every legal pair (no certificate needed)
 DENSE_FALLBACK = 700  # larger ones whose certificate fails: on every legal pair up to this size
-SEARCH_NODES = 64  # cross pairs branched on (a rematch between the relaxation's floater and opponent)
+SEARCH_NODES = 24  # cross pairs branched on (a rematch between the relaxation's floater and opponent)
 BELLMAN_FORD_LIMIT = 400  # relaxation passes before the matching is deemed to have no dual on E_s
 
 _RED, _BLACK = 1, 2
@@ -141,6 +143,8 @@ class _Group:
     pack: _Packing
     chosen: Mask  # the candidate pairs E_s (kept across the colour choices)
     band: int = BAND
+    solved: dict[_Key, _Certified] = field(default_factory=dict)
+    infeasible: set[_Key] = field(default_factory=set)  # colour choices without a perfect matching
 
     def cost(self, chosen: Mask | None = None) -> I64:
         """The packed cost S2·m2 + S3·m3 of every legal pair (or of the chosen ones)."""
@@ -148,8 +152,6 @@ class _Group:
         return np.asarray(
             s2.astype(np.int64) * self.pack.m2 + s3.astype(np.int64) * self.pack.m3, dtype=np.int64
         )
-
-    solved: dict[_Key, _Certified] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,10 +258,14 @@ class _Search:
             for t in range(self.ncut + 1):
                 key = self.key(t, mu, excluded)
                 grp = self.groups[t]
-                if key not in grp.solved:
+                if key not in grp.solved and key not in grp.infeasible:
                     edges = self.edges(t, key)
                     assert edges is not None, "bounded above, so its ports have edges"
-                    cert = _certify(grp, _ports(grp, edges), self.solves)
+                    try:
+                        cert = _certify(grp, _ports(grp, edges), self.solves)
+                    except _Infeasible:
+                        grp.infeasible.add(key)
+                        continue
                     if cert is None:
                         raise _NotProved
                     grp.solved[key] = cert
@@ -273,6 +279,8 @@ class _Search:
             grp = self.groups[t]
             if key in grp.solved:
                 return grp.solved[key].value, 0
+            if key in grp.infeasible:
+                return None
             edges = self.edges(t, key)
             return None if edges is None else (_bound(grp, edges), 1)
 
@@ -314,6 +322,10 @@ class _Search:
 
 class _NotProved(Exception):
     """A group graph whose optimum could not be certified: the block is left to the bounded method."""
+
+
+class _Infeasible(Exception):
+    """A group graph without any perfect matching on its legal pairs: that colour choice is impossible."""
 
 
 # --------------------------------------------------------------------------- one group
@@ -455,7 +467,7 @@ def _dense(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | None:
     mate = _matching(ports.n, si, sj, sc)
     solves[0] += 1
     if mate is None:
-        return None
+        raise _Infeasible
     value = _value(mate, si, sj, sc)
     y2 = _potentials(ports.n, si, sj, sc, mate)
     return _Certified(value, mate, y2 if y2 is not None and _verified(grp, ports, y2, value) else None)
@@ -473,7 +485,7 @@ def _certified(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | No
         solves[0] += 1
         if mate is None:
             if grp.chosen.all():
-                return None  # no legal perfect matching at all
+                raise _Infeasible
             _widen(grp)
             continue
         y2 = None if fractional else _potentials(n, si, sj, sc, mate)
