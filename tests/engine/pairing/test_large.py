@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import os
 import random
 from collections.abc import Iterator
 
@@ -90,7 +89,9 @@ def _check(
         red, black = by_no[g.red], by_no[g.black]
         assert ref.legal(red, black, avoid)
         assert ref.may_take(red, Colour.RED) and ref.may_take(black, Colour.BLACK)
-    seen = sorted([x for g in pairing.games for x in (g.red, g.black)] + ([pairing.bye] if pairing.bye else []))
+    seen = sorted(
+        [x for g in pairing.games for x in (g.red, g.black)] + ([pairing.bye] if pairing.bye else [])
+    )
     assert seen == sorted(by_no)
     ordered = sorted((p for p in players if p.no != pairing.bye), key=lambda p: (-p.score, p.no))
     pool = engine._Pool(ordered, avoid)
@@ -122,7 +123,7 @@ def test_simulated_events_with_large_score_groups(players: int, seed: int, tiny:
     assert len(proved) >= 6 and all(proved)  # every block of these events is proved
 
 
-@settings(max_examples=int(os.environ.get('XQ_EXAMPLES', 150)), deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     players=pools(min_size=14, max_size=40, max_rounds=5, max_score=10),
     round_number=st.integers(1, 4),
@@ -191,19 +192,26 @@ def test_the_legal_pairs_of_a_group_are_the_engines(seed: int) -> None:
         players.append(
             PairingPlayer(
                 no=no,
-                score=0,
+                score=rng.choice((0, 2, 4)),
                 colours=tuple(rng.choice((Colour.RED, Colour.BLACK)) for _ in range(played)),
                 opponents=frozenset(rng.sample(range(1, 61), 8)) - {no},
                 team=rng.choice((None, "甲", "乙")),
             )
         )
-    pool = engine._Pool(sorted(players, key=lambda p: p.no), avoid_teams=bool(seed % 2))
+    pool = engine._Pool(sorted(players, key=lambda p: (-p.score, p.no)), avoid_teams=bool(seed % 2))
     m2, m3 = 1000, 10
-    grp = large._build_group(pool, 0, large._Packing(m2, m3))
-    got = set(zip(grp.a.tolist(), grp.b.tolist(), strict=True))
-    assert got == {(i, j) for i in range(pool.n) for j in range(i + 1, pool.n) if pool.legal(i, j)}
-    for a, b, cost in zip(grp.a.tolist(), grp.b.tolist(), grp.cost().tolist(), strict=True):
-        assert cost == pool.colour_cost(a, b) * m2 + pool.order_cost(a, b) * m3
+    assert pool.k == 3
+    for g in range(pool.k):
+        grp = large._build_group(pool, g, large._Packing(m2, m3))
+        first = pool.group_start[g]
+        members = pool.group_members(g, g)
+        got = {(first + a, first + b) for a, b in zip(grp.a.tolist(), grp.b.tolist(), strict=True)}
+        assert got == {(i, j) for i in members for j in members if i < j and pool.legal(i, j)}
+        for a, b, cost in zip(grp.a.tolist(), grp.b.tolist(), grp.cost().tolist(), strict=True):
+            assert (
+                cost
+                == pool.colour_cost(first + a, first + b) * m2 + pool.order_cost(first + a, first + b) * m3
+            )
 
 
 def _perfect_matchings(nodes: list[int], adj: dict[tuple[int, int], int]) -> Iterator[list[tuple[int, int]]]:
