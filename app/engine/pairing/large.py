@@ -82,17 +82,49 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 import rustworkx as rx
 
-if TYPE_CHECKING:
-    from app.engine.pairing.engine import _Pool
-
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
+
+
+class PoolArrays(Protocol):
+    """Per-player facts of the pool as arrays (the engine's ``_Arrays``)."""
+
+    @property
+    def allowed(self) -> I64: ...  # bit mask of the colours each player may take (H3)
+    @property
+    def kind(self) -> I64: ...  # allowed · 4 + due colour
+    @property
+    def down(self) -> I64: ...  # last float was down
+    @property
+    def up(self) -> I64: ...  # last float was up
+    @property
+    def team(self) -> I64: ...  # team code, −1 for none
+    @property
+    def met_u(self) -> I64: ...  # the pairs that have met (H1), both ways
+    @property
+    def met_v(self) -> I64: ...
+    @property
+    def colour_table(self) -> I64: ...  # S2 of a pair by the two kinds
+
+
+class Pool(Protocol):
+    """What this module reads of the ordered pool (the engine's ``_Pool``; no import of the engine)."""
+
+    group_start: list[int]
+    group_size: list[int]
+    avoid_teams: bool
+
+    def even_cut(self, g: int) -> bool: ...
+    def legal(self, i: int, j: int) -> bool: ...
+    def arrays(self) -> PoolArrays: ...
+
+
 Mask = npt.NDArray[np.bool_]
 
 BAND = 4  # first candidates: pairs within this order cost of the natural pairs
@@ -160,7 +192,7 @@ class _Packing:
     m3: int
 
 
-def solve_block(pool: _Pool, start: int, end: int) -> LargeBlock | None:
+def solve_block(pool: Pool, start: int, end: int) -> LargeBlock | None:
     """The proved lexicographic optimum of groups start..end (inner cuts odd), or None (module docstring)."""
     ncut = end - start
     if any(pool.even_cut(g) for g in range(start, end)):
@@ -184,7 +216,7 @@ def solve_block(pool: _Pool, start: int, end: int) -> LargeBlock | None:
         return None
 
 
-def _best_first(pool: _Pool, search: _Search) -> LargeBlock | None:
+def _best_first(pool: Pool, search: _Search) -> LargeBlock | None:
     groups = search.groups
     ncut = search.ncut
     # best-first over the cross pairs the relaxation may not use (it drops H1/H2 between them)
@@ -331,7 +363,7 @@ class _Infeasible(Exception):
 # --------------------------------------------------------------------------- one group
 
 
-def _build_group(pool: _Pool, g: int, pack: _Packing) -> _Group:
+def _build_group(pool: Pool, g: int, pack: _Packing) -> _Group:
     arr = pool.arrays()
     first, m = pool.group_start[g], pool.group_size[g]
     idx = np.arange(first, first + m, dtype=np.int64)
