@@ -21,7 +21,7 @@ from app.engine.pairing import pair_round
 from app.engine.pairing.history import Entrant as PoolEntrant
 from app.engine.pairing.history import pool_from_history
 from app.engine.regulations import Regulations, ScoreGroupOrder
-from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
+from app.engine.types import AbsenceKind, GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
 from app.services.backups import backup_after
 from app.services.brackets import knockout_players
@@ -60,6 +60,7 @@ class RoundView:
     boards: tuple[BoardLine, ...]
     byes: tuple[Seat, ...]
     closed: bool
+    excused: tuple[Seat, ...] = ()  # 请假: excused from this round (not paired, 0 points)
 
     @property
     def pending_boards(self) -> tuple[int, ...]:
@@ -127,6 +128,7 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         ),
         byes=tuple(_seat(by_no[no], before) for no in record.byes),
         closed=closed,
+        excused=tuple(_seat(by_no[a.no], before) for a in record.absent if a.kind is AbsenceKind.EXCUSED),
     )
 
 
@@ -240,6 +242,7 @@ def pair_next_round(
             )
         withdrawn = _withdraw_consecutive_forfeits(s, g, state, reg, who)
         excluded = set(ko.players) if (split and ko) else set()
+        excluded |= state.excused_in(number)  # 请假: not paired this round, 0 points, no forfeit
         eligible = [
             e for e in state.entrants if e.may_be_paired and e.no not in excluded and e.no not in withdrawn
         ]
@@ -336,7 +339,8 @@ def _withdraw_consecutive_forfeits(
     """连续弃权: players who forfeited the set number of rounds in a row are not paired again."""
     if not reg.discipline.consecutive_forfeits_withdraw:
         return ()
-    streaks = consecutive_forfeits(state.rounds, reg.discipline)
+    reentered = {e.no: e.reentry_round for e in state.entrants if e.reentry_round is not None}
+    streaks = consecutive_forfeits(state.rounds, reg.discipline, reentered)
     active = {e.no for e in state.entrants if e.status is PlayerStatus.ACTIVE}
     out = []
     for streak in streaks:
@@ -415,6 +419,20 @@ def pairing_explanation(db: Database, group: str, number: int, no: int) -> str:
         return str(bye.get("zh", ""))
     if has_bye:
         return "本轮轮空：由裁判手工调整（见审计日志）"
+    absent = _absence_of(db, group, number, no)
+    if absent:
+        return absent
     raise UserError(
         f"第 {number} 轮没有 {no} 号的编排说明", f"round {number} has no explanation for player {no}"
     )
+
+
+def _absence_of(db: Database, group: str, number: int, no: int) -> str:
+    """Why a player without a board has none: excused (请假) or not yet entered (后报名); "" otherwise."""
+    state = group_state(db, group)
+    record = next((r for r in state.rounds if r.number == number), None)
+    for a in () if record is None else record.absent:
+        if a.no == no:
+            what = "请假（经裁判长准许）" if a.kind is AbsenceKind.EXCUSED else "尚未报名（后报名）"
+            return f"第 {number} 轮{what}，未参加编排，本轮计 {a.points} 分"
+    return ""

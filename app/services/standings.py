@@ -22,8 +22,8 @@ from app.engine.knockout import final_ranking
 from app.engine.prizes import PrizeList, award_prizes
 from app.engine.regulations import PrizeKind, Regulations, Tiebreak
 from app.engine.teams import TeamRanking, rank_teams
-from app.engine.types import PlayerStatus, RoundRecord, UserError, ViolationKind
-from app.services.brackets import knockout_places, knockout_players
+from app.engine.types import GameResult, PlayerStatus, RoundRecord, UserError, ViolationKind
+from app.services.brackets import knockout_places, knockout_players, load_bracket
 from app.services.tournaments import group_row, regulations_of
 
 
@@ -56,8 +56,24 @@ def _standings(
         after_round=after_round,
         knockout_players=ko.players if ko else (),
         split_round=ko.split_round if ko else None,
+        knockout_black=_knockout_black(s, group, reg) if ko else (),
     )
     return state, table
+
+
+def _knockout_black(s: Session, group: Group, reg: Regulations) -> tuple[ranking.BlackGame, ...]:
+    """The knockout games played as Black over the board, where the regulation counts them (后走局数)."""
+    if not reg.tiebreaks.knockout_games_count_as_black:
+        return ()
+    bracket = load_bracket(s, group, reg)
+    if bracket is None:
+        return ()
+    return tuple(
+        ranking.BlackGame(m.round_number, g.black, g.result is GameResult.BLACK_WIN)
+        for m in bracket.matches
+        for g in m.games
+        if g.result.played_over_board
+    )
 
 
 def ranking_after(s: Session, group: Group, reg: Regulations, after_round: int) -> list[int]:

@@ -50,6 +50,29 @@ def _rich_snapshot() -> dict:
             "received_at": "2024-07-26T11:30:00",
         },
     ]
+    data["players"][4]["region"] = "甘肃天水"
+    data["players"][3]["reentry_round"] = 2
+    data["absences"] = [
+        {
+            "group": "公开组",
+            "player": 6,
+            "round": 3,
+            "reason": "家中有事",
+            "created_at": "2024-07-26T12:00:00",
+        }
+    ]
+    data["pair_avoidances"] = [
+        {
+            "group": "公开组",
+            "first": 2,
+            "second": 5,
+            "strength": "weak",
+            "from_round": 1,
+            "to_round": 3,
+            "reason": "父子",
+            "created_at": "2024-07-25T09:00:00",
+        }
+    ]
     data["audit"] = [
         {
             "at": "2024-07-26T09:00:00",
