@@ -14,6 +14,7 @@ from contextlib import suppress
 from typing import Any
 
 from app.cli import (
+    attendance,
     discipline,
     exports,
     knockout,
@@ -35,6 +36,7 @@ COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
     standings.register,
     knockout.register,
     discipline.register,
+    attendance.register,
     records.register,
     safety.register,
     exports.register,

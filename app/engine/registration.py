@@ -108,6 +108,7 @@ class PlayerEntry:
     insurance: bool = False
     pledge: bool = False
     checked_in: bool = False
+    region: str = ""  # 地区 (free text): for region avoidance in pairing and local prizes
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,6 +459,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
         group=group,
         team=team,
         unit=" ".join(entry.unit.split()),
+        region=" ".join(entry.region.split()),
         notes=entry.notes.strip(),
         birth_date=birth,
         gender=gender,

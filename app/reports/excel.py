@@ -105,6 +105,10 @@ def build_workbook(data: ResultWorkbook) -> Workbook:
         rows += [
             [None, p.no, p.name, p.unit, p.score, rnd.bye_label, None, None, None, None, ""] for p in rnd.byes
         ]
+        rows += [
+            [None, p.no, p.name, p.unit, p.score, rnd.excused_label, None, None, None, None, ""]
+            for p in rnd.excused
+        ]
         _sheet(
             wb,
             title(rnd.header.round_text, rnd.header.group),

@@ -102,6 +102,7 @@ def _pairing_page(p: PairingList) -> str:
         for r in p.rows
     ]
     rows += [["", b.no, b.name, b.unit, b.score, p.bye_label, "", "", "", "", ""] for b in p.byes]
+    rows += [["", b.no, b.name, b.unit, b.score, p.excused_label, "", "", "", "", ""] for b in p.excused]
     return _table(
         ["台次", "序号", "红方", "单位", "积分", "结果", "积分", "序号", "黑方", "单位", "备注"],
         rows,

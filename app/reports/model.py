@@ -96,6 +96,8 @@ class PairingList:
     rows: tuple[PairingRow, ...]
     byes: tuple[PlayerLine, ...] = ()
     bye_label: str = "轮空"
+    excused: tuple[PlayerLine, ...] = ()  # 请假: excused from the round, listed after the byes
+    excused_label: str = "请假"
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +135,8 @@ class Standings:
 class CrossCell:
     """A player's game in one round of the crosstable, from the player's side.
 
-    ``outcome`` is one of 胜 和 负 (played), 弃胜 弃负 双弃 (forfeits), 轮空 (bye), or "" (pending /
-    not played).
+    ``outcome`` is one of 胜 和 负 (played), 弃胜 弃负 双弃 (forfeits), 轮空 (bye), 请假 (excused),
+    未报名 / 补n分 (a round before a late entry, without / with compensation), or "" (pending / not played).
 
     >>> CrossCell.from_game(17, Colour.BLACK, GameResult.RED_FORFEIT).text
     '17黑弃胜'
@@ -168,6 +170,17 @@ class CrossCell:
     @classmethod
     def bye(cls) -> CrossCell:
         return cls(None, "", "轮空")
+
+    @classmethod
+    def absent(cls, excused: bool, points: Number = 0) -> CrossCell:
+        """An excused round (请假) or a round before a late entry (未报名, or 补n分 with compensation).
+
+        >>> CrossCell.absent(False, 2).text, CrossCell.absent(True).text
+        ('补2分', '请假')
+        """
+        if excused:
+            return cls(None, "", "请假")
+        return cls(None, "", f"补{fmt_num(points)}分" if points else "未报名")
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,15 @@ from app.engine.event import ViolationFact
 from app.engine.knockout import Bracket as EngineBracket
 from app.engine.knockout import Feed, GameKind, KnockoutGame, Match, MatchPlan, match_result
 from app.engine.regulations import DecidingDraw, Regulations, Tiebreak
-from app.engine.types import Colour, GameResult, PlayerStatus, UserError, ViolationKind, mask_id_number
+from app.engine.types import (
+    AbsenceKind,
+    Colour,
+    GameResult,
+    PlayerStatus,
+    UserError,
+    ViolationKind,
+    mask_id_number,
+)
 from app.reports import model
 from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
@@ -126,6 +134,7 @@ def _unit(unit: str, team: str | None = None) -> str:
 class _RoundRows:
     rows: tuple[model.PairingRow, ...]
     byes: tuple[model.PlayerLine, ...]
+    excused: tuple[model.PlayerLine, ...] = ()
 
 
 def _round_rows(
@@ -150,7 +159,7 @@ def _round_rows(
     rows.sort(key=lambda r: r.board)
     if not rows and not view.byes:
         raise UserError(f"{group}第 {number} 轮没有对局", f"{group} round {number} has no games")
-    return _RoundRows(tuple(rows), tuple(line(s) for s in view.byes))
+    return _RoundRows(tuple(rows), tuple(line(s) for s in view.byes), tuple(line(s) for s in view.excused))
 
 
 def _violation_marks(violations: Sequence[ViolationFact], number: int) -> dict[int, list[str]]:
@@ -210,14 +219,14 @@ def pairing_list(db: Database, group: str, number: int) -> model.PairingList:
     """对阵表 of one round (result column blank)."""
     info = tournament_info(db)
     rr = _round_rows(db, group, number, with_results=False)
-    return model.PairingList(_header(info, group, number), rr.rows, rr.byes)
+    return model.PairingList(_header(info, group, number), rr.rows, rr.byes, excused=rr.excused)
 
 
 def round_results(db: Database, group: str, number: int) -> model.PairingList:
     """成绩公告 of one round: results, forfeits and the round's violations marked."""
     info = tournament_info(db)
     rr = _round_rows(db, group, number, with_results=True)
-    return model.PairingList(_header(info, group, number), rr.rows, rr.byes)
+    return model.PairingList(_header(info, group, number), rr.rows, rr.byes, excused=rr.excused)
 
 
 def record_sheets(db: Database, group: str, number: int) -> model.RecordSheets:
@@ -316,6 +325,10 @@ def crosstable(db: Database, group: str, after_round: int | None = None) -> mode
         for no in rnd.byes:
             cells[no].append(model.CrossCell.bye())
             seen.add(no)
+        for absence in rnd.absent:
+            excused = absence.kind is AbsenceKind.EXCUSED
+            cells[absence.no].append(model.CrossCell.absent(excused, absence.points))
+            seen.add(absence.no)
         for no, row in cells.items():
             if no not in seen:
                 row.append(model.CrossCell(None))

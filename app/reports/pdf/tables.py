@@ -62,6 +62,8 @@ def _pairing_rows(pairings: PairingList, with_results: bool) -> list[list[str]]:
         )
     for p in pairings.byes:
         rows.append(["", str(p.no), p.name, p.unit, fmt_num(p.score), pairings.bye_label, "", "", "", ""])
+    for p in pairings.excused:
+        rows.append(["", str(p.no), p.name, p.unit, fmt_num(p.score), pairings.excused_label, "", "", "", ""])
     return rows
 
 
@@ -109,6 +111,8 @@ def _by_name(pairings: PairingList, width: float, with_results: bool) -> Flowabl
         lines.append((r.black, str(r.board), "黑", f"{r.red.no} {r.red.name}", r.result_zh))
     for p in pairings.byes:
         lines.append((p, "", "", pairings.bye_label, ""))
+    for p in pairings.excused:
+        lines.append((p, "", "", pairings.excused_label, ""))
     lines.sort(key=lambda x: (pinyin_key(x[0].name), x[0].no))
     cols = [
         Column("姓名", 12),
@@ -173,7 +177,8 @@ def render_crosstable(table: Crosstable, out: Output, printed_at: datetime) -> N
             [str(r.no), r.name, r.unit, *cells, fmt_num(r.score), "" if r.place is None else str(r.place)]
         )
     legend = Paragraph(
-        "每格：对手序号 + 执色（红/黑）+ 结果（胜/和/负，弃胜/弃负 为对方或本人弃权，双弃 为双方弃权）；轮空 记胜。",
+        "每格：对手序号 + 执色（红/黑）+ 结果（胜/和/负，弃胜/弃负 为对方或本人弃权，双弃 为双方弃权）；轮空 记胜；"
+        "请假 不计分、不作弃权；未报名 为报名前已编排的轮次（补n分：按规程补给的分数）。",
         paragraph_style(8),
     )
     build_story(
