@@ -75,6 +75,7 @@ def snapshot(
         "violations": [],
         "records": [],
         "absences": [],
+        "paperwork": None,
         "pair_avoidances": [],
         "audit": [],
     }

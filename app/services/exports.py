@@ -12,6 +12,7 @@ read ID and phone numbers; every other document is built from values that have n
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from collections.abc import Sequence
@@ -37,18 +38,33 @@ from app.engine.types import (
 from app.reports import model
 from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
+from app.services import paperwork_docs
 from app.services.audit import audit_log
 from app.services.knockout import bracket_of
 from app.services.records import record_duty_list
 from app.services.registration import PlayerView, list_players
 from app.services.rounds import Seat, group_state, round_view, rounds_of
-from app.services.standings import group_standings, prize_list, team_standings
+from app.services.standings import final_standings, group_standings, prize_list, team_standings
 from app.services.tournaments import TournamentInfo, tournament_info
 
 #: The documents ``xqarbiter print`` knows, in the order of OUTPUTS.md.
 DOCUMENTS = PDF_DOCUMENTS
 #: Documents of the whole event (no group needed).
-EVENT_DOCUMENTS = ("prizes", "payout")
+EVENT_DOCUMENTS = ("prizes", "payout", "results-book", "certificates")
+#: Lists that can be ordered by number, name or rating (``order``), issue 16.
+ORDERED_DOCUMENTS = ("entry-list", "check-in")
+#: Documents that carry the officials' signature and seal lines (issue 16).
+SIGNED_DOCUMENTS = (
+    "pairings",
+    "results",
+    "standings",
+    "crosstable",
+    "teams",
+    "prizes",
+    "payout",
+    "entry-list",
+    "check-in",
+)
 #: Documents of one round of one group.
 ROUND_DOCUMENTS = ("table-cards", "pairings", "results", "record-sheets")
 
@@ -418,10 +434,10 @@ def prize_list_model(db: Database, group: str | None = None) -> model.PrizeList:
             if x.no is not None:
                 key = (t.table.group, x.no)
                 lines.append(
-                    model.PrizeLine(t.table.name, x.place, view.names[key], view.units[key], x.amount)
+                    model.PrizeLine(t.table.name, x.place, view.names[key], view.units[key], x.amount, x.item)
                 )
             elif x.team is not None:
-                lines.append(model.PrizeLine(t.table.name, x.place, x.team, "", x.amount))
+                lines.append(model.PrizeLine(t.table.name, x.place, x.team, "", x.amount, x.item))
     if not lines:
         raise UserError("还没有可发放的奖项", "there are no prizes to list yet")
     return model.PrizeList(_header(info, group or "", round_label=label), tuple(lines))
@@ -441,46 +457,62 @@ def payout_sheet(db: Database, group: str | None = None) -> model.PayoutSheet:
             if x.no is not None:
                 p = people[(t.table.group, x.no)]
                 lines.append(
-                    model.PayoutLine(t.table.name, x.place, p.name, p.unit, x.amount, p.id_number, p.phone)
+                    model.PayoutLine(
+                        t.table.name, x.place, p.name, p.unit, x.amount, p.id_number, p.phone, x.item
+                    )
                 )
             elif x.team is not None:
-                lines.append(model.PayoutLine(t.table.name, x.place, x.team, "", x.amount, "", ""))
+                lines.append(model.PayoutLine(t.table.name, x.place, x.team, "", x.amount, "", "", x.item))
     if not lines:
         raise UserError("还没有可发放的奖项", "there are no prizes to pay yet")
-    return model.PayoutSheet(_header(info, group or "", round_label=label), tuple(lines))
+    return model.PayoutSheet(
+        _header(info, group or "", round_label=label),
+        tuple(lines),
+        withholding_percent=info.regulations.prize_rules.withholding_percent,
+    )
 
 
 # --------------------------------------------------------------------------- entry lists
 
 
-def _entry_order(players: list[PlayerView]) -> list[PlayerView]:
-    """By team (players without a team last), then 序号 (players without one after)."""
-    return sorted(players, key=lambda p: (p.team == "", p.team, p.no is None, p.no or 0, p.name))
-
-
-def _entry_players(db: Database, group: str) -> list[PlayerView]:
-    """The group's registered players in entry-list order; refused for an empty group."""
+def _entry_players(db: Database, group: str, order: str = "") -> list[PlayerView]:
+    """The group's registered players in the list order asked (default: by team (players without a team
+    last), then 序号 (players without one after)); refused for an empty group."""
     resolve_group(db, group)
-    players = _entry_order(list_players(db, group))
+    players = paperwork_docs.ordered(list_players(db, group), order)
     if not players:
         raise UserError(f"{group}还没有报名的棋手", f"{group} has no players yet")
     return players
 
 
-def entry_list(db: Database, group: str) -> model.EntryList:
-    """参赛名单 (public) of a group, by team and 序号."""
+def _order_label(order: str) -> str:
+    return paperwork_docs.ORDER_LABELS[order] if order else ""
+
+
+def entry_list(db: Database, group: str, order: str = "") -> model.EntryList:
+    """参赛名单 (public) of a group, by team and 序号 (or by number, name or rating: ``order``)."""
     info = tournament_info(db)
-    players = _entry_players(db, group)
+    players = _entry_players(db, group, order)
     lines = tuple(
         model.EntryLine(p.no or 0, p.name, p.unit, _GENDER_ZH.get(p.gender, ""), p.team) for p in players
     )
-    return model.EntryList(_header(info, group), lines)
+    return model.EntryList(_header(info, group), lines, _order_label(order))
 
 
-def internal_entry_list(db: Database, group: str) -> model.InternalEntryList:
+def check_in_sheet(db: Database, group: str, order: str = "") -> model.CheckInSheet:
+    """报到表 (内部): insurance, pledge, fee and check-in of every registered player, paid / owed totals."""
+    info = tournament_info(db)
+    players = _entry_players(db, group, order)
+    fee = info.regulations.registration.fee_yuan
+    return paperwork_docs.check_in_sheet(
+        _header(info, group), players, fee, order, paperwork_docs.signoff(db)
+    )
+
+
+def internal_entry_list(db: Database, group: str, order: str = "") -> model.InternalEntryList:
     """参赛名单 (内部): check-in, fee, insurance, the full ID number and the phone."""
     info = tournament_info(db)
-    players = _entry_players(db, group)
+    players = _entry_players(db, group, order)
     lines = tuple(
         model.InternalEntryLine(
             p.no or 0,
@@ -496,7 +528,7 @@ def internal_entry_list(db: Database, group: str) -> model.InternalEntryList:
         )
         for p in players
     )
-    return model.InternalEntryList(_header(info, group), lines)
+    return model.InternalEntryList(_header(info, group), lines, _order_label(order))
 
 
 # --------------------------------------------------------------------------- knockout
@@ -675,6 +707,64 @@ def public_site(db: Database) -> PublicSite:
         )
 
 
+# --------------------------------------------------------------------------- results book, certificates
+
+
+def results_book(db: Database) -> model.ResultsBook:
+    """成绩册: regulation summary, officials, then for each group every round's results, the final
+    standings (the current ones, marked 暂列, before the end), the teams and the knockout; the prizes."""
+    info = tournament_info(db)
+    label = _prize_label(db)
+    groups = []
+    for name, numbers in _paired_groups(db):
+        if not numbers:
+            continue
+        table, final = standings(db, name), False
+        try:
+            view = final_standings(db, name)
+        except UserError:
+            pass  # not over yet: the current standings, marked 暂列
+        else:
+            final = True
+            knockout = info.regulations.group(name).knockout_size
+            by_no = {row.no: row for row in table.rows}
+            rows = tuple(
+                dataclasses.replace(
+                    by_no[line.no],
+                    rank=line.rank,
+                    separated_by="淘汰赛" if line.rank <= knockout else line.separated_by_zh,
+                )
+                for line in view.lines
+            )
+            table = dataclasses.replace(table, rows=rows, header=_header(info, name, round_label="最终名次"))
+        teams = (
+            team_standings_model(db, name) if any(g.name == name and g.teams for g in info.groups) else None
+        )
+        groups.append(
+            model.BookGroup(
+                name,
+                tuple(round_results(db, name, n) for n in numbers),
+                table,
+                final,
+                teams,
+                bracket(db, name) if bracket_of(db, name) is not None else None,
+            )
+        )
+    if not groups:
+        raise UserError(
+            "尚未编排任何轮次，还没有成绩册", "no round has been paired yet: there is no results book"
+        )
+    header = _header(info, round_label="成绩册" + ("（暂列，比赛尚未结束）" if label else ""))
+    return paperwork_docs.results_book(db, header, groups, _optional_prizes(db), bool(label))
+
+
+def certificates(db: Database, group: str | None = None) -> model.Certificates:
+    """获奖证书 of every prize awarded (of one group, if given), from the editable template."""
+    info = tournament_info(db)
+    _prize_label(db)  # refused before any round
+    return paperwork_docs.certificates(db, _header(info, group or ""), group)
+
+
 # --------------------------------------------------------------------------- documents by name
 
 
@@ -686,16 +776,58 @@ def document(
     round_number: int | None = None,
     per_page: int = 2,
     internal: bool = False,
+    order: str = "",
 ) -> object:
     """The read model of document ``name`` (one of :data:`DOCUMENTS`), as ``xqarbiter print`` asks
-    (one reading of the file)."""
+    (one reading of the file). ``order``: the entry list's or check-in sheet's order (issue 16)."""
     with db.one_reading():
         return _document(
-            db, name, group=group, round_number=round_number, per_page=per_page, internal=internal
+            db,
+            name,
+            group=group,
+            round_number=round_number,
+            per_page=per_page,
+            internal=internal,
+            order=order,
         )
 
 
 def _document(
+    db: Database,
+    name: str,
+    *,
+    group: str | None,
+    round_number: int | None,
+    per_page: int,
+    internal: bool,
+    order: str = "",
+) -> object:
+    """The document's read model; the lists get the officials' signature and seal lines (issue 16)."""
+    paperwork_docs.check_order(order)
+    if order and name not in ORDERED_DOCUMENTS:
+        raise UserError(
+            f"只有{'、'.join(ORDERED_DOCUMENTS)}可以指定排列方式",
+            f"only {', '.join(ORDERED_DOCUMENTS)} can be ordered",
+        )
+    if name == "check-in":
+        return check_in_sheet(db, resolve_group(db, group), order)
+    if name == "results-book":
+        return results_book(db)
+    if name == "certificates":
+        return certificates(db, resolve_group(db, group) if group else None)
+    if name == "entry-list" and order:
+        g = resolve_group(db, group)
+        doc: object = internal_entry_list(db, g, order) if internal else entry_list(db, g, order)
+    else:
+        doc = _built_document(
+            db, name, group=group, round_number=round_number, per_page=per_page, internal=internal
+        )
+    if name in SIGNED_DOCUMENTS and dataclasses.is_dataclass(doc) and hasattr(doc, "signoff"):
+        doc = dataclasses.replace(doc, signoff=paperwork_docs.signoff(db))  # type: ignore[type-var]
+    return doc
+
+
+def _built_document(
     db: Database, name: str, *, group: str | None, round_number: int | None, per_page: int, internal: bool
 ) -> object:
     if name not in DOCUMENTS:
@@ -746,11 +878,19 @@ def render_pdf(
     by_name: bool = False,
     internal: bool = False,
     printed_at: datetime | None = None,
+    order: str = "",
 ) -> bytes:
-    """The PDF of document ``name`` as bytes (nothing is written if the document cannot exist)."""
+    """The PDF of document ``name`` as bytes (nothing is written if the document cannot exist).
+
+    ``by_name`` sorts pairings and results by name, and orders the entry list and the check-in sheet
+    by name unless ``order`` (no, name, rating, team) says otherwise."""
     from app.reports.pdf import render_document
 
-    inputs = document(db, name, group=group, round_number=round_number, per_page=per_page, internal=internal)
+    if by_name and not order and name in ORDERED_DOCUMENTS:
+        order = "name"
+    inputs = document(
+        db, name, group=group, round_number=round_number, per_page=per_page, internal=internal, order=order
+    )
     options = {"sort_by_name": True} if by_name and name in ("pairings", "results") else {}
     buf = io.BytesIO()
     render_document(name, inputs, buf, printed_at=printed_at or datetime.now(), **options)

@@ -26,13 +26,17 @@ from app.db.models import (
     PairAvoidance,
     Player,
     Round,
+    Setting,
     Team,
     Tournament,
     Violation,
 )
 from app.db.session import Database
+from app.engine.paperwork import paperwork_from_dict, paperwork_to_dict
 from app.engine.regulations import regulations_from_dict
 from app.engine.types import GameResult, UserError
+from app.services.paperwork import KEY as PAPERWORK_KEY
+from app.services.paperwork import stored_paperwork
 from app.services.tournaments import tournament_row
 
 FORMAT = "xqarbiter-snapshot"
@@ -202,6 +206,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             }
             for a in s.scalars(select(Absence).order_by(Absence.id))
         ],
+        "paperwork": stored_paperwork(s),
         "pair_avoidances": [
             {
                 "group": player_group[v.first_id],
@@ -535,7 +540,12 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
 
 
 def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> None:
-    """The keys of issue 16: excused absences and named pair avoidances (absent in older snapshots)."""
+    """The keys of issue 16: excused absences, named pair avoidances and the paperwork (officials,
+    certificate template), all absent in older snapshots."""
+    paperwork = data.get("paperwork")
+    if paperwork is not None:
+        value = paperwork_to_dict(paperwork_from_dict(paperwork))  # validated, in its stored form
+        s.add(Setting(key=PAPERWORK_KEY, value=json.dumps(value, ensure_ascii=False, sort_keys=True)))
     for i, a in enumerate(data.get("absences", [])):
         where = f"absences[{i}]"
         group = str(_req(a, "group", where))

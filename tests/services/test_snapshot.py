@@ -61,6 +61,15 @@ def _rich_snapshot() -> dict:
             "created_at": "2024-07-26T12:00:00",
         }
     ]
+    data["paperwork"] = {
+        "officials": [
+            {"role": "裁判长", "name": "高福荣", "signs": True},
+            {"role": "仲裁委员会主任", "name": "李明", "signs": False},
+        ],
+        "organiser": "天水市总工会　天水市体育局",
+        "seal": "竞赛组委会（盖章）",
+        "certificate": {"title": "荣誉证书", "body": "{姓名}荣获{奖项}{名次}", "signature": "{主办单位}", "date": "{日期}"},
+    }
     data["pair_avoidances"] = [
         {
             "group": "公开组",
