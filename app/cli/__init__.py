@@ -18,6 +18,7 @@ from app.cli import (
     discipline,
     exports,
     knockout,
+    paperwork,
     records,
     registration,
     rounds,
@@ -40,6 +41,7 @@ COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
     records.register,
     safety.register,
     exports.register,
+    paperwork.register,
     simulation.register,
 )
 

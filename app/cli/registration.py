@@ -13,6 +13,12 @@ from app.cli.common import open_file, print_json
 def cmd_new(args: argparse.Namespace) -> int:
     from app.services.tournaments import create_tournament
 
+    if args.regulation:
+        from app.services.regulation_files import create_from_regulation_file
+
+        create_from_regulation_file(Path(args.file), Path(args.regulation), name=args.name).close()
+        print(f"已创建赛事文件 {args.file}（规程文件 {args.regulation}）")
+        return 0
     db = create_tournament(Path(args.file), args.preset, name=args.name)
     db.close()
     print(f"已创建赛事文件 {args.file}（预设 {args.preset}）")
@@ -104,6 +110,9 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the tournament file to create (.xqt)")
     p.add_argument("--preset", default="tianshui-2024", help="the regulation preset to start from")
     p.add_argument("--name", default=None, help="the event's name (default: the preset's)")
+    p.add_argument(
+        "--regulation", default=None, metavar="TOML", help="start from a regulation file instead of a preset"
+    )
     p.set_defaults(func=cmd_new)
 
     p = sub.add_parser("demo", help="create the demo event / 创建演示赛事")

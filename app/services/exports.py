@@ -759,10 +759,21 @@ def results_book(db: Database) -> model.ResultsBook:
 
 
 def certificates(db: Database, group: str | None = None) -> model.Certificates:
-    """获奖证书 of every prize awarded (of one group, if given), from the editable template."""
+    """获奖证书 of every prize awarded (of one group, if given), from the editable template — only for the
+    groups whose last round is complete (a certificate is never printed for a provisional place)."""
     info = tournament_info(db)
     _prize_label(db)  # refused before any round
-    return paperwork_docs.certificates(db, _header(info, group or ""), group)
+    finished = set()
+    for g in info.groups:
+        last = info.regulations.group(g.name).rounds
+        if any(r.number == last and r.pending == 0 for r in rounds_of(db, g.name)):
+            finished.add(g.name)
+    if (group is not None and group not in finished) or not finished:
+        raise UserError(
+            f"{group or '各组'}比赛尚未结束，还不能打印获奖证书",
+            f"{group or 'no group'} has not finished its last round: no certificates yet",
+        )
+    return paperwork_docs.certificates(db, _header(info, group or ""), finished if group is None else {group})
 
 
 # --------------------------------------------------------------------------- documents by name

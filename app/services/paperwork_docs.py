@@ -8,7 +8,7 @@ results book it already makes (every round, standings, teams, bracket, prizes) a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Literal
 
 from app.db.session import Database
@@ -115,8 +115,8 @@ def results_book(
     )
 
 
-def certificates(db: Database, header: model.EventHeader, group: str | None = None) -> model.Certificates:
-    """获奖证书: one certificate for every prize awarded (individual and team), from the template.
+def certificates(db: Database, header: model.EventHeader, groups: Collection[str]) -> model.Certificates:
+    """获奖证书: one certificate for every prize awarded (individual and team) in ``groups``, from the template.
 
     Placeholders: 姓名 (the winner, or the team), 单位, 组别, 奖项 (the prize table), 名次 (第一名 …),
     金额 (e.g. 10,000 元, "" for a non-cash prize), 奖品, 赛事, 日期 (the last day of play), 地点, 主办单位.
@@ -126,7 +126,7 @@ def certificates(db: Database, header: model.EventHeader, group: str | None = No
     view = prize_list(db)
     out: list[model.Certificate] = []
     for t in view.prizes.tables:
-        if group and t.table.group != group:
+        if t.table.group not in groups:
             continue
         for line in t.lines:
             if not line.awarded:

@@ -68,7 +68,12 @@ def _rich_snapshot() -> dict:
         ],
         "organiser": "天水市总工会　天水市体育局",
         "seal": "竞赛组委会（盖章）",
-        "certificate": {"title": "荣誉证书", "body": "{姓名}荣获{奖项}{名次}", "signature": "{主办单位}", "date": "{日期}"},
+        "certificate": {
+            "title": "荣誉证书",
+            "body": "{姓名}荣获{奖项}{名次}",
+            "signature": "{主办单位}",
+            "date": "{日期}",
+        },
     }
     data["pair_avoidances"] = [
         {
