@@ -57,17 +57,14 @@ from app.engine.regulations import (
     TimeControl,
 )
 from app.engine.types import Colour, UserError
-from app.services.tournaments import (
-    export_regulations_toml,
-    import_regulations_toml,
-    load_regulations,
-    update_regulations,
-)
+from app.services.regulation_files import write_regulation_file
+from app.services.tournaments import load_regulations, update_regulations
 from app.ui.document import TournamentDocument
 from app.ui.i18n import tr, translate_noop
 from app.ui.models.standings import tiebreak_name
 from app.ui.undo import ServiceCommand, perform
 from app.ui.views.live import LiveView, error_text, show_message
+from app.ui.views.paperwork_editor import ImportRegulationFileCommand, PaperworkEditor
 
 # Field labels, by section, in the order shown.
 FIELD_LABELS: dict[str, str] = {
@@ -300,6 +297,8 @@ class SettingsView(LiveView):
             self.tabs.addTab(self._scrolled(page), tr("SettingsView", title))
         self.tabs.insertTab(3, self._tiebreak_page(), self.tr("名次区分"))
         self.tabs.addTab(self._prizes_page(), self.tr("奖金"))
+        self.paperwork = PaperworkEditor(document, self)
+        self.tabs.addTab(self.paperwork, self.tr("裁判与证书"))
 
         self.reason = QLineEdit(self)
         self.reason.setPlaceholderText(self.tr("修改理由（记入日志）"))
@@ -307,9 +306,9 @@ class SettingsView(LiveView):
         self.save_button.clicked.connect(self.save)
         self.revert_button = QPushButton(self.tr("放弃修改"), self)
         self.revert_button.clicked.connect(self.refresh)
-        self.import_button = QPushButton(self.tr("导入 TOML……"), self)
+        self.import_button = QPushButton(self.tr("导入规程文件……"), self)
         self.import_button.clicked.connect(self.import_toml)
-        self.export_button = QPushButton(self.tr("导出 TOML……"), self)
+        self.export_button = QPushButton(self.tr("导出规程文件……"), self)
         self.export_button.clicked.connect(self.export_toml)
         self.message = QLabel(self)
         self.message.setWordWrap(True)
@@ -582,6 +581,7 @@ class SettingsView(LiveView):
 
     def refresh(self) -> None:
         self.show_regulations(load_regulations(self.document.db))
+        self.paperwork.refresh()
 
     def show_regulations(self, reg: Regulations) -> None:
         self.regulations = reg
@@ -728,18 +728,12 @@ class SettingsView(LiveView):
             self.import_from(Path(name))
 
     def import_from(self, path: Path) -> bool:
+        """The regulation file (and its paperwork, if it has any), checked whole; undoable."""
         try:
-            old = load_regulations(self.document.db)
-            import_regulations_toml(self.document.db, path.read_text(encoding="utf-8"))
-        except (UserError, OSError, UnicodeDecodeError) as error:
-            text = error_text(error) if isinstance(error, UserError) else str(error)
-            show_message(self.message, self.tr("未导入：%1").replace("%1", text), error=True)
+            perform(self.document, ImportRegulationFileCommand(self.document, path))
+        except UserError as error:
+            show_message(self.message, self.tr("未导入：%1").replace("%1", error_text(error)), error=True)
             return False
-        command = UpdateRegulationsCommand(self.document, load_regulations(self.document.db), "导入规程")
-        command.old = old
-        command._performed = True
-        self.document.undo_stack.push(command)
-        self.document.notify()
         show_message(self.message, self.tr("已从 %1 导入规程").replace("%1", path.name))
         return True
 
@@ -750,9 +744,15 @@ class SettingsView(LiveView):
         if name:
             self.export_to(Path(name))
 
-    def export_to(self, path: Path) -> None:
-        path.write_text(export_regulations_toml(self.document.db), encoding="utf-8")
+    def export_to(self, path: Path) -> bool:
+        """This event's regulation file (with its paperwork), for next year's event to start from."""
+        try:
+            write_regulation_file(self.document.db, path)
+        except UserError as error:
+            show_message(self.message, self.tr("未导出：%1").replace("%1", error_text(error)), error=True)
+            return False
         show_message(self.message, self.tr("规程已导出到 %1").replace("%1", str(path)))
+        return True
 
 
 def _split(text: str) -> list[str]:
