@@ -103,6 +103,7 @@ def run_self_test(folder: Path | None = None) -> int:
             ("pdf font", _step_pdf),
             ("table cards", _step_table_cards),
             ("excel", _step_excel),
+            ("hall network", _step_hall),
             ("window", _step_window),
         ]
         for name, step in steps:
@@ -208,6 +209,31 @@ def _step_table_cards(work: Path, say: Callable[[str], None]) -> None:
         db.close()
     assert out.read_bytes().startswith(b"%PDF")
     say(f"     table cards printed ({out.stat().st_size} bytes)")
+
+
+def _step_hall(work: Path, say: Callable[[str], None]) -> None:
+    """The hall server on loopback (uvicorn's modules are found at run time: a frozen build must carry
+    them), one page fetched, a long picture of a list."""
+    import urllib.request
+
+    from app.services.exports import render_image
+    from app.services.tournaments import open_tournament
+    from app.web.server import HallServer
+
+    db = open_tournament(work / "自检.xqt", read_only=True)
+    try:
+        server = HallServer(db, None, port=0)
+        url = server.start()
+        try:
+            page = urllib.request.urlopen(url + "/g/2/", timeout=15).read().decode("utf-8")
+        finally:
+            server.stop()
+        png = render_image(db, "results", group=GROUP, round_number=1)
+    finally:
+        db.close()
+    assert "第 1 轮" in page, page[:200]
+    assert png.startswith(b"\x89PNG")
+    say(f"     hall page served at {url}; picture {len(png)} bytes")
 
 
 def _step_excel(work: Path, say: Callable[[str], None]) -> None:

@@ -17,6 +17,7 @@ from app.cli import (
     attendance,
     discipline,
     exports,
+    hall,
     knockout,
     paperwork,
     records,
@@ -42,6 +43,7 @@ COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
     safety.register,
     exports.register,
     paperwork.register,
+    hall.register,
     simulation.register,
 )
 

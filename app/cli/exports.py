@@ -14,6 +14,12 @@ from typing import Any
 
 from app.cli.common import open_file
 
+IMAGE_NAMES = "pairings, results, standings, crosstable, teams, prizes, entry-list, bracket"
+BASE_URL_HELP = (
+    "the hall network's address for the QR codes (default: the one recorded when it was served on a "
+    'network; "" prints none)'
+)
+
 # the names of app.services.exports.DOCUMENTS, here so that the parser imports no service
 DOCUMENT_NAMES = (
     "table-cards, pairings, results, standings, crosstable, teams, prizes, payout, record-sheets, "
@@ -34,9 +40,28 @@ def cmd_print(args: argparse.Namespace) -> int:
             by_name=args.by_name,
             internal=args.internal,
             order=args.order or "",
+            base_url=args.base_url,
         )
     Path(args.out).write_bytes(data)
     print(f"已生成 {args.out}")
+    return 0
+
+
+def cmd_image(args: argparse.Namespace) -> int:
+    from app.services.exports import render_image
+
+    with open_file(args.file, read_only=True) as db:
+        data = render_image(
+            db,
+            args.document,
+            group=args.group,
+            round_number=args.round,
+            by_name=args.by_name,
+            scale=args.scale,
+            base_url=args.base_url,
+        )
+    Path(args.out).write_bytes(data)
+    print(f"已生成长图 {args.out}")
     return 0
 
 
@@ -90,8 +115,20 @@ def register(sub: Any) -> None:
         default=None,
         help="entry list / check-in sheet: by team (default), number, name (pinyin) or rating",
     )
+    p.add_argument("--base-url", default=None, help=BASE_URL_HELP)
     p.add_argument("-o", "--out", required=True, help="the PDF file to write")
     p.set_defaults(func=cmd_print)
+
+    p = sub.add_parser("image", help="a public list as one tall PNG for WeChat / 存为长图")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument("document", metavar="DOC", help=IMAGE_NAMES)
+    p.add_argument("--group", default=None, help="required when the tournament has several groups")
+    p.add_argument("--round", type=int, default=None, help="default: the group's latest paired round")
+    p.add_argument("--by-name", action="store_true", help="pairings/results sorted by name (notice board)")
+    p.add_argument("--scale", type=float, default=None, help="pixels per point, 0.5–4 (default 2: 144 dpi)")
+    p.add_argument("--base-url", default=None, help=BASE_URL_HELP)
+    p.add_argument("-o", "--out", required=True, help="the PNG file to write")
+    p.set_defaults(func=cmd_image)
 
     p = sub.add_parser("excel", help="export the result workbook / 导出成绩册 (xlsx)")
     p.add_argument("file", help="the tournament file (.xqt)")

@@ -256,3 +256,46 @@ class AuditEntry(Base):
     before: Mapped[str] = mapped_column(Text, default="")
     after: Mapped[str] = mapped_column(Text, default="")
     reason: Mapped[str] = mapped_column(Text, default="")
+
+
+class DeputyToken(Base):
+    """A deputy arbiter's pass for the hall network: a range of boards of one round of one group.
+
+    Only a SHA-256 digest of the token is kept; the token itself is shown once, as a link and a QR code.
+    It is valid while the round is open and the token is not revoked.
+    """
+
+    __tablename__ = "deputy_tokens"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    deputy: Mapped[str] = mapped_column(String(64))  # the deputy's name, as the chief typed it
+    first_board: Mapped[int] = mapped_column(Integer)
+    last_board: Mapped[int] = mapped_column(Integer)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    issued_at: Mapped[datetime] = mapped_column(DateTime)
+    issued_by: Mapped[str] = mapped_column(String(64))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    round: Mapped[Round] = relationship()
+
+
+class PendingResult(Base):
+    """A result sent by a deputy from a phone, waiting for the chief arbiter (待确认).
+
+    ``status``: pending → confirmed / rejected, or superseded by the same deputy's later entry.
+    """
+
+    __tablename__ = "pending_results"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    token_id: Mapped[int] = mapped_column(ForeignKey("deputy_tokens.id", ondelete="CASCADE"), index=True)
+    board: Mapped[int] = mapped_column(Integer)
+    game_no: Mapped[int] = mapped_column(Integer, default=1)
+    result: Mapped[str] = mapped_column(String(16))
+    device: Mapped[str] = mapped_column(String(200), default="")
+    submitted_at: Mapped[datetime] = mapped_column(DateTime)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    decided_by: Mapped[str] = mapped_column(String(64), default="")
+
+    token: Mapped[DeputyToken] = relationship()

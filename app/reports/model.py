@@ -90,6 +90,7 @@ class PairingRow:
     black: PlayerLine
     result_zh: str = ""
     marks: tuple[str, ...] = ()
+    link: str = ""  # the board's page on the hall network (printed as a QR code), "" for none
 
     @classmethod
     def with_result(
@@ -115,6 +116,7 @@ class PairingList:
     excused: tuple[PlayerLine, ...] = ()  # 请假: excused from the round, listed after the byes
     excused_label: str = "请假"
     signoff: SignOff | None = None
+    link: str = ""  # the round's page on the hall network (printed as a QR code), "" for none
 
 
 @dataclass(frozen=True, slots=True)

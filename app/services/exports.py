@@ -16,7 +16,7 @@ import dataclasses
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from pathlib import Path
 
@@ -38,7 +38,7 @@ from app.engine.types import (
 from app.reports import model
 from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
-from app.services import paperwork_docs
+from app.services import hall, paperwork_docs
 from app.services.audit import audit_log
 from app.services.knockout import bracket_of
 from app.services.records import record_duty_list
@@ -379,11 +379,11 @@ def _knockout_cells(db: Database, group: str) -> dict[int, dict[int, model.Cross
     return out
 
 
-def team_standings_model(db: Database, group: str) -> model.TeamStandings:
-    """团体名次表 (refused for a group without teams)."""
+def team_standings_model(db: Database, group: str, after_round: int | None = None) -> model.TeamStandings:
+    """团体名次表 (refused for a group without teams); before the final places, after ``after_round``."""
     info = tournament_info(db)
     latest_round(db, group)
-    view = team_standings(db, group)
+    view = team_standings(db, group, after_round)
     rows = [
         model.TeamRow(
             r.rank,
@@ -787,12 +787,18 @@ def document(
     round_number: int | None = None,
     per_page: int = 2,
     internal: bool = False,
+    base_url: str | None = None,
     order: str = "",
 ) -> object:
     """The read model of document ``name`` (one of :data:`DOCUMENTS`), as ``xqarbiter print`` asks
-    (one reading of the file). ``order``: the entry list's or check-in sheet's order (issue 16)."""
+    (one reading of the file). ``order``: the entry list's or check-in sheet's order (issue 16).
+
+    Table cards, the pairing list and the round results carry links to the hall network's pages
+    (printed as QR codes) under ``base_url``; ``None`` takes the address the window recorded when it
+    served the hall on a network (:func:`app.services.hall.hall_base_url`), "" prints no QR code.
+    """
     with db.one_reading():
-        return _document(
+        doc = _document(
             db,
             name,
             group=group,
@@ -801,6 +807,27 @@ def document(
             internal=internal,
             order=order,
         )
+        if name in LINKED_DOCUMENTS:
+            base = hall.hall_base_url(db) if base_url is None else hall.normalise_base_url(base_url)
+            if base:
+                doc = _with_links(db, doc, base)
+        return doc
+
+
+#: The documents that carry QR codes to the hall network when its address is known.
+LINKED_DOCUMENTS = ("table-cards", "pairings", "results")
+
+
+def _with_links(db: Database, doc: object, base: str) -> object:
+    """The document with its round's and boards' hall pages filled in."""
+    assert isinstance(doc, model.PairingList | model.TableCards)
+    header = doc.header
+    assert header.round is not None
+    gi = hall.group_index(db, header.group)
+    rows = tuple(replace(r, link=base + hall.board_path(gi, header.round, r.board)) for r in doc.rows)
+    if isinstance(doc, model.TableCards):
+        return replace(doc, rows=rows)
+    return replace(doc, rows=rows, link=base + hall.round_path(gi, header.round))
 
 
 def _document(
@@ -889,23 +916,66 @@ def render_pdf(
     by_name: bool = False,
     internal: bool = False,
     printed_at: datetime | None = None,
+    base_url: str | None = None,
     order: str = "",
 ) -> bytes:
     """The PDF of document ``name`` as bytes (nothing is written if the document cannot exist).
 
-    ``by_name`` sorts pairings and results by name, and orders the entry list and the check-in sheet
-    by name unless ``order`` (no, name, rating, team) says otherwise."""
+    ``base_url``: the hall network's address for the QR codes (see :func:`document`). ``by_name`` sorts
+    pairings and results by name, and orders the entry list and the check-in sheet by name unless
+    ``order`` (no, name, rating, team) says otherwise."""
     from app.reports.pdf import render_document
 
     if by_name and not order and name in ORDERED_DOCUMENTS:
         order = "name"
     inputs = document(
-        db, name, group=group, round_number=round_number, per_page=per_page, internal=internal, order=order
+        db,
+        name,
+        group=group,
+        round_number=round_number,
+        per_page=per_page,
+        internal=internal,
+        base_url=base_url,
+        order=order,
     )
     options = {"sort_by_name": True} if by_name and name in ("pairings", "results") else {}
     buf = io.BytesIO()
     render_document(name, inputs, buf, printed_at=printed_at or datetime.now(), **options)
     return buf.getvalue()
+
+
+#: The public lists that can be made into one tall picture (for a WeChat group).
+IMAGE_DOCUMENTS = (
+    "pairings",
+    "results",
+    "standings",
+    "crosstable",
+    "teams",
+    "prizes",
+    "entry-list",
+    "bracket",
+)
+
+
+def render_image(db: Database, name: str, *, scale: float | None = None, **options: object) -> bytes:
+    """Public list ``name`` as one tall PNG (its PDF pages stacked), for a WeChat group.
+
+    ``options`` as for :func:`render_pdf`; refused for the table cards, record sheets and the internal
+    documents (they are not lists to post).
+    """
+    from app.reports.image import DEFAULT_SCALE, tall_png
+
+    if name not in IMAGE_DOCUMENTS:
+        raise UserError(
+            f"“{name}”不能做成图片；可选：{'、'.join(IMAGE_DOCUMENTS)}",
+            f"{name!r} cannot be made into a picture; choose one of {', '.join(IMAGE_DOCUMENTS)}",
+        )
+    if options.get("internal"):
+        raise UserError("内部名单不能做成公开图片", "an internal list cannot be made into a public picture")
+    if scale is not None and not 0.5 <= scale <= 4:
+        raise UserError(f"缩放比例 {scale} 无效（0.5–4）", f"invalid scale {scale} (0.5–4)")
+    pdf = render_pdf(db, name, **options)  # type: ignore[arg-type]
+    return tall_png(pdf, DEFAULT_SCALE if scale is None else scale)
 
 
 def write_document(db: Database, name: str, out: str | Path, **options: object) -> Path:

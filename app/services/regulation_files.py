@@ -82,7 +82,9 @@ def read_regulation_file(path: Path | str) -> tuple[Regulations, Paperwork | Non
     except FileNotFoundError:
         raise UserError(f"找不到规程文件 {path}", f"regulation file not found: {path}") from None
     except IsADirectoryError:
-        raise UserError(f"{path} 是文件夹，不是规程文件", f"{path} is a folder, not a regulation file") from None
+        raise UserError(
+            f"{path} 是文件夹，不是规程文件", f"{path} is a folder, not a regulation file"
+        ) from None
     except OSError as exc:
         raise UserError(f"无法读取 {name}：{exc.strerror}", f"cannot read {name}: {exc.strerror}") from None
     try:

@@ -234,7 +234,9 @@ class TeamsView:
     final: bool
 
 
-def team_standings(db: Database, group: str) -> TeamsView:
+def team_standings(db: Database, group: str, after_round: int | None = None) -> TeamsView:
+    """The team ranking: from the final places once they exist, else from the standing after
+    ``after_round`` (default: the last paired round), marked not final."""
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
@@ -245,7 +247,7 @@ def team_standings(db: Database, group: str) -> TeamsView:
             places = _final_places(s, g, reg)
             final = True
         except UserError:
-            _state, table = _standings(s, g, reg, None)
+            _state, table = _standings(s, g, reg, after_round)
             places = {no: place for place, no in enumerate(table.order, start=1)}
             final = False
         team_of = {e.no: e.team for e in state.entrants}

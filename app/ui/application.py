@@ -84,6 +84,7 @@ class Program:
             document.setParent(None)
             old.document = None  # keep it open: the new window takes it over
         new = self.show(document)
+        new.adopt_hall(old)  # the phones stay connected across the switch
         new.restoreGeometry(geometry)
         if document is not None:
             new.navigation.setCurrentRow(current)

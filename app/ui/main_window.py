@@ -133,6 +133,7 @@ class MainWindow(QMainWindow):
 
         self.edit_menu = self.menuBar().addMenu(self.tr("编辑"))
         self._build_print_menu()
+        self._build_hall_menu()
         language_menu = self.menuBar().addMenu(self.tr("语言"))
         for code, label in (("zh", "中文"), ("en", "English")):
             action = language_menu.addAction(label)
@@ -158,13 +159,44 @@ class MainWindow(QMainWindow):
         self.excel_action = self._action(self.print_menu, self.tr("导出成绩册（Excel）…"), self.export_excel)
         self.html_action = self._action(self.print_menu, self.tr("导出成绩网页（HTML）…"), self.export_html)
 
+    def _build_hall_menu(self) -> None:
+        """赛场网络: the hall server for players' phones and deputies (app/ui/hall.py)."""
+        from app.ui.hall import HallController
+
+        self.hall = HallController(self)
+        self.hall_menu = self.menuBar().addMenu(self.tr("赛场网络"))
+        self.hall_action = self._action(
+            self.hall_menu, self.tr("赛场网络（手机查看、副裁判录入）…"), self.show_hall
+        )
+        self.hall_dialog: QDialog | None = None
+
+    def adopt_hall(self, other: MainWindow) -> None:
+        """Take over another window's running hall server (the language switch rebuilds the window)."""
+        if other.hall.running:
+            self.hall, other.hall = other.hall, self.hall
+            self.hall.setParent(self)
+            other.hall.setParent(other)
+
+    def show_hall(self) -> QDialog | None:
+        from app.ui.hall import HallDialog
+
+        if self.document is None:
+            return None
+        if self.hall_dialog is None or self.hall_dialog.document is not self.document:  # type: ignore[attr-defined]
+            if self.hall_dialog is not None:
+                self.hall_dialog.deleteLater()
+            self.hall_dialog = HallDialog(self.hall, self.document, self)
+        self.hall_dialog.show()
+        self.hall_dialog.raise_()
+        return self.hall_dialog
+
     def _print_round(self) -> int | None:
         view = self.views.get("rounds")
         return view.round_number or None if isinstance(view, RoundsView) else None
 
     def print_document(self, name: str) -> QWidget | None:
         """Render document ``name`` for the chosen group (round documents: the round shown) and preview it."""
-        from app.services.exports import ROUND_DOCUMENTS, render_pdf
+        from app.services.exports import IMAGE_DOCUMENTS, ROUND_DOCUMENTS, render_pdf
         from app.ui.printing import PRINTED, PrintPreviewDialog
 
         if self.document is None:
@@ -186,7 +218,9 @@ class MainWindow(QMainWindow):
             self.document.path.with_name(f"{self.document.group}-{name.replace(':', '-')}{suffix}.pdf")
         )
         try:
-            dialog = PrintPreviewDialog(f"{label} — {self.document.group}", pdf, suggested, self)
+            dialog = PrintPreviewDialog(
+                f"{label} — {self.document.group}", pdf, suggested, self, picture=name in IMAGE_DOCUMENTS
+            )
         finally:
             QApplication.restoreOverrideCursor()
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -257,11 +291,17 @@ class MainWindow(QMainWindow):
 
     def set_document(self, document: TournamentDocument | None) -> None:
         if self.document is not None and self.document is not document:
+            self.hall.stop()  # the server is the open file's guest: it goes first
+            if self.hall_dialog is not None:
+                self.hall_dialog.close()
+                self.hall_dialog.deleteLater()
+                self.hall_dialog = None
             self.document.close()
         self.document = document
         self.edit_menu.clear()
         self.copy_action.setEnabled(document is not None)
         self.print_menu.setEnabled(document is not None)
+        self.hall_menu.setEnabled(document is not None)
         if document is None:
             self.setCentralWidget(self._welcome())
             self.group_box.clear()
@@ -491,6 +531,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         # Everything is committed already; closing releases the file's lock for the next start.
+        self.hall.stop()
         if self.document is not None:
             self.document.close()
             self.document = None

@@ -71,7 +71,15 @@ def page_images(pdf: bytes, scale: float = 1.25) -> list[QImage]:
 class PrintPreviewDialog(QDialog):
     """The pages of one document; 打印… sends them to a printer, 另存为 PDF… writes the PDF."""
 
-    def __init__(self, title: str, pdf: bytes, suggested_name: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        pdf: bytes,
+        suggested_name: str,
+        parent: QWidget | None = None,
+        *,
+        picture: bool = False,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self.pdf = pdf
@@ -95,6 +103,12 @@ class PrintPreviewDialog(QDialog):
         self.save_button = QPushButton(self.tr("另存为 PDF…"), self)
         buttons.addButton(self.print_button, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.addButton(self.save_button, QDialogButtonBox.ButtonRole.ActionRole)
+        # a public list as one tall picture for the players' WeChat group
+        self.picture_button = QPushButton(self.tr("存为长图（微信）…"), self)
+        self.picture_button.setVisible(picture)
+        self.picture_button.clicked.connect(self.save_picture)
+        if picture:
+            buttons.addButton(self.picture_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.print_button.clicked.connect(self.print_pages)
         self.save_button.clicked.connect(self.save_pdf)
         buttons.rejected.connect(self.reject)
@@ -112,6 +126,32 @@ class PrintPreviewDialog(QDialog):
         if path.suffix.lower() != ".pdf":
             path = path.with_suffix(".pdf")
         path.write_bytes(self.pdf)
+        return path
+
+    def save_picture(self) -> Path | None:
+        """The pages stacked into one PNG (app/reports/image.py), for posting to a WeChat group."""
+        from app.engine.types import UserError
+        from app.reports.image import tall_png
+        from app.ui.i18n import current_language
+
+        name, _ = QFileDialog.getSaveFileName(
+            self, self.tr("存为长图"), str(Path(self.suggested_name).with_suffix(".png")), "PNG (*.png)"
+        )
+        if not name:
+            return None
+        path = Path(name)
+        if path.suffix.lower() != ".png":
+            path = path.with_suffix(".png")
+        try:
+            data = tall_png(self.pdf)
+        except UserError as error:
+            from PySide6.QtWidgets import QMessageBox
+
+            QMessageBox.warning(
+                self, self.tr("存为长图"), error.en if current_language() == "en" else error.zh
+            )
+            return None
+        path.write_bytes(data)
         return path
 
     def print_pages(self) -> None:

@@ -58,14 +58,6 @@
   <context>
     <name>BackupListDialog</name>
     <message>
-      <source>从备份恢复</source>
-      <translation>Restore from a backup</translation>
-    </message>
-    <message>
-      <source>恢复前，当前文件会先另存一份备份，恢复操作可以再撤回。</source>
-      <translation>Before restoring, the current file is backed up, so a restore can itself be undone.</translation>
-    </message>
-    <message>
       <source>时间</source>
       <translation>Time</translation>
     </message>
@@ -76,6 +68,14 @@
     <message>
       <source>文件</source>
       <translation>File</translation>
+    </message>
+    <message>
+      <source>从备份恢复</source>
+      <translation>Restore from a backup</translation>
+    </message>
+    <message>
+      <source>恢复前，当前文件会先另存一份备份，恢复操作可以再撤回。</source>
+      <translation>Before restoring, the current file is backed up, so a restore can itself be undone.</translation>
     </message>
   </context>
   <context>
@@ -301,6 +301,133 @@
     </message>
   </context>
   <context>
+    <name>HallDialog</name>
+    <message>
+      <source>赛场网络</source>
+      <translation>Hall network</translation>
+    </message>
+    <message>
+      <source>仅本机（127.0.0.1）</source>
+      <translation>This computer only (127.0.0.1)</translation>
+    </message>
+    <message>
+      <source>所有网络（0.0.0.0）</source>
+      <translation>All networks (0.0.0.0)</translation>
+    </message>
+    <message>
+      <source>服务</source>
+      <translation>Server</translation>
+    </message>
+    <message>
+      <source>网络：</source>
+      <translation>Network:</translation>
+    </message>
+    <message>
+      <source>端口：</source>
+      <translation>Port:</translation>
+    </message>
+    <message>
+      <source>地址：</source>
+      <translation>Address:</translation>
+    </message>
+    <message>
+      <source>如 http://192.168.1.10:8080（留空：纸上不印二维码）</source>
+      <translation>e.g. http://192.168.1.10:8080 (empty: no QR code on paper)</translation>
+    </message>
+    <message>
+      <source>保存</source>
+      <translation>Save</translation>
+    </message>
+    <message>
+      <source>打印在台卡和名单上的地址（二维码）</source>
+      <translation>Address printed on table cards and lists (QR code)</translation>
+    </message>
+    <message>
+      <source>副裁判录入令牌（本轮结束即失效）</source>
+      <translation>Deputy passes (expire when the round is closed)</translation>
+    </message>
+    <message>
+      <source>副裁判姓名</source>
+      <translation>Deputy's name</translation>
+    </message>
+    <message>
+      <source>发放令牌</source>
+      <translation>Issue pass</translation>
+    </message>
+    <message>
+      <source>收回选中令牌</source>
+      <translation>Revoke selected pass</translation>
+    </message>
+    <message>
+      <source>副裁判</source>
+      <translation>Deputy</translation>
+    </message>
+    <message>
+      <source>组别</source>
+      <translation>Group</translation>
+    </message>
+    <message>
+      <source>轮次</source>
+      <translation>Round</translation>
+    </message>
+    <message>
+      <source>台次</source>
+      <translation>Boards</translation>
+    </message>
+    <message>
+      <source>状态</source>
+      <translation>State</translation>
+    </message>
+    <message>
+      <source>副裁判录入令牌（只读打开：不可用）</source>
+      <translation>Deputy passes (file opened read-only: unavailable)</translation>
+    </message>
+    <message>
+      <source>停止</source>
+      <translation>Stop</translation>
+    </message>
+    <message>
+      <source>启动</source>
+      <translation>Start</translation>
+    </message>
+    <message>
+      <source>未启动</source>
+      <translation>Not running</translation>
+    </message>
+    <message>
+      <source>有效</source>
+      <translation>Valid</translation>
+    </message>
+    <message>
+      <source>只有本机能打开。要让手机访问，请选择局域网地址（用路由器，不要用 Windows 热点：它最多连 8 台设备）。</source>
+      <translation>Only this computer can open it. For phones, choose a network address (use a router, not a Windows hotspot: it takes at most 8 devices).</translation>
+    </message>
+    <message>
+      <source>手机连上同一路由器后扫码即可查看。</source>
+      <translation>Phones on the same router open it by scanning the code.</translation>
+    </message>
+    <message>
+      <source>已收回</source>
+      <translation>Revoked</translation>
+    </message>
+    <message>
+      <source>本轮已结束</source>
+      <translation>Round closed</translation>
+    </message>
+    <message>
+      <source>副裁判录入令牌</source>
+      <translation>Deputy pass</translation>
+    </message>
+    <message>
+      <source>局域网 %1</source>
+      <translation>Network %1</translation>
+    </message>
+    <message>
+      <source>%1：%2 第 %3 轮 %4。请副裁判扫码（只显示这一次）：</source>
+      <translation>%1: %2 round %3, %4. The deputy scans this code (shown only this once):</translation>
+    </message>
+  </context>
+  <context>
     <name>ImportPreviewDialog</name>
     <message>
       <source>破例接受的理由（将记入操作日志）</source>
@@ -440,6 +567,14 @@
     <message>
       <source>导出成绩网页（HTML）…</source>
       <translation>Export results website (HTML)…</translation>
+    </message>
+    <message>
+      <source>赛场网络</source>
+      <translation>Hall network</translation>
+    </message>
+    <message>
+      <source>赛场网络（手机查看、副裁判录入）…</source>
+      <translation>Hall network (phones, deputies' entry)…</translation>
     </message>
     <message>
       <source>导出成绩册</source>
@@ -660,6 +795,53 @@
     <message>
       <source>黑方</source>
       <translation>Black</translation>
+    </message>
+  </context>
+  <context>
+    <name>PendingPanel</name>
+    <message>
+      <source>回车：确认　Delete：退回</source>
+      <translation>Enter: confirm   Delete: set aside</translation>
+    </message>
+    <message>
+      <source>台次</source>
+      <translation>Boards</translation>
+    </message>
+    <message>
+      <source>结果</source>
+      <translation>Result</translation>
+    </message>
+    <message>
+      <source>副裁判</source>
+      <translation>Deputy</translation>
+    </message>
+    <message>
+      <source>时间</source>
+      <translation>Time</translation>
+    </message>
+    <message>
+      <source>标记</source>
+      <translation>Mark</translation>
+    </message>
+    <message>
+      <source>冲突</source>
+      <translation>Conflict</translation>
+    </message>
+    <message>
+      <source>已一致</source>
+      <translation>Agrees</translation>
+    </message>
+    <message>
+      <source>待确认（%1）</source>
+      <translation>To confirm (%1)</translation>
+    </message>
+    <message>
+      <source>退回第 %1 台（%2）</source>
+      <translation>Set aside board %1 (%2)</translation>
+    </message>
+    <message>
+      <source>确认第 %1 台：%2（%3）</source>
+      <translation>Confirm board %1: %2 (%3)</translation>
     </message>
   </context>
   <context>
@@ -969,8 +1151,16 @@
       <translation>Save as PDF…</translation>
     </message>
     <message>
+      <source>存为长图（微信）…</source>
+      <translation>Save as long picture (WeChat)…</translation>
+    </message>
+    <message>
       <source>另存为 PDF</source>
       <translation>Save as PDF</translation>
+    </message>
+    <message>
+      <source>存为长图</source>
+      <translation>Save as long picture</translation>
     </message>
     <message>
       <source>共 %1 页</source>

@@ -34,6 +34,7 @@ from reportlab.platypus import (
 
 from app.paths import font_path
 from app.reports.model import EventHeader, SignOff
+from app.reports.qr import draw_qr
 
 FONT = "WQYMicroHei"
 RED = colors.HexColor("#c00000")
@@ -41,6 +42,7 @@ GREY = colors.HexColor("#e8e8e8")
 MARGIN_X = 12 * mm
 TOP = 24 * mm  # space for the page header
 BOTTOM = 14 * mm  # space for the footer
+QR_SIZE = 15 * mm  # the hall network's QR code in the page header (5 mm below the edge: printable)
 
 Output = str | Path | BinaryIO
 
@@ -194,6 +196,7 @@ class PageDecor:
     internal: bool = False
     show_header: bool = True
     show_footer: bool = True  # certificates carry neither print time nor page numbers
+    link: str = ""  # the hall network's page of this document: a QR code at the top right of each page
 
 
 def numbered_canvas(decor: PageDecor) -> type[rl_canvas.Canvas]:
@@ -278,6 +281,14 @@ def draw_decor(c: rl_canvas.Canvas, decor: PageDecor, number: int, total: int) -
     usable = w - 2 * MARGIN_X
     c.saveState()
     section = getattr(c, SECTION_ATTRIBUTE, None)
+    if decor.link:
+        # room for the QR code and its caption on both sides keeps the title centred
+        usable -= 2 * (QR_SIZE + 12 * mm) - 30 * mm
+        draw_qr(c, decor.link, w - MARGIN_X - QR_SIZE, h - 5 * mm - QR_SIZE, QR_SIZE)
+        c.setFont(FONT, 6.5)
+        right = w - MARGIN_X - QR_SIZE - 1 * mm
+        c.drawRightString(right, h - 12 * mm, "扫码看")
+        c.drawRightString(right, h - 15 * mm, "实时成绩")
     if decor.show_header:
         name = decor.header.event_name
         size = shrink_to(name, usable - 30 * mm, 13)

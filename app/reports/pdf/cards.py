@@ -33,6 +33,7 @@ from app.reports.pdf.base import (
     width_of,
     wrap_chars,
 )
+from app.reports.qr import draw_qr
 
 PAGE_W, PAGE_H = A4
 
@@ -81,7 +82,15 @@ def _draw_card(
     def at(v: float) -> float:
         return float(top - v * sy)
 
-    _text(c, x + pad, at(14), header.event_name, 14 * f, inner, "center")
+    # the board's page on the hall network: a QR code in the top right corner; the lines beside it
+    # keep the same room on the left so they stay centred
+    qr = min(26 * mm * sy, inner * 0.2, 30 * mm) if row.link else 0.0
+    beside = 2 * (qr + 2 * mm) if qr else 0.0
+    if qr:
+        draw_qr(c, row.link, x + pad + inner - qr, top - qr, qr)
+        c.setFont(FONT, max(5.0, 7 * f))
+        c.drawCentredString(x + pad + inner - qr / 2, top - qr - 7 * f, "扫码查看本台")
+    _text(c, x + pad + beside / 2, at(14), header.event_name, 14 * f, inner - beside, "center")
     info = "　".join(
         p
         for p in (
@@ -91,8 +100,8 @@ def _draw_card(
         )
         if p
     )
-    _text(c, x + pad, at(32), info, 11 * f, inner, "center")
-    _text(c, x + pad, at(100), f"第 {row.board} 台", 66 * f, inner, "center")
+    _text(c, x + pad + beside / 2, at(32), info, 11 * f, inner - beside, "center")
+    _text(c, x + pad + beside / 2, at(100), f"第 {row.board} 台", 66 * f, inner - beside, "center")
     half = inner / 2
     box_top, box_h = at(118), 128 * sy
     for i, (label, p, colour) in enumerate((("红方", row.red, RED), ("黑方", row.black, colors.black))):

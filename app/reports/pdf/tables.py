@@ -98,7 +98,7 @@ def render_pairings(
     title = "成绩公告" if with_results else "对阵表"
     width, _ = frame_size()
     story = with_signoff(pairings_story(pairings, width, with_results, sort_by_name), pairings.signoff, width)
-    build_story(out, PageDecor(pairings.header, title, printed_at), story)
+    build_story(out, PageDecor(pairings.header, title, printed_at, link=pairings.link), story)
 
 
 def pairings_story(

@@ -62,6 +62,7 @@ from app.ui.undo import (
     WithdrawCommand,
     perform,
 )
+from app.ui.views.pending import PendingPanel
 
 RESULT_KEYS: dict[str, GameResult] = {
     "1": GameResult.RED_WIN,
@@ -331,9 +332,14 @@ class RoundsView(QWidget):
         top.addWidget(self.entry)
         top.addWidget(self.next_label)
         top.addStretch(1)
+        # deputies' results from the hall network wait under the records owed (shown only when some do)
+        self.pending = PendingPanel(document, self)
+        side = QSplitter(Qt.Orientation.Vertical, self)
+        side.addWidget(self.owed_box)
+        side.addWidget(self.pending)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.table)
-        splitter.addWidget(self.owed_box)
+        splitter.addWidget(side)
         splitter.setStretchFactor(0, 4)
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([820, 340])
@@ -367,6 +373,7 @@ class RoundsView(QWidget):
             self.view = None
             self.model.set_round(None)
             self._update_controls()
+            self.pending.set_round(0)
 
     def _tab_changed(self, index: int) -> None:
         if index >= 0:
@@ -381,6 +388,7 @@ class RoundsView(QWidget):
         self._move_to_next_empty(after=0)
         self.table.reveal_current()
         self._update_controls()
+        self.pending.set_round(number)
 
     def refresh(self) -> None:
         """After any change: new rounds get tabs, the shown round's results are updated in place."""

@@ -1,16 +1,17 @@
 """arbiter requests: region and re-entry of players, excused absences, named pair avoidances
 
 Revision ID: 0003_arbiter_requests
-Revises: 0002
+Revises: 0003 (hall network)
 
-Self-contained (issue 16): another branch adds its own 0003; the chain is re-linked at merge.
+Self-contained (issue 16): written beside issue 15's 0003 and chained after it when main was merged
+(it touches none of that migration's tables).
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0003_arbiter_requests"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,14 @@
+"""The hall network (赛场网络): the tournament's public pages served to phones from the arbiter's laptop.
+
+``app.web`` sits beside ``app.ui``: it renders pages from the same public read models as
+``app.reports`` (built by ``app.services.exports``) and hands deputies' entries to the services. It
+imports neither Qt nor SQL. The window (or ``xqarbiter serve``) owns the tournament file; the server
+is its guest: it reads through the services and asks the file's owner to run the few writes it has
+(a deputy's result waiting for confirmation).
+
+- :mod:`app.web.pages` — the HTML of each page (Chinese, mobile-first, no external assets).
+- :mod:`app.web.site` — which pages exist, built from the services and cached per version of the file.
+- :mod:`app.web.app` — the ASGI application (Starlette): routes, refresh on change, deputies' entry,
+  the security rules.
+- :mod:`app.web.server` — uvicorn in a background thread, started and stopped by the window or the CLI.
+"""

@@ -1,0 +1,503 @@
+"""The hall server's ASGI application (Starlette): public pages, refresh on change, deputies' entry.
+
+Security model (README, "赛场网络"):
+
+- Public pages only read, and only public read models (no ID, no phone). Every route but a deputy's
+  answers GET and HEAD only; any other method gets 405 and changes nothing.
+- A deputy's page is ``/d/<token>``: the token (128 random bits, stored as a digest) is the deputy's
+  credential. A wrong, revoked or expired token (its round closed) gets 403 and nothing is stored;
+  ``/d`` without a token is 403 too. Each client address may fail only a few times before it is
+  refused (429) for a while, and deputies' requests are rate-limited.
+- A result is sent as a form POST with a CSRF field (an HMAC of the token under a secret made when the
+  server starts); a POST whose ``Origin`` or ``Sec-Fetch-Site`` names another site is refused.
+- The server writes nothing itself: a deputy's result is handed to the file's owner (the window, or
+  ``xqarbiter serve``) which stores it through :func:`app.services.hall.submit_deputy_result` as
+  *waiting* (待确认); only the chief's confirmation enters it.
+- Every response carries a strict Content-Security-Policy (same-origin script and style only, no
+  frames), ``nosniff`` and a same-origin referrer policy (nothing leaves the hall); a request whose Host is a name other than ``localhost``
+  (not an IP address) is refused, which defeats DNS rebinding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import hashlib
+import hmac
+import ipaddress
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol, TypeVar
+from urllib.parse import parse_qs, quote
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.engine.types import GameResult, UserError
+from app.services import hall
+from app.web import pages
+from app.web.site import HallSite, Key, Rendered
+
+log = logging.getLogger("xqarbiter.hall")
+T = TypeVar("T")
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+]
+MAX_FORM_BYTES = 2048
+MAX_QUERY = 40
+SUBMIT_TIMEOUT = 10.0
+
+
+class Owner(Protocol):
+    """Whoever owns the tournament file and runs its writes (the window's thread, or the CLI's)."""
+
+    def submit(self, action: Callable[[], T]) -> concurrent.futures.Future[T]: ...
+
+
+class ThreadOwner:
+    """The file's owner for ``xqarbiter serve`` and tests: one thread runs every write, in order."""
+
+    def __init__(self) -> None:
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="hall-owner")
+
+    def submit(self, action: Callable[[], T]) -> concurrent.futures.Future[T]:
+        return self._executor.submit(action)
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+
+
+class RateLimiter:
+    """A token bucket per key (a client address): ``burst`` at once, then ``rate`` per second."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def _level(self, key: str) -> float:
+        level, at = self._buckets.get(key, (float(self.burst), self.clock()))
+        return min(float(self.burst), level + (self.clock() - at) * self.rate)
+
+    def allow(self, key: str) -> bool:
+        """Take one token; False when none is left."""
+        level = self._level(key)
+        if len(self._buckets) > 10_000:  # bounded memory: forget the oldest buckets
+            for old in list(self._buckets)[:5_000]:
+                del self._buckets[old]
+        if level < 1:
+            self._buckets[key] = (level, self.clock())
+            return False
+        self._buckets[key] = (level - 1, self.clock())
+        return True
+
+    def exhausted(self, key: str) -> bool:
+        return self._level(key) < 1
+
+
+def _host_allowed(host: str) -> bool:
+    """An IP address (any, with or without a port) or ``localhost``; names are refused (DNS rebinding)."""
+    name = host.strip().lower()
+    if name.startswith("["):
+        name = name[1 : name.find("]")] if "]" in name else ""
+    elif name.count(":") == 1:
+        name = name.split(":", 1)[0]
+    if name == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class Guard:
+    """ASGI middleware: refuse foreign Host names, add the security headers to every response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), "")
+        if not _host_allowed(host):
+            response = PlainTextResponse("请用 IP 地址访问本赛场网络 (use the IP address)", status_code=400)
+            await response(scope, receive, self._secured(send))
+            return
+        await self.app(scope, receive, self._secured(send))
+
+    @staticmethod
+    def _secured(send: Send) -> Send:
+        async def wrapped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        return wrapped
+
+
+class Hall:
+    """The server's state: the pages, the worker thread that reads, the owner that writes, the streams."""
+
+    def __init__(
+        self, db: Any, owner: Owner | None, *, poll_seconds: float = 1.0, max_streams: int = 2000
+    ) -> None:
+        self.db = db
+        self.owner = owner
+        self.site = HallSite(db)
+        self.poll_seconds = poll_seconds
+        self.max_streams = max_streams
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix="hall-pages")
+        self.secret = secrets.token_bytes(32)
+        self.streams: set[asyncio.Queue[int | None]] = set()
+        self.requests = RateLimiter(rate=2.0, burst=30)  # deputies' requests per client address
+        self.failures = RateLimiter(rate=1 / 30, burst=10)  # refused tokens per client address
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._nudge: asyncio.Event | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self.closing = False
+
+    # ------------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._nudge = asyncio.Event()
+        await self._in_worker(self.site.refresh)
+        self._watcher = asyncio.create_task(self._watch())
+
+    async def stop(self) -> None:
+        self.end_streams()
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+        self.worker.shutdown(wait=False, cancel_futures=True)
+
+    def end_streams(self) -> None:
+        """Close every refresh stream (before the server stops: open streams would hold it)."""
+        self.closing = True
+        for queue in list(self.streams):
+            _put_latest(queue, None)
+
+    def changed(self) -> None:
+        """The file changed (called from any thread): look now instead of at the next poll."""
+        loop, nudge = self.loop, self._nudge
+        if loop is not None and nudge is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(nudge.set)
+
+    async def _in_worker(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
+
+    async def _watch(self) -> None:
+        assert self._nudge is not None
+        while not self.closing:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._nudge.wait(), self.poll_seconds)
+            self._nudge.clear()
+            try:
+                changed = await self._in_worker(self.site.refresh)
+            except Exception:  # a read that failed (file busy, being restored): try again at the next poll
+                log.exception("hall: reading the tournament failed")
+                continue
+            if changed and self.site.current is not None:
+                for queue in list(self.streams):
+                    _put_latest(queue, self.site.current.version)
+
+    # ------------------------------------------------------------------ pages
+
+    async def page(self, request: Request, key: Key, query: str = "") -> Response:
+        snap = self.site.current
+        cached = snap.pages.get(key) if snap is not None and not query else None
+        rendered = cached or await self._in_worker(self.site.page, key, query)
+        version = self.site.current.version if self.site.current is not None else 0
+        return self._send(request, rendered, version)
+
+    def _send(self, request: Request, rendered: Rendered, version: int) -> Response:
+        part = request.query_params.get("part") == "main"
+        gz = "gzip" in request.headers.get("accept-encoding", "")
+        etag = f'W/"{version}-{int(part)}"'
+        headers = {"Cache-Control": "no-cache", "X-Hall-Version": str(version), "Vary": "Accept-Encoding"}
+        if rendered.cacheable and rendered.status == 200:
+            headers["ETag"] = etag
+            if request.headers.get("if-none-match") == etag:
+                return Response(status_code=304, headers=headers)
+        body = (
+            (rendered.part_gz if gz else rendered.part)
+            if part
+            else (rendered.full_gz if gz else rendered.full)
+        )
+        if gz:
+            headers["Content-Encoding"] = "gzip"
+        return Response(body, rendered.status, headers=headers, media_type="text/html; charset=utf-8")
+
+    # ------------------------------------------------------------------ deputies
+
+    def csrf_for(self, token: str) -> str:
+        return hmac.new(self.secret, hall.token_digest(token).encode(), hashlib.sha256).hexdigest()[:32]
+
+    def refuse(self, request: Request, status: int, text: str) -> Response:
+        if status == 403:
+            self.failures.allow(_client(request))
+        snap = self.site.current
+        body = pages.message_page(snap.event if snap else "", "无法录入", text)
+        return Response(
+            body, status, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"}
+        )
+
+    def limited(self, request: Request) -> Response | None:
+        client = _client(request)
+        if self.failures.exhausted(client) or not self.requests.allow(client):
+            return self.refuse(request, 429, "请求过于频繁，请稍后再试")
+        return None
+
+
+def _put_latest(queue: asyncio.Queue[int | None], value: int | None) -> None:
+    if queue.full():
+        with contextlib.suppress(asyncio.QueueEmpty):
+            queue.get_nowait()
+    queue.put_nowait(value)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _same_origin(request: Request) -> bool:
+    """A POST from our own page: no foreign ``Origin`` and no cross-site ``Sec-Fetch-Site``."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    host = request.headers.get("host", "")
+    return origin in (f"http://{host}", f"https://{host}")
+
+
+async def _read_form(request: Request) -> dict[str, str] | None:
+    """The urlencoded form, or None when it is too large or not a form."""
+    if not request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+        return None
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_FORM_BYTES:
+            return None
+    try:
+        fields = parse_qs(body.decode("utf-8"), max_num_fields=10, strict_parsing=False)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return {k: v[0] for k, v in fields.items() if v}
+
+
+def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0) -> Starlette:
+    """The hall application for an open tournament; ``owner`` None serves the public pages only."""
+    state = Hall(db, owner, poll_seconds=poll_seconds)
+
+    async def index(request: Request) -> Response:
+        return await state.page(request, ("index",))
+
+    async def find(request: Request) -> Response:
+        return await state.page(request, ("find",), request.query_params.get("q", "")[:MAX_QUERY] or " ")
+
+    async def group_round(request: Request) -> Response:
+        gi = request.path_params["gi"]
+        number = request.path_params.get("n")
+        if number is None:
+            snap = state.site.current or await state._in_worker(state.site.snapshot)
+            g = snap.groups[gi - 1] if 1 <= gi <= len(snap.groups) else None
+            number = g.current.number if g is not None and g.current is not None else 0
+        query = request.query_params.get("q", "")[:MAX_QUERY]
+        return await state.page(request, ("round", gi, number), query)
+
+    async def board(request: Request) -> Response:
+        p = request.path_params
+        return await state.page(request, ("board", p["gi"], p["n"], p["b"]))
+
+    def group_page(kind: str) -> Callable[[Request], Any]:
+        async def handler(request: Request) -> Response:
+            return await state.page(request, (kind, request.path_params["gi"]))
+
+        return handler
+
+    async def prizes(request: Request) -> Response:
+        return await state.page(request, ("prizes",))
+
+    async def version(request: Request) -> Response:
+        snap = state.site.current
+        return PlainTextResponse(str(snap.version if snap else 0), headers={"Cache-Control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        if state.closing or len(state.streams) >= state.max_streams:
+            return PlainTextResponse("busy", status_code=503, headers={"Retry-After": "10"})
+        queue: asyncio.Queue[int | None] = asyncio.Queue(maxsize=1)
+        state.streams.add(queue)
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                snap = state.site.current
+                yield f"retry: 5000\nevent: v\ndata: {snap.version if snap else 0}\n\n"
+                while not state.closing:
+                    try:
+                        value = await asyncio.wait_for(queue.get(), 25)
+                    except TimeoutError:
+                        yield ": ping\n\n"
+                        continue
+                    if value is None:
+                        return
+                    yield f"event: v\ndata: {value}\n\n"
+            finally:
+                state.streams.discard(queue)
+
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    async def css(request: Request) -> Response:
+        return Response(
+            pages.CSS, media_type="text/css; charset=utf-8", headers={"Cache-Control": "max-age=86400"}
+        )
+
+    async def js(request: Request) -> Response:
+        return Response(
+            pages.JS, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "max-age=86400"}
+        )
+
+    async def no_token(request: Request) -> Response:
+        return state.refuse(request, 403, "缺少录入令牌：请扫描裁判长发放的二维码")
+
+    async def deputy(request: Request) -> Response:
+        token = request.path_params["token"]
+        limited = state.limited(request)
+        if limited is not None:
+            return limited
+        if request.method == "POST":
+            return await deputy_post(request, token)
+        try:
+            view = await state._in_worker(hall.deputy_view, db, token)
+        except hall.TokenRefused as refused:
+            return state.refuse(request, 403, refused.zh)
+        p = view.deputy_pass
+        notice = ""
+        sent = request.query_params.get("sent", "")
+        if sent.isdigit():
+            line = next((b for b in view.boards if b.board == int(sent)), None)
+            if line is not None and line.sent is not None:
+                notice = f"第 {line.board} 台已提交：{line.sent.zh}，待裁判长确认"
+        lines = [
+            pages.DeputyLine(
+                b.board,
+                b.red,
+                b.black,
+                "" if b.recorded.is_pending else b.recorded.zh,
+                "" if b.sent is None else b.sent.zh,
+            )
+            for b in view.boards
+        ]
+        main = pages.deputy_main(
+            p.deputy,
+            p.group,
+            p.round,
+            p.boards_text,
+            lines,
+            f"/d/{quote(token)}",
+            state.csrf_for(token),
+            notice,
+        )
+        snap = state.site.current
+        body = pages.frame(snap.event if snap else "", "副裁判录入", main, 0, refresh=False)
+        return Response(body, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
+
+    async def deputy_post(request: Request, token: str) -> Response:
+        if state.owner is None:
+            return state.refuse(request, 503, "本机以只读方式打开赛事文件，不能接收录入")
+        if not _same_origin(request):
+            return state.refuse(request, 403, "拒绝来自其他网站的提交")
+        form = await _read_form(request)
+        if form is None:
+            return state.refuse(request, 400, "提交的内容无效")
+        expected = state.csrf_for(token)
+        if not hmac.compare_digest(form.get("csrf", "").encode(), expected.encode()):
+            return state.refuse(request, 403, "页面已过期，请重新打开录入页面")
+        board_text, code = form.get("board", ""), form.get("result", "")
+        allowed = {r.value for r, _ in pages.DEPUTY_RESULTS}
+        if not board_text.isdigit() or len(board_text) > 5 or code not in allowed:
+            return state.refuse(request, 400, "台次或结果无效")
+        board_no, result = int(board_text), GameResult(code)
+        device = f"{_client(request)} {request.headers.get('user-agent', '')}"
+        assert state.owner is not None
+        future = state.owner.submit(lambda: hall.submit_deputy_result(db, token, board_no, result, device))
+        try:
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), SUBMIT_TIMEOUT)
+        except TimeoutError:
+            if future.cancel():  # never ran: nothing stored
+                return state.refuse(request, 503, "裁判长电脑正忙，请稍后重新提交")
+            await asyncio.wrap_future(future)  # already running: wait for its answer
+        except hall.TokenRefused as refused:
+            return state.refuse(request, 403, refused.zh)
+        except UserError as error:
+            return state.refuse(request, 400, error.zh)
+        state.changed()
+        return RedirectResponse(f"/d/{quote(token)}?sent={board_no}#b{board_no}", status_code=303)
+
+    routes = [
+        Route("/", index),
+        Route("/find", find),
+        Route("/g/{gi:int}", lambda r: RedirectResponse(f"/g/{r.path_params['gi']}/", 301)),
+        Route("/g/{gi:int}/", group_round),
+        Route("/g/{gi:int}/r/{n:int}", group_round),
+        Route("/g/{gi:int}/r/{n:int}/", group_round),
+        Route("/g/{gi:int}/r/{n:int}/b/{b:int}", board),
+        *(
+            Route(f"/g/{{gi:int}}/{kind}", group_page(kind))
+            for kind in ("standings", "crosstable", "teams", "bracket", "entries")
+        ),
+        Route("/prizes", prizes),
+        Route("/events", events),
+        Route(
+            "/favicon.ico", lambda r: Response(status_code=204, headers={"Cache-Control": "max-age=86400"})
+        ),
+        Route("/version", version),
+        Route("/static/hall.css", css),
+        Route("/static/hall.js", js),
+        Route("/d", no_token, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]),
+        Route("/d/", no_token, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]),
+        Route("/d/{token}", deputy, methods=["GET", "HEAD", "POST"]),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        await state.start()
+        try:
+            yield
+        finally:
+            await state.stop()
+
+    application = Starlette(routes=routes, lifespan=lifespan)
+    application.state.hall = state
+    application.add_middleware(Guard)
+    return application
+
+
+def hall_of(application: Starlette) -> Hall:
+    hall_state: Hall = application.state.hall
+    return hall_state

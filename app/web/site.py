@@ -1,0 +1,343 @@
+"""Which hall pages exist and what they say, built from the services and cached per version of the file.
+
+The *version* is the file's change stamp (:func:`app.services.hall.change_stamp`: every change is
+audit-logged). A :class:`Snapshot` belongs to one version; its read models and rendered pages are
+made on first use and kept until the file changes. :meth:`HallSite.refresh` notices a change, builds
+the next snapshot and renders its busiest pages (the index, each group's current round and standings)
+*before* it replaces the current one, so phones never wait for a page to be computed after a result
+is entered; they are told of the new version only once it is ready.
+
+Everything here runs in one worker thread of the server (the services open their own sessions); the
+event loop only looks up pages already rendered.
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from app.engine.types import UserError
+from app.reports.model import PairingList
+from app.services import exports, hall
+from app.services.knockout import bracket_of
+from app.services.rounds import RoundSummary, rounds_of
+from app.services.tournaments import tournament_info
+from app.web import pages
+
+Key = tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A page ready to send: the whole page and its ``<main>`` part, each also gzip-compressed."""
+
+    status: int
+    full: bytes
+    part: bytes
+    full_gz: bytes
+    part_gz: bytes
+    cacheable: bool = True
+
+    @classmethod
+    def of(cls, status: int, full: str, part: str, *, cacheable: bool = True) -> Rendered:
+        f, p = full.encode("utf-8"), part.encode("utf-8")
+        return cls(status, f, p, gzip.compress(f, 6, mtime=0), gzip.compress(p, 6, mtime=0), cacheable)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupState:
+    index: int
+    name: str
+    teams: bool
+    players: int
+    rounds: tuple[RoundSummary, ...]
+    bracket: bool
+
+    @property
+    def current(self) -> RoundSummary | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def complete(self) -> int | None:
+        """The last round with every result in (standings are shown after it)."""
+        done = [r.number for r in self.rounds if r.pending == 0 and r.boards > 0]
+        return max(done) if done else None
+
+    @property
+    def numbers(self) -> list[int]:
+        return [r.number for r in self.rounds]
+
+
+class NotFound(Exception):
+    """A page that does not exist (an unknown group, round or board): HTTP 404."""
+
+
+@dataclass
+class Snapshot:
+    """The pages of one version of the file."""
+
+    version: int
+    event: str
+    groups: tuple[GroupState, ...]
+    prizes_final: bool
+    built_at: datetime
+    loader: Callable[[Snapshot, Key], object]
+    models: dict[Key, object] = field(default_factory=dict)
+    pages: dict[Key, Rendered] = field(default_factory=dict)
+
+    def group(self, index: int) -> GroupState:
+        if 1 <= index <= len(self.groups):
+            return self.groups[index - 1]
+        raise NotFound(f"没有第 {index} 个组别")
+
+    def model(self, key: Key) -> Any:
+        if key not in self.models:
+            self.models[key] = self.loader(self, key)
+        return self.models[key]
+
+
+#: Pages rendered before a new version is announced.
+def hot_keys(snapshot: Snapshot) -> list[Key]:
+    keys: list[Key] = [("index",)]
+    for g in snapshot.groups:
+        if g.current is not None:
+            keys.append(("round", g.index, g.current.number))
+        if g.complete is not None:
+            keys.append(("standings", g.index))
+    return keys
+
+
+class HallSite:
+    """The hall's pages of one open tournament (``db`` is the services' ``Database``)."""
+
+    def __init__(self, db: Any, clock: Callable[[], datetime] = datetime.now) -> None:
+        self.db = db
+        self.clock = clock
+        self.current: Snapshot | None = None
+
+    # ------------------------------------------------------------------ versions
+
+    def refresh(self) -> bool:
+        """Build and warm the next snapshot if the file changed; True when the version changed."""
+        stamp = hall.change_stamp(
+            self.db
+        )  # read before the data: a change during the build is seen next time
+        if self.current is not None and self.current.version == stamp:
+            return False
+        with self.db.one_reading():  # each group's state read once for the whole build
+            snapshot = self._snapshot(stamp)
+            for key in hot_keys(snapshot):
+                self._render_into(snapshot, key)
+        self.current = snapshot
+        return True
+
+    def snapshot(self) -> Snapshot:
+        if self.current is None:
+            self.refresh()
+        assert self.current is not None
+        return self.current
+
+    def _snapshot(self, stamp: int) -> Snapshot:
+        info = tournament_info(self.db)
+        groups = tuple(
+            GroupState(
+                i,
+                g.name,
+                g.teams,
+                g.players,
+                tuple(rounds_of(self.db, g.name)),
+                bracket_of(self.db, g.name) is not None,
+            )
+            for i, g in enumerate(info.groups, start=1)
+        )
+        try:
+            prizes_final = exports.prize_list_model(self.db).header.round_label == ""
+        except UserError:
+            prizes_final = False
+        return Snapshot(stamp, info.name, groups, prizes_final, self.clock(), self._load)
+
+    # ------------------------------------------------------------------ read models (through the services)
+
+    def _load(self, snap: Snapshot, key: Key) -> object:
+        kind = key[0]
+        if kind == "prizes":
+            return exports.prize_list_model(self.db)
+        g = snap.group(key[1])
+        if kind == "round":
+            return exports.round_results(self.db, g.name, key[2])
+        if kind == "standings":
+            return exports.standings(self.db, g.name, g.complete)
+        if kind == "crosstable":
+            return exports.crosstable(self.db, g.name, g.complete)
+        if kind == "teams":
+            return exports.team_standings_model(self.db, g.name, g.complete)
+        if kind == "bracket":
+            return exports.bracket(self.db, g.name)
+        if kind == "entries":
+            return exports.entry_list(self.db, g.name)
+        raise NotFound(str(key))
+
+    # ------------------------------------------------------------------ pages
+
+    def page(self, key: Key, query: str = "") -> Rendered:
+        """The page ``key`` of the current version (rendered now if it is not yet)."""
+        snap = self.snapshot()
+        if not query:
+            cached = snap.pages.get(key)
+            if cached is not None:
+                return cached
+        with self.db.one_reading():
+            return self._render_into(snap, key, query)
+
+    def _render_into(self, snap: Snapshot, key: Key, query: str = "") -> Rendered:
+        try:
+            title, main, nav = self._main(snap, key, query)
+            rendered = Rendered.of(200, pages.frame(snap.event, title, main, snap.version, nav), main)
+        except NotFound as missing:
+            text = str(missing) or "没有这一页"
+            main = f'<h1>没有这一页</h1><p class="msg">{pages.e(text)}</p><p><a href="/">返回首页</a></p>'
+            return Rendered.of(
+                404, pages.frame(snap.event, "没有这一页", main, snap.version), main, cacheable=False
+            )
+        if not query:
+            snap.pages[key] = rendered
+        return rendered
+
+    def _nav(self, snap: Snapshot, g: GroupState, here: str) -> list[pages.NavLink]:
+        links = [("round", f"/g/{g.index}/", f"{g.name} 对阵")]
+        if g.complete is not None:
+            links += [
+                ("standings", f"/g/{g.index}/standings", "名次"),
+                ("crosstable", f"/g/{g.index}/crosstable", "总表"),
+            ]
+            if g.teams:
+                links.append(("teams", f"/g/{g.index}/teams", "团体"))
+        if g.bracket:
+            links.append(("bracket", f"/g/{g.index}/bracket", "淘汰赛"))
+        if g.players:
+            links.append(("entries", f"/g/{g.index}/entries", "名单"))
+        return [pages.NavLink(href, label, kind == here) for kind, href, label in links]
+
+    def _main(self, snap: Snapshot, key: Key, query: str) -> tuple[str, str, list[pages.NavLink]]:
+        kind = key[0]
+        at = snap.built_at
+        if kind == "index":
+            links = [
+                pages.GroupLinks(
+                    g.index,
+                    g.name,
+                    g.current.number if g.current else None,
+                    g.current.pending if g.current else 0,
+                    g.current.boards if g.current else 0,
+                    g.complete,
+                    g.teams,
+                    g.bracket,
+                    g.players > 0,
+                )
+                for g in snap.groups
+            ]
+            return "首页", pages.index_main(snap.event, links, snap.prizes_final, at), []
+        if kind == "find":
+            return "查台次", pages.find_main(query, self._find(snap, query), at), []
+        if kind == "prizes":
+            if not snap.prizes_final:
+                raise NotFound("比赛结束后公布获奖名单")
+            return "获奖名单", pages.prizes_main(snap.model(key), at), []
+        g = snap.group(key[1])
+        if kind == "round":
+            number = key[2] if len(key) > 2 else (g.current.number if g.current else None)
+            if number is None or number not in g.numbers:
+                raise NotFound(f"{g.name}第 {number} 轮尚未编排" if number else f"{g.name}尚未编排")
+            model: PairingList = snap.model(("round", g.index, number))
+            main = pages.round_main(model, g.index, number, g.numbers, query, at)
+            return f"{g.name} 第{number}轮", main, self._nav(snap, g, "round")
+        if kind == "board":
+            number, board = key[2], key[3]
+            if number not in g.numbers:
+                raise NotFound(f"{g.name}第 {number} 轮尚未编排")
+            model = snap.model(("round", g.index, number))
+            rows = [r for r in model.rows if r.board == board]
+            if not rows:
+                raise NotFound(f"{g.name}第 {number} 轮没有第 {board} 台")
+            # a knockout board lists each game; the last one is the game being played
+            main = pages.board_main(model, rows[-1], g.index, number, at)
+            return f"第{board}台", main, self._nav(snap, g, "round")
+        if kind in ("standings", "crosstable", "teams") and g.complete is None:
+            raise NotFound(f"{g.name}还没有完整结束的轮次")
+        if kind == "standings":
+            return f"{g.name} 名次", pages.standings_main(snap.model(key), at), self._nav(snap, g, kind)
+        if kind == "crosstable":
+            return (
+                f"{g.name} 个人成绩总表",
+                pages.crosstable_main(snap.model(key), at),
+                self._nav(snap, g, kind),
+            )
+        if kind == "teams":
+            if not g.teams:
+                raise NotFound(f"{g.name}不设团体")
+            return f"{g.name} 团体名次", pages.teams_main(snap.model(key), at), self._nav(snap, g, kind)
+        if kind == "bracket":
+            if not g.bracket:
+                raise NotFound(f"{g.name}尚无淘汰赛对阵")
+            return f"{g.name} 淘汰赛", pages.bracket_main(snap.model(key), at), self._nav(snap, g, kind)
+        if kind == "entries":
+            if not g.players:
+                raise NotFound(f"{g.name}还没有报名的棋手")
+            return f"{g.name} 参赛名单", pages.entries_main(snap.model(key), at), self._nav(snap, g, kind)
+        raise NotFound("没有这一页")
+
+    def _find(self, snap: Snapshot, query: str) -> list[pages.Found]:
+        q = query.strip()[:40]
+        if not q:
+            return []
+        found = []
+        for g in snap.groups:
+            if g.current is None:
+                continue
+            number = g.current.number
+            model: PairingList = snap.model(("round", g.index, number))
+            found += [pages.Found(g.name, g.index, number, r) for r in model.rows if pages.matches(r, q)]
+            found += [
+                pages.Found(g.name, g.index, number, None, b) for b in model.byes if pages.bye_matches(b, q)
+            ]
+        return found[:50]
+
+    # ------------------------------------------------------------------ every page (for tests and the crawl)
+
+    def all_keys(self) -> list[Key]:
+        """Every public page of the current version (boards of every round included)."""
+        snap = self.snapshot()
+        keys: list[Key] = [("index",)]
+        if snap.prizes_final:
+            keys.append(("prizes",))
+        for g in snap.groups:
+            for n in g.numbers:
+                keys.append(("round", g.index, n))
+                model: PairingList = snap.model(("round", g.index, n))
+                keys += [("board", g.index, n, b) for b in sorted({r.board for r in model.rows})]
+            if g.complete is not None:
+                keys += [("standings", g.index), ("crosstable", g.index)]
+                if g.teams:
+                    keys.append(("teams", g.index))
+            if g.bracket:
+                keys.append(("bracket", g.index))
+            if g.players:
+                keys.append(("entries", g.index))
+        return keys
+
+
+def path_of(key: Key) -> str:
+    """The URL path of a page key (the inverse of the routes in :mod:`app.web.app`)."""
+    kind = key[0]
+    if kind == "index":
+        return "/"
+    if kind == "prizes":
+        return "/prizes"
+    if kind == "round":
+        return hall.round_path(key[1], key[2])
+    if kind == "board":
+        return hall.board_path(key[1], key[2], key[3])
+    return f"/g/{key[1]}/{kind}"

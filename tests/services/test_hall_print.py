@@ -1,0 +1,90 @@
+"""QR codes on paper: table cards, the pairing list and the round results link to the hall's pages when
+its address is known, and carry no QR code when it is not. Each code is read back by a real decoder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pypdfium2 as pdfium
+import pytest
+import zxingcpp
+from PIL import Image
+
+from app.engine.types import UserError
+from app.reports.qr import qr_matrix, qr_text
+from app.services import exports, hall
+from app.services.snapshot import import_snapshot
+from tests.factories import player, snapshot, swiss_round
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Any:
+    players = [player(i, f"棋手{i}") for i in range(1, 9)]
+    rounds = [swiss_round(1, [(1, 5, "red_win"), (6, 2, "pending"), (3, 7, "pending"), (8, 4, "draw")])]
+    database = import_snapshot(snapshot(players, rounds), tmp_path / "t.xqt")
+    yield database
+    database.close()
+
+
+def codes_on(pdf: bytes, page: int = 0) -> list[str]:
+    document = pdfium.PdfDocument(pdf)
+    try:
+        image = document[page].render(scale=4).to_pil()
+    finally:
+        document.close()
+    return sorted(r.text for r in zxingcpp.read_barcodes(image))
+
+
+def test_table_cards_link_each_board(db: Any) -> None:
+    hall.set_hall_base_url(db, "http://192.168.1.10:8080")
+    pdf = exports.render_pdf(db, "table-cards", per_page=2, group="公开组")
+    assert codes_on(pdf, 0) == [
+        "http://192.168.1.10:8080/g/1/r/1/b/1",
+        "http://192.168.1.10:8080/g/1/r/1/b/2",
+    ]
+    assert codes_on(pdf, 1) == [
+        "http://192.168.1.10:8080/g/1/r/1/b/3",
+        "http://192.168.1.10:8080/g/1/r/1/b/4",
+    ]
+    four = exports.render_pdf(db, "table-cards", per_page=4, group="公开组")
+    assert len(codes_on(four, 0)) == 4
+
+
+@pytest.mark.parametrize("name", ["pairings", "results"])
+def test_lists_link_the_round(db: Any, name: str) -> None:
+    hall.set_hall_base_url(db, "http://192.168.1.10:8080")
+    assert codes_on(exports.render_pdf(db, name, group="公开组")) == ["http://192.168.1.10:8080/g/1/r/1/"]
+
+
+def test_no_address_no_qr_code(db: Any) -> None:
+    for name in ("table-cards", "pairings", "results"):
+        assert codes_on(exports.render_pdf(db, name, group="公开组")) == []
+    hall.set_hall_base_url(db, "http://192.168.1.10:8080")
+    assert (
+        codes_on(exports.render_pdf(db, "pairings", base_url="", group="公开组")) == []
+    )  # the option turns it off
+    assert codes_on(exports.render_pdf(db, "pairings", base_url="http://10.0.0.2:9000", group="公开组")) == [
+        "http://10.0.0.2:9000/g/1/r/1/"
+    ]
+    with pytest.raises(UserError, match="网址"):
+        exports.render_pdf(db, "pairings", base_url="javascript:alert(1)", group="公开组")
+
+
+def test_other_documents_carry_no_qr_code(db: Any) -> None:
+    hall.set_hall_base_url(db, "http://192.168.1.10:8080")
+    assert codes_on(exports.render_pdf(db, "standings", group="公开组")) == []
+
+
+def test_the_matrix_decodes(db: Any) -> None:
+    url = "http://192.168.100.200:65535/g/12/r/11/b/2500"
+    matrix = qr_matrix(url)
+    n, scale = len(matrix), 6
+    image = Image.new("L", ((n + 8) * scale, (n + 8) * scale), 255)
+    for r, row in enumerate(matrix):
+        for c, dark in enumerate(row):
+            if dark:
+                image.paste(0, ((c + 4) * scale, (r + 4) * scale, (c + 5) * scale, (r + 5) * scale))
+    assert [r.text for r in zxingcpp.read_barcodes(image)] == [url]
+    lines = qr_text(url).splitlines()
+    assert len(lines) == (n + 4 + 1) // 2 and {len(line) for line in lines} == {n + 4}

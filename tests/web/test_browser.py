@@ -1,0 +1,172 @@
+"""The hall's pages in a real headless browser (Debian's chromium, driven by playwright) at a phone's
+width: board search as a player types, the page following a result entered in the window, a deputy
+sending a result, no script or policy error on any page, nothing wider than the phone.
+
+Needs ``/usr/bin/chromium`` (``apt-get install chromium``; ``.ci/run`` installs it). Under ``CI=true`` a
+missing browser fails the run; elsewhere these tests are skipped with the reason. playwright's own
+browser download is never used: each test run starts chromium with a fresh temporary profile.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.engine.types import GameResult
+from app.services import hall
+from app.services.results import enter_result
+from app.web.app import ThreadOwner
+from app.web.server import HallServer
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+def _browser_problem() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[dev]')"
+    if not Path(CHROMIUM).exists():
+        return "Debian's chromium is not installed (apt-get install -y chromium chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    problem = _browser_problem()
+    if problem:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests cannot run under CI: {problem}")
+        pytest.skip(problem)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def served(db: Any, owner: ThreadOwner) -> Iterator[tuple[str, HallServer]]:
+    server = HallServer(db, owner, port=0, poll_seconds=0.2)
+    url = server.start()
+    yield url, server
+    server.stop()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="zh-CN")
+    page = context.new_page()
+    page.problems = []  # type: ignore[attr-defined]
+    page.on("console", lambda m: page.problems.append(m.text) if m.type == "error" else None)  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: page.problems.append(str(e)))  # type: ignore[attr-defined]
+    yield page
+    context.close()
+
+
+def visible_boards(page: Any) -> list[int]:
+    return page.eval_on_selector_all(
+        "li.board", "els => els.filter(e => e.offsetParent !== null).map(e => +e.dataset.b)"
+    )
+
+
+def test_a_player_finds_the_board_by_name_or_number(phone: Any, served: tuple[str, HallServer]) -> None:
+    url, _ = served
+    phone.goto(url + "/g/1/")
+    assert len(visible_boards(phone)) == 60
+    name = phone.inner_text("#b17 .p.red b")
+    phone.fill("#q", name)  # typed: the list filters as the player types, no request
+    assert 17 in visible_boards(phone) and len(visible_boards(phone)) < 5
+    assert phone.inner_text("#count").startswith("找到")
+    phone.fill("#q", "17")
+    shown = visible_boards(phone)
+    assert 17 in shown and all(
+        b == 17 or "17" in phone.get_attribute(f"#b{b}", "data-n").split() for b in shown
+    )
+    phone.fill("#q", "")
+    assert len(visible_boards(phone)) == 60
+    phone.fill("#q", name)
+    phone.press("#q", "Enter")  # the form: the server filters too
+    phone.wait_for_url("**q=*")
+    assert 17 in visible_boards(phone)
+    assert phone.problems == []
+
+
+def test_the_page_follows_a_result_without_reloading(
+    phone: Any, served: tuple[str, HallServer], db: Any, owner: ThreadOwner
+) -> None:
+    url, server = served
+    phone.goto(url + "/g/1/")
+    phone.evaluate("window.marker = 'still the same page'")
+    name = phone.inner_text("#b9 .p.red b")
+    phone.fill("#q", name)
+    assert phone.inner_text("#b9 .res").startswith("—")
+    owner.submit(lambda: enter_result(db, "公开组", 4, 9, GameResult.DRAW)).result()
+    server.changed()  # as the window does after each change
+    phone.wait_for_function(
+        "() => document.querySelector('#b9 .res').textContent.startsWith('和')", timeout=15_000
+    )
+    assert phone.evaluate("window.marker") == "still the same page"  # refreshed in place
+    assert phone.input_value("#q") == name and visible_boards(phone) == [9]  # the search is kept
+    assert "已录入 5 台" in phone.inner_text("main")
+    assert phone.problems == []
+
+
+def test_a_deputy_sends_a_result_from_the_phone(phone: Any, served: tuple[str, HallServer], db: Any) -> None:
+    url, _ = served
+    issued = hall.issue_deputy_token(db, "公开组", 9, 12, "张副裁判")
+    phone.goto(url + hall.deputy_path(issued.token))
+    phone.click("#b11 button[value=black_win]")
+    phone.wait_for_selector(".notice")
+    assert "第 11 台已提交：黑胜" in phone.inner_text(".notice")
+    [line] = hall.pending_results(db, "公开组", 4)
+    assert (line.board, line.result) == (11, GameResult.BLACK_WIN)
+    assert "HeadlessChrome" in line.device or "Chrome" in line.device
+    phone.goto(url + "/d/wrong-token")
+    assert "无法录入" in phone.inner_text("main")
+    assert len(hall.pending_results(db, "公开组", 4)) == 1
+    assert [p for p in phone.problems if "403" not in p] == []
+
+
+def test_every_kind_of_page_loads_cleanly_and_fits_a_phone(
+    phone: Any, served: tuple[str, HallServer], db: Any
+) -> None:
+    url, _ = served
+    issued = hall.issue_deputy_token(db, "公开组", 1, 10, "张副裁判")
+    paths = [
+        "/",
+        "/g/1/",
+        "/g/1/r/2/",
+        "/g/1/r/4/b/5",
+        "/g/1/standings",
+        "/g/1/crosstable",
+        "/g/1/teams",
+        "/g/2/",
+        "/g/2/bracket",
+        "/g/1/entries",
+        "/find?q=1",
+        hall.deputy_path(issued.token),
+    ]
+    for path in paths:
+        response = phone.goto(url + path)
+        assert response.status == 200, path
+        assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), path
+        assert phone.evaluate("getComputedStyle(document.body).margin") == "0px", (
+            path
+        )  # the stylesheet loaded
+    assert phone.problems == []  # no script error, no Content-Security-Policy violation
