@@ -35,8 +35,13 @@ compared lexicographically (smaller is better):
   higher player of a cross-group pair whose last float was ``DOWN``, the lower one whose last float
   was ``UP``.
 
+**Pairing constraints** (issue 16, :mod:`app.engine.pairing.constraints`): an absolutely avoided pair
+is not legal (no edge, like H1); the number of weakly avoided pairs is a criterion **W** ranked just
+below S1 and above S2. (A hook into this engine: it touches ``legal``, one weight field and the
+explanations only, so that it can be moved onto a rewritten core.)
+
 Every part is a sum over pairs, so the whole vector packs into one integer per edge: S1's cut
-fields in the most significant bits (top cut highest), then S2, S3, S4, each field wide enough for
+fields in the most significant bits (top cut highest), then W, S2, S3, S4, each field wide enough for
 its largest possible sum. rustworkx's matching takes integer weights up to 2**126 (i128 inside;
 measured: 2**127 raises ``OverflowError``); we keep every weight below 2**120.
 
@@ -80,6 +85,7 @@ from dataclasses import dataclass
 
 import rustworkx as rx
 
+from app.engine.pairing.constraints import RoundConstraints
 from app.engine.pairing.model import (
     ByeExplanation,
     ColourReason,
@@ -91,7 +97,7 @@ from app.engine.pairing.model import (
     Pairing,
     PairingPlayer,
 )
-from app.engine.regulations import PairingRules, ScoreGroupOrder, TeamAvoidance
+from app.engine.regulations import AvoidanceStrength, PairingRules, ScoreGroupOrder, TeamAvoidance
 from app.engine.types import Colour
 
 EXACT_LIMIT = 64  # pools up to this size: one matching over the whole pool
@@ -100,6 +106,7 @@ WINDOW = 12  # sparse steps: neighbours by order and around the natural partner
 REPAIR_LIMIT = 400  # completability: largest window re-paired around a witness's leftovers
 MAX_CUT_FIELDS = 8
 _MAX_BITS = 120
+_MAX_WEAK = 8  # most weak avoidances one pair can break at once (unit, region and named rules together)
 
 _RED, _BLACK = 1, 2  # bit masks of the colours a player may take
 
@@ -109,12 +116,15 @@ def pair_round(
     round_number: int,
     rules: PairingRules,
     seed: int,
+    constraints: RoundConstraints | None = None,
 ) -> Pairing:
     """Pair one Swiss round of ``pool`` under ``rules`` (RULES.md §5).
 
     ``seed`` draws the colour of round 1's board 1 (and of any pair of players without history);
     it is returned in the :class:`Pairing` to be recorded. Raises :class:`NoLegalPairing` naming
-    the players concerned when H1–H4 cannot all hold.
+    the players concerned when H1–H4 cannot all hold. ``constraints``: the avoidances in force this
+    round (absolute: no such pair; weak: as few as S1 allows); each game's explanation says what they
+    decided (:func:`_with_constraint_notes`).
 
     >>> from app.engine.regulations import PairingRules
     >>> players = [PairingPlayer(no=n, score=0) for n in range(1, 5)]
@@ -122,6 +132,23 @@ def pair_round(
     >>> [(g.board, sorted((g.red, g.black))) for g in p.games]
     [(1, [1, 3]), (2, [2, 4])]
     """
+    if constraints is not None and not constraints.empty:
+        free = pair_round(pool, round_number, rules, seed)
+        if not any(constraints.between(g.red, g.black) for g in free.games):
+            return free  # no avoided pair was made: the constraints changed nothing
+        return _with_constraint_notes(
+            _pair_round(pool, round_number, rules, seed, constraints), free, constraints
+        )
+    return _pair_round(pool, round_number, rules, seed, None)
+
+
+def _pair_round(
+    pool: Sequence[PairingPlayer],
+    round_number: int,
+    rules: PairingRules,
+    seed: int,
+    constraints: RoundConstraints | None,
+) -> Pairing:
     players = list(pool)
     nos = [p.no for p in players]
     if len(set(nos)) != len(nos):
@@ -134,9 +161,9 @@ def pair_round(
     )
     by_tiebreaks = rules.score_group_order is ScoreGroupOrder.TIEBREAKS
     ordered = sorted(players, key=lambda p: _order_key(p, by_tiebreaks))
-    bye, bye_explanation = _choose_bye(ordered, avoid_teams, by_tiebreaks)
+    bye, bye_explanation = _choose_bye(ordered, avoid_teams, by_tiebreaks, constraints)
     paired = [p for p in ordered if bye is None or p.no != bye.no]
-    state = _Pool(paired, avoid_teams)
+    state = _Pool(paired, avoid_teams, constraints)
     pairs = _pair_all(state)
     games = _boards_and_colours(state, pairs, seed)
     return Pairing(
@@ -161,10 +188,19 @@ def _list(nos: Sequence[int]) -> str:
 class _Pool:
     """The pool in order, with every per-player fact the criteria need as flat lists."""
 
-    def __init__(self, ordered: Sequence[PairingPlayer], avoid_teams: bool) -> None:
+    def __init__(
+        self, ordered: Sequence[PairingPlayer], avoid_teams: bool, constraints: RoundConstraints | None = None
+    ) -> None:
         self.players = list(ordered)
         self.n = n = len(self.players)
         self.avoid_teams = avoid_teams
+        self._constrained = constraints is not None and not constraints.empty
+        if constraints is not None and self._constrained:
+            strong, weak = AvoidanceStrength.ABSOLUTE, AvoidanceStrength.WEAK
+            self.abs_keys = [tuple(k.get(p.no) for k in constraints.rule_keys(strong)) for p in self.players]
+            self.weak_keys = [tuple(k.get(p.no) for k in constraints.rule_keys(weak)) for p in self.players]
+            self.abs_pairs = set(constraints.named_pairs(strong))
+            self.weak_pairs = constraints.named_pairs(weak)
         self.no = [p.no for p in self.players]
         self.score = [p.score for p in self.players]
         self.team = [p.team for p in self.players]
@@ -193,13 +229,27 @@ class _Pool:
         self.k = len(self.group_start)
 
     def legal(self, i: int, j: int) -> bool:
-        """H1, H2 and H3 for the pair (i, j)."""
+        """H1, H2 and H3 for the pair (i, j), and no absolute avoidance between them."""
         if self.no[j] in self.opp[i] or self.no[i] in self.opp[j]:
             return False
         if self.avoid_teams and self.team[i] is not None and self.team[i] == self.team[j]:
             return False
+        if self._constrained and (
+            frozenset((self.no[i], self.no[j])) in self.abs_pairs
+            or any(a is not None and a == b for a, b in zip(self.abs_keys[i], self.abs_keys[j], strict=True))
+        ):
+            return False
         ai, aj = self.allowed[i], self.allowed[j]
         return bool((ai & _RED and aj & _BLACK) or (ai & _BLACK and aj & _RED))
+
+    def weak_cost(self, i: int, j: int) -> int:
+        """W of a pair: how many weak avoidances it breaks (0 without constraints)."""
+        if not self._constrained:
+            return 0
+        shared = sum(
+            1 for a, b in zip(self.weak_keys[i], self.weak_keys[j], strict=True) if a is not None and a == b
+        )
+        return shared + self.weak_pairs.get(frozenset((self.no[i], self.no[j])), 0)
 
     def colour_cost(self, i: int, j: int) -> int:
         """S2 of a legal pair: fewest players not getting their due colour, over H3-allowed ways."""
@@ -232,9 +282,9 @@ class _Pool:
 
 
 def _choose_bye(
-    ordered: list[PairingPlayer], avoid_teams: bool, by_tiebreaks: bool
+    ordered: list[PairingPlayer], avoid_teams: bool, by_tiebreaks: bool, constraints: RoundConstraints | None
 ) -> tuple[PairingPlayer | None, ByeExplanation | None]:
-    full = _Pool(ordered, avoid_teams)
+    full = _Pool(ordered, avoid_teams, constraints)
     if len(ordered) % 2 == 0:
         mate, unmatched = _completable(full, list(range(full.n)))
         if mate is None:
@@ -273,8 +323,9 @@ def _no_pairing(pool: _Pool, unmatched: list[int]) -> NoLegalPairing:
     detail_zh = f"（{_list(lonely)}已无任何合法对手）" if lonely else ""
     detail_en = f" ({lonely} have no legal opponent at all)" if lonely else ""
     return NoLegalPairing(
-        f"无法在不重复交手、同队回避和先后手限制下完成本轮编排，无法配对的棋手：{_list(nos)}{detail_zh}；请裁判长手工编排",
-        "no pairing satisfies H1–H4 (no rematch, team avoidance, colours); "
+        f"无法在不重复交手、同队回避、绝对回避和先后手限制下完成本轮编排，无法配对的棋手：{_list(nos)}{detail_zh}；"
+        "请裁判长手工编排",
+        "no pairing satisfies H1–H4 and the absolute avoidances (no rematch, team avoidance, colours); "
         f"players left unpaired: {nos}{detail_en}; pair by hand",
         tuple(nos),
     )
@@ -454,6 +505,7 @@ class _Layout:
     s2_shift: int
     s3_shift: int
     top: int  # every edge weight is top − cost > 0
+    w_shift: int = 0  # W (weak avoidances), between S2 and S1
 
 
 def _field_layout(pool: _Pool, members: list[int], lo: int, hi: int) -> _Layout | None:
@@ -463,21 +515,23 @@ def _field_layout(pool: _Pool, members: list[int], lo: int, hi: int) -> _Layout 
     b4 = (m + 1).bit_length()
     b3 = (m * (2 * biggest + 2) + 1).bit_length()
     b2 = (m + 1).bit_length()
+    bw = (m * _MAX_WEAK + 1).bit_length() if pool._constrained else 0  # W: weak avoidances
     bc = (m // 2 + 1).bit_length()
     cuts = hi - lo
     fields = min(cuts, MAX_CUT_FIELDS)
-    total = b4 + b3 + b2 + bc * fields + 1
+    total = b4 + b3 + b2 + bw + bc * fields + 1
     if total > _MAX_BITS:
         return None
     s3_shift = b4
     s2_shift = b4 + b3
-    base = s2_shift + b2
+    w_shift = s2_shift + b2
+    base = w_shift + bw
     # cut lo + t has field fields-1-t (top cut most significant); cuts beyond share field 0
     cum = [0]
     for t in range(cuts):
         field = max(fields - 1 - t, 0)
         cum.append(cum[-1] + (1 << (base + bc * field)))
-    return _Layout(tuple(cum), lo, s2_shift, s3_shift, 1 << total)
+    return _Layout(tuple(cum), lo, s2_shift, s3_shift, 1 << total, w_shift)
 
 
 def _solve_step(
@@ -496,6 +550,7 @@ def _solve_step(
         b = grp[j] - glo
         cost = (
             (cum[b] - cum[a])
+            + (pool.weak_cost(i, j) << layout.w_shift)
             + (pool.colour_cost(i, j) << s2s)
             + (pool.order_cost(i, j) << s3s)
             + pool.float_cost(i, j)
@@ -586,3 +641,51 @@ def _explain(pool: _Pool, i: int, j: int, red: int, reason: ColourReason) -> Pai
         f"原因：{float_reason.zh}；{colour_zh}"
     )
     return PairExplanation(False, diff, pool.no[i], float_reason, reason, zh)
+
+
+# --------------------------------------------------------------------------- what the constraints decided
+
+
+def _with_constraint_notes(pairing: Pairing, free: Pairing, constraints: RoundConstraints) -> Pairing:
+    """Each game's explanation with what the avoidances decided, against the pairing without them.
+
+    A player who would have met another player but for a constraint is told so, with the constraint's
+    name; a weakly avoided pair that S1 still required says why it was made.
+    """
+    free_opponent: dict[int, int] = {}
+    for g in free.games:
+        free_opponent[g.red], free_opponent[g.black] = g.black, g.red
+    games = []
+    for g in pairing.games:
+        notes: list[str] = []
+        for c in constraints.weak(g.red, g.black):
+            notes.append(f"{g.red}号与{g.black}号虽属{c.zh}，但避开将破坏积分组（S1），故仍配对")
+        for me, other in ((g.red, g.black), (g.black, g.red)):
+            natural = free_opponent.get(me)
+            if natural is None or natural == other:
+                continue
+            reasons = constraints.between(me, natural)
+            if reasons:
+                notes.append(f"{me}号本应与{natural}号配对，因{reasons[0].zh}而改配")
+        if not notes:
+            games.append(g)
+            continue
+        e = g.explanation
+        text = e.zh + "；" + "；".join(dict.fromkeys(notes))
+        games.append(
+            PairedGame(
+                g.board,
+                g.red,
+                g.black,
+                PairExplanation(
+                    e.same_score,
+                    e.score_difference,
+                    e.floater,
+                    e.float_reason,
+                    e.colour_reason,
+                    text,
+                    tuple(dict.fromkeys(notes)),
+                ),
+            )
+        )
+    return Pairing(tuple(games), pairing.bye, pairing.bye_explanation, pairing.seed)

@@ -107,6 +107,7 @@ class PairExplanation:
     float_reason: FloatReason | None
     colour_reason: ColourReason
     zh: str
+    constraints: tuple[str, ...] = ()  # what the pairing constraints (回避) decided here, in words
 
 
 @dataclass(frozen=True, slots=True)
