@@ -15,6 +15,7 @@ from typing import Any
 
 from app.cli import (
     attendance,
+    constraints,
     discipline,
     exports,
     hall,
@@ -35,6 +36,7 @@ Handler = Callable[[argparse.Namespace], int]
 COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
     registration.register,
     rounds.register,
+    constraints.register,
     standings.register,
     knockout.register,
     discipline.register,

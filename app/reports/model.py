@@ -505,3 +505,24 @@ class Certificate:
 class Certificates:
     header: EventHeader
     certificates: tuple[Certificate, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AvoidanceLine:
+    """A named pair kept apart: both players (序号 and name), how strongly, in which rounds, why."""
+
+    first: str
+    second: str
+    strength: str  # 绝对回避 / 尽量回避
+    rounds: str  # e.g. 每轮, 第2—4轮
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AvoidanceList:
+    """回避名单 (内部) of one group: the regulation's unit / region rules and the named pairs."""
+
+    header: EventHeader
+    rules: tuple[str, ...]
+    pairs: tuple[AvoidanceLine, ...]
+    signoff: SignOff | None = None

@@ -40,6 +40,7 @@ from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
 from app.services import hall, paperwork_docs
 from app.services.audit import audit_log
+from app.services.constraints import pair_avoidances
 from app.services.knockout import bracket_of
 from app.services.records import record_duty_list
 from app.services.registration import PlayerView, list_players
@@ -758,6 +759,21 @@ def results_book(db: Database) -> model.ResultsBook:
     return paperwork_docs.results_book(db, header, groups, _optional_prizes(db), bool(label))
 
 
+def avoidance_list(db: Database, group: str) -> model.AvoidanceList:
+    """回避名单 (内部): the regulation's unit / region rules and the group's named pairs kept apart."""
+    info = tournament_info(db)
+    rules = tuple(
+        f"{r.basis.zh}{r.strength.zh}（{r.rounds_zh}）" for r in info.regulations.pairing.avoidances
+    )
+    pairs = tuple(
+        model.AvoidanceLine(
+            f"{v.first} {v.first_name}", f"{v.second} {v.second_name}", v.strength.zh, v.rounds_zh, v.reason
+        )
+        for v in pair_avoidances(db, group)
+    )
+    return model.AvoidanceList(_header(info, group), rules, pairs, paperwork_docs.signoff(db))
+
+
 def certificates(db: Database, group: str | None = None) -> model.Certificates:
     """获奖证书 of every prize awarded (of one group, if given), from the editable template — only for the
     groups whose last round is complete (a certificate is never printed for a provisional place)."""
@@ -853,6 +869,8 @@ def _document(
         return results_book(db)
     if name == "certificates":
         return certificates(db, resolve_group(db, group) if group else None)
+    if name == "avoidances":
+        return avoidance_list(db, resolve_group(db, group))
     if name == "entry-list" and order:
         g = resolve_group(db, group)
         doc: object = internal_entry_list(db, g, order) if internal else entry_list(db, g, order)

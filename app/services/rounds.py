@@ -25,6 +25,7 @@ from app.engine.types import AbsenceKind, GameResult, PlayerStatus, RoundStage, 
 from app.services import audit
 from app.services.backups import backup_after
 from app.services.brackets import knockout_players
+from app.services.constraints import constraints_in_round
 from app.services.results import round_row
 from app.services.tournaments import group_row, regulations_of
 
@@ -258,7 +259,8 @@ def pair_next_round(
         )
         if len(pool) < 2:
             raise UserError(f"{group}可编排的棋手不足 2 名", f"{group} has fewer than 2 players to pair")
-        pairing = pair_round(pool, number, reg.pairing, used_seed)
+        constraints = constraints_in_round(s, g, reg, number)  # 同单位 / 同地区 / 指定回避 (issue 16)
+        pairing = pair_round(pool, number, reg.pairing, used_seed, constraints)
         offset = _knockout_boards(s, g, number)
         ids = {p.no: p.id for p in g.players if p.no is not None}
         rnd = s.scalars(select(Round).where(Round.group_id == g.id, Round.number == number)).one_or_none()

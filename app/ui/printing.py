@@ -42,6 +42,7 @@ PRINTED = (
     ("entry-list:rating", translate_noop("PrintMenu", "参赛名单（按等级分）")),
     ("entry-list:name", translate_noop("PrintMenu", "参赛名单（按姓名）")),
     ("check-in", translate_noop("PrintMenu", "报到表（内部）")),
+    ("avoidances", translate_noop("PrintMenu", "回避名单（内部）")),
     ("bracket", translate_noop("PrintMenu", "淘汰赛对阵图")),
     ("results-book", translate_noop("PrintMenu", "成绩册")),
     ("certificates", translate_noop("PrintMenu", "获奖证书")),

@@ -2715,4 +2715,108 @@
       <translation>Import a regulation file</translation>
     </message>
   </context>
+  <context>
+    <name>AvoidancesDialog</name>
+    <message>
+      <source>绝对回避</source>
+      <translation>Absolute</translation>
+    </message>
+    <message>
+      <source>尽量回避</source>
+      <translation>Weak</translation>
+    </message>
+    <message>
+      <source>删除所选回避</source>
+      <translation>Remove the selected avoidance</translation>
+    </message>
+    <message>
+      <source>最后一轮</source>
+      <translation>The last round</translation>
+    </message>
+    <message>
+      <source>如 父子、夫妻（记入日志）</source>
+      <translation>e.g. father and son, husband and wife (logged)</translation>
+    </message>
+    <message>
+      <source>添加回避</source>
+      <translation>Add the avoidance</translation>
+    </message>
+    <message>
+      <source>序号</source>
+      <translation>No.</translation>
+    </message>
+    <message>
+      <source>与序号</source>
+      <translation>With no.</translation>
+    </message>
+    <message>
+      <source>强度</source>
+      <translation>Strength</translation>
+    </message>
+    <message>
+      <source>自第几轮</source>
+      <translation>From round</translation>
+    </message>
+    <message>
+      <source>至第几轮</source>
+      <translation>To round</translation>
+    </message>
+    <message>
+      <source>理由</source>
+      <translation>Reason</translation>
+    </message>
+    <message>
+      <source>棋手</source>
+      <translation>Player</translation>
+    </message>
+    <message>
+      <source>轮次</source>
+      <translation>Round</translation>
+    </message>
+    <message>
+      <source>请先选择一条回避</source>
+      <translation>Choose an avoidance first</translation>
+    </message>
+    <message>
+      <source>回避设置 — %1</source>
+      <translation>Avoidances — %1</translation>
+    </message>
+    <message>
+      <source>规程中的回避：%1</source>
+      <translation>Avoidances in the regulation: %1</translation>
+    </message>
+    <message>
+      <source>无（在 设置 → 编排 中设定）</source>
+      <translation>none (set in Settings → Pairing)</translation>
+    </message>
+    <message>
+      <source>%1 号与 %2 号已设回避</source>
+      <translation>No. %1 and no. %2 now avoid each other</translation>
+    </message>
+    <message>
+      <source>已删除 %1 号与 %2 号的回避</source>
+      <translation>The avoidance of no. %1 and no. %2 is removed</translation>
+    </message>
+  </context>
+  <context>
+    <name>PlayersView</name>
+    <message>
+      <source>回避设置……</source>
+      <translation>Avoidances…</translation>
+    </message>
+  </context>
+  <context>
+    <name>PrintMenu</name>
+    <message>
+      <source>回避名单（内部）</source>
+      <translation>Avoidance list (internal)</translation>
+    </message>
+  </context>
+  <context>
+    <name>UndoCommands</name>
+    <message>
+      <source>%1 号与 %2 号回避</source>
+      <translation>No. %1 and no. %2 avoid each other</translation>
+    </message>
+  </context>
 </TS>

@@ -42,3 +42,30 @@ def test_excuse_pair_list_and_reenter(tmp_path: Path, capsys) -> None:
         capsys, "excuse", str(path), "--group", G, "--player", "3", "--round", "99", "--reason", "x"
     )
     assert code == 2 and "1—11" in err
+
+
+def test_avoid_list_pair_and_unavoid(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "a.xqt"
+    import_snapshot(snapshot([player(i, f"棋手{i}") for i in range(1, 9)]), path).close()
+    code, out, _ = run(capsys, "avoid", str(path), "1", "5", "--group", G, "--reason", "父子")
+    assert code == 0 and "绝对回避" in out
+    code, _, err = run(capsys, "avoid", str(path), "5", "1", "--group", G, "--weak")
+    assert code == 2 and "已设回避" in err
+    code, out, _ = run(capsys, "avoidances", str(path), "--group", G, "--json")
+    assert json.loads(out)["pairs"] == [
+        {
+            "group": G,
+            "first": 1,
+            "second": 5,
+            "strength": "absolute",
+            "from_round": 1,
+            "to_round": 0,
+            "reason": "父子",
+        }
+    ]
+    assert run(capsys, "pair", str(path), "--group", G, "--seed", "1")[0] == 0
+    code, out, _ = run(capsys, "why", str(path), "--group", G, "--round", "1", "--player", "1")
+    assert "指定回避（父子）绝对回避" in out
+    assert run(capsys, "unavoid", str(path), "1", "5", "--group", G, "--reason", "误设")[0] == 0
+    code, out, _ = run(capsys, "avoidances", str(path), "--group", G)
+    assert "没有同队回避以外的回避设置" in out

@@ -68,3 +68,36 @@ def test_reentry_from_the_dialog_is_undoable(qtbot, window: MainWindow) -> None:
     window.document.undo_stack.undo()
     player = next(p for p in list_players(db, GROUP) if p.id == pid)
     assert (player.status, player.reentry_round) == ("withdrawn", None)
+
+
+def test_named_avoidance_typed_in_the_dialog_then_undone(qtbot, window: MainWindow) -> None:
+    from app.services.constraints import pair_avoidances
+    from app.ui.dialogs.avoidances import AvoidancesDialog
+
+    view = window.show_view("players")
+    assert isinstance(view, PlayersView)
+    dialog = view.avoidances()
+    assert isinstance(dialog, AvoidancesDialog)
+    qtbot.waitExposed(dialog)
+    assert dialog.focusWidget() is dialog.first
+    dialog.first.lineEdit().selectAll()
+    _type(qtbot, dialog, "12")
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Tab)
+    assert dialog.focusWidget() is dialog.second
+    dialog.second.lineEdit().selectAll()
+    _type(qtbot, dialog, "12")
+    for _ in range(4):  # strength, from round, to round, reason
+        qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Tab)
+    assert dialog.focusWidget() is dialog.reason
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Return)
+    assert "两名不同" in dialog.message.text() and pair_avoidances(window.document.db, GROUP) == []
+    dialog.second.lineEdit().selectAll()
+    qtbot.keyClicks(dialog.second, "30")
+    dialog.reason.setFocus()
+    _type(qtbot, dialog, "father and son")
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Return)
+    listed = pair_avoidances(window.document.db, GROUP)
+    assert [(v.first, v.second, v.reason) for v in listed] == [(12, 30, "father and son")]
+    assert dialog.table.rowCount() == 1 and dialog.table.item(0, 2).text() == "绝对回避"
+    window.document.undo_stack.undo()
+    assert pair_avoidances(window.document.db, GROUP) == []

@@ -16,7 +16,12 @@ from app.reports.pdf.base import Output
 from app.reports.pdf.bracket import render_bracket
 from app.reports.pdf.cards import render_record_sheets, render_table_cards
 from app.reports.pdf.game import GameSheet, render_game
-from app.reports.pdf.paperwork import render_certificates, render_check_in, render_results_book
+from app.reports.pdf.paperwork import (
+    render_avoidances,
+    render_certificates,
+    render_check_in,
+    render_results_book,
+)
 from app.reports.pdf.tables import (
     render_crosstable,
     render_entry_list,
@@ -43,8 +48,9 @@ DOCUMENTS = (
     "check-in",
     "results-book",
     "certificates",
+    "avoidances",
 )
-INTERNAL_DOCUMENTS = ("payout", "check-in")  # marked 内部 (entry-list only with --internal)
+INTERNAL_DOCUMENTS = ("payout", "check-in", "avoidances")  # marked 内部 (entry-list only with --internal)
 PUBLIC_DOCUMENTS = tuple(d for d in DOCUMENTS if d not in INTERNAL_DOCUMENTS)
 GAME_DOCUMENTS = ("game",)  # one game record (棋谱) with a diagram, from a GameSheet
 
@@ -71,6 +77,7 @@ _RENDERERS: dict[str, tuple[type | tuple[type, ...], Callable[..., None]]] = {
     "check-in": (model.CheckInSheet, render_check_in),
     "results-book": (model.ResultsBook, render_results_book),
     "certificates": (model.Certificates, render_certificates),
+    "avoidances": (model.AvoidanceList, render_avoidances),
     "game": (GameSheet, render_game),
 }
 

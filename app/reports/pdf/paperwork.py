@@ -23,7 +23,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from app.reports.model import Certificate, Certificates, CheckInSheet, ResultsBook
+from app.reports.model import AvoidanceList, Certificate, Certificates, CheckInSheet, ResultsBook
 from app.reports.pdf.base import (
     BOTTOM,
     FONT,
@@ -289,3 +289,27 @@ def render_certificates(certs: Certificates, out: Output, printed_at: datetime) 
     """获奖证书: one A4 landscape page per prize awarded; no header or footer (the template says it all)."""
     decor = PageDecor(certs.header, "获奖证书", printed_at, show_header=False, show_footer=False)
     draw_pages(out, decor, [_draw_certificate(c) for c in certs.certificates], wide=True)  # type: ignore[misc]
+
+
+def render_avoidances(doc: AvoidanceList, out: Output, printed_at: datetime) -> None:
+    """回避名单 (内部): the unit / region rules of the regulation, then every named pair kept apart."""
+    width, _ = frame_size()
+    rules = "；".join(doc.rules) if doc.rules else "无"
+    story: list[Flowable] = [
+        Paragraph(f"规程中的回避（同队回避之外）：{_escape(rules)}", paragraph_style(10, 15))
+    ]
+    story.append(Spacer(1, 3 * mm))
+    cols = [
+        Column("棋手", 20),
+        Column("棋手", 20),
+        Column("强度", 10),
+        Column("轮次", 12),
+        Column("理由", 20),
+    ]
+    rows = [[p.first, p.second, p.strength, p.rounds, p.reason] for p in doc.pairs]
+    if rows:
+        story.append(grid(cols, rows, width, ROW + 2))
+    else:
+        story.append(Paragraph("没有指定回避的棋手。", paragraph_style(10)))
+    story = with_signoff(story, doc.signoff, width)
+    build_story(out, PageDecor(doc.header, "回避名单（内部）", printed_at, internal=True), story)

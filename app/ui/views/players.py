@@ -73,6 +73,7 @@ class PlayersView(QWidget):
             ("template", self.tr("导出报名表模板……"), self.export_template),
             ("draw", self.tr("抽签定序号……"), self.draw_numbers),
             ("attendance", self.tr("请假／恢复参赛……"), self.attendance),
+            ("avoidances", self.tr("回避设置……"), self.avoidances),
         ):
             button = QPushButton(text, self)
             button.clicked.connect(lambda _checked=False, slot=slot: slot())
@@ -216,6 +217,15 @@ class PlayersView(QWidget):
         from app.ui.dialogs.attendance import AttendanceDialog
 
         dialog = AttendanceDialog(self.document, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    def avoidances(self) -> QWidget:
+        """回避设置: named pairs kept apart in the pairing (family members, the same coach …)."""
+        from app.ui.dialogs.avoidances import AvoidancesDialog
+
+        dialog = AvoidancesDialog(self.document, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.show()
         return dialog
