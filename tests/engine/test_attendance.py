@@ -199,3 +199,20 @@ def test_absences_give_exactly_the_regulations_points_and_nothing_else(
     for r in filled:  # nobody is absent from a round they played
         seated = {x for g in r.games for x in (g.red, g.black)} | set(r.byes)
         assert not seated & {a.no for a in r.absent}
+
+
+def test_trf_counts_a_late_entrys_points_and_marks_the_round() -> None:
+    from app.engine.trf import TrfEvent, TrfPlayer, player_points, write_trf
+
+    rounds = with_absences(ROUNDS, PEOPLE, COMPENSATED.pairing, COMPENSATED.points)
+    event = TrfEvent("赛", "公开组", tuple(TrfPlayer(n, f"P{n}") for n in range(1, 7)), rounds)
+    assert player_points(event)[6] == 5.0 and player_points(event)[5] == 4.0
+    line = next(x for x in write_trf(event).splitlines() if x.startswith("001    6"))
+    assert line[80:84] == " 5.0" and "0000 - F" in line  # round 1 compensated with a bye's points
+    half = with_absences(ROUNDS, PEOPLE, DRAW_COMPENSATED.pairing, DRAW_COMPENSATED.points)
+    line = next(
+        x
+        for x in write_trf(TrfEvent("赛", "公开组", event.players, half)).splitlines()
+        if x.startswith("001    6")
+    )
+    assert "0000 - H" in line and line[80:84] == " 4.0"
