@@ -191,7 +191,10 @@ class AttendanceDialog(QDialog):
             for c, text in enumerate(values):
                 self.table.setItem(r, c, QTableWidgetItem(text))
         played = [s.number for s in rounds_service.rounds_of(db, self.group)]
-        self.round_no.setValue(max(played, default=0) + 1)
+        rounds = self.document.info.regulations.group(self.group).rounds
+        self.round_no.setRange(1, rounds)
+        self.reentry_round.setRange(0, rounds)
+        self.round_no.setValue(min(max(played, default=0) + 1, rounds))
         self.withdrawn.clear()
         for p in list_players(db, self.group):
             if p.status == "withdrawn" and p.no is not None:

@@ -220,7 +220,11 @@ class PaperworkEditor(QWidget):
         render_document(
             "certificates", Certificates(EventHeader(""), (cert,)), buf, printed_at=datetime.now()
         )
-        image = page_images(buf.getvalue(), scale=0.6)[0]
-        self.preview.setPixmap(QPixmap.fromImage(image))
+        image = page_images(buf.getvalue(), scale=1.0)[0]
+        size = self.preview.contentsRect().size()
+        pixmap = QPixmap.fromImage(image).scaled(
+            size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+        )
+        self.preview.setPixmap(pixmap)
         show_message(self.message, "")
         return True
