@@ -150,9 +150,14 @@ def _teams_page(t: TeamStandings) -> str:
 
 
 def _prizes_page(p: PrizeList) -> str:
-    rows: list[list[object]] = [[x.table, x.place, x.name, x.unit, f"{x.amount:,}"] for x in p.lines]
-    rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}"])
-    return _table(["类别", "名次", "姓名", "单位", "奖金（元，税前）"], rows, (2, 3))
+    items = any(x.item for x in p.lines)  # non-cash prizes (issue 16): a column only if any
+    rows: list[list[object]] = [
+        [x.table, x.place, x.name, x.unit, f"{x.amount:,}", *([x.item] if items else [])] for x in p.lines
+    ]
+    rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}", *([""] if items else [])])
+    return _table(
+        ["类别", "名次", "姓名", "单位", "奖金（元，税前）", *(["奖品"] if items else [])], rows, (2, 3)
+    )
 
 
 def _bracket_page(b: Bracket) -> str:

@@ -372,13 +372,14 @@ def entries_main(x: EntryList, at: datetime) -> str:
 
 
 def prizes_main(p: PrizeList, at: datetime) -> str:
-    rows: list[list[object]] = [[x.table, f"第{x.place}名", x.name, x.unit, f"{x.amount:,}"] for x in p.lines]
-    rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}"])
-    return (
-        "<h1>获奖名单</h1>"
-        + table(["类别", "名次", "姓名", "单位", "奖金（元，税前）"], rows, (0, 2, 3))
-        + stamp(at)
-    )
+    items = any(x.item for x in p.lines)  # non-cash prizes (issue 16): a column only if any
+    rows: list[list[object]] = [
+        [x.table, f"第{x.place}名", x.name, x.unit, f"{x.amount:,}", *([x.item] if items else [])]
+        for x in p.lines
+    ]
+    rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}", *([""] if items else [])])
+    head = ["类别", "名次", "姓名", "单位", "奖金（元，税前）", *(["奖品"] if items else [])]
+    return "<h1>获奖名单</h1>" + table(head, rows, (0, 2, 3)) + stamp(at)
 
 
 def bracket_main(b: Bracket, at: datetime) -> str:

@@ -125,3 +125,29 @@ def test_entry_list_by_rating_and_by_name(event: DemoEvent) -> None:
     keys = [pinyin_key(line.name) for line in by_name.lines]
     assert keys == sorted(keys)
     assert render("entry-list", by_name).pages == 3
+
+
+def test_non_cash_prizes_reach_the_workbook_and_the_pages() -> None:
+    import io
+    from datetime import datetime
+
+    from openpyxl import load_workbook
+
+    from app.reports.excel import write_workbook
+    from app.reports.html import _prizes_page
+    from app.web.pages import prizes_main
+
+    header = model.EventHeader("赛")
+    lines = (
+        model.PrizeLine("女子", 1, "甲", "天水", 800, "奖杯"),
+        model.PrizeLine("个人", 1, "乙", "", 1000),
+    )
+    prizes = model.PrizeList(header, lines)
+    buf = io.BytesIO()
+    write_workbook(model.ResultWorkbook("赛", prizes=prizes), buf)
+    sheet = load_workbook(buf)["奖励名单"]
+    values = [[c.value for c in row] for row in sheet.iter_rows()]
+    assert ["女子", 1, "甲", "天水", 800, "奖杯"] in values
+    assert "奖杯" in _prizes_page(prizes) and "奖杯" in prizes_main(prizes, datetime(2024, 7, 28))
+    plain = model.PrizeList(header, lines[1:])
+    assert "奖品" not in _prizes_page(plain)  # no column where no prize has an item
