@@ -539,10 +539,19 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
         )
 
 
+def _whole(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 999:
+        raise SnapshotError(f"快照中 {where} 的轮次“{value}”无效", f"snapshot: invalid round at {where}")
+    return value
+
+
 def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> None:
     """The keys of issue 16: excused absences, named pair avoidances and the paperwork (officials,
     certificate template), all absent in older snapshots."""
     paperwork = data.get("paperwork")
+    for key in ("absences", "pair_avoidances"):
+        if not isinstance(data.get(key, []), list):
+            raise SnapshotError(f"快照中 {key} 应为列表", f"snapshot: {key} must be a list")
     if paperwork is not None:
         value = paperwork_to_dict(paperwork_from_dict(paperwork))  # validated, in its stored form
         s.add(Setting(key=PAPERWORK_KEY, value=json.dumps(value, ensure_ascii=False, sort_keys=True)))
@@ -552,7 +561,7 @@ def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> 
         s.add(
             Absence(
                 player_id=player_id(group, _req(a, "player", where), where),
-                round_number=int(_req(a, "round", where)),
+                round_number=_whole(_req(a, "round", where), f"{where}.round"),
                 reason=str(a.get("reason", "")),
                 created_at=_parse_dt(a.get("created_at"), f"{where}.created_at") or datetime(2000, 1, 1),
             )
@@ -570,8 +579,8 @@ def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> 
                 first_id=player_id(group, _req(v, "first", where), f"{where}.first"),
                 second_id=player_id(group, _req(v, "second", where), f"{where}.second"),
                 strength=strength,
-                from_round=int(v.get("from_round", 1)),
-                to_round=int(v.get("to_round", 0)),
+                from_round=_whole(v.get("from_round", 1), f"{where}.from_round"),
+                to_round=_whole(v.get("to_round", 0), f"{where}.to_round"),
                 reason=str(v.get("reason", "")),
                 created_at=_parse_dt(v.get("created_at"), f"{where}.created_at") or datetime(2000, 1, 1),
             )
