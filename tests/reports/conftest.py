@@ -91,6 +91,7 @@ def documents(event: DemoEvent) -> dict[str, Rendered]:
         "check-in": render("check-in", event.model("check-in")),
         "results-book": render("results-book", event.model("results-book", group=None)),
         "certificates": render("certificates", event.model("certificates", group=None)),
+        "avoidances": render("avoidances", event.model("avoidances")),
     }
 
 
