@@ -7,8 +7,9 @@ from collections import defaultdict
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.db.models import Bye, GameRow, Group, Player, Round, Team, Violation
+from app.db.models import Absence, Bye, GameRow, Group, Player, Round, Team, Violation
 from app.db.session import kept
+from app.engine.attendance import Attendance, with_absences
 from app.engine.event import Entrant, GroupState, ViolationFact
 from app.engine.regulations import Regulations
 from app.engine.types import Game, GameResult, PlayerStatus, RoundRecord, RoundStage
@@ -45,6 +46,9 @@ def read_group_state(session: Session, group: Group, regulations: Regulations) -
             Player.fee_paid,
             Player.checked_in,
             Player.dq_games,
+            Player.region,
+            Player.late_entry_round,
+            Player.reentry_round,
         ).where(Player.group_id == group.id)
     ).all()
     no_of = {p.id: p.no for p in players}
@@ -62,6 +66,9 @@ def read_group_state(session: Session, group: Group, regulations: Regulations) -
                     fee_paid=p.fee_paid,
                     checked_in=p.checked_in,
                     annul_games=p.dq_games == "annul",
+                    region=p.region,
+                    late_entry_round=p.late_entry_round,
+                    reentry_round=p.reentry_round,
                 )
                 for p in players
                 if p.no is not None
@@ -89,8 +96,23 @@ def read_group_state(session: Session, group: Group, regulations: Regulations) -
         select(Bye.round_id, Bye.player_id).where(Bye.round_id.in_(round_ids))
     ):
         byes[round_id].append(no_of[player_id])
-    records = tuple(
-        RoundRecord(number=r.number, games=tuple(games[r.id]), byes=tuple(sorted(byes[r.id]))) for r in rounds
+    excused = tuple(
+        sorted(
+            (no_of[player_id], number)
+            for player_id, number in session.execute(
+                select(Absence.player_id, Absence.round_number).where(Absence.player_id.in_(list(no_of)))
+            )
+            if no_of[player_id] is not None
+        )
+    )
+    records = with_absences(
+        [
+            RoundRecord(number=r.number, games=tuple(games[r.id]), byes=tuple(sorted(byes[r.id])))
+            for r in rounds
+        ],
+        _attendance(entrants, excused),
+        regulations.pairing,
+        regulations.points,
     )
     violations = tuple(
         ViolationFact(no=no_of[player_id], round=number, kind=kind)
@@ -109,4 +131,16 @@ def read_group_state(session: Session, group: Group, regulations: Regulations) -
         stages=tuple(RoundStage(r.stage) for r in rounds),
         closed=tuple(r.closed_at is not None for r in rounds),
         violations=violations,
+        excused=excused,
     )
+
+
+def _attendance(entrants: tuple[Entrant, ...], excused: tuple[tuple[int, int], ...]) -> list[Attendance]:
+    rounds: dict[int, set[int]] = defaultdict(set)
+    for no, number in excused:
+        rounds[no].add(number)
+    return [
+        Attendance(e.no, e.late_entry_round, frozenset(rounds.get(e.no, ())))
+        for e in entrants
+        if e.late_entry_round is not None or e.no in rounds
+    ]

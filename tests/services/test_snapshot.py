@@ -50,6 +50,43 @@ def _rich_snapshot() -> dict:
             "received_at": "2024-07-26T11:30:00",
         },
     ]
+    data["players"][4]["region"] = "甘肃天水"
+    data["players"][3]["reentry_round"] = 2
+    data["absences"] = [
+        {
+            "group": "公开组",
+            "player": 6,
+            "round": 3,
+            "reason": "家中有事",
+            "created_at": "2024-07-26T12:00:00",
+        }
+    ]
+    data["paperwork"] = {
+        "officials": [
+            {"role": "裁判长", "name": "高福荣", "signs": True},
+            {"role": "仲裁委员会主任", "name": "李明", "signs": False},
+        ],
+        "organiser": "天水市总工会　天水市体育局",
+        "seal": "竞赛组委会（盖章）",
+        "certificate": {
+            "title": "荣誉证书",
+            "body": "{姓名}荣获{奖项}{名次}",
+            "signature": "{主办单位}",
+            "date": "{日期}",
+        },
+    }
+    data["pair_avoidances"] = [
+        {
+            "group": "公开组",
+            "first": 2,
+            "second": 5,
+            "strength": "weak",
+            "from_round": 1,
+            "to_round": 3,
+            "reason": "父子",
+            "created_at": "2024-07-25T09:00:00",
+        }
+    ]
     data["audit"] = [
         {
             "at": "2024-07-26T09:00:00",
@@ -137,3 +174,25 @@ def test_unreadable_snapshot_files(tmp_path: Path) -> None:
         read_snapshot_file(bad)
     with pytest.raises(UserError, match="找不到"):
         read_snapshot_file(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("absences", [{"group": "公开组", "player": 1, "round": "二"}], r"absences\[0\]\.round"),
+        ("absences", [{"group": "公开组", "player": 42, "round": 2}], "不存在的棋手"),
+        ("absences", {"player": 1}, "应为列表"),
+        ("pair_avoidances", [{"group": "公开组", "first": 1, "second": 2, "strength": "strong"}], "回避强度"),
+        ("pair_avoidances", [{"group": "公开组", "first": 1, "second": 2, "to_round": -1}], "to_round"),
+        ("paperwork", {"officials": [{"role": "", "name": "甲"}]}, "没有职务"),
+        ("paperwork", {"certificate": {"title": "{nickname}"}}, "nickname"),
+    ],
+)
+def test_bad_issue_16_keys_are_named_and_leave_no_file(
+    tmp_path: Path, key: str, value: object, message: str
+) -> None:
+    data = snapshot([player(i, f"棋手{i}") for i in range(1, 4)])
+    data[key] = value
+    with pytest.raises(UserError, match=message):
+        import_snapshot(data, tmp_path / "bad.xqt")
+    assert not (tmp_path / "bad.xqt").exists()
