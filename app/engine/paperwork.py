@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.engine.regulations import Regulations, TeamAvoidance, Tiebreak, _from_plain, _to_plain
+from app.engine.text import NAME_MAX, clean_text
 from app.engine.types import UserError
 
 __all__ = [
@@ -37,7 +38,12 @@ __all__ = [
 ]
 
 PLACEHOLDERS = ("姓名", "单位", "组别", "奖项", "名次", "金额", "奖品", "赛事", "日期", "地点", "主办单位")
-MAX_TEXT = 2000  # characters per template field or name
+MAX_TEXT = 2000  # characters of the certificate's body
+ROLE_MAX = 20  # 仲裁委员会副主任 …
+ORGANISER_MAX = 200  # several organisers on one line
+LINE_MAX = 100  # the seal line, the certificate's title and date line
+SIGNATURE_MAX = 200
+OFFICIALS_MAX = 50
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
@@ -75,26 +81,51 @@ class Paperwork:
         return tuple(o for o in self.officials if o.signs)
 
     def validate(self) -> None:
-        """Raise :class:`UserError` naming the first bad field (empty role, unknown placeholder, too long)."""
+        """Raise :class:`UserError` naming the first bad field (empty role, unknown placeholder, a
+        control or bidi character, too long)."""
+        self.cleaned()
+
+    def cleaned(self) -> Paperwork:
+        """The same paperwork with every text checked and normalised as names are (NFC, no control,
+        bidi or zero-width characters, white space tidied, within its length); :class:`UserError`
+        names the first bad field."""
+        if len(self.officials) > OFFICIALS_MAX:
+            raise UserError(
+                f"裁判人员过多（{len(self.officials)} 位，最多 {OFFICIALS_MAX} 位）",
+                f"too many officials ({len(self.officials)}, at most {OFFICIALS_MAX})",
+            )
+        officials = []
         for i, o in enumerate(self.officials):
-            if not o.role.strip():
+            if not isinstance(o.role, str) or not o.role.strip():
                 raise UserError(f"第 {i + 1} 位裁判人员没有职务", f"official {i + 1} has no role")
-            _length(o.role, f"officials[{i}].role")
-            _length(o.name, f"officials[{i}].name")
-        _length(self.organiser, "organiser")
-        _length(self.seal, "seal")
-        for name in ("title", "body", "signature", "date"):
-            text = getattr(self.certificate, name)
-            _length(text, f"certificate.{name}")
-            check_template(text, f"certificate.{name}")
-
-
-def _length(text: str, where: str) -> None:
-    if len(text) > MAX_TEXT:
-        raise UserError(
-            f"{where} 过长（{len(text)} 字，最多 {MAX_TEXT} 字）",
-            f"{where} is too long ({len(text)} > {MAX_TEXT})",
+            role = _clean(o.role, f"第 {i + 1} 位裁判人员的职务", f"officials[{i}].role", ROLE_MAX)
+            name = _clean(o.name, f"第 {i + 1} 位裁判人员的姓名", f"officials[{i}].name", NAME_MAX)
+            officials.append(Official(role, name, o.signs))
+        c = self.certificate
+        certificate = CertificateTemplate(
+            title=_template(c.title, "title", LINE_MAX),
+            body=_template(c.body, "body", MAX_TEXT, multiline=True),
+            signature=_template(c.signature, "signature", SIGNATURE_MAX, multiline=True),
+            date=_template(c.date, "date", LINE_MAX),
         )
+        return Paperwork(
+            tuple(officials),
+            _clean(
+                self.organiser, "主办单位", "organiser", ORGANISER_MAX, multiline=True
+            ),  # may be two lines
+            _clean(self.seal, "盖章栏", "seal", LINE_MAX),
+            certificate,
+        )
+
+
+def _clean(text: str, what_zh: str, what_en: str, limit: int, *, multiline: bool = False) -> str:
+    return clean_text(text, what_zh, what_en, limit, multiline=multiline)
+
+
+def _template(text: str, name: str, limit: int, *, multiline: bool = False) -> str:
+    cleaned = _clean(text, f"证书模板 {name}", f"certificate.{name}", limit, multiline=multiline)
+    check_template(cleaned, f"certificate.{name}")
+    return cleaned
 
 
 def check_template(text: str, where: str = "template") -> None:
@@ -147,8 +178,7 @@ def paperwork_from_dict(data: Any) -> Paperwork:
     """Build and validate; a wrong key or value raises :class:`UserError` naming it."""
     value = _from_plain(Paperwork, data, "paperwork")
     assert isinstance(value, Paperwork)
-    value.validate()
-    return value
+    return value.cleaned()
 
 
 def regulation_summary(reg: Regulations) -> tuple[tuple[str, str], ...]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, clean_text
+from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, REGION_MAX, UNIT_MAX, clean_text
 from app.engine.types import Colour, GameResult, UserError
 
 
@@ -498,6 +498,27 @@ def _validate_prize_table(t: PrizeTable) -> None:
         raise UserError(f"单位奖励“{t.name}”须给出单位", f"unit prize table {t.name!r} needs a unit")
     if not t.places:
         raise UserError(f"奖励“{t.name}”没有任何名次", f"prize table {t.name!r} has no places")
+    if max(len(t.items), len(t.regions), len(t.units)) > MAX_CAPACITY:
+        raise UserError(f"奖励“{t.name}”的奖品、地区或单位过多", f"prize table {t.name!r} lists too many")
+    for field_zh, field_en, values, limit in (
+        ("奖品", "non-cash prize", t.items, ITEM_MAX),
+        ("地区", "region", t.regions, REGION_MAX),
+        ("单位", "unit", t.units, UNIT_MAX),
+    ):
+        for value in values:
+            if (
+                clean_text(
+                    value, f"奖励“{t.name}”的{field_zh}", f"prize table {t.name!r}: the {field_en}", limit
+                )
+                != value
+            ):
+                raise UserError(
+                    f"奖励“{t.name}”的{field_zh}“{value}”前后有多余空白",
+                    f"prize table {t.name!r}: the {field_en} {value!r} has extra white space",
+                )
+
+
+ITEM_MAX = 50  # a non-cash prize's name (奖杯、证书、象棋一副 …)
 
 
 # --------------------------------------------------------------------------- presets

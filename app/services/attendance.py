@@ -53,9 +53,7 @@ def _now() -> datetime:
 
 
 def _reason(text: str) -> str:
-    if not text.strip():
-        raise UserError("请填写理由", "a reason is required")
-    return text.strip()
+    return audit.clean_reason(text, required=True)
 
 
 def _last_round(s: Session, g: Group) -> int:

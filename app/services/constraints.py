@@ -16,16 +16,12 @@ from sqlalchemy.orm import Session
 
 from app.db.models import Group, PairAvoidance, Player, Team
 from app.db.session import Database
-from app.engine.pairing.constraints import (
-    ConstraintFacts,
-    NamedAvoidance,
-    RoundConstraints,
-    round_constraints,
-)
+from app.engine.pairing.constraints import RoundConstraints
 from app.engine.regulations import AvoidanceStrength, Regulations
 from app.engine.types import UserError
 from app.services import audit
 from app.services.discipline import player_row
+from app.services.pairing_plan import constraints_from_rows
 from app.services.tournaments import group_row, regulations_of
 
 
@@ -93,6 +89,7 @@ def add_pair_avoidance(
     """Keep players ``first`` and ``second`` of ``group`` apart in rounds ``from_round``..``to_round``
     (0 = to the last round): absolutely or weakly. Refused for a pair already listed; logged."""
     level = _strength(strength)
+    reason = audit.clean_reason(reason)
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
@@ -118,7 +115,7 @@ def add_pair_avoidance(
                 strength=level.value,
                 from_round=from_round,
                 to_round=to_round,
-                reason=reason.strip(),
+                reason=reason,
                 created_at=datetime.now().replace(microsecond=0),
             )
         )
@@ -127,7 +124,7 @@ def add_pair_avoidance(
             "add_pair_avoidance",
             entity=f"{group} {a.no}号 {a.name} — {b.no}号 {b.name}",
             after={"strength": level.value, "from_round": from_round, "to_round": to_round},
-            reason=reason.strip(),
+            reason=reason,
             who=who,
         )
 
@@ -193,8 +190,8 @@ def constraints_in_round(s: Session, g: Group, reg: Regulations, round_number: i
     """The avoidances in force in ``round_number`` of the group: the regulation's unit and region rules
     (on each player's unit — the team's name where no unit is given — and region) and the named pairs."""
     teams = dict(s.execute(select(Team.id, Team.name).where(Team.group_id == g.id)).all())
-    facts = [
-        ConstraintFacts(no, unit or (teams.get(team_id, "") if team_id else ""), region)
+    players = [
+        (no, unit, teams.get(team_id, "") if team_id else "", region)
         for no, unit, team_id, region in s.execute(
             select(Player.no, Player.unit, Player.team_id, Player.region).where(
                 Player.group_id == g.id, Player.no.is_not(None)
@@ -202,10 +199,9 @@ def constraints_in_round(s: Session, g: Group, reg: Regulations, round_number: i
         )
     ]
     named = [
-        NamedAvoidance(v.first, v.second, v.strength, v.from_round, v.to_round, v.reason)
-        for v in _pair_rows(s, g)
+        (v.first, v.second, v.strength.value, v.from_round, v.to_round, v.reason) for v in _pair_rows(s, g)
     ]
-    return round_constraints(reg.pairing.avoidances, facts, named, round_number)
+    return constraints_from_rows(reg, round_number, players, named)
 
 
 def round_constraints_of(db: Database, group: str, round_number: int) -> RoundConstraints:

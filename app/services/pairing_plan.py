@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from app.engine.discipline import ForfeitStreak, consecutive_forfeits
 from app.engine.event import GroupState
 from app.engine.pairing import Pairing, PairingPlayer
+from app.engine.pairing.constraints import (
+    ConstraintFacts,
+    NamedAvoidance,
+    RoundConstraints,
+    round_constraints,
+)
 from app.engine.pairing.history import Entrant as PoolEntrant
 from app.engine.pairing.history import pool_from_history
-from app.engine.regulations import Regulations
+from app.engine.regulations import AvoidanceStrength, Regulations
 from app.engine.types import PlayerStatus, UserError
 
 
@@ -78,6 +85,23 @@ def forfeit_streaks(state: GroupState, reg: Regulations) -> tuple[ForfeitStreak,
     active = {e.no for e in state.entrants if e.status is PlayerStatus.ACTIVE}
     streaks = consecutive_forfeits(state.rounds, reg.discipline, reentered)
     return tuple(s for s in streaks if s.no in active)
+
+
+def constraints_from_rows(
+    reg: Regulations,
+    round_number: int,
+    players: Iterable[tuple[int, str, str, str]],
+    named: Iterable[tuple[int, int, str, int, int, str]],
+) -> RoundConstraints:
+    """The avoidances in force in ``round_number`` (issue 16): the regulation's unit and region rules
+    on each numbered player's ``(no, unit, team name, region)`` — the team's name where no unit is
+    given — and the named pairs ``(first, second, strength, from, to, reason)``."""
+    facts = [ConstraintFacts(no, unit or team or "", region or "") for no, unit, team, region in players]
+    pairs = [
+        NamedAvoidance(first, second, AvoidanceStrength(strength), from_round, to_round, reason)
+        for first, second, strength, from_round, to_round, reason in named
+    ]
+    return round_constraints(reg.pairing.avoidances, facts, pairs, round_number)
 
 
 def explanation_of(pairing: Pairing, offset: int) -> dict[str, Any]:

@@ -47,8 +47,8 @@ def load_paperwork(db: Database) -> Paperwork:
 def write_paperwork(
     s: Session, value: Paperwork, *, reason: str = "", who: str = audit.DEFAULT_ARBITER
 ) -> None:
-    """Store ``value`` in the action's session (validated first), logged with before and after."""
-    value.validate()
+    """Store ``value`` in the action's session (checked and normalised first), logged with before and after."""
+    value = value.cleaned()
     before = stored_paperwork(s)
     after = paperwork_to_dict(value)
     if before == after:

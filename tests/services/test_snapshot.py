@@ -180,12 +180,61 @@ def test_unreadable_snapshot_files(tmp_path: Path) -> None:
     ("key", "value", "message"),
     [
         ("absences", [{"group": "公开组", "player": 1, "round": "二"}], r"absences\[0\]\.round"),
-        ("absences", [{"group": "公开组", "player": 42, "round": 2}], "不存在的棋手"),
-        ("absences", {"player": 1}, "应为列表"),
-        ("pair_avoidances", [{"group": "公开组", "first": 1, "second": 2, "strength": "strong"}], "回避强度"),
-        ("pair_avoidances", [{"group": "公开组", "first": 1, "second": 2, "to_round": -1}], "to_round"),
-        ("paperwork", {"officials": [{"role": "", "name": "甲"}]}, "没有职务"),
-        ("paperwork", {"certificate": {"title": "{nickname}"}}, "nickname"),
+        (
+            "absences",
+            [{"group": "公开组", "player": 42, "round": 2}],
+            r"absences\[0\]\.player：公开组没有 42 号",
+        ),
+        (
+            "absences",
+            [{"group": "公开组", "player": 1, "round": 12}],
+            r"absences\[0\]\.round：公开组只有 11 轮",
+        ),
+        (
+            "absences",
+            [{"group": "公开组", "player": 1, "round": 2}] * 2,
+            r"absences\[1\]：1 号第 2 轮的请假重复",
+        ),
+        (
+            "absences",
+            [{"group": "公开组", "player": 1, "round": 2, "reason": "家\u202e事"}],
+            r"absences\[0\]\.reason.*U\+202E",
+        ),
+        ("absences", {"player": 1}, r"absences：.*(list|列表)"),
+        (
+            "pair_avoidances",
+            [{"group": "公开组", "first": 1, "second": 2, "strength": "strong"}],
+            r"pair_avoidances\[0\]\.strength",
+        ),
+        (
+            "pair_avoidances",
+            [{"group": "公开组", "first": 1, "second": 2, "to_round": -1}],
+            r"pair_avoidances\[0\]\.to_round",
+        ),
+        (
+            "pair_avoidances",
+            [{"group": "公开组", "first": 2, "second": 2}],
+            r"pair_avoidances\[0\]\.second：回避须是两名不同的棋手",
+        ),
+        (
+            "pair_avoidances",
+            [{"group": "公开组", "first": 1, "second": 2, "from_round": 3, "to_round": 2}],
+            r"pair_avoidances\[0\]\.to_round",
+        ),
+        (
+            "pair_avoidances",
+            [{"group": "公开组", "first": 1, "second": 2}, {"group": "公开组", "first": 2, "second": 1}],
+            r"pair_avoidances\[1\]：1 号与 2 号的回避重复",
+        ),
+        ("paperwork", {"officials": [{"role": "", "name": "甲"}]}, r"paperwork\.officials\[0\]\.role"),
+        (
+            "paperwork",
+            {"officials": [{"role": "裁判长", "name": "高\u200b福荣"}]},
+            r"paperwork\.officials\[0\]\.name.*U\+200B",
+        ),
+        ("paperwork", {"certificate": {"title": "{nickname}"}}, r"paperwork\.certificate\.title.*nickname"),
+        ("paperwork", {"seal": "盖" * 101}, r"paperwork\.seal"),
+        ("paperwork", {"organiser": "主办", "extra": 1}, r"paperwork\.extra"),
     ],
 )
 def test_bad_issue_16_keys_are_named_and_leave_no_file(
@@ -193,6 +242,27 @@ def test_bad_issue_16_keys_are_named_and_leave_no_file(
 ) -> None:
     data = snapshot([player(i, f"棋手{i}") for i in range(1, 4)])
     data[key] = value
+    with pytest.raises(UserError, match=message):
+        import_snapshot(data, tmp_path / "bad.xqt")
+    assert not (tmp_path / "bad.xqt").exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("region", "甘\u202e肃", r"players\[0\]\.region.*U\+202E"),
+        ("region", "地" * 51, r"players\[0\]\.region"),
+        ("region", 7, r"players\[0\]\.region"),
+        ("reentry_round", 0, r"players\[0\]\.reentry_round"),
+        ("reentry_round", 12, r"players\[0\]\.reentry_round：公开组只有 11 轮"),
+        ("reentry_round", "3", r"players\[0\]\.reentry_round"),
+    ],
+)
+def test_bad_issue_16_player_fields_are_named(
+    tmp_path: Path, field: str, value: object, message: str
+) -> None:
+    data = snapshot([player(i, f"棋手{i}") for i in range(1, 4)])
+    data["players"][0][field] = value
     with pytest.raises(UserError, match=message):
         import_snapshot(data, tmp_path / "bad.xqt")
     assert not (tmp_path / "bad.xqt").exists()
