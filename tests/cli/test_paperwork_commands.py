@@ -88,7 +88,7 @@ def test_missing_folder_and_oversized_files_are_refused(tmp_path: Path, capsys) 
     huge = tmp_path / "huge.toml"
     huge.write_bytes(b"#" * 1_100_000)
     code, _, err = run(capsys, "regulation-import", str(event), str(huge))
-    assert code == 2 and "太大" in err
+    assert code == 2 and "过大" in err
     assert load_regulations_of(event) == before
     code, _, err = run(capsys, "regulation-export", str(event), str(tmp_path))
     assert code == 2 and "文件夹" in err

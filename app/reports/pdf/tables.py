@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 from datetime import datetime
 
 from pypinyin import lazy_pinyin
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer
 
 from app.reports.model import (
     Crosstable,
@@ -208,11 +210,12 @@ def standings_story(standings: Standings, width: float) -> list[Flowable]:
 def render_crosstable(table: Crosstable, out: Output, printed_at: datetime) -> None:
     """个人成绩总表 (A4 landscape): per round opponent 序号, colour and result, then score and place."""
     width, _ = frame_size(wide=True)
-    story = with_signoff(crosstable_story(table, width), table.signoff, width)
+    story = crosstable_story(table, width)
     build_story(out, PageDecor(table.header, "个人成绩总表", printed_at), story, wide=True)
 
 
 def crosstable_story(table: Crosstable, width: float) -> list[Flowable]:
+    """The crosstable, its legend and the sign-off, with rows fitted so that no page holds a lone row."""
     _, height = frame_size(wide=True)
     cols = [Column("序号", 3.5), Column("姓名", 8), Column("单位", 10)]
     cols += [Column(f"第{n}轮", 6.2, size=8) for n in range(1, table.rounds + 1)]
@@ -229,10 +232,21 @@ def crosstable_story(table: Crosstable, width: float) -> list[Flowable]:
         paragraph_style(8),
     )
     spacer = 2 * mm
-    _, legend_height = legend.wrap(width, 1000)
-    # no page with a lone row or a lone legend: rows a little shorter instead (never under 13 pt)
-    row = fitted_row_height(len(rows), height, tail=spacer + legend_height + 1, preferred=ROW, smallest=13)
-    return [grid(cols, rows, width, row), Spacer(1, spacer), legend]
+    tail = with_signoff([Spacer(1, spacer), legend], table.signoff, width)
+    tail_height = _height(tail, width) + 1
+    # no page with a lone row, a lone legend or a lone sign-off: rows a little shorter instead (≥ 13 pt)
+    row = fitted_row_height(len(rows), height, tail=tail_height, preferred=ROW, smallest=13)
+    return [grid(cols, rows, width, row), *tail]
+
+
+def _height(story: list[Flowable], width: float) -> float:
+    """The height of flowables laid out one under the other (a KeepTogether: its content's)."""
+    scratch = Canvas(io.BytesIO())
+    total = 0.0
+    for f in story:
+        parts = f._content if isinstance(f, KeepTogether) else [f]
+        total += sum(p.wrapOn(scratch, width, 10_000)[1] + p.getSpaceBefore() + p.getSpaceAfter() for p in parts)
+    return total
 
 
 def render_teams(teams: TeamStandings, out: Output, printed_at: datetime) -> None:
