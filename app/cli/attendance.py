@@ -5,13 +5,22 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from app.cli.common import group_of, open_file, player_id, print_json
+from app.cli.common import (
+    PLAYER_NO,
+    ROUND,
+    add_take_over,
+    group_of,
+    open_file,
+    player_id,
+    print_json,
+    writing,
+)
 
 
 def cmd_excuse(args: argparse.Namespace) -> int:
     from app.services.attendance import excuse_absence
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         group = group_of(db, args.group)
         excuse_absence(db, group, args.player, args.round, args.reason)
     print(f"{args.player} 号第 {args.round} 轮请假：不参加编排，本轮计 0 分，不作弃权")
@@ -21,7 +30,7 @@ def cmd_excuse(args: argparse.Namespace) -> int:
 def cmd_cancel_excuse(args: argparse.Namespace) -> int:
     from app.services.attendance import cancel_absence
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         group = group_of(db, args.group)
         cancel_absence(db, group, args.player, args.round, reason=args.reason)
     print(f"已取消 {args.player} 号第 {args.round} 轮的请假")
@@ -48,7 +57,7 @@ def cmd_absences(args: argparse.Namespace) -> int:
 def cmd_reenter(args: argparse.Namespace) -> int:
     from app.services.attendance import reenter_player
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         group = group_of(db, args.group)
         first = reenter_player(
             db, player_id(db, group, args.player), reason=args.reason, from_round=args.from_round
@@ -63,17 +72,19 @@ def register(sub: Any) -> None:
     )
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", default=None, help="the group (needed when there are several)")
-    p.add_argument("--player", type=int, required=True, help="the player's sequence number (序号)")
-    p.add_argument("--round", type=int, required=True, help="the round, not paired yet")
+    p.add_argument("--player", type=PLAYER_NO, required=True, help="the player's sequence number (序号)")
+    p.add_argument("--round", type=ROUND, required=True, help="the round, not paired yet")
     p.add_argument("--reason", required=True, help="why (written to the audit log)")
+    add_take_over(p)
     p.set_defaults(func=cmd_excuse)
 
     p = sub.add_parser("cancel-excuse", help="cancel an excused absence before its round is paired")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", default=None, help="the group (needed when there are several)")
-    p.add_argument("--player", type=int, required=True, help="the player's sequence number (序号)")
-    p.add_argument("--round", type=int, required=True, help="the round of the absence")
+    p.add_argument("--player", type=PLAYER_NO, required=True, help="the player's sequence number (序号)")
+    p.add_argument("--round", type=ROUND, required=True, help="the round of the absence")
     p.add_argument("--reason", default="", help="why (written to the audit log)")
+    add_take_over(p)
     p.set_defaults(func=cmd_cancel_excuse)
 
     p = sub.add_parser(
@@ -87,9 +98,10 @@ def register(sub: Any) -> None:
     p = sub.add_parser("reenter", help="a withdrawn player plays again (恢复参赛), logged")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("--group", default=None, help="the group (needed when there are several)")
-    p.add_argument("--player", type=int, required=True, help="the player's sequence number (序号)")
+    p.add_argument("--player", type=PLAYER_NO, required=True, help="the player's sequence number (序号)")
     p.add_argument(
-        "--from-round", type=int, default=None, help="first round paired again (default: the next)"
+        "--from-round", type=ROUND, default=None, help="first round paired again (default: the next)"
     )
     p.add_argument("--reason", required=True, help="why (written to the audit log)")
+    add_take_over(p)
     p.set_defaults(func=cmd_reenter)

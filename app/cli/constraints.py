@@ -5,14 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from app.cli.common import group_of, open_file, print_json
+from app.cli.common import PLAYER_NO, ROUND, add_take_over, bounded, group_of, open_file, print_json, writing
+
+TO_ROUND = bounded("轮次", "round", 0, 999)  # 0 = to the last round
 
 
 def cmd_avoid(args: argparse.Namespace) -> int:
     from app.services.constraints import add_pair_avoidance
 
     strength = "weak" if args.weak else "absolute"
-    with open_file(args.file) as db:
+    with writing(args) as db:
         group = group_of(db, args.group)
         add_pair_avoidance(
             db,
@@ -32,7 +34,7 @@ def cmd_avoid(args: argparse.Namespace) -> int:
 def cmd_unavoid(args: argparse.Namespace) -> int:
     from app.services.constraints import remove_pair_avoidance
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         group = group_of(db, args.group)
         remove_pair_avoidance(db, group, args.first, args.second, reason=args.reason)
     print(f"已取消 {args.first} 号与 {args.second} 号的回避")
@@ -78,23 +80,27 @@ def cmd_avoidances(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     p = sub.add_parser("avoid", help="keep two players apart (家属回避 …) for a range of rounds")
     p.add_argument("file", help="the tournament file (.xqt)")
-    p.add_argument("first", type=int, help="a player's sequence number (序号)")
-    p.add_argument("second", type=int, help="the other player's sequence number")
+    p.add_argument("first", type=PLAYER_NO, help="a player's sequence number (序号)")
+    p.add_argument("second", type=PLAYER_NO, help="the other player's sequence number")
     p.add_argument("--group", default=None, help="the group (needed when there are several)")
     p.add_argument(
         "--weak", action="store_true", help="avoid where the score groups allow (default: never pair)"
     )
-    p.add_argument("--from-round", type=int, default=1, help="first round it applies to")
-    p.add_argument("--to-round", type=int, default=0, help="last round it applies to (0 = the last round)")
+    p.add_argument("--from-round", type=ROUND, default=1, help="first round it applies to")
+    p.add_argument(
+        "--to-round", type=TO_ROUND, default=0, help="last round it applies to (0 = the last round)"
+    )
     p.add_argument("--reason", default="", help="why, e.g. 父子 (written to the audit log)")
+    add_take_over(p)
     p.set_defaults(func=cmd_avoid)
 
     p = sub.add_parser("unavoid", help="remove a named pair's avoidance")
     p.add_argument("file", help="the tournament file (.xqt)")
-    p.add_argument("first", type=int, help="a player's sequence number (序号)")
-    p.add_argument("second", type=int, help="the other player's sequence number")
+    p.add_argument("first", type=PLAYER_NO, help="a player's sequence number (序号)")
+    p.add_argument("second", type=PLAYER_NO, help="the other player's sequence number")
     p.add_argument("--group", default=None, help="the group (needed when there are several)")
     p.add_argument("--reason", default="", help="why (written to the audit log)")
+    add_take_over(p)
     p.set_defaults(func=cmd_unavoid)
 
     p = sub.add_parser("avoidances", help="the unit / region rules and the named pairs kept apart")

@@ -7,33 +7,36 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import open_file, print_json
+from app.cli.common import add_take_over, open_file, output_path, print_json, write_output, writing
 from app.engine.types import UserError
 
 
 def cmd_regulation_export(args: argparse.Namespace) -> int:
-    from app.services.regulation_files import write_regulation_file
+    from app.services.regulation_files import regulation_file_text
 
+    out = output_path(args.out)
     with open_file(args.file, read_only=True) as db:
-        written = write_regulation_file(db, Path(args.out))
-    print(f"已导出规程文件 {written}")
+        text = regulation_file_text(db)
+    write_output(out, text)
+    print(f"已导出规程文件 {out}")
     return 0
 
 
 def cmd_regulation_import(args: argparse.Namespace) -> int:
     from app.services.regulation_files import import_regulation_file
 
-    with open_file(args.file) as db:
+    with writing(args) as db:
         import_regulation_file(db, Path(args.toml), reason=args.reason)
     print(f"已从 {args.toml} 导入规程")
     return 0
 
 
 def cmd_preset_export(args: argparse.Namespace) -> int:
-    from app.services.regulation_files import write_preset_file
+    from app.services.regulation_files import preset_file_text
 
-    written = write_preset_file(args.preset, Path(args.out))
-    print(f"已将预设 {args.preset} 导出为规程文件 {written}")
+    out = output_path(args.out)
+    write_output(out, preset_file_text(args.preset))
+    print(f"已将预设 {args.preset} 导出为规程文件 {out}")
     return 0
 
 
@@ -51,7 +54,7 @@ def cmd_officials(args: argparse.Namespace) -> int:
     from app.services.paperwork import load_paperwork, update_paperwork
 
     changing = args.set is not None or args.organiser is not None or args.seal is not None
-    with open_file(args.file, read_only=not changing) as db:
+    with open_file(args.file, read_only=not changing, take_over=changing and args.take_over) as db:
         value = load_paperwork(db)
         if changing:
             if args.set is not None:
@@ -83,17 +86,25 @@ def cmd_certificate(args: argparse.Namespace) -> int:
     from app.engine.paperwork import paperwork_to_dict
     from app.services.paperwork import load_paperwork, update_paperwork
 
-    with open_file(args.file, read_only=args.template is None) as db:
+    setting = args.template is not None
+    with open_file(args.file, read_only=not setting, take_over=setting and args.take_over) as db:
         value = load_paperwork(db)
         if args.template is not None:
             import tomllib
 
+            from app.files import read_limited
+
             path = Path(args.template)
+            raw = read_limited(path, TEMPLATE_MAX_BYTES, what_zh="证书模板", what_en="certificate template")
             try:
-                data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                data = tomllib.loads(raw.decode("utf-8-sig"))
+            except UnicodeDecodeError:
                 raise UserError(
-                    f"无法读取证书模板 {path.name}：{exc}", f"cannot read {path.name}: {exc}"
+                    f"证书模板 {path.name} 不是 UTF-8 编码的文本", f"{path.name} is not UTF-8 text"
+                ) from None
+            except tomllib.TOMLDecodeError as exc:
+                raise UserError(
+                    f"证书模板 {path.name} 不是有效的 TOML：{exc}", f"{path.name} is not valid TOML: {exc}"
                 ) from None
             unknown = sorted(set(data) - {"title", "body", "signature", "date"})
             if unknown:
@@ -113,6 +124,9 @@ def cmd_certificate(args: argparse.Namespace) -> int:
     return 0
 
 
+TEMPLATE_MAX_BYTES = 100_000
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("regulation-export", help="export the event's regulation as a file (TOML) / 导出规程")
     p.add_argument("file", help="the tournament file (.xqt)")
@@ -123,6 +137,7 @@ def register(sub: Any) -> None:
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("toml", help="the regulation file to read (.toml)")
     p.add_argument("--reason", default="", help="why (written to the audit log)")
+    add_take_over(p)
     p.set_defaults(func=cmd_regulation_import)
 
     p = sub.add_parser("preset-export", help="write a built-in preset as a regulation file to edit")
@@ -142,6 +157,7 @@ def register(sub: Any) -> None:
     p.add_argument("--seal", default=None, help="the seal line under the lists (an empty text for none)")
     p.add_argument("--reason", default="", help="why (written to the audit log)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_take_over(p)
     p.set_defaults(func=cmd_officials)
 
     p = sub.add_parser("certificate", help="show or set the prize certificate's template / 证书模板")
@@ -153,4 +169,5 @@ def register(sub: Any) -> None:
         help="set from a file with title, body, signature, date (placeholders such as {姓名} {奖项} {名次})",
     )
     p.add_argument("--reason", default="", help="why (written to the audit log)")
+    add_take_over(p)
     p.set_defaults(func=cmd_certificate)

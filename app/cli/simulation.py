@@ -60,14 +60,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    import functools
-
-    from app.engine.attendance import Attendance, with_absences
-    from app.engine.pairing.constraints import ConstraintFacts, NamedAvoidance, round_constraints
+    from app.engine.attendance import attendances, with_absences
+    from app.engine.pairing.constraints import RoundConstraints
     from app.engine.pairing.history import Entrant
-    from app.engine.regulations import AvoidanceStrength, regulations_from_dict
+    from app.engine.regulations import regulations_from_dict
     from app.engine.simulation import check_event
     from app.engine.types import Game, GameResult, RoundRecord
+    from app.services.pairing_plan import constraints_from_rows
     from app.services.snapshot import checked_snapshot, read_snapshot_file
 
     data = checked_snapshot(read_snapshot_file(Path(args.snapshot)))
@@ -94,37 +93,23 @@ def cmd_check(args: argparse.Namespace) -> int:
             records.append(RoundRecord(r["round"], games, tuple(r.get("byes", []))))
             seeds.append(r.get("seed"))
         entrants = [Entrant(p["no"], p.get("team"), p.get("rating")) for p in players]
-        # absences (请假, late entries' points) and avoidances: issue 16's snapshot keys
-        excused: dict[int, set[int]] = {}
-        for a in data.get("absences", []):
-            if isinstance(a, dict) and a.get("group") == group and a.get("player") is not None:
-                excused.setdefault(a["player"], set()).add(a.get("round"))
-        attendance = [
-            Attendance(p["no"], p.get("late_entry_round"), frozenset(excused.get(p["no"], ())))
-            for p in players
-            if p.get("late_entry_round") is not None or p["no"] in excused
+        # absences (请假, late entries' points) and avoidances: issue 16's snapshot keys, read as the
+        # file's readers read them (the snapshot was checked whole above)
+        excused = [(a["player"], a["round"]) for a in data["absences"] if a["group"] == group]
+        late = {p["no"]: p.get("late_entry_round") for p in players}
+        records = list(with_absences(records, attendances(late, excused), reg.pairing, reg.points))
+        facts = [(p["no"], p.get("unit") or "", p.get("team") or "", p.get("region") or "") for p in players]
+        named = [
+            (v["first"], v["second"], v["strength"], v["from_round"], v["to_round"], v["reason"])
+            for v in data["pair_avoidances"]
+            if v["group"] == group
         ]
-        records = list(with_absences(records, attendance, reg.pairing, reg.points))
-        try:
-            facts = [
-                ConstraintFacts(p["no"], p.get("unit") or p.get("team") or "", p.get("region", ""))
-                for p in players
-            ]
-            named = [
-                NamedAvoidance(
-                    v["first"],
-                    v["second"],
-                    AvoidanceStrength(v.get("strength", "absolute")),
-                    v.get("from_round", 1),
-                    v.get("to_round", 0),
-                    v.get("reason", ""),
-                )
-                for v in data.get("pair_avoidances", [])
-                if v.get("group") == group
-            ]
-        except (KeyError, TypeError, ValueError):
-            raise UserError("快照中的回避设置无效", "the snapshot's pair avoidances are invalid") from None
-        constraints_for = functools.partial(round_constraints, reg.pairing.avoidances, facts, named)
+
+        def constraints_for(
+            number: int, facts: list[Any] = facts, named: list[Any] = named
+        ) -> RoundConstraints:
+            return constraints_from_rows(reg, number, facts, named)
+
         findings = check_event(entrants, records, reg.pairing, seeds, reg.points, constraints_for)
         findings_total += len(findings)
         print(f"{group}：{len(records)} 轮，{len(findings)} 处差异或违规")

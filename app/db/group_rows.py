@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from app.engine.attendance import Attendance, with_absences
+from app.engine.attendance import attendances, with_absences
 from app.engine.event import Entrant, GroupState, ViolationFact
 from app.engine.regulations import Regulations
 from app.engine.types import Game, GameResult, PlayerStatus, RoundRecord, RoundStage
@@ -114,7 +114,7 @@ def group_state_from_rows(
             RoundRecord(number=r[1], games=tuple(by_round[r[0]]), byes=tuple(sorted(bye_of[r[0]])))
             for r in rounds
         ],
-        _attendance(entrants, excused),
+        attendances({e.no: e.late_entry_round for e in entrants}, excused),
         regulations.pairing,
         regulations.points,
     )
@@ -132,14 +132,3 @@ def group_state_from_rows(
         ),
         excused=excused,
     )
-
-
-def _attendance(entrants: tuple[Entrant, ...], excused: tuple[tuple[int, int], ...]) -> list[Attendance]:
-    rounds: dict[int, set[int]] = defaultdict(set)
-    for no, number in excused:
-        rounds[no].add(number)
-    return [
-        Attendance(e.no, e.late_entry_round, frozenset(rounds.get(e.no, ())))
-        for e in entrants
-        if e.late_entry_round is not None or e.no in rounds
-    ]

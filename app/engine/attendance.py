@@ -25,13 +25,13 @@ Three ways a player of the event is not paired in a round without forfeiting it:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from app.engine.regulations import PairingRules, Points
 from app.engine.types import Absence, AbsenceKind, RoundRecord
 
-__all__ = ["Attendance", "with_absences"]
+__all__ = ["Attendance", "attendances", "with_absences"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +41,23 @@ class Attendance:
     no: int
     late_entry_round: int | None = None  # the first round the player could be paired in
     excused_rounds: frozenset[int] = frozenset()
+
+
+def attendances(late_entry: Mapping[int, int | None], excused: Iterable[tuple[int, int]]) -> list[Attendance]:
+    """The players whose presence the ranking must know: a late entry's first round (``late_entry``:
+    sequence number → first round, None for none) and the excused ``(no, round)`` absences.
+
+    >>> attendances({1: None, 2: 3}, [(1, 2)])
+    [Attendance(no=1, late_entry_round=None, excused_rounds=frozenset({2})), Attendance(no=2, late_entry_round=3, excused_rounds=frozenset())]
+    """
+    rounds: dict[int, set[int]] = {}
+    for no, number in excused:
+        rounds.setdefault(no, set()).add(number)
+    return [
+        Attendance(no, first, frozenset(rounds.get(no, ())))
+        for no, first in late_entry.items()
+        if first is not None or no in rounds
+    ]
 
 
 def with_absences(

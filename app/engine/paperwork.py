@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.engine.privacy import looks_personal
 from app.engine.regulations import Regulations, TeamAvoidance, Tiebreak, _from_plain, _to_plain
 from app.engine.text import NAME_MAX, clean_text
 from app.engine.types import UserError
@@ -119,7 +120,13 @@ class Paperwork:
 
 
 def _clean(text: str, what_zh: str, what_en: str, limit: int, *, multiline: bool = False) -> str:
-    return clean_text(text, what_zh, what_en, limit, multiline=multiline)
+    cleaned = clean_text(text, what_zh, what_en, limit, multiline=multiline)
+    if looks_personal(cleaned):  # printed under public lists and on certificates
+        raise UserError(
+            f"{what_zh}中像是含有手机号、证件号或文件路径（会印在公开的名单和证书上）",
+            f"{what_en} seems to hold a phone or ID number or a path (it is printed publicly)",
+        )
+    return cleaned
 
 
 def _template(text: str, name: str, limit: int, *, multiline: bool = False) -> str:

@@ -850,24 +850,13 @@ def results_book(db: Database) -> model.ResultsBook:
     for name, numbers in _paired_groups(db):
         if not numbers:
             continue
-        table, final = standings(db, name), False
+        # the final ranking once the group is over (its places explained against the next player, the
+        # knockout places first), else the current standings, marked 暂列 — the 名次表 the lists print
+        final = _final_view(db, name) is not None
         try:
-            view = final_standings(db, name)
+            table = standings(db, name)
         except UserError:
-            pass  # not over yet: the current standings, marked 暂列
-        else:
-            final = True
-            knockout = info.regulations.group(name).knockout_size
-            by_no = {row.no: row for row in table.rows}
-            rows = tuple(
-                dataclasses.replace(
-                    by_no[line.no],
-                    rank=line.rank,
-                    separated_by="淘汰赛" if line.rank <= knockout else line.separated_by_zh,
-                )
-                for line in view.lines
-            )
-            table = dataclasses.replace(table, rows=rows, header=_header(info, name, round_label="最终名次"))
+            table = None  # round 1 not complete yet: the results of the rounds only
         teams = (
             team_standings_model(db, name) if any(g.name == name and g.teams for g in info.groups) else None
         )

@@ -102,11 +102,6 @@ def write_regulation_file(db: Database, path: Path | str) -> Path:
     return write_atomic(path, regulation_file_text(db))
 
 
-def write_preset_file(name: str, path: Path | str) -> Path:
-    check_output_path(path)
-    return write_atomic(path, preset_file_text(name))
-
-
 def import_regulation_file(
     db: Database, path: Path | str, *, reason: str = "", who: str = audit.DEFAULT_ARBITER
 ) -> None:

@@ -28,6 +28,7 @@ from pydantic import ValidationError as ValidationError
 
 from app.engine import paperwork as pw
 from app.engine.knockout import ColourMethod, GameKind
+from app.engine.privacy import looks_personal
 from app.engine.regulations import AvoidanceStrength
 from app.engine.text import (
     EVENT_NAME_MAX,
@@ -270,6 +271,20 @@ class PairAvoidanceDoc(_Strict):
     created_at: IsoDateTime | None = None
 
 
+def _public(max_len: int, *, required: bool = False, multiline: bool = False) -> Any:
+    """Text printed on public lists and certificates: clean, and no personal number or path in it."""
+
+    def check(text: str) -> str:
+        if looks_personal(text):
+            raise ValueError(
+                "像是含有手机号、证件号或文件路径（会印在公开的名单和证书上）"
+                " (seems to hold a phone or ID number or a path; it is printed publicly)"
+            )
+        return text
+
+    return Annotated[_clean(max_len, required=required, multiline=multiline), AfterValidator(check)]
+
+
 def _template(max_len: int, *, multiline: bool = False) -> Any:
     def check(text: str) -> str:
         try:
@@ -278,26 +293,29 @@ def _template(max_len: int, *, multiline: bool = False) -> Any:
             raise ValueError(f"{exc.zh} ({exc.en})") from None
         return text
 
-    return Annotated[_clean(max_len, multiline=multiline), AfterValidator(check)]
+    return Annotated[_public(max_len, multiline=multiline), AfterValidator(check)]
+
+
+_CERTIFICATE = pw.CertificateTemplate()
 
 
 class OfficialDoc(_Strict):
-    role: _clean(pw.ROLE_MAX, required=True)
-    name: _clean(NAME_MAX) = ""
+    role: _public(pw.ROLE_MAX, required=True)
+    name: _public(NAME_MAX) = ""
     signs: StrictBool = True
 
 
 class CertificateDoc(_Strict):
-    title: _template(pw.LINE_MAX) = pw.CertificateTemplate.title
-    body: _template(pw.MAX_TEXT, multiline=True) = pw.CertificateTemplate.body
-    signature: _template(pw.SIGNATURE_MAX, multiline=True) = pw.CertificateTemplate.signature
-    date: _template(pw.LINE_MAX) = pw.CertificateTemplate.date
+    title: _template(pw.LINE_MAX) = _CERTIFICATE.title
+    body: _template(pw.MAX_TEXT, multiline=True) = _CERTIFICATE.body
+    signature: _template(pw.SIGNATURE_MAX, multiline=True) = _CERTIFICATE.signature
+    date: _template(pw.LINE_MAX) = _CERTIFICATE.date
 
 
 class PaperworkDoc(_Strict):
     officials: Annotated[list[OfficialDoc], Field(max_length=pw.OFFICIALS_MAX)] = []
-    organiser: _clean(pw.ORGANISER_MAX, multiline=True) = ""
-    seal: _clean(pw.LINE_MAX) = pw.Paperwork.seal
+    organiser: _public(pw.ORGANISER_MAX, multiline=True) = ""
+    seal: _public(pw.LINE_MAX) = pw.Paperwork().seal
     certificate: CertificateDoc = CertificateDoc()
 
 

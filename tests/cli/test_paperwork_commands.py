@@ -58,6 +58,52 @@ def test_next_years_event_starts_from_this_years_regulation(tmp_path: Path, caps
     assert read_regulation_file(again) == read_regulation_file(reg_file)  # the file round-trips exactly
 
 
+def test_new_from_a_regulation_file_with_the_events_own_name_dates_and_groups(tmp_path: Path, capsys) -> None:
+    """The regulation file gives the settings; --name/--start/--venue/--deadline/--groups this event's own
+    (as they do for a preset: issue 13's new event and issue 16's regulation files together)."""
+    reg_file = tmp_path / "last-year.toml"
+    assert run(capsys, "preset-export", "tianshui-2024", str(reg_file))[0] == 0
+    text = reg_file.read_text(encoding="utf-8").replace(
+        "late_entry_bye_compensation = false", "late_entry_bye_compensation = true"
+    )
+    reg_file.write_text(text + '\n[paperwork]\norganiser = "天水市总工会"\n', encoding="utf-8")
+    event = tmp_path / "2031.xqt"
+    code, out, _ = run(
+        capsys,
+        "new",
+        str(event),
+        "--regulation",
+        str(reg_file),
+        "--name",
+        "2031年职工象棋公开赛",
+        "--start",
+        "2031-07-25",
+        "--venue",
+        "天水市体育馆",
+        "--groups",
+        "公开组,女子组",
+    )
+    assert code == 0 and "规程文件 last-year.toml" in out and "2031-07-25—2031-07-27" in out
+    db = open_tournament(event)
+    try:
+        reg = load_regulations(db)
+    finally:
+        db.close()
+    assert (reg.event_name, str(reg.start_date), reg.venue) == (
+        "2031年职工象棋公开赛",
+        "2031-07-25",
+        "天水市体育馆",
+    )
+    assert [g.name for g in reg.groups] == ["公开组", "女子组"]
+    assert reg.pairing.late_entry_bye_compensation  # the file's setting
+    assert str(reg.registration.deadline) == "2031-07-22 18:00:00"  # as long before the start as the file's
+    assert json.loads(run(capsys, "officials", str(event), "--json")[1])["organiser"] == "天水市总工会"
+    code, _, err = run(
+        capsys, "new", str(tmp_path / "x.xqt"), "--preset", "tianshui-2024", "--regulation", str(reg_file)
+    )
+    assert code == 2 and "--regulation" in err and not (tmp_path / "x.xqt").exists()
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -151,3 +151,18 @@ def test_non_cash_prizes_reach_the_workbook_and_the_pages() -> None:
     assert "奖杯" in _prizes_page(prizes) and "奖杯" in prizes_main(prizes, datetime(2024, 7, 28))
     plain = model.PrizeList(header, lines[1:])
     assert "奖品" not in _prizes_page(plain)  # no column where no prize has an item
+
+
+def test_the_results_books_final_ranking_is_the_printed_one(event: DemoEvent) -> None:
+    """The book's 最终名次 is the 名次表 the lists print once the group is over: the same order and the
+    same 区分依据 (each place explained against the next player in the final order, issue 13)."""
+    book = event.model("results-book", group=None)
+    assert isinstance(book, model.ResultsBook)
+    for group in book.groups:
+        printed = event.model("standings", group=group.name)
+        assert isinstance(printed, model.Standings) and group.final and group.standings is not None
+        assert [(r.rank, r.no, r.separated_by) for r in group.standings.rows] == [
+            (r.rank, r.no, r.separated_by) for r in printed.rows
+        ]
+        assert printed.header.round_label == "最终名次"
+        assert all(r.separated_by for r in printed.rows[:-1])  # every place but the last explained

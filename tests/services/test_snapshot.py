@@ -266,3 +266,16 @@ def test_bad_issue_16_player_fields_are_named(
     with pytest.raises(UserError, match=message):
         import_snapshot(data, tmp_path / "bad.xqt")
     assert not (tmp_path / "bad.xqt").exists()
+
+
+def test_paperwork_given_in_part_takes_the_defaults_for_the_rest(tmp_path: Path) -> None:
+    from app.engine.paperwork import Paperwork
+    from app.services.paperwork import load_paperwork
+
+    data = snapshot([player(i, f"棋手{i}") for i in range(1, 4)])
+    data["paperwork"] = {"organiser": "天水市体育局"}
+    db = import_snapshot(data, tmp_path / "p.xqt")
+    try:
+        assert load_paperwork(db) == Paperwork(organiser="天水市体育局")
+    finally:
+        db.close()

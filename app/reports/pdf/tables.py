@@ -245,7 +245,9 @@ def _height(story: list[Flowable], width: float) -> float:
     total = 0.0
     for f in story:
         parts = f._content if isinstance(f, KeepTogether) else [f]
-        total += sum(p.wrapOn(scratch, width, 10_000)[1] + p.getSpaceBefore() + p.getSpaceAfter() for p in parts)
+        total += sum(
+            p.wrapOn(scratch, width, 10_000)[1] + p.getSpaceBefore() + p.getSpaceAfter() for p in parts
+        )
     return total
 
 
