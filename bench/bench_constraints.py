@@ -6,7 +6,8 @@ After 5 rounds of a simulated event: the round paired without constraints, then 
 same-unit rule (units of about 8 players, drawn at random), an absolute same-region rule (regions of
 about 40 players) for round 6 only, and 2% of the players in named pairs kept absolutely apart. With
 constraints that change the pairing the engine pairs twice (the unconstrained pairing is its
-reference for ``why``): the figure is the whole call.
+reference for ``why``): the figure is the whole call. ``proved_optimal``: the engine's proof covers the
+whole round (S1, W, S2, S3, S4), as for pairings without constraints (``bench_pairing.py``).
 """
 
 from __future__ import annotations
@@ -63,12 +64,14 @@ def run(players: int) -> list[dict[str, object]]:
                 "seconds": round(seconds, 4),
                 "absolute_pairs_made": broken,
                 "weak_pairs_made": weak,
+                "proved_optimal": pairing.quality is not None and pairing.quality.exact,
+                "bounded_players": 0 if pairing.quality is None else pairing.quality.bounded_players,
             }
         )
     return out
 
 
 if __name__ == "__main__":
-    for n in [int(a) for a in sys.argv[1:]] or [160, 1000]:
+    for n in [int(a) for a in sys.argv[1:]] or [160, 1000, 5000]:
         for case in run(n):
             print(json.dumps(case), flush=True)

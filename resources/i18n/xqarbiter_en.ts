@@ -746,6 +746,10 @@
       <source>其余规程（轮次、名次区分、奖金……）来自模板，可在“设置”中修改。</source>
       <translation>Everything else (rounds, tiebreaks, prizes …) comes from the template and can be changed in Settings.</translation>
     </message>
+    <message>
+      <source>规程文件 %1</source>
+      <translation>Regulation file %1</translation>
+    </message>
   </context>
   <context>
     <name>OpenFile</name>
