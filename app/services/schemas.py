@@ -533,22 +533,29 @@ def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
                 f"{group} has {fmt.rounds} rounds, not {number}",
             )
 
-    excused: set[tuple[str, int, int]] = set()
+    seen: set[tuple[str, str, int, int]] = set()
+
+    def once(kind: str, group: str, a: int, b: int, path: str, zh: str, en: str) -> None:
+        if (kind, group, a, b) in seen:
+            bad(path, zh, en)
+        seen.add((kind, group, a, b))
+
     for i, a in enumerate(doc.absences):
         where = f"absences[{i}]"
         if not known_group(a.group, f"{where}.group"):
             continue
         known_player(a.group, a.player, f"{where}.player")
         within_rounds(a.group, a.round, f"{where}.round")
-        if (a.group, a.player, a.round) in excused:
-            bad(
-                where,
-                f"{a.player} 号第 {a.round} 轮的请假重复",
-                f"player {a.player}'s absence in round {a.round} appears twice",
-            )
-        excused.add((a.group, a.player, a.round))
+        once(
+            "absence",
+            a.group,
+            a.player,
+            a.round,
+            where,
+            f"{a.player} 号第 {a.round} 轮的请假重复",
+            f"player {a.player}'s absence in round {a.round} appears twice",
+        )
 
-    avoided: set[tuple[str, int, int]] = set()
     for i, v in enumerate(doc.pair_avoidances):
         where = f"pair_avoidances[{i}]"
         if not known_group(v.group, f"{where}.group"):
@@ -565,14 +572,16 @@ def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
                 f"回避轮次第 {v.from_round} 轮至第 {v.to_round} 轮无效",
                 f"rounds {v.from_round}-{v.to_round} are not a range",
             )
-        key = (v.group, min(v.first, v.second), max(v.first, v.second))
-        if key in avoided:
-            bad(
-                where,
-                f"{key[1]} 号与 {key[2]} 号的回避重复",
-                f"the avoidance of {key[1]} and {key[2]} appears twice",
-            )
-        avoided.add(key)
+        first, second = min(v.first, v.second), max(v.first, v.second)
+        once(
+            "avoidance",
+            v.group,
+            first,
+            second,
+            where,
+            f"{first} 号与 {second} 号的回避重复",
+            f"the avoidance of {first} and {second} appears twice",
+        )
     return out
 
 

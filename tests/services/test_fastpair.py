@@ -62,41 +62,36 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("group", [OPEN, LOCAL])
-def test_both_ways_store_the_same_round(played: Path, tmp_path: Path, group: str) -> None:
+def _both_ways(source: Path, tmp_path: Path, group: str, seed: int) -> tuple[Path, Path]:
+    """Pair copies of ``source`` by the fast path and by the full service: the same outcome, the same rows."""
     from app.services.fastpair import pair_next_round_lite
 
     fast, full = tmp_path / "fast.xqt", tmp_path / "full.xqt"
-    shutil.copy(played, fast)
-    shutil.copy(played, full)
-    quick = pair_next_round_lite(fast, group, seed=42)
+    shutil.copy(source, fast)
+    shutil.copy(source, full)
+    quick = pair_next_round_lite(fast, group, seed=seed)
     db = open_tournament(full)
     try:
-        slow = pair_next_round(db, group, seed=42)
+        slow = pair_next_round(db, group, seed=seed)
     finally:
         db.close()
-    assert quick == slow
+    assert quick is not None and quick == slow
     assert _rows(fast) == _rows(full)
+    return fast, full
+
+
+@pytest.mark.parametrize("group", [OPEN, LOCAL])
+def test_both_ways_store_the_same_round(played: Path, tmp_path: Path, group: str) -> None:
+    fast, full = _both_ways(played, tmp_path, group, 42)
     made = [f.name for f in backups_folder(fast).iterdir()]
     assert len(made) == len(list(backups_folder(full).iterdir()))
     assert any(f"paired-{group}-r" in name for name in made)
 
 
 def test_round_one_with_team_avoidance_and_an_odd_pool(tmp_path: Path) -> None:
-    from app.services.fastpair import pair_next_round_lite
-
     fresh = tmp_path / "fresh.xqt"
     create_demo(fresh, seed=3).close()
-    full = tmp_path / "full.xqt"
-    shutil.copy(fresh, full)
-    quick = pair_next_round_lite(fresh, LOCAL, seed=5)
-    db = open_tournament(full)
-    try:
-        slow = pair_next_round(db, LOCAL, seed=5)
-    finally:
-        db.close()
-    assert quick == slow and quick is not None
-    assert _rows(fresh) == _rows(full)
+    _both_ways(fresh, tmp_path, LOCAL, 5)
 
 
 def test_anything_but_the_plain_case_goes_to_the_full_service(tmp_path: Path) -> None:
@@ -251,22 +246,14 @@ def test_the_lite_reading_of_a_group_with_issue_16_data_is_the_orms(arbiter_requ
 
 
 def test_both_ways_store_the_same_round_with_issue_16_data(arbiter_requests: Path, tmp_path: Path) -> None:
-    from app.engine.pairing.constraints import RoundConstraints
     from app.services.constraints import round_constraints_of
-    from app.services.fastpair import pair_next_round_lite
 
-    fast, full = tmp_path / "fast.xqt", tmp_path / "full.xqt"
-    shutil.copy(arbiter_requests, fast)
-    shutil.copy(arbiter_requests, full)
-    quick = pair_next_round_lite(fast, OPEN, seed=42)
-    db = open_tournament(full)
+    fast, full = _both_ways(arbiter_requests, tmp_path, OPEN, 42)
+    db = open_tournament(full, read_only=True)
     try:
-        slow = pair_next_round(db, OPEN, seed=42)
-        constraints: RoundConstraints = round_constraints_of(db, OPEN, 4)
+        constraints = round_constraints_of(db, OPEN, 4)
     finally:
         db.close()
-    assert quick is not None and quick == slow
-    assert _rows(fast) == _rows(full)
     # the round really is one the data decide: the excused are not seated, no absolutely avoided pair,
     # and the constraints changed the pairing (its stored explanation names them)
     con = sqlite3.connect(fast)
