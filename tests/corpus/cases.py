@@ -91,7 +91,6 @@ NUMERIC_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("reenter", EVENT, "--player", "9", "--reason", "恢复"), "--from-round"),
     (("avoid", EVENT, "1", "5"), "--from-round"),
     (("avoid", EVENT, "1", "5"), "--to-round"),
-    (("print", EVENT, "check-in", "--group", GROUP, "-o", "{ws}/out/p.pdf"), "--round"),
 )
 
 

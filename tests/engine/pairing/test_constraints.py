@@ -9,7 +9,7 @@ import doctest
 import pytest
 
 import app.engine.pairing.constraints as constraints_module
-from app.engine.pairing import NoLegalPairing, PairingPlayer, pair_round
+from app.engine.pairing import FloaterChoice, NoLegalPairing, PairingPlayer, pair_round
 from app.engine.pairing.constraints import (
     ConstraintFacts,
     NamedAvoidance,
@@ -145,6 +145,17 @@ def test_a_weakly_avoided_floater_pair_is_not_hidden_by_the_colour_gadgets(monke
     assert got.quality is not None and got.quality.weak_avoidances == 0 and got.quality.cuts == (1,)
     why = " ".join(g.explanation.zh for g in got.games)
     assert "3号本应与4号配对，因同单位（天水一中）尽量回避而改配" in why
+    floater = next(g.explanation for g in got.games if g.explanation.floater is not None)
+    assert floater.floater_choice is FloaterChoice.AVOIDANCE
+    assert "尽量回避的对局（3号与4号同单位（天水一中）尽量回避" in floater.zh
+    assert "weakly avoided pair would be made (3 and 4: same unit (天水一中), weak avoidance" in floater.en
+    # made absolute, the same exchange is refused by a hard rule, and the explanation names it
+    strong = round_constraints(UNIT_ABS, facts, (), 2)
+    got = pair_round(players, 2, PairingRules(), seed=2, constraints=strong)
+    floater = next(g.explanation for g in got.games if g.explanation.floater is not None)
+    assert floater.floater_choice is FloaterChoice.HARD_RULE
+    assert "若改对4号，3号与4号同单位（天水一中）绝对回避" in floater.zh
+    assert "3 and 4: same unit (天水一中), absolute avoidance" in floater.en
 
 
 # One score group of four: a score group is first solved on the band of pairs near the natural ones
