@@ -159,7 +159,7 @@ def test_a_value_the_fast_path_cannot_read_goes_to_the_full_path(played: Path, t
     con.close()
     before = path.read_bytes()
     assert main(["pair", str(path), "--group", OPEN, "--seed", "9"]) == 2
-    assert path.read_bytes() == before
+    assert "pair_avoidances" in capsys.readouterr().err and path.read_bytes() == before
 
 
 # --------------------------------------------------------------------------- issue 16's data
@@ -282,3 +282,21 @@ def test_both_ways_store_the_same_round_with_issue_16_data(arbiter_requests: Pat
 
     stored = json.dumps(json.loads(explanation), ensure_ascii=False)
     assert "回避" in stored and "avoidance" in stored
+
+
+def test_a_damaged_avoidance_goes_to_the_full_path_which_names_it(
+    arbiter_requests: Path, tmp_path: Path
+) -> None:
+    from app.cli import main
+
+    path = tmp_path / "damaged.xqt"
+    shutil.copy(arbiter_requests, path)
+    con = sqlite3.connect(path)
+    con.execute(
+        "UPDATE pair_avoidances SET strength = 'zombie' WHERE id = (SELECT min(id) FROM pair_avoidances)"
+    )
+    con.commit()
+    con.close()
+    before = path.read_bytes()
+    assert main(["pair", str(path), "--group", OPEN, "--seed", "9"]) == 2
+    assert "pair_avoidances" in capsys.readouterr().err and path.read_bytes() == before
