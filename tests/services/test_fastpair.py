@@ -285,7 +285,7 @@ def test_both_ways_store_the_same_round_with_issue_16_data(arbiter_requests: Pat
 
 
 def test_a_damaged_avoidance_goes_to_the_full_path_which_names_it(
-    arbiter_requests: Path, tmp_path: Path
+    arbiter_requests: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from app.cli import main
 
