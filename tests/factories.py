@@ -43,6 +43,8 @@ def player(
         "dq_games": "",
         "registered_at": "2024-07-10T09:00:00",
         "late_entry_round": None,
+        "region": "",
+        "reentry_round": None,
     }
     p.update(extra)
     return p
@@ -72,6 +74,9 @@ def snapshot(
         "knockout": [],
         "violations": [],
         "records": [],
+        "absences": [],
+        "paperwork": None,
+        "pair_avoidances": [],
         "audit": [],
     }
     data.update(extra)

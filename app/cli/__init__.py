@@ -14,11 +14,14 @@ from contextlib import suppress
 from typing import Any
 
 from app.cli import (
+    attendance,
     common,
+    constraints,
     discipline,
     exports,
     hall,
     knockout,
+    paperwork,
     records,
     registration,
     rounds,
@@ -34,12 +37,15 @@ Handler = Callable[[argparse.Namespace], int]
 COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
     registration.register,
     rounds.register,
+    constraints.register,
     standings.register,
     knockout.register,
     discipline.register,
+    attendance.register,
     records.register,
     safety.register,
     exports.register,
+    paperwork.register,
     hall.register,
     simulation.register,
 )

@@ -20,7 +20,10 @@ BASE_URL_HELP = (
 )
 
 # the names of app.services.exports.DOCUMENTS, here so that the parser imports no service
-DOCUMENT_NAMES = "table-cards, pairings, results, standings, crosstable, teams, prizes, payout, record-sheets, entry-list, bracket"
+DOCUMENT_NAMES = (
+    "table-cards, pairings, results, standings, crosstable, teams, prizes, payout, record-sheets, "
+    "entry-list, bracket, check-in, results-book, certificates, avoidances"
+)
 
 
 def cmd_print(args: argparse.Namespace) -> int:
@@ -36,6 +39,7 @@ def cmd_print(args: argparse.Namespace) -> int:
             per_page=args.per_page,
             by_name=args.by_name,
             internal=args.internal,
+            order=args.order or "",
             base_url=args.base_url,
         )
     write_output(out, data)
@@ -98,6 +102,12 @@ def register(sub: Any) -> None:
     p.add_argument("--per-page", type=int, choices=(1, 2, 4), default=2, help="table cards per A4 page")
     p.add_argument("--by-name", action="store_true", help="pairings/results sorted by name (notice board)")
     p.add_argument("--internal", action="store_true", help="entry list: internal variant (内部)")
+    p.add_argument(
+        "--order",
+        choices=["team", "no", "name", "rating"],
+        default=None,
+        help="entry list / check-in sheet: by team (default), number, name (pinyin) or rating",
+    )
     p.add_argument("--base-url", default=None, help=BASE_URL_HELP)
     p.add_argument("-o", "--out", required=True, help="the PDF file to write")
     p.set_defaults(func=cmd_print)

@@ -19,6 +19,8 @@ from app.cli.common import (
 )
 from app.engine.types import UserError
 
+DEFAULT_PRESET = "tianshui-2024"
+
 
 def _date(text: str, option: str) -> date:
     try:
@@ -42,12 +44,26 @@ def _datetime(text: str, option: str) -> datetime:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    """A new event: the preset's regulation with the event's own name, dates, venue, deadline and
-    groups. Without --start the preset's own dates are kept (a past deadline is pointed out)."""
+    """A new event: the settings of a preset (or of a regulation file, --regulation) with the event's
+    own name, dates, venue, deadline and groups. Without --start the template's own dates are kept (a
+    past deadline is pointed out)."""
     from app.engine.regulations import PRESET_TITLES, preset
     from app.services.tournaments import NewEvent, create_event, split_group_names
 
-    base = preset(args.preset)
+    if args.regulation and args.preset:
+        raise UserError(
+            "--preset 与 --regulation 只能选一个（规程文件已给出全部设置）",
+            "give --preset or --regulation, not both (a regulation file holds every setting)",
+        )
+    if args.regulation:
+        from app.services.regulation_files import create_from_regulation_file, read_regulation_file
+
+        base = read_regulation_file(Path(args.regulation))[0]
+        title = f"规程文件 {Path(args.regulation).name}"
+    else:
+        key = args.preset or DEFAULT_PRESET
+        base = preset(key)
+        title = f"规程模板：{PRESET_TITLES.get(key, (key, key))[0]}"
     start = _date(args.start, "--start") if args.start else base.start_date
     end = _date(args.end, "--end") if args.end else start + (base.end_date - base.start_date)
     if args.deadline:
@@ -64,11 +80,11 @@ def cmd_new(args: argparse.Namespace) -> int:
         deadline,
         groups,
     )
-    create_event(Path(args.file), args.preset, event).close()
-    title = PRESET_TITLES.get(args.preset, (args.preset, args.preset))[0]
-    print(
-        f"已创建赛事文件 {args.file}：{event.name}，{start}—{end}，组别 {'、'.join(groups)}（规程模板：{title}）"
-    )
+    if args.regulation:
+        create_from_regulation_file(Path(args.file), Path(args.regulation), event).close()
+    else:
+        create_event(Path(args.file), args.preset or DEFAULT_PRESET, event).close()
+    print(f"已创建赛事文件 {args.file}：{event.name}，{start}—{end}，组别 {'、'.join(groups)}（{title}）")
     print(f"报名截止 {deadline:%Y-%m-%d %H:%M}")
     if deadline < datetime.now():
         print(
@@ -186,7 +202,15 @@ def cmd_import(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     p = sub.add_parser("new", help="create a tournament file from a preset / 新建赛事")
     p.add_argument("file", help="the tournament file to create (.xqt)")
-    p.add_argument("--preset", default="tianshui-2024", help="the regulation preset to start from")
+    p.add_argument(
+        "--preset", default=None, help=f"the regulation preset to start from (default: {DEFAULT_PRESET})"
+    )
+    p.add_argument(
+        "--regulation",
+        default=None,
+        metavar="TOML",
+        help="start from a regulation file (exported from an earlier event) instead of a preset",
+    )
     p.add_argument("--name", default=None, help="the event's name (default: the preset's)")
     p.add_argument("--start", default=None, help="first day of play, YYYY-MM-DD (default: the preset's)")
     p.add_argument(

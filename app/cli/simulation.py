@@ -60,10 +60,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from app.engine.attendance import attendances, with_absences
+    from app.engine.pairing.constraints import RoundConstraints
     from app.engine.pairing.history import Entrant
     from app.engine.regulations import regulations_from_dict
     from app.engine.simulation import check_event
     from app.engine.types import Game, GameResult, RoundRecord
+    from app.services.pairing_plan import constraints_from_rows
     from app.services.snapshot import checked_snapshot, read_snapshot_file
 
     data = checked_snapshot(read_snapshot_file(Path(args.snapshot)))
@@ -90,7 +93,24 @@ def cmd_check(args: argparse.Namespace) -> int:
             records.append(RoundRecord(r["round"], games, tuple(r.get("byes", []))))
             seeds.append(r.get("seed"))
         entrants = [Entrant(p["no"], p.get("team"), p.get("rating")) for p in players]
-        findings = check_event(entrants, records, reg.pairing, seeds, reg.points)
+        # absences (请假, late entries' points) and avoidances: issue 16's snapshot keys, read as the
+        # file's readers read them (the snapshot was checked whole above)
+        excused = [(a["player"], a["round"]) for a in data["absences"] if a["group"] == group]
+        late = {p["no"]: p.get("late_entry_round") for p in players}
+        records = list(with_absences(records, attendances(late, excused), reg.pairing, reg.points))
+        facts = [(p["no"], p.get("unit") or "", p.get("team") or "", p.get("region") or "") for p in players]
+        named = [
+            (v["first"], v["second"], v["strength"], v["from_round"], v["to_round"], v["reason"])
+            for v in data["pair_avoidances"]
+            if v["group"] == group
+        ]
+
+        def constraints_for(
+            number: int, facts: list[Any] = facts, named: list[Any] = named
+        ) -> RoundConstraints:
+            return constraints_from_rows(reg, number, facts, named)
+
+        findings = check_event(entrants, records, reg.pairing, seeds, reg.points, constraints_for)
         findings_total += len(findings)
         print(f"{group}：{len(records)} 轮，{len(findings)} 处差异或违规")
         for f in findings:

@@ -78,6 +78,7 @@ def integrity_problems(path: Path, *, quick: bool = False, writable: bool = Fals
 def _coded_values() -> dict[tuple[str, str], frozenset[str]]:
     """The closed sets of codes stored in text columns, from the engine's enums."""
     from app.engine.knockout import ColourMethod, GameKind
+    from app.engine.regulations import AvoidanceStrength
     from app.engine.types import GameResult, Gender, IdDocument, PlayerStatus, RoundStage, ViolationKind
 
     def values(*enums: Any, extra: tuple[str, ...] = ()) -> frozenset[str]:
@@ -95,6 +96,7 @@ def _coded_values() -> dict[tuple[str, str], frozenset[str]]:
         ("knockout_matches", "colour_method"): values(ColourMethod, extra=("",)),
         ("violations", "kind"): values(ViolationKind),
         ("violations", "source"): frozenset({"arbiter", "auto"}),
+        ("pair_avoidances", "strength"): values(AvoidanceStrength),  # issue 16
     }
 
 

@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from app.db.group_rows import PLAYER_COLUMNS, group_state_from_rows
 from app.db.integrity import integrity_problems
 from app.db.leftovers import remove_leftovers
 from app.db.lock import TournamentLock
 from app.db.revisions import file_revision, head_revision
-from app.engine.event import Entrant, GroupState, ViolationFact
+from app.engine.event import GroupState
 from app.engine.regulations import Regulations, regulations_from_dict
-from app.engine.types import Game, GameResult, PlayerStatus, RoundRecord, RoundStage
 
 BUSY_TIMEOUT_MS = 10_000
 PRAGMAS = (
@@ -99,78 +98,31 @@ class LiteFile:
 def read_group_state(
     con: sqlite3.Connection, group_id: int, name: str, regulations: Regulations
 ) -> GroupState:
-    """The group's state, as :func:`app.db.mapping.read_group_state` reads it (same queries, sqlite3)."""
+    """The group's state, as :func:`app.db.mapping.read_group_state` reads it (the same queries with
+    sqlite3; the same assembly of the rows, :func:`app.db.group_rows.group_state_from_rows`)."""
     teams = dict(con.execute("SELECT id, name FROM teams WHERE group_id = ?", (group_id,)).fetchall())
     players = con.execute(
-        "SELECT id, no, name, team_id, unit, rating, status, status_round, fee_paid, checked_in, dq_games "
-        "FROM players WHERE group_id = ?",
-        (group_id,),
+        f"SELECT {', '.join(PLAYER_COLUMNS)} FROM players WHERE group_id = ?", (group_id,)
     ).fetchall()
-    no_of = {p[0]: p[1] for p in players}
-    entrants = tuple(
-        sorted(
-            (
-                Entrant(
-                    no=no,
-                    name=pname,
-                    team=teams.get(team_id) if team_id else None,
-                    unit=(teams.get(team_id) if team_id else None) or unit,
-                    rating=rating,
-                    status=PlayerStatus(status),
-                    status_round=status_round,
-                    fee_paid=bool(fee_paid),
-                    checked_in=bool(checked_in),
-                    annul_games=dq_games == "annul",
-                )
-                for _, no, pname, team_id, unit, rating, status, status_round, fee_paid, checked_in, dq_games in players
-                if no is not None
-            ),
-            key=lambda e: e.no,
-        )
-    )
+    player_ids = [p[0] for p in players]
     rounds = con.execute(
         "SELECT id, number, stage, closed_at FROM rounds WHERE group_id = ? ORDER BY number", (group_id,)
     ).fetchall()
     ids = [r[0] for r in rounds]
     marks = ",".join("?" * len(ids))
-    games: dict[int, list[Game]] = defaultdict(list)
-    byes: dict[int, list[int]] = defaultdict(list)
-    if ids:
-        for round_id, board, red, black, result in con.execute(
-            f"SELECT round_id, board, red_id, black_id, result FROM games "
-            f"WHERE round_id IN ({marks}) AND kind = 'swiss' ORDER BY round_id, board",
-            ids,
-        ):
-            games[round_id].append(
-                Game(board=board, red=no_of[red], black=no_of[black], result=GameResult(result))
-            )
-        for round_id, player_id in con.execute(
-            f"SELECT round_id, player_id FROM byes WHERE round_id IN ({marks})", ids
-        ):
-            byes[round_id].append(no_of[player_id])
-    records = tuple(
-        RoundRecord(number=number, games=tuple(games[rid]), byes=tuple(sorted(byes[rid])))
-        for rid, number, _, _ in rounds
-    )
-    player_ids = list(no_of)
-    violations: tuple[ViolationFact, ...] = ()
-    if player_ids:
-        pmarks = ",".join("?" * len(player_ids))
-        violations = tuple(
-            ViolationFact(no=no_of[player_id], round=number, kind=kind)
-            for player_id, number, kind in con.execute(
-                f"SELECT player_id, round_number, kind FROM violations WHERE player_id IN ({pmarks}) "
-                "ORDER BY player_id, id",
-                player_ids,
-            )
-            if no_of[player_id] is not None
-        )
-    return GroupState(
-        name=name,
-        format=regulations.group(name),
-        entrants=entrants,
-        rounds=records,
-        stages=tuple(RoundStage(r[2]) for r in rounds),
-        closed=tuple(r[3] is not None for r in rounds),
-        violations=violations,
-    )
+    pmarks = ",".join("?" * len(player_ids))
+    games = con.execute(
+        f"SELECT round_id, board, red_id, black_id, result FROM games "
+        f"WHERE round_id IN ({marks}) AND kind = 'swiss' ORDER BY round_id, board",
+        ids,
+    ).fetchall()
+    byes = con.execute(f"SELECT round_id, player_id FROM byes WHERE round_id IN ({marks})", ids).fetchall()
+    absences = con.execute(
+        f"SELECT player_id, round_number FROM absences WHERE player_id IN ({pmarks})", player_ids
+    ).fetchall()
+    violations = con.execute(
+        f"SELECT player_id, round_number, kind FROM violations WHERE player_id IN ({pmarks}) "
+        "ORDER BY player_id, id",
+        player_ids,
+    ).fetchall()
+    return group_state_from_rows(name, regulations, teams, players, rounds, games, byes, absences, violations)

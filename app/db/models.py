@@ -107,6 +107,8 @@ class Player(Base):
     dq_games: Mapped[str] = mapped_column(String(8), default="")  # "stand" / "annul" when disqualified
     registered_at: Mapped[datetime] = mapped_column(DateTime)
     late_entry_round: Mapped[int | None] = mapped_column(Integer, nullable=True)  # entered after round 1
+    region: Mapped[str] = mapped_column(String(64), default="")  # 地区 (pairing avoidance, local prizes)
+    reentry_round: Mapped[int | None] = mapped_column(Integer, nullable=True)  # paired again from (re-entry)
 
     group: Mapped[Group] = relationship(back_populates="players", foreign_keys=[group_id])
     team: Mapped[Team | None] = relationship(back_populates="members")
@@ -208,6 +210,38 @@ class GameRecord(Base):
     moves: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 回合
     pgn: Mapped[str] = mapped_column(Text, default="")
     received_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class Absence(Base):
+    """An excused absence (请假): the player is not paired in that round, scores 0, and it is no forfeit."""
+
+    __tablename__ = "absences"
+    __table_args__ = (UniqueConstraint("player_id", "round_number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    round_number: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+    player: Mapped[Player] = relationship()
+
+
+class PairAvoidance(Base):
+    """A named pair who must not (absolute) or should not (weak) meet in a range of rounds (家属回避 …)."""
+
+    __tablename__ = "pair_avoidances"
+    __table_args__ = (UniqueConstraint("first_id", "second_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    first_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    second_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    strength: Mapped[str] = mapped_column(String(16), default="absolute")  # absolute / weak
+    from_round: Mapped[int] = mapped_column(Integer, default=1)
+    to_round: Mapped[int] = mapped_column(Integer, default=0)  # 0 = to the last round
+    reason: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+    first: Mapped[Player] = relationship(foreign_keys=[first_id])
+    second: Mapped[Player] = relationship(foreign_keys=[second_id])
 
 
 class AuditEntry(Base):

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from app.engine.regulations import DisciplineRules, Points
@@ -43,7 +43,8 @@ def forfeited(game: Game, no: int) -> bool:
 def points_by_round(rounds: Iterable[RoundRecord], points: Points) -> dict[int, dict[int, int]]:
     """Points each player earned in each round: ``{no: {round: points}}`` (a bye gives ``points.bye``).
 
-    Players appear only for the rounds they were paired or had a bye in; pending games give 0.
+    Players appear only for the rounds they were paired, had a bye or were absent in (an absence gives
+    its ``points``: 0 when excused, a late entry's compensation); pending games give 0.
     """
     out: dict[int, dict[int, int]] = {}
     for record in rounds:
@@ -53,6 +54,8 @@ def points_by_round(rounds: Iterable[RoundRecord], points: Points) -> dict[int, 
             out.setdefault(game.black, {})[record.number] = black
         for no in record.byes:
             out.setdefault(no, {})[record.number] = points.bye
+        for absence in record.absent:
+            out.setdefault(absence.no, {})[record.number] = absence.points
     return out
 
 
@@ -73,21 +76,36 @@ class ForfeitStreak:
     rounds: tuple[int, ...]
 
 
-def consecutive_forfeits(rounds: Iterable[RoundRecord], rules: DisciplineRules) -> tuple[ForfeitStreak, ...]:
+def consecutive_forfeits(
+    rounds: Iterable[RoundRecord], rules: DisciplineRules, reentered: Mapping[int, int] | None = None
+) -> tuple[ForfeitStreak, ...]:
     """Players who forfeited ``rules.consecutive_forfeits_withdraw`` rounds in a row (0 = never).
 
     Rounds are taken in number order; a round in which the player did not forfeit (played, had a
-    bye, was not paired, or the result is still pending) breaks the run. For each player the first
-    run reaching the threshold is reported, ordered by the round it completed, then sequence number.
+    bye, was not paired or excused, or the result is still pending) breaks the run. For each player
+    the first run reaching the threshold is reported, ordered by the round it completed, then
+    sequence number. ``reentered`` maps a player who re-entered after a withdrawal to the round they
+    play again from: only rounds from then on count for them.
+
+    >>> r1 = RoundRecord(1, (Game(1, 1, 2, GameResult.RED_FORFEIT),))
+    >>> r2 = RoundRecord(2, (Game(1, 1, 3, GameResult.RED_FORFEIT),))
+    >>> consecutive_forfeits([r1, r2], DisciplineRules(), reentered={1: 3})
+    ()
     """
     needed = rules.consecutive_forfeits_withdraw
     if needed <= 0:
         return ()
+    since = reentered or {}
     run: dict[int, list[int]] = {}
     found: dict[int, ForfeitStreak] = {}
     order: list[tuple[int, int]] = []
     for record in sorted(rounds, key=lambda r: r.number):
-        forfeiting = {no for game in record.games for no in (game.red, game.black) if forfeited(game, no)}
+        forfeiting = {
+            no
+            for game in record.games
+            for no in (game.red, game.black)
+            if forfeited(game, no) and record.number >= since.get(no, 0)
+        }
         for no in list(run):
             if no not in forfeiting:
                 del run[no]

@@ -28,6 +28,9 @@ class Entrant:
     fee_paid: bool = True
     checked_in: bool = True
     annul_games: bool = False  # disqualified with games annulled
+    region: str = ""  # 地区
+    late_entry_round: int | None = None  # a late entry's first round (后报名)
+    reentry_round: int | None = None  # re-entered after a withdrawal: paired again from this round
 
     @property
     def may_be_paired(self) -> bool:
@@ -65,6 +68,11 @@ class GroupState:
     stages: tuple[RoundStage, ...]  # the stage of each round above (knockout: after the split)
     closed: tuple[bool, ...]  # whether each round above is closed
     violations: tuple[ViolationFact, ...] = ()
+    excused: tuple[tuple[int, int], ...] = ()  # (no, round) of every excused absence (请假), paired or not
+
+    def excused_in(self, round_number: int) -> frozenset[int]:
+        """The players excused from ``round_number`` (left out of its pairing)."""
+        return frozenset(no for no, r in self.excused if r == round_number)
 
     @property
     def scored_rounds(self) -> tuple[RoundRecord, ...]:

@@ -28,7 +28,7 @@ from typing import TypeVar
 
 from app.engine.privacy import looks_personal
 from app.engine.regulations import RegistrationRules
-from app.engine.text import NAME_MAX, NOTES_MAX, TEAM_MAX, UNIT_MAX, clean_text
+from app.engine.text import NAME_MAX, NOTES_MAX, REGION_MAX, TEAM_MAX, UNIT_MAX, clean_text
 from app.engine.types import Gender, IdDocument, UserError
 
 K = TypeVar("K", bound=Hashable)
@@ -108,6 +108,7 @@ class PlayerEntry:
     insurance: bool = False
     pledge: bool = False
     checked_in: bool = False
+    region: str = ""  # 地区 (free text): for region avoidance in pairing and local prizes
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,6 +398,11 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
         unit = clean_text(entry.unit, "单位", "the unit", UNIT_MAX)
     except UserError as e:
         fail("unit", e)
+    region = entry.region
+    try:
+        region = clean_text(entry.region, "地区", "the region", REGION_MAX)
+    except UserError as e:
+        fail("region", e)
     notes = entry.notes
     try:
         notes = clean_text(entry.notes, "备注", "the notes", NOTES_MAX, multiline=True)
@@ -405,6 +411,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
     for field_name, label_zh, label_en, value in (
         ("unit", "单位", "unit", unit),
         ("team", "队名", "team name", team),
+        ("region", "地区", "region", region),
     ):
         if value and looks_personal(value):
             fail(
@@ -473,6 +480,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
         group=group,
         team=team,
         unit=unit,
+        region=region,
         notes=notes,
         birth_date=birth,
         gender=gender,

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, clean_text
+from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, REGION_MAX, UNIT_MAX, clean_text
 from app.engine.types import Colour, GameResult, UserError
 
 
@@ -166,12 +166,79 @@ class GroupFormat:
     knockout_size: int = 8  # 0 = pure Swiss
 
 
+class LateEntryPoints(enum.Enum):
+    """What a late entry gets for each round paired before they entered, when compensated."""
+
+    BYE = "bye"  # a bye's points (按轮空计分)
+    DRAW = "draw"  # a draw's points (按和棋计分; the lower of red's and black's draw points)
+
+
+class AvoidanceStrength(enum.Enum):
+    """How strongly two players are kept apart (feature of issue 16: pairing constraints)."""
+
+    ABSOLUTE = "absolute"  # 绝对回避: never paired in those rounds (no edge)
+    WEAK = "weak"  # 尽量回避: paired only where avoiding them would cost S1 (ranked just below S1)
+
+    @property
+    def zh(self) -> str:
+        return "绝对回避" if self is AvoidanceStrength.ABSOLUTE else "尽量回避"
+
+
+class AvoidanceBasis(enum.Enum):
+    """What two players share that makes them avoid each other."""
+
+    UNIT = "unit"  # 同单位 (the player's unit; the team's name where no unit is given)
+    REGION = "region"  # 同地区 (the player's region, 地区)
+
+    @property
+    def zh(self) -> str:
+        return "同单位" if self is AvoidanceBasis.UNIT else "同地区"
+
+
+@dataclass(frozen=True, slots=True)
+class AvoidanceRule:
+    """Players sharing ``basis`` avoid each other in rounds ``from_round``..``to_round`` (0 = the last)."""
+
+    basis: AvoidanceBasis
+    strength: AvoidanceStrength = AvoidanceStrength.WEAK
+    from_round: int = 1
+    to_round: int = 0
+
+    def applies(self, round_number: int) -> bool:
+        return self.from_round <= round_number and (self.to_round == 0 or round_number <= self.to_round)
+
+    @property
+    def rounds_zh(self) -> str:
+        if self.to_round == 0:
+            return f"第{self.from_round}轮起" if self.from_round > 1 else "每轮"
+        if self.to_round == self.from_round:
+            return f"第{self.from_round}轮"
+        return f"第{self.from_round}—{self.to_round}轮"
+
+
 @dataclass(frozen=True, slots=True)
 class PairingRules:
     team_avoidance: TeamAvoidance = TeamAvoidance.ROUND_ONE
     seeding: SeedingOrder = SeedingOrder.LOT
     score_group_order: ScoreGroupOrder = ScoreGroupOrder.SEQUENCE
     late_entry_bye_compensation: bool = False  # late entries start with 0 points
+    late_entry_points: LateEntryPoints = LateEntryPoints.BYE  # per missed round, when compensated
+    avoidances: tuple[AvoidanceRule, ...] = ()  # 同单位 / 同地区 回避 beyond the team rule (H2)
+
+    def late_entry_round_points(self, points: Points) -> int:
+        """The points a late entry gets for each round paired before they entered (0 without compensation).
+
+        >>> PairingRules(late_entry_bye_compensation=True).late_entry_round_points(Points())
+        2
+        >>> PairingRules(late_entry_bye_compensation=True, late_entry_points=LateEntryPoints.DRAW
+        ...              ).late_entry_round_points(Points(red_draw=1, black_draw=2))
+        1
+        """
+        if not self.late_entry_bye_compensation:
+            return 0
+        if self.late_entry_points is LateEntryPoints.DRAW:
+            return min(points.red_draw, points.black_draw)
+        return points.bye
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,16 +275,67 @@ class PrizeKind(enum.Enum):
     TEAM = "team"
 
 
+class PrizeCategory(enum.Enum):
+    """Who an individual prize table is for (category prizes: 女子、老年、少年、本地、单位最佳)."""
+
+    OVERALL = "overall"  # everyone of the group
+    WOMEN = "women"  # 女子
+    SENIORS = "seniors"  # 老年: age ≥ ``age`` on the first day of play
+    JUNIORS = "juniors"  # 少年: age ≤ ``age`` on the first day of play
+    LOCAL = "local"  # 本地: region in ``regions`` (digits: the start of a resident ID number)
+    UNIT = "unit"  # 单位最佳: the players of ``units``
+
+    @property
+    def zh(self) -> str:
+        return {
+            PrizeCategory.OVERALL: "全组",
+            PrizeCategory.WOMEN: "女子",
+            PrizeCategory.SENIORS: "老年",
+            PrizeCategory.JUNIORS: "少年",
+            PrizeCategory.LOCAL: "本地",
+            PrizeCategory.UNIT: "单位",
+        }[self]
+
+
 @dataclass(frozen=True, slots=True)
 class PrizeTable:
+    """One table of prizes: by place from 1st, money (``amounts``) and/or non-cash prizes (``items``).
+
+    An individual table is for the players of ``group`` in ``category``; its places follow the group's
+    final ranking among those players.
+    """
+
     name: str
     group: str
     kind: PrizeKind
     amounts: tuple[int, ...]  # 元, pre-tax, by place from 1st
+    category: PrizeCategory = PrizeCategory.OVERALL
+    age: int = 0  # seniors: at least this age; juniors: at most this age
+    regions: tuple[str, ...] = ()  # local: 地区 names, or leading digits of a resident ID (6205 = 天水)
+    units: tuple[str, ...] = ()  # unit: the units (or teams) whose players compete for it
+    items: tuple[str, ...] = ()  # non-cash prizes by place (奖杯、证书 …); "" = none for that place
 
     @property
     def total(self) -> int:
         return sum(self.amounts)
+
+    @property
+    def places(self) -> int:
+        return max(len(self.amounts), len(self.items))
+
+    def amount(self, place: int) -> int:
+        return self.amounts[place - 1] if place <= len(self.amounts) else 0
+
+    def item(self, place: int) -> str:
+        return self.items[place - 1] if place <= len(self.items) else ""
+
+
+@dataclass(frozen=True, slots=True)
+class PrizeRules:
+    """How prizes combine and are paid (奖金为税前)."""
+
+    one_per_player: bool = True  # 不兼得：a player takes only the highest of the prizes they win
+    withholding_percent: int = 20  # 代扣个人所得税 (偶然所得 20%) on the payout sheet; 0 = none
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +379,7 @@ class Regulations:
     tiebreaks: TiebreakRules = TiebreakRules()
     team: TeamRules = TeamRules()
     prizes: tuple[PrizeTable, ...] = ()
+    prize_rules: PrizeRules = PrizeRules()
     record_duty: RecordDutyRules = RecordDutyRules()
     discipline: DisciplineRules = DisciplineRules()
     registration: RegistrationRules = field(default_factory=RegistrationRules)
@@ -335,16 +454,16 @@ class Regulations:
                 raise UserError(
                     f"奖励“{t.name}”中有负数金额", f"prize table {t.name!r} has a negative amount"
                 )
-        if self.pairing.late_entry_bye_compensation:
-            raise UserError(
-                "本程序尚不支持给后来报名者补记轮空分（late_entry_bye_compensation 须为 false）",
-                "bye compensation for late entries is not supported yet (late_entry_bye_compensation must be false)",
-            )
-        if self.tiebreaks.knockout_games_count_as_black:
-            raise UserError(
-                "本程序尚不支持将淘汰赛对局计入后走局数（knockout_games_count_as_black 须为 false）",
-                "counting knockout games in 后走局数 is not supported yet (knockout_games_count_as_black must be false)",
-            )
+        for t in self.prizes:
+            _validate_prize_table(t)
+        if not 0 <= self.prize_rules.withholding_percent <= 100:
+            raise UserError("代扣税率应在 0–100% 之间", "the withholding rate must be 0-100%")
+        for rule in self.pairing.avoidances:
+            if rule.from_round < 1 or (rule.to_round and rule.to_round < rule.from_round):
+                raise UserError(
+                    f"{rule.basis.zh}回避的轮次范围无效（第{rule.from_round}轮至第{rule.to_round}轮）",
+                    f"{rule.basis.value} avoidance: invalid rounds {rule.from_round}-{rule.to_round}",
+                )
         if self.team.min_members < 1 or self.team.counted_members < 1:
             raise UserError("团体计分人数必须至少为 1", "team counting needs at least one member")
         if not 2 <= self.registration.capacity <= MAX_CAPACITY:
@@ -357,6 +476,49 @@ class Regulations:
                 raise UserError(f"奖励“{t.name}”的金额或名次数过大", f"prize table {t.name!r} is too large")
         if self.end_date < self.start_date:
             raise UserError("结束日期早于开始日期", "the end date is before the start date")
+
+
+def _validate_prize_table(t: PrizeTable) -> None:
+    if any(a < 0 for a in t.amounts):  # (also checked above, for the message of old files)
+        raise UserError(f"奖励“{t.name}”中有负数金额", f"prize table {t.name!r} has a negative amount")
+    if t.kind is PrizeKind.TEAM and t.category is not PrizeCategory.OVERALL:
+        raise UserError(
+            f"团体奖励“{t.name}”不能限定类别", f"team prize table {t.name!r} cannot have a category"
+        )
+    if t.category in (PrizeCategory.SENIORS, PrizeCategory.JUNIORS) and not 1 <= t.age <= 120:
+        raise UserError(
+            f"奖励“{t.name}”须给出年龄界限（1–120 周岁）",
+            f"prize table {t.name!r} needs an age limit (1-120)",
+        )
+    if t.category is PrizeCategory.LOCAL and not any(r.strip() for r in t.regions):
+        raise UserError(
+            f"本地奖励“{t.name}”须给出地区", f"local prize table {t.name!r} needs at least one region"
+        )
+    if t.category is PrizeCategory.UNIT and not any(u.strip() for u in t.units):
+        raise UserError(f"单位奖励“{t.name}”须给出单位", f"unit prize table {t.name!r} needs a unit")
+    if not t.places:
+        raise UserError(f"奖励“{t.name}”没有任何名次", f"prize table {t.name!r} has no places")
+    if max(len(t.items), len(t.regions), len(t.units)) > MAX_CAPACITY:
+        raise UserError(f"奖励“{t.name}”的奖品、地区或单位过多", f"prize table {t.name!r} lists too many")
+    for field_zh, field_en, values, limit in (
+        ("奖品", "non-cash prize", t.items, ITEM_MAX),
+        ("地区", "region", t.regions, REGION_MAX),
+        ("单位", "unit", t.units, UNIT_MAX),
+    ):
+        for value in values:
+            if (
+                clean_text(
+                    value, f"奖励“{t.name}”的{field_zh}", f"prize table {t.name!r}: the {field_en}", limit
+                )
+                != value
+            ):
+                raise UserError(
+                    f"奖励“{t.name}”的{field_zh}“{value}”前后有多余空白",
+                    f"prize table {t.name!r}: the {field_en} {value!r} has extra white space",
+                )
+
+
+ITEM_MAX = 50  # a non-cash prize's name (奖杯、证书、象棋一副 …)
 
 
 # --------------------------------------------------------------------------- presets

@@ -16,10 +16,11 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.engine.pairing import NoLegalPairing, pair_round
+from app.engine.pairing.constraints import RoundConstraints
 from app.engine.pairing.history import Entrant, pool_from_history
 from app.engine.pairing.model import Pairing, PairingPlayer, PairingQuality
 from app.engine.regulations import PairingRules, Points, TeamAvoidance
@@ -196,12 +197,14 @@ class FindingKind(enum.Enum):
     DIFFERENT_COLOURS = "different_colours"
     DIFFERENT_BYE = "different_bye"
     NO_LEGAL_PAIRING = "no_legal_pairing"
+    AVOIDANCE = "avoidance"  # an absolutely avoided pair was made (issue 16)
 
     @property
     def breaks_hard_constraint(self) -> bool:
         return self in (
             FindingKind.REMATCH,
             FindingKind.TEAMMATES,
+            FindingKind.AVOIDANCE,
             FindingKind.COLOUR,
             FindingKind.SECOND_BYE,
         )
@@ -221,11 +224,14 @@ def check_event(
     rules: PairingRules,
     seeds: Sequence[int | None],
     points: Points = _DEFAULT_POINTS,
+    constraints_for: Callable[[int], RoundConstraints] | None = None,
 ) -> tuple[Finding, ...]:
     """Re-pair every round from the history before it and report differences and hard-constraint breaks.
 
     The pool of round r is the players who appear in round r (games or bye). ``seeds[r-1]`` is the
     recorded seed of round r (``None``: colours of pairs without history are not compared).
+    ``constraints_for(r)``: the avoidances in force in round r (issue 16), used by the re-pairing; an
+    absolutely avoided pair in the stored round is reported.
     """
     findings: list[Finding] = []
     team = {e.no: e.team for e in entrants}
@@ -261,9 +267,21 @@ def check_event(
         for b in rnd.byes:
             if by_no[b].byes:
                 findings.append(Finding(n, FindingKind.SECOND_BYE, (b,), f"第{n}轮{b}号第二次轮空"))
+        constraints = None if constraints_for is None else constraints_for(n)
+        for g in rnd.games if constraints is not None else ():
+            broken = constraints.forbidden(g.red, g.black) if constraints is not None else None
+            if broken is not None:
+                findings.append(
+                    Finding(
+                        n,
+                        FindingKind.AVOIDANCE,
+                        (g.red, g.black),
+                        f"第{n}轮{g.red}号与{g.black}号{broken.zh}",
+                    )
+                )
         seed = seeds[t] if t < len(seeds) else None
         try:
-            again = pair_round(pool, n, rules, seed if seed is not None else 0)
+            again = pair_round(pool, n, rules, seed if seed is not None else 0, constraints)
         except NoLegalPairing as exc:
             findings.append(Finding(n, FindingKind.NO_LEGAL_PAIRING, exc.players, exc.zh))
             continue

@@ -36,6 +36,7 @@ from app.engine.regulations import Points, Regulations, Tiebreak, TiebreakRules
 from app.engine.types import Colour, GameResult, PlayerStatus, RoundRecord, UserError
 
 __all__ = [
+    "BlackGame",
     "Criterion",
     "Crosstable",
     "Entrant",
@@ -55,6 +56,20 @@ class Entrant:
     no: int  # 序号
     status: PlayerStatus = PlayerStatus.ACTIVE
     team: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BlackGame:
+    """A knockout game that ``no`` played as Black over the board in ``round`` (``won``: a 后走胜局).
+
+    Knockout games give no Swiss points; they count in 后走局数 / 后走胜局 only when the regulation
+    says so (``TiebreakRules.knockout_games_count_as_black``). A drawn deciding game that counts as a
+    win for Black (和棋黑胜) decides the match, but as a game it is a draw: not a 后走胜局.
+    """
+
+    round: int
+    no: int
+    won: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +216,8 @@ class Crosstable:
 
     Knockout players (RULES.md §6.2): with ``split_round`` and ``knockout_players``, the score that
     counts in their opponents' 对手分 after a later round is their score after ``split_round``.
+    ``knockout_black`` adds knockout games played as Black to 后走局数 / 后走胜局 (the caller passes
+    them only when the regulation counts them; games of rounds not recorded are ignored).
     """
 
     def __init__(
@@ -212,6 +229,7 @@ class Crosstable:
         *,
         knockout_players: Collection[int] = (),
         split_round: int | None = None,
+        knockout_black: Iterable[BlackGame] = (),
     ) -> None:
         entrants = sorted(players, key=lambda p: p.no)
         self.entrants: tuple[Entrant, ...] = tuple(entrants)
@@ -247,6 +265,9 @@ class Crosstable:
             for result in GameResult
         }
         index = self._index
+        black_by_round: dict[int, list[BlackGame]] = {}
+        for bg_fact in knockout_black:
+            black_by_round.setdefault(bg_fact.round, []).append(bg_fact)
         for k, record in enumerate(records):
             score, wins, bg, bw, byes = score[:], wins[:], bg[:], bw[:], byes[:]
             seen: set[int] = set()
@@ -278,6 +299,13 @@ class Crosstable:
                 score[i] += points.bye
                 wins[i] += 1  # a bye counts as a win unless the setting says over-the-board wins only
                 byes[i] += 1
+            for absence in record.absent:  # points only: no opponent, no win, no colour
+                i = self._seat(absence.no, record.number, seen)
+                score[i] += absence.points
+            for fact in black_by_round.get(record.number, ()):
+                i = self._player(fact.no)
+                bg[i] += 1
+                bw[i] += int(fact.won)
             prog = [p + s for p, s in zip(prog, score, strict=True)]
             for store, values in (
                 (self._score, score),
@@ -592,11 +620,13 @@ def standings(
     after_round: int | None = None,
     knockout_players: Collection[int] = (),
     split_round: int | None = None,
+    knockout_black: Iterable[BlackGame] = (),
 ) -> Standings:
     """The standings of a group after ``after_round`` (default: the last recorded round).
 
     ``after_round=0`` gives the list before round 1 (by sequence number). Disqualified players are
-    left out of the ranking and listed in ``Standings.disqualified``.
+    left out of the ranking and listed in ``Standings.disqualified``. ``knockout_black`` (the knockout
+    games played as Black) counts only where ``regulations.tiebreaks.knockout_games_count_as_black``.
     """
     table = Crosstable(
         players,
@@ -605,5 +635,6 @@ def standings(
         violations,
         knockout_players=knockout_players,
         split_round=split_round,
+        knockout_black=knockout_black if regulations.tiebreaks.knockout_games_count_as_black else (),
     )
     return rank_group(table, regulations.tiebreaks, after_round)

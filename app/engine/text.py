@@ -25,6 +25,7 @@ NAME_MAX = 30  # the registration form and the printed lists; TRF holds 33
 TRF_NAME_MAX = 33  # columns 15-47 of a TRF 001 line
 TEAM_MAX = 32  # columns 5-36 of a TRF 013 line
 UNIT_MAX = 50
+REGION_MAX = 50  # 地区: region avoidance in pairing and local prizes
 NOTES_MAX = 500
 REASON_MAX = 500
 EVENT_NAME_MAX = 100
@@ -116,6 +117,7 @@ __all__ = [
     "NAME_MAX",
     "NOTES_MAX",
     "REASON_MAX",
+    "REGION_MAX",
     "TEAM_MAX",
     "TRF_NAME_MAX",
     "UNIT_MAX",

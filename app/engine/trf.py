@@ -121,6 +121,8 @@ def player_points(event: TrfEvent) -> dict[int, float]:
             total[g.black] = total.get(g.black, 0.0) + black
         for no in rnd.byes:
             total[no] = total.get(no, 0.0) + event.points.bye
+        for absence in rnd.absent:  # a late entry's compensation (issue 16); an excused round adds 0
+            total[absence.no] = total.get(absence.no, 0.0) + absence.points
     return total
 
 
@@ -149,7 +151,7 @@ _RESULT_FOR: dict[tuple[GameResult, bool], str] = {
 }
 
 
-def _round_block(rnd: RoundRecord, no: int) -> str:
+def _round_block(rnd: RoundRecord, no: int, full: int = 0) -> str:
     for g in rnd.games:
         if g.red == no:
             return f"  {g.black:4d} w {_RESULT_FOR[(g.result, True)]}"
@@ -157,6 +159,9 @@ def _round_block(rnd: RoundRecord, no: int) -> str:
             return f"  {g.red:4d} b {_RESULT_FOR[(g.result, False)]}"
     if no in rnd.byes:
         return "  0000 - U"
+    points = next((a.points for a in rnd.absent if a.no == no), 0)
+    if points:  # a late entry's compensated round: TRF-2026's half-point (H) or full-point (F) bye
+        return "  0000 - F" if points >= full else "  0000 - H"
     return "  0000 - Z"
 
 
@@ -239,7 +244,7 @@ def write_trf(event: TrfEvent, ranks: Mapping[int, int] | None = None, for_pairi
             f"{p.fide_id[:11]:>11} {_date(p.birth_date):<10} {_fmt_points(pts.get(p.no, 0.0))} "
             f"{place.get(p.no, 0):4d}"
         )
-        lines.append((head + "".join(_round_block(r, p.no) for r in rounds)).rstrip())
+        lines.append((head + "".join(_round_block(r, p.no, event.points.win) for r in rounds)).rstrip())
     for name, members in event.teams:
         lines.append((f"013 {name:<32}" + "".join(f" {no:4d}" for no in members)).rstrip())
     lines.append(scoring_record(event.points))

@@ -169,13 +169,41 @@ class Game:
     result: GameResult = GameResult.PENDING
 
 
+class AbsenceKind(enum.Enum):
+    """Why a player has no game in a round although they are in the event (RULES.md §2, README)."""
+
+    EXCUSED = "excused"  # 请假: excused by the arbiter for this round; 0 points, no forfeit
+    LATE_ENTRY = "late_entry"  # 后报名: the round was paired before the player entered
+
+    @property
+    def zh(self) -> str:
+        return "请假" if self is AbsenceKind.EXCUSED else "未报名"
+
+
+@dataclass(frozen=True, slots=True)
+class Absence:
+    """Player ``no`` had no game in the round for ``kind``; ``points`` are what the round gave them
+    (0 for an excused absence; a late entry's compensation where the regulation gives one)."""
+
+    no: int
+    kind: AbsenceKind
+    points: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
-    """A finished or running Swiss round of a group: games and byes by sequence number."""
+    """A finished or running Swiss round of a group: games, byes and absences by sequence number.
+
+    ``absent`` lists players of the event who were not paired in the round for a reason that the
+    ranking must know: an excused absence (请假, 0 points) or a round played before a late entry
+    (the regulation's compensation points). Absences are neither games nor byes: no opponent, no
+    colour, no win, and no bye for H4.
+    """
 
     number: int
     games: tuple[Game, ...]
     byes: tuple[int, ...] = ()
+    absent: tuple[Absence, ...] = ()
 
 
 def mask_id_number(id_number: str) -> str:

@@ -106,6 +106,10 @@ def build_workbook(data: ResultWorkbook) -> Workbook:
         rows += [
             [None, p.no, p.name, p.unit, p.score, rnd.bye_label, None, None, None, None, ""] for p in rnd.byes
         ]
+        rows += [
+            [None, p.no, p.name, p.unit, p.score, rnd.excused_label, None, None, None, None, ""]
+            for p in rnd.excused
+        ]
         _sheet(
             wb,
             title(rnd.header.round_text, rnd.header.group),
@@ -178,11 +182,15 @@ def build_workbook(data: ResultWorkbook) -> Workbook:
             rows.append([r.rank, r.team, *members, r.total, r.best, r.note])
         _sheet(wb, title("团体名次表", ts.header.group), header, rows, f"{data.event_name} 团体名次表")
     if data.prizes is not None:
+        items = any(p.item for p in data.prizes.lines)  # non-cash prizes (issue 16): a column only if any
         _sheet(
             wb,
             "奖励名单",
-            ["类别", "名次", "姓名", "单位", "奖金（元，税前）"],
-            [[p.table, p.place, p.name, p.unit, p.amount] for p in data.prizes.lines],
+            ["类别", "名次", "姓名", "单位", "奖金（元，税前）", *(["奖品"] if items else [])],
+            [
+                [p.table, p.place, p.name, p.unit, p.amount, *([p.item] if items else [])]
+                for p in data.prizes.lines
+            ],
             f"{data.event_name} 奖励名单",
         )
     if data.audit:

@@ -102,6 +102,7 @@ def _pairing_page(p: PairingList) -> str:
         for r in p.rows
     ]
     rows += [["", b.no, b.name, b.unit, b.score, p.bye_label, "", "", "", "", ""] for b in p.byes]
+    rows += [["", b.no, b.name, b.unit, b.score, p.excused_label, "", "", "", "", ""] for b in p.excused]
     return _table(
         ["台次", "序号", "红方", "单位", "积分", "结果", "积分", "序号", "黑方", "单位", "备注"],
         rows,
@@ -148,10 +149,15 @@ def _teams_page(t: TeamStandings) -> str:
 
 
 def _prizes_page(p: PrizeList) -> str:
-    rows: list[list[object]] = [[x.table, x.place, x.name, x.unit, f"{x.amount:,}"] for x in p.lines]
-    rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}"])
+    items = any(x.item for x in p.lines)  # non-cash prizes (issue 16): a column only if any
+    rows: list[list[object]] = [
+        [x.table, x.place, x.name, x.unit, f"{x.amount:,}", *([x.item] if items else [])] for x in p.lines
+    ]
+    rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}", *([""] if items else [])])
     notes = "".join(f"<p>{html.escape(note)}</p>" for note in p.notes)
-    return notes + _table(["类别", "名次", "姓名", "单位", "奖金（元，税前）"], rows, (2, 3))
+    return notes + _table(
+        ["类别", "名次", "姓名", "单位", "奖金（元，税前）", *(["奖品"] if items else [])], rows, (2, 3)
+    )
 
 
 def _bracket_page(b: Bracket) -> str:

@@ -56,6 +56,22 @@ class EventHeader:
 
 
 @dataclass(frozen=True, slots=True)
+class SignOff:
+    """Under a list: the officials' signature lines (role, name) and the seal line (issue 16).
+
+    ``date`` is printed as given ("" prints a blank 年 月 日 line to fill in by hand).
+    """
+
+    signers: tuple[tuple[str, str], ...] = ()
+    seal: str = ""
+    date: str = ""
+
+    @property
+    def empty(self) -> bool:
+        return not self.signers and not self.seal
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerLine:
     """A player as shown in a pairing: 序号, name, unit (or team), score before the round."""
 
@@ -118,6 +134,9 @@ class PairingList:
     rows: tuple[PairingRow, ...]
     byes: tuple[PlayerLine, ...] = ()
     bye_label: str = "轮空"
+    excused: tuple[PlayerLine, ...] = ()  # 请假: excused from the round, listed after the byes
+    excused_label: str = "请假"
+    signoff: SignOff | None = None
     link: str = ""  # the round's page on the hall network (printed as a QR code), "" for none
 
 
@@ -150,14 +169,15 @@ class Standings:
     chain: tuple[str, ...]  # tiebreak labels in chain order, e.g. ("对手分", "胜局", ...)
     rows: tuple[StandingRow, ...]
     sequence_ties: tuple[tuple[int, int], ...] = ()  # (no above, no below) decided by 序号
+    signoff: SignOff | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class CrossCell:
     """A player's game in one round of the crosstable, from the player's side.
 
-    ``outcome`` is one of 胜 和 负 (played), 弃胜 弃负 双弃 (forfeits), 轮空 (bye), or "" (pending /
-    not played).
+    ``outcome`` is one of 胜 和 负 (played), 弃胜 弃负 双弃 (forfeits), 轮空 (bye), 请假 (excused),
+    未报名 / 补n分 (a round before a late entry, without / with compensation), or "" (pending / not played).
 
     >>> CrossCell.from_game(17, Colour.BLACK, GameResult.RED_FORFEIT).text
     '17黑弃胜'
@@ -192,6 +212,17 @@ class CrossCell:
     def bye(cls) -> CrossCell:
         return cls(None, "", "轮空")
 
+    @classmethod
+    def absent(cls, excused: bool, points: Number = 0) -> CrossCell:
+        """An excused round (请假) or a round before a late entry (未报名, or 补n分 with compensation).
+
+        >>> CrossCell.absent(False, 2).text, CrossCell.absent(True).text
+        ('补2分', '请假')
+        """
+        if excused:
+            return cls(None, "", "请假")
+        return cls(None, "", f"补{fmt_num(points)}分" if points else "未报名")
+
 
 @dataclass(frozen=True, slots=True)
 class CrosstableRow:
@@ -212,6 +243,7 @@ class Crosstable:
     header: EventHeader
     rounds: int
     rows: tuple[CrosstableRow, ...]
+    signoff: SignOff | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +262,7 @@ class TeamRow:
 class TeamStandings:
     header: EventHeader
     rows: tuple[TeamRow, ...]
+    signoff: SignOff | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +274,7 @@ class PrizeLine:
     name: str
     unit: str
     amount: int  # 元, pre-tax
+    item: str = ""  # non-cash prize (奖杯、证书 …)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +282,7 @@ class PrizeList:
     header: EventHeader
     lines: tuple[PrizeLine, ...]
     notes: tuple[str, ...] = ()  # e.g. "公开组：暂列：按第 3 轮后名次。" for a group not finished
+    signoff: SignOff | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,12 +296,38 @@ class PayoutLine:
     amount: int
     id_number: str
     phone: str
+    item: str = ""
+
+    def withheld_fen(self, percent: int) -> int:
+        """Tax withheld in 分 (1/100 元): exact, as the amount is whole 元 and the rate whole percent
+        (奖金为税前: the amount is before tax).
+
+        >>> line = PayoutLine("个人", 1, "甲", "", 333, "", "")
+        >>> line.withheld_fen(20), line.net_fen(20)
+        (6660, 26640)
+        """
+        return self.amount * percent
+
+    def net_fen(self, percent: int) -> int:
+        """What the winner receives after the tax withheld, in 分."""
+        return self.amount * 100 - self.withheld_fen(percent)
+
+
+def yuan(fen: int) -> str:
+    """分 as 元 with two decimals and thousands separators: ``6660`` → ``66.60``.
+
+    >>> yuan(1_234_567)
+    '12,345.67'
+    """
+    return f"{fen // 100:,}.{fen % 100:02d}"
 
 
 @dataclass(frozen=True, slots=True)
 class PayoutSheet:
     header: EventHeader
     lines: tuple[PayoutLine, ...]
+    withholding_percent: int = 0  # 代扣个人所得税 (偶然所得 20%); 0 = no tax columns
+    signoff: SignOff | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,12 +380,16 @@ class EntryList:
 
     header: EventHeader
     lines: tuple[EntryLine, ...]
+    order_label: str = ""  # e.g. "按等级分排列"
+    signoff: SignOff | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class InternalEntryList:
     header: EventHeader
     lines: tuple[InternalEntryLine, ...]
+    order_label: str = ""
+    signoff: SignOff | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,3 +446,109 @@ class ResultWorkbook:
     teams: tuple[TeamStandings, ...] = ()
     prizes: PrizeList | None = None
     audit: tuple[AuditLine, ...] = field(default=())
+
+
+# --------------------------------------------------------------------------- paperwork (issue 16)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckInLine:
+    """报到表 line (internal): the ID number is masked; flags as registered."""
+
+    no: int | None
+    name: str
+    gender: str
+    unit: str
+    id_masked: str
+    rating: int | None
+    insurance: bool
+    pledge: bool
+    fee_paid: bool
+    checked_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CheckInSheet:
+    """报到表 of one group: who has paid, who owes, who has checked in; totals in 元."""
+
+    header: EventHeader
+    lines: tuple[CheckInLine, ...]
+    fee_yuan: int
+    order_label: str = ""
+    signoff: SignOff | None = None
+
+    @property
+    def due(self) -> int:
+        return self.fee_yuan * len(self.lines)
+
+    @property
+    def paid(self) -> int:
+        return self.fee_yuan * sum(line.fee_paid for line in self.lines)
+
+    @property
+    def owed(self) -> int:
+        return self.due - self.paid
+
+
+@dataclass(frozen=True, slots=True)
+class BookGroup:
+    """One group in the results book: every round's results, the final (or current) standings, teams."""
+
+    name: str
+    rounds: tuple[PairingList, ...]
+    standings: Standings | None = None
+    final: bool = False  # the standings are the final ranking
+    teams: TeamStandings | None = None
+    bracket: Bracket | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultsBook:
+    """成绩册: the whole event in one document — regulation summary, officials, every group's rounds,
+    standings, teams and knockout, and the prizes."""
+
+    header: EventHeader
+    summary: tuple[tuple[str, str], ...]  # (item, text) of the regulation
+    officials: tuple[tuple[str, str], ...]  # (role, name)
+    organiser: str
+    groups: tuple[BookGroup, ...]
+    prizes: PrizeList | None = None
+    signoff: SignOff | None = None
+    provisional: bool = False  # printed before the event is over
+
+
+@dataclass(frozen=True, slots=True)
+class Certificate:
+    """One 获奖证书, its texts already filled from the template."""
+
+    title: str
+    body: str
+    signature: str
+    date: str
+
+
+@dataclass(frozen=True, slots=True)
+class Certificates:
+    header: EventHeader
+    certificates: tuple[Certificate, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AvoidanceLine:
+    """A named pair kept apart: both players (序号 and name), how strongly, in which rounds, why."""
+
+    first: str
+    second: str
+    strength: str  # 绝对回避 / 尽量回避
+    rounds: str  # e.g. 每轮, 第2—4轮
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class AvoidanceList:
+    """回避名单 (内部) of one group: the regulation's unit / region rules and the named pairs."""
+
+    header: EventHeader
+    rules: tuple[str, ...]
+    pairs: tuple[AvoidanceLine, ...]
+    signoff: SignOff | None = None

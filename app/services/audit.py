@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from app.db.models import AuditEntry
 from app.db.session import Database
 from app.engine.text import REASON_MAX, clean_text, spreadsheet_safe
+from app.engine.types import UserError
 from app.services.pairing_plan import audit_text
 
 DEFAULT_ARBITER = "裁判长"
@@ -49,6 +50,14 @@ def record(
             reason=reason,
         )
     )
+
+
+def clean_reason(text: str, *, required: bool = False) -> str:
+    """An arbiter's reason as it is stored beside the action (absence, avoidance …) and in the log:
+    checked and normalised like every text (:func:`app.engine.text.clean_text`)."""
+    if required and not (isinstance(text, str) and text.strip()):
+        raise UserError("请填写理由", "a reason is required")
+    return clean_text(text, "理由", "the reason", REASON_MAX, multiline=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from sqlalchemy import select
 
 from app.db.models import Group, Player
 from app.db.session import Database
+from app.engine.paperwork import Paperwork, paperwork_to_dict
 from app.engine.types import GameResult, ViolationKind, mask_id_number
 from app.services.audit import audit_log
 
@@ -63,6 +64,31 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "designate_records": ("指定录谱台次", "boards to record designated"),
     "hand_in_record": ("交棋谱", "game record handed in"),
     "refused_records": ("拒不录谱记犯规", "refusals to record"),
+    "take_over_lock": ("接管上次未正常关闭留下的锁", "stale lock taken over"),
+    # the hall network (issue 15)
+    "issue_deputy_token": ("发放副裁判录入权限", "deputy access issued"),
+    "revoke_deputy_token": ("收回副裁判录入权限", "deputy access revoked"),
+    "deputy_submit_result": ("副裁判报送成绩", "result sent by a deputy"),
+    "confirm_deputy_result": ("确认副裁判报送的成绩", "deputy's result confirmed"),
+    "reject_deputy_result": ("退回副裁判报送的成绩", "deputy's result sent back"),
+    "reopen_deputy_result": ("重新处理副裁判报送的成绩", "deputy's result reopened"),
+    "set_hall_address": ("设置赛场网络地址", "hall address set"),
+    # issue 16: absence and re-entry, pairing constraints, the paperwork
+    "excuse_absence": ("请假", "excused from a round"),
+    "cancel_absence": ("取消请假", "absence cancelled"),
+    "reenter_player": ("退赛后恢复参赛", "re-entered after withdrawal"),
+    "undo_reenter_player": ("撤销恢复参赛", "re-entry undone"),
+    "add_pair_avoidance": ("设定回避", "pair kept apart"),
+    "remove_pair_avoidance": ("取消回避", "pair avoidance removed"),
+    "update_paperwork": ("修改裁判人员与证书", "officials and certificate changed"),
+}
+
+_STRENGTH = {"absolute": ("绝对回避", "absolute"), "weak": ("尽量回避", "weak")}
+_PAPERWORK_PARTS = {
+    "officials": ("裁判人员", "officials"),
+    "organiser": ("主办单位", "organiser"),
+    "seal": ("盖章栏", "seal line"),
+    "certificate": ("证书模板", "certificate template"),
 }
 
 _RESULT_EN = {
@@ -212,6 +238,32 @@ def _change(action: str, before: Any, after: Any) -> tuple[str, str]:
     if action == "update_regulations" and isinstance(before, dict) and isinstance(after, dict):
         keys = [k for k in after if before.get(k) != after.get(k)]
         return "、".join(keys), ", ".join(keys)
+    if action in ("excuse_absence", "cancel_absence"):
+        value = after if action == "excuse_absence" else before
+        if isinstance(value, dict) and value.get("round"):
+            return f"第 {value['round']} 轮", f"round {value['round']}"
+    if action == "reenter_player" and isinstance(after, dict) and after.get("reentry_round"):
+        first = after["reentry_round"]
+        return f"退赛 → 自第 {first} 轮起恢复编排", f"withdrawn → paired again from round {first}"
+    if action in ("add_pair_avoidance", "remove_pair_avoidance"):
+        value = after if action == "add_pair_avoidance" else before
+        if isinstance(value, dict):
+            zh, en = _STRENGTH.get(str(value.get("strength")), ("回避", "avoidance"))
+            start, end = value.get("from_round", 1), value.get("to_round", 0)
+            rounds_zh = f"第{start}轮起" if not end else f"第{start}—{end}轮"
+            rounds_en = f"from round {start}" if not end else f"rounds {start}-{end}"
+            return f"{zh}，{rounds_zh}", f"{en}, {rounds_en}"
+    if action == "update_paperwork" and isinstance(after, dict):
+        old = before if isinstance(before, dict) else paperwork_to_dict(Paperwork())  # never set: defaults
+        parts = [names for key, names in _PAPERWORK_PARTS.items() if old.get(key) != after.get(key)]
+        signers = [o for o in after.get("officials", []) if isinstance(o, dict) and o.get("signs")]
+        zh = "、".join(p[0] for p in parts)
+        en = ", ".join(p[1] for p in parts)
+        if any(p[0] == "裁判人员" for p in parts) and signers:
+            names = "、".join(f"{o.get('role')} {o.get('name') or '（未填）'}" for o in signers)
+            zh += f"（签字：{names}）"
+            en += f" (signing: {', '.join(str(o.get('role')) for o in signers)})"
+        return zh, en
     if action in ("set_team",):
         return f"{before or '（无）'} → {after or '（无）'}", f"{before or '(none)'} → {after or '(none)'}"
     if isinstance(after, str | int) and not isinstance(after, bool) and after != "":

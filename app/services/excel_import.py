@@ -515,6 +515,7 @@ def _check(
             gender=values.get("gender"),
             team=team,
             unit=unit,
+            region=values.get("region", ""),
             rating=values.get("rating"),
             notes=values.get("notes", ""),
             fee_paid=values.get("fee_paid", False),

@@ -12,6 +12,7 @@ read ID and phone numbers; every other document is built from values that have n
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -34,12 +35,20 @@ from app.engine.knockout import (
 )
 from app.engine.privacy import mask_personal
 from app.engine.regulations import DecidingDraw, Regulations, Tiebreak
-from app.engine.types import Colour, GameResult, PlayerStatus, UserError, ViolationKind
+from app.engine.types import (
+    AbsenceKind,
+    Colour,
+    GameResult,
+    PlayerStatus,
+    UserError,
+    ViolationKind,
+)
 from app.reports import model
 from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
-from app.services import hall
+from app.services import hall, paperwork_docs
 from app.services.audit import audit_log
+from app.services.constraints import pair_avoidances
 from app.services.knockout import bracket_of
 from app.services.records import record_duty_list, recorded_boards
 from app.services.registration import PlayerView, list_players
@@ -57,7 +66,21 @@ from app.services.tournaments import TournamentInfo, tournament_info
 #: The documents ``xqarbiter print`` knows, in the order of OUTPUTS.md.
 DOCUMENTS = PDF_DOCUMENTS
 #: Documents of the whole event (no group needed).
-EVENT_DOCUMENTS = ("prizes", "payout")
+EVENT_DOCUMENTS = ("prizes", "payout", "results-book", "certificates")
+#: Lists that can be ordered by number, name or rating (``order``), issue 16.
+ORDERED_DOCUMENTS = ("entry-list", "check-in")
+#: Documents that carry the officials' signature and seal lines (issue 16).
+SIGNED_DOCUMENTS = (
+    "pairings",
+    "results",
+    "standings",
+    "crosstable",
+    "teams",
+    "prizes",
+    "payout",
+    "entry-list",
+    "check-in",
+)
 #: Documents of one round of one group.
 ROUND_DOCUMENTS = ("table-cards", "pairings", "results", "record-sheets")
 
@@ -145,6 +168,7 @@ def _unit(unit: str, team: str | None = None) -> str:
 class _RoundRows:
     rows: tuple[model.PairingRow, ...]
     byes: tuple[model.PlayerLine, ...]
+    excused: tuple[model.PlayerLine, ...] = ()
 
 
 def _round_rows(
@@ -169,7 +193,7 @@ def _round_rows(
     rows.sort(key=lambda r: r.board)
     if not rows and not view.byes:
         raise UserError(f"{group}第 {number} 轮没有对局", f"{group} round {number} has no games")
-    return _RoundRows(tuple(rows), tuple(line(s) for s in view.byes))
+    return _RoundRows(tuple(rows), tuple(line(s) for s in view.byes), tuple(line(s) for s in view.excused))
 
 
 def _violation_marks(violations: Sequence[ViolationFact], number: int) -> dict[int, list[str]]:
@@ -240,14 +264,14 @@ def pairing_list(db: Database, group: str, number: int) -> model.PairingList:
     """对阵表 of one round (result column blank)."""
     info = tournament_info(db)
     rr = _round_rows(db, group, number, with_results=False)
-    return model.PairingList(_header(info, group, number), rr.rows, rr.byes)
+    return model.PairingList(_header(info, group, number), rr.rows, rr.byes, excused=rr.excused)
 
 
 def round_results(db: Database, group: str, number: int) -> model.PairingList:
     """成绩公告 of one round: results, forfeits and the round's violations marked."""
     info = tournament_info(db)
     rr = _round_rows(db, group, number, with_results=True)
-    return model.PairingList(_header(info, group, number), rr.rows, rr.byes)
+    return model.PairingList(_header(info, group, number), rr.rows, rr.byes, excused=rr.excused)
 
 
 def record_sheets(db: Database, group: str, number: int) -> model.RecordSheets:
@@ -420,6 +444,10 @@ def crosstable(db: Database, group: str, after_round: int | None = None) -> mode
         for no in rnd.byes:
             cells[no].append(model.CrossCell.bye())
             seen.add(no)
+        for absence in rnd.absent:
+            excused = absence.kind is AbsenceKind.EXCUSED
+            cells[absence.no].append(model.CrossCell.absent(excused, absence.points))
+            seen.add(absence.no)
         for no, row in cells.items():
             if no not in seen:
                 row.append(model.CrossCell(None))
@@ -529,9 +557,11 @@ def prize_list_model(db: Database, group: str | None = None) -> model.PrizeList:
         for x in t.lines:
             if x.no is not None:
                 key = (t.table.group, x.no)
-                lines.append(model.PrizeLine(name, x.place, view.names[key], view.units[key], x.amount))
+                lines.append(
+                    model.PrizeLine(name, x.place, view.names[key], view.units[key], x.amount, x.item)
+                )
             elif x.team is not None:
-                lines.append(model.PrizeLine(name, x.place, x.team, "", x.amount))
+                lines.append(model.PrizeLine(name, x.place, x.team, "", x.amount, x.item))
     if not lines:
         raise UserError("还没有可发放的奖项", "there are no prizes to list yet")
     return model.PrizeList(
@@ -553,45 +583,61 @@ def payout_sheet(db: Database, group: str | None = None) -> model.PayoutSheet:
         for x in t.lines:
             if x.no is not None:
                 p = people[(t.table.group, x.no)]
-                lines.append(model.PayoutLine(name, x.place, p.name, p.unit, x.amount, p.id_number, p.phone))
+                lines.append(
+                    model.PayoutLine(name, x.place, p.name, p.unit, x.amount, p.id_number, p.phone, x.item)
+                )
             elif x.team is not None:
-                lines.append(model.PayoutLine(name, x.place, x.team, "", x.amount, "", ""))
+                lines.append(model.PayoutLine(name, x.place, x.team, "", x.amount, "", "", x.item))
     if not lines:
         raise UserError("还没有可发放的奖项", "there are no prizes to pay yet")
-    return model.PayoutSheet(_header(info, group or "", round_label=label), tuple(lines))
+    return model.PayoutSheet(
+        _header(info, group or "", round_label=label),
+        tuple(lines),
+        withholding_percent=info.regulations.prize_rules.withholding_percent,
+    )
 
 
 # --------------------------------------------------------------------------- entry lists
 
 
-def _entry_order(players: list[PlayerView]) -> list[PlayerView]:
-    """By team (players without a team last), then 序号 (players without one after)."""
-    return sorted(players, key=lambda p: (p.team == "", p.team, p.no is None, p.no or 0, p.name))
-
-
-def _entry_players(db: Database, group: str) -> list[PlayerView]:
-    """The group's registered players in entry-list order; refused for an empty group."""
+def _entry_players(db: Database, group: str, order: str = "") -> list[PlayerView]:
+    """The group's registered players in the list order asked (default: by team (players without a team
+    last), then 序号 (players without one after)); refused for an empty group."""
     resolve_group(db, group)
-    players = _entry_order(list_players(db, group))
+    players = paperwork_docs.ordered(list_players(db, group), order)
     if not players:
         raise UserError(f"{group}还没有报名的棋手", f"{group} has no players yet")
     return players
 
 
-def entry_list(db: Database, group: str) -> model.EntryList:
-    """参赛名单 (public) of a group, by team and 序号."""
+def _order_label(order: str) -> str:
+    return paperwork_docs.ORDER_LABELS[order] if order else ""
+
+
+def entry_list(db: Database, group: str, order: str = "") -> model.EntryList:
+    """参赛名单 (public) of a group, by team and 序号 (or by number, name or rating: ``order``)."""
     info = tournament_info(db)
-    players = _entry_players(db, group)
+    players = _entry_players(db, group, order)
     lines = tuple(
         model.EntryLine(p.no or 0, p.name, p.unit, _GENDER_ZH.get(p.gender, ""), p.team) for p in players
     )
-    return model.EntryList(_header(info, group), lines)
+    return model.EntryList(_header(info, group), lines, _order_label(order))
 
 
-def internal_entry_list(db: Database, group: str) -> model.InternalEntryList:
+def check_in_sheet(db: Database, group: str, order: str = "") -> model.CheckInSheet:
+    """报到表 (内部): insurance, pledge, fee and check-in of every registered player, paid / owed totals."""
+    info = tournament_info(db)
+    players = _entry_players(db, group, order)
+    fee = info.regulations.registration.fee_yuan
+    return paperwork_docs.check_in_sheet(
+        _header(info, group), players, fee, order, paperwork_docs.signoff(db)
+    )
+
+
+def internal_entry_list(db: Database, group: str, order: str = "") -> model.InternalEntryList:
     """参赛名单 (内部): check-in, fee, insurance, the full ID number and the phone."""
     info = tournament_info(db)
-    players = _entry_players(db, group)
+    players = _entry_players(db, group, order)
     lines = tuple(
         model.InternalEntryLine(
             p.no or 0,
@@ -607,7 +653,7 @@ def internal_entry_list(db: Database, group: str) -> model.InternalEntryList:
         )
         for p in players
     )
-    return model.InternalEntryList(_header(info, group), lines)
+    return model.InternalEntryList(_header(info, group), lines, _order_label(order))
 
 
 # --------------------------------------------------------------------------- knockout
@@ -792,6 +838,79 @@ def public_site(db: Database) -> PublicSite:
         )
 
 
+# --------------------------------------------------------------------------- results book, certificates
+
+
+def results_book(db: Database) -> model.ResultsBook:
+    """成绩册: regulation summary, officials, then for each group every round's results, the final
+    standings (the current ones, marked 暂列, before the end), the teams and the knockout; the prizes."""
+    info = tournament_info(db)
+    label = _prize_label(db)
+    groups = []
+    for name, numbers in _paired_groups(db):
+        if not numbers:
+            continue
+        # the final ranking once the group is over (its places explained against the next player, the
+        # knockout places first), else the current standings, marked 暂列 — the 名次表 the lists print
+        final = _final_view(db, name) is not None
+        try:
+            table = standings(db, name)
+        except UserError:
+            table = None  # round 1 not complete yet: the results of the rounds only
+        teams = (
+            team_standings_model(db, name) if any(g.name == name and g.teams for g in info.groups) else None
+        )
+        groups.append(
+            model.BookGroup(
+                name,
+                tuple(round_results(db, name, n) for n in numbers),
+                table,
+                final,
+                teams,
+                bracket(db, name) if bracket_of(db, name) is not None else None,
+            )
+        )
+    if not groups:
+        raise UserError(
+            "尚未编排任何轮次，还没有成绩册", "no round has been paired yet: there is no results book"
+        )
+    header = _header(info, round_label="成绩册" + ("（暂列，比赛尚未结束）" if label else ""))
+    return paperwork_docs.results_book(db, header, groups, _optional_prizes(db), bool(label))
+
+
+def avoidance_list(db: Database, group: str) -> model.AvoidanceList:
+    """回避名单 (内部): the regulation's unit / region rules and the group's named pairs kept apart."""
+    info = tournament_info(db)
+    rules = tuple(
+        f"{r.basis.zh}{r.strength.zh}（{r.rounds_zh}）" for r in info.regulations.pairing.avoidances
+    )
+    pairs = tuple(
+        model.AvoidanceLine(
+            f"{v.first} {v.first_name}", f"{v.second} {v.second_name}", v.strength.zh, v.rounds_zh, v.reason
+        )
+        for v in pair_avoidances(db, group)
+    )
+    return model.AvoidanceList(_header(info, group), rules, pairs, paperwork_docs.signoff(db))
+
+
+def certificates(db: Database, group: str | None = None) -> model.Certificates:
+    """获奖证书 of every prize awarded (of one group, if given), from the editable template — only for the
+    groups whose last round is complete (a certificate is never printed for a provisional place)."""
+    info = tournament_info(db)
+    _prize_label(db)  # refused before any round
+    finished = set()
+    for g in info.groups:
+        last = info.regulations.group(g.name).rounds
+        if any(r.number == last and r.pending == 0 for r in rounds_of(db, g.name)):
+            finished.add(g.name)
+    if (group is not None and group not in finished) or not finished:
+        raise UserError(
+            f"{group or '各组'}比赛尚未结束，还不能打印获奖证书",
+            f"{group or 'no group'} has not finished its last round: no certificates yet",
+        )
+    return paperwork_docs.certificates(db, _header(info, group or ""), finished if group is None else {group})
+
+
 # --------------------------------------------------------------------------- documents by name
 
 
@@ -804,9 +923,10 @@ def document(
     per_page: int = 2,
     internal: bool = False,
     base_url: str | None = None,
+    order: str = "",
 ) -> object:
     """The read model of document ``name`` (one of :data:`DOCUMENTS`), as ``xqarbiter print`` asks
-    (one reading of the file).
+    (one reading of the file). ``order``: the entry list's or check-in sheet's order (issue 16).
 
     Table cards, the pairing list and the round results carry links to the hall network's pages
     (printed as QR codes) under ``base_url``; ``None`` takes the address the window recorded when it
@@ -814,7 +934,13 @@ def document(
     """
     with db.one_reading():
         doc = _document(
-            db, name, group=group, round_number=round_number, per_page=per_page, internal=internal
+            db,
+            name,
+            group=group,
+            round_number=round_number,
+            per_page=per_page,
+            internal=internal,
+            order=order,
         )
         if name in LINKED_DOCUMENTS:
             base = hall.hall_base_url(db) if base_url is None else hall.normalise_base_url(base_url)
@@ -840,6 +966,43 @@ def _with_links(db: Database, doc: object, base: str) -> object:
 
 
 def _document(
+    db: Database,
+    name: str,
+    *,
+    group: str | None,
+    round_number: int | None,
+    per_page: int,
+    internal: bool,
+    order: str = "",
+) -> object:
+    """The document's read model; the lists get the officials' signature and seal lines (issue 16)."""
+    paperwork_docs.check_order(order)
+    if order and name not in ORDERED_DOCUMENTS:
+        raise UserError(
+            f"只有{'、'.join(ORDERED_DOCUMENTS)}可以指定排列方式",
+            f"only {', '.join(ORDERED_DOCUMENTS)} can be ordered",
+        )
+    if name == "check-in":
+        return check_in_sheet(db, resolve_group(db, group), order)
+    if name == "results-book":
+        return results_book(db)
+    if name == "certificates":
+        return certificates(db, resolve_group(db, group) if group else None)
+    if name == "avoidances":
+        return avoidance_list(db, resolve_group(db, group))
+    if name == "entry-list" and order:
+        g = resolve_group(db, group)
+        doc: object = internal_entry_list(db, g, order) if internal else entry_list(db, g, order)
+    else:
+        doc = _built_document(
+            db, name, group=group, round_number=round_number, per_page=per_page, internal=internal
+        )
+    if name in SIGNED_DOCUMENTS and dataclasses.is_dataclass(doc) and hasattr(doc, "signoff"):
+        doc = dataclasses.replace(doc, signoff=paperwork_docs.signoff(db))  # type: ignore[type-var]
+    return doc
+
+
+def _built_document(
     db: Database, name: str, *, group: str | None, round_number: int | None, per_page: int, internal: bool
 ) -> object:
     if name not in DOCUMENTS:
@@ -891,12 +1054,17 @@ def render_pdf(
     internal: bool = False,
     printed_at: datetime | None = None,
     base_url: str | None = None,
+    order: str = "",
 ) -> bytes:
     """The PDF of document ``name`` as bytes (nothing is written if the document cannot exist).
 
-    ``base_url``: the hall network's address for the QR codes (see :func:`document`)."""
+    ``base_url``: the hall network's address for the QR codes (see :func:`document`). ``by_name`` sorts
+    pairings and results by name, and orders the entry list and the check-in sheet by name unless
+    ``order`` (no, name, rating, team) says otherwise."""
     from app.reports.pdf import render_document
 
+    if by_name and not order and name in ORDERED_DOCUMENTS:
+        order = "name"
     inputs = document(
         db,
         name,
@@ -905,6 +1073,7 @@ def render_pdf(
         per_page=per_page,
         internal=internal,
         base_url=base_url,
+        order=order,
     )
     options = {"sort_by_name": True} if by_name and name in ("pairings", "results") else {}
     buf = io.BytesIO()

@@ -6,8 +6,12 @@ with the same engine and the same helpers (:mod:`app.services.pairing_plan`), an
 in one transaction, with the same audit line and automatic backup. It handles only the plain case — a
 Swiss round before any knockout, previous round complete, every player numbered, no one to withdraw for
 consecutive forfeits, order by sequence number, the file at the newest schema — and returns None for
-anything else, so that the full service decides (and refuses with its own messages). A test pairs
-copies of the same files both ways and compares every row.
+anything else, so that the full service decides (and refuses with its own messages). Issue 16's data
+are read as the full service reads them: the group's state through the same row assembly
+(:mod:`app.db.group_rows`: excused absences, late entries' compensation, re-entries) and the same
+avoidances (:func:`app.services.pairing_plan.constraints_from_rows`), so an excused player is left out
+and a constraint decides the same way on both paths. A test pairs copies of the same files — with
+and without that data — both ways and compares every row.
 """
 
 from __future__ import annotations
@@ -17,15 +21,17 @@ from datetime import datetime
 from pathlib import Path
 
 from app.db.lite import LiteFile, read_group_state, stored_datetime, stored_json
-from app.engine.discipline import consecutive_forfeits
 from app.engine.pairing import Pairing, pair_round
-from app.engine.regulations import ScoreGroupOrder
+from app.engine.pairing.constraints import RoundConstraints
+from app.engine.regulations import Regulations, ScoreGroupOrder
 from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
 from app.services.pairing_plan import (
     PairingOutcome,
     audit_after,
     audit_text,
+    constraints_from_rows,
     explanation_of,
+    forfeit_streaks,
     new_pairing_seed,
     next_swiss_round,
     pool_for,
@@ -140,13 +146,30 @@ def _plan(
         or con.execute("SELECT 1 FROM knockout_matches WHERE group_id = ? LIMIT 1", (group_id,)).fetchone()
     ):
         return None
-    if reg.discipline.consecutive_forfeits_withdraw:
-        active = {e.no for e in state.entrants if e.status is PlayerStatus.ACTIVE}
-        if any(s.no in active for s in consecutive_forfeits(state.rounds, reg.discipline)):
-            return None
+    if forfeit_streaks(state, reg):  # someone to withdraw first: the full service does it (and logs it)
+        return None
     try:
-        pool = pool_for(state, reg, number, set(), None)
+        pool = pool_for(state, reg, number, set(), None)  # less the excused (请假), as the full service
     except UserError:
         return None
-    pairing = pair_round(pool, number, reg.pairing, used_seed)
+    constraints = _constraints(con, group_id, reg, number)  # 同单位 / 同地区 / 指定回避, as the full service
+    pairing = pair_round(pool, number, reg.pairing, used_seed, constraints)
     return con, group_id, number, used_seed, pairing
+
+
+def _constraints(con: sqlite3.Connection, group_id: int, reg: Regulations, number: int) -> RoundConstraints:
+    """The avoidances in force, read as :func:`app.services.constraints.constraints_in_round` reads them."""
+    teams = dict(con.execute("SELECT id, name FROM teams WHERE group_id = ?", (group_id,)).fetchall())
+    players = [
+        (no, unit, teams.get(team_id, "") if team_id else "", region)
+        for no, unit, team_id, region in con.execute(
+            "SELECT no, unit, team_id, region FROM players WHERE group_id = ? AND no IS NOT NULL", (group_id,)
+        )
+    ]
+    named = con.execute(
+        "SELECT a.no, b.no, v.strength, v.from_round, v.to_round, v.reason FROM pair_avoidances v "
+        "JOIN players a ON a.id = v.first_id JOIN players b ON b.id = v.second_id "
+        "WHERE a.group_id = ? AND a.no IS NOT NULL AND b.no IS NOT NULL ORDER BY v.id",
+        (group_id,),
+    ).fetchall()
+    return constraints_from_rows(reg, number, players, named)

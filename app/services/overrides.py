@@ -1,7 +1,8 @@
 """The arbiter's manual pairing changes (RULES.md §5 "Arbiter overrides").
 
 Each change is previewed first: :func:`preview_override` returns the pairing after the change and
-every hard rule it would break (rematch, teammates in round 1, colour H3, second bye). Applying it
+every hard rule it would break (rematch, teammates in round 1, colour H3, second bye) and every
+avoidance it breaks (absolute, or weak as a warning: issue 16). Applying it
 with broken rules needs the arbiter's explicit confirmation (``confirm=True``) and a reason, and it
 is written to the audit log. Only boards without a result may change.
 """
@@ -28,6 +29,7 @@ from app.engine.pairing.overrides import (
 )
 from app.engine.types import GameResult, UserError
 from app.services import audit
+from app.services.constraints import constraints_in_round
 from app.services.results import round_row
 from app.services.tournaments import group_row, regulations_of
 
@@ -74,7 +76,10 @@ def _preview(s: Session, g: Group, number: int, change: Change) -> tuple[Round, 
     moved = {x for b, red, black in new_games if b in changed for x in (red, black)} | (
         set(new_byes) - set(byes)
     )
-    breaks = rule_breaks(players, new_games, new_byes, number, reg.pairing, only=moved)
+    constraints = constraints_in_round(s, g, reg, number)
+    breaks = rule_breaks(
+        players, new_games, new_byes, number, reg.pairing, only=moved, constraints=constraints
+    )
     return rnd, OverridePreview(new_games, new_byes, breaks, changed)
 
 

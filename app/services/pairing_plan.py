@@ -8,15 +8,23 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from app.engine.discipline import ForfeitStreak, consecutive_forfeits
 from app.engine.event import GroupState
 from app.engine.pairing import Pairing, PairingPlayer
+from app.engine.pairing.constraints import (
+    ConstraintFacts,
+    NamedAvoidance,
+    RoundConstraints,
+    round_constraints,
+)
 from app.engine.pairing.history import Entrant as PoolEntrant
 from app.engine.pairing.history import pool_from_history
-from app.engine.regulations import Regulations
-from app.engine.types import UserError
+from app.engine.regulations import AvoidanceStrength, Regulations
+from app.engine.types import PlayerStatus, UserError
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +60,9 @@ def pool_for(
     left_out: set[int],
     rank_keys: dict[int, tuple[int, ...]] | None,
 ) -> list[PairingPlayer]:
-    """The round's pool: the players who may be paired, less ``left_out``, with their history."""
+    """The round's pool: the players who may be paired, less ``left_out`` and those excused from the
+    round (请假: not paired, 0 points, no forfeit), with their history."""
+    left_out = left_out | state.excused_in(number)
     eligible = [e for e in state.entrants if e.may_be_paired and e.no not in left_out]
     history = [r for r in state.rounds if r.number < number]
     scored = [r for r in state.scored_rounds if r.number < number]  # as the standings count them
@@ -64,6 +74,34 @@ def pool_for(
             f"{state.name}可编排的棋手不足 2 名", f"{state.name} has fewer than 2 players to pair"
         )
     return pool
+
+
+def forfeit_streaks(state: GroupState, reg: Regulations) -> tuple[ForfeitStreak, ...]:
+    """连续弃权: the active players who forfeited the set number of rounds in a row (a re-entered
+    player counts only from the round they play again from)."""
+    if not reg.discipline.consecutive_forfeits_withdraw:
+        return ()
+    reentered = {e.no: e.reentry_round for e in state.entrants if e.reentry_round is not None}
+    active = {e.no for e in state.entrants if e.status is PlayerStatus.ACTIVE}
+    streaks = consecutive_forfeits(state.rounds, reg.discipline, reentered)
+    return tuple(s for s in streaks if s.no in active)
+
+
+def constraints_from_rows(
+    reg: Regulations,
+    round_number: int,
+    players: Iterable[tuple[int, str, str, str]],
+    named: Iterable[tuple[int, int, str, int, int, str]],
+) -> RoundConstraints:
+    """The avoidances in force in ``round_number`` (issue 16): the regulation's unit and region rules
+    on each numbered player's ``(no, unit, team name, region)`` — the team's name where no unit is
+    given — and the named pairs ``(first, second, strength, from, to, reason)``."""
+    facts = [ConstraintFacts(no, unit or team or "", region or "") for no, unit, team, region in players]
+    pairs = [
+        NamedAvoidance(first, second, AvoidanceStrength(strength), from_round, to_round, reason)
+        for first, second, strength, from_round, to_round, reason in named
+    ]
+    return round_constraints(reg.pairing.avoidances, facts, pairs, round_number)
 
 
 def explanation_of(pairing: Pairing, offset: int) -> dict[str, Any]:

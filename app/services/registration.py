@@ -63,6 +63,8 @@ class PlayerView:
     status_round: int | None
     registered_at: datetime
     late_entry_round: int | None
+    region: str = ""  # 地区
+    reentry_round: int | None = None  # re-entered after a withdrawal: paired again from this round
 
 
 # --------------------------------------------------------------------------- context
@@ -125,6 +127,7 @@ def _snapshot(p: Player) -> dict[str, object]:
         "group": p.group.name if p.group else "",
         "team": p.team.name if p.team else "",
         "unit": p.unit,
+        "region": p.region,
         "gender": p.gender,
         "id_type": p.id_type,
         "id_number": p.id_number,
@@ -189,6 +192,7 @@ def write_entry(
         phone=e.phone,
         rating=e.rating,
         unit=e.unit,
+        region=e.region,
         notes=e.notes,
         fee_paid=e.fee_paid,
         insurance=e.insurance,
@@ -295,6 +299,7 @@ def edit_player(
         player.phone = e.phone
         player.rating = e.rating
         player.unit = e.unit
+        player.region = e.region
         player.notes = e.notes
         player.fee_paid, player.insurance = e.fee_paid, e.insurance
         player.pledge, player.checked_in = e.pledge, e.checked_in
@@ -474,6 +479,8 @@ def _view(p: Player, first_day: date) -> PlayerView:
         status_round=p.status_round,
         registered_at=p.registered_at,
         late_entry_round=p.late_entry_round,
+        region=p.region,
+        reentry_round=p.reentry_round,
     )
 
 
@@ -502,6 +509,7 @@ def player_entry(view: PlayerView) -> PlayerEntry:
         gender=Gender(view.gender) if view.gender else None,
         team=view.team,
         unit=view.unit,
+        region=view.region,
         rating=view.rating,
         notes=view.notes,
         fee_paid=view.fee_paid,

@@ -14,18 +14,20 @@ from sqlalchemy.orm import Session
 from app.db.mapping import load_group_state
 from app.db.models import Bye, GameRow, Group, KnockoutMatch, Player, Round
 from app.db.session import Database
-from app.engine.discipline import consecutive_forfeits, scores
+from app.engine.discipline import scores
 from app.engine.event import Entrant, GroupState
 from app.engine.pairing import pair_round
 from app.engine.regulations import Regulations, ScoreGroupOrder
-from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
+from app.engine.types import AbsenceKind, GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
 from app.services.backups import backup_after
 from app.services.brackets import knockout_players
+from app.services.constraints import constraints_in_round
 from app.services.pairing_plan import (
     PairingOutcome,
     audit_after,
     explanation_of,
+    forfeit_streaks,
     new_pairing_seed,
     next_swiss_round,
     pool_for,
@@ -65,6 +67,7 @@ class RoundView:
     boards: tuple[BoardLine, ...]
     byes: tuple[Seat, ...]
     closed: bool
+    excused: tuple[Seat, ...] = ()  # 请假: excused from this round (not paired, 0 points)
 
     @property
     def pending_boards(self) -> tuple[int, ...]:
@@ -132,6 +135,7 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         ),
         byes=tuple(_seat(by_no[no], before) for no in record.byes),
         closed=closed,
+        excused=tuple(_seat(by_no[a.no], before) for a in record.absent if a.kind is AbsenceKind.EXCUSED),
     )
 
 
@@ -230,8 +234,9 @@ def pair_next_round(
 
             order = ranking_after(s, g, reg, number - 1)
             rank_keys = {no: (i,) for i, no in enumerate(order)}
-        pool = pool_for(state, reg, number, excluded | set(withdrawn), rank_keys)
-        pairing = pair_round(pool, number, reg.pairing, used_seed)
+        pool = pool_for(state, reg, number, excluded | set(withdrawn), rank_keys)  # less the excused (请假)
+        constraints = constraints_in_round(s, g, reg, number)  # 同单位 / 同地区 / 指定回避 (issue 16)
+        pairing = pair_round(pool, number, reg.pairing, used_seed, constraints)
         offset = _knockout_boards(s, g, number)
         ids = {p.no: p.id for p in g.players if p.no is not None}
         rnd = s.scalars(select(Round).where(Round.group_id == g.id, Round.number == number)).one_or_none()
@@ -299,14 +304,8 @@ def _withdraw_consecutive_forfeits(
     s: Session, g: Group, state: GroupState, reg: Regulations, who: str
 ) -> tuple[int, ...]:
     """连续弃权: players who forfeited the set number of rounds in a row are not paired again."""
-    if not reg.discipline.consecutive_forfeits_withdraw:
-        return ()
-    streaks = consecutive_forfeits(state.rounds, reg.discipline)
-    active = {e.no for e in state.entrants if e.status is PlayerStatus.ACTIVE}
     out = []
-    for streak in streaks:
-        if streak.no not in active:
-            continue
+    for streak in forfeit_streaks(state, reg):
         p = next(p for p in g.players if p.no == streak.no)
         p.status, p.status_round = PlayerStatus.WITHDRAWN.value, next_swiss_round(state)
         audit.record(
@@ -390,6 +389,27 @@ def pairing_explanation(db: Database, group: str, number: int, no: int, english:
             if english
             else "本轮轮空：由裁判手工调整（见审计日志）"
         )
+    absent = _absence_of(db, group, number, no, english)
+    if absent:
+        return absent
     raise UserError(
         f"第 {number} 轮没有 {no} 号的编排说明", f"round {number} has no explanation for player {no}"
     )
+
+
+def _absence_of(db: Database, group: str, number: int, no: int, english: bool = False) -> str:
+    """Why a player without a board has none: excused (请假) or not yet entered (后报名); "" otherwise."""
+    state = group_state(db, group)
+    record = next((r for r in state.rounds if r.number == number), None)
+    for a in () if record is None else record.absent:
+        if a.no == no:
+            if english:
+                what_en = (
+                    "excused by the chief arbiter"
+                    if a.kind is AbsenceKind.EXCUSED
+                    else "not yet entered (late entry)"
+                )
+                return f"Round {number}: {what_en}, not paired; {a.points} points for the round"
+            what = "请假（经裁判长准许）" if a.kind is AbsenceKind.EXCUSED else "尚未报名（后报名）"
+            return f"第 {number} 轮{what}，未参加编排，本轮计 {a.points} 分"
+    return ""

@@ -26,13 +26,18 @@ from pydantic import (
 )
 from pydantic import ValidationError as ValidationError
 
+from app.engine import paperwork as pw
 from app.engine.knockout import ColourMethod, GameKind
+from app.engine.privacy import looks_personal
+from app.engine.regulations import AvoidanceStrength
 from app.engine.text import (
     EVENT_NAME_MAX,
     GROUP_NAME_MAX,
     LEADER_MAX,
+    NAME_MAX,
     NOTES_MAX,
     REASON_MAX,
+    REGION_MAX,
     TEAM_MAX,
     TRF_NAME_MAX,
     UNIT_MAX,
@@ -108,6 +113,7 @@ GroupName = _clean(GROUP_NAME_MAX, required=True)
 PlayerName = _clean(TRF_NAME_MAX, required=True)
 TeamName = _clean(TEAM_MAX, required=True)
 Unit = _clean(UNIT_MAX)
+Region = _clean(REGION_MAX)
 Notes = _clean(NOTES_MAX, multiline=True)
 Reason = _clean(REASON_MAX, multiline=True)
 Leader = _clean(LEADER_MAX)
@@ -170,6 +176,8 @@ class PlayerDoc(_Strict):
     dq_games: _literal("", "stand", "annul") = ""
     registered_at: IsoDateTime | None = None
     late_entry_round: RoundNo | None = None
+    region: Region = ""  # issue 16
+    reentry_round: RoundNo | None = None  # issue 16: paired again from this round after a withdrawal
 
 
 class GameDoc(_Strict):
@@ -241,6 +249,76 @@ class AuditDoc(_Strict):
     reason: _plain(REASON_MAX * 4) = ""
 
 
+# issue 16: absence and re-entry, named pair avoidances, the paperwork
+
+
+class AbsenceDoc(_Strict):
+    group: GroupName
+    player: PlayerNo
+    round: RoundNo
+    reason: Reason = ""
+    created_at: IsoDateTime | None = None
+
+
+class PairAvoidanceDoc(_Strict):
+    group: GroupName
+    first: PlayerNo
+    second: PlayerNo
+    strength: _enum_values(AvoidanceStrength) = "absolute"
+    from_round: RoundNo = 1
+    to_round: Annotated[StrictInt, Field(ge=0, le=999)] = 0  # 0 = to the last round
+    reason: Reason = ""
+    created_at: IsoDateTime | None = None
+
+
+def _public(max_len: int, *, required: bool = False, multiline: bool = False) -> Any:
+    """Text printed on public lists and certificates: clean, and no personal number or path in it."""
+
+    def check(text: str) -> str:
+        if looks_personal(text):
+            raise ValueError(
+                "像是含有手机号、证件号或文件路径（会印在公开的名单和证书上）"
+                " (seems to hold a phone or ID number or a path; it is printed publicly)"
+            )
+        return text
+
+    return Annotated[_clean(max_len, required=required, multiline=multiline), AfterValidator(check)]
+
+
+def _template(max_len: int, *, multiline: bool = False) -> Any:
+    def check(text: str) -> str:
+        try:
+            pw.check_template(text)
+        except UserError as exc:
+            raise ValueError(f"{exc.zh} ({exc.en})") from None
+        return text
+
+    return Annotated[_public(max_len, multiline=multiline), AfterValidator(check)]
+
+
+_CERTIFICATE = pw.CertificateTemplate()
+
+
+class OfficialDoc(_Strict):
+    role: _public(pw.ROLE_MAX, required=True)
+    name: _public(NAME_MAX) = ""
+    signs: StrictBool = True
+
+
+class CertificateDoc(_Strict):
+    title: _template(pw.LINE_MAX) = _CERTIFICATE.title
+    body: _template(pw.MAX_TEXT, multiline=True) = _CERTIFICATE.body
+    signature: _template(pw.SIGNATURE_MAX, multiline=True) = _CERTIFICATE.signature
+    date: _template(pw.LINE_MAX) = _CERTIFICATE.date
+
+
+class PaperworkDoc(_Strict):
+    officials: Annotated[list[OfficialDoc], Field(max_length=pw.OFFICIALS_MAX)] = []
+    organiser: _public(pw.ORGANISER_MAX, multiline=True) = ""
+    seal: _public(pw.LINE_MAX) = pw.Paperwork().seal
+    certificate: CertificateDoc = CertificateDoc()
+
+
 class SnapshotDoc(_Strict):
     format: Literal["xqarbiter-snapshot"]
     version: Literal[1]
@@ -252,6 +330,9 @@ class SnapshotDoc(_Strict):
     knockout: Annotated[list[MatchDoc], Field(max_length=MAX_ITEMS)] = []
     violations: Annotated[list[ViolationDoc], Field(max_length=MAX_ITEMS)] = []
     records: Annotated[list[RecordDoc], Field(max_length=MAX_ITEMS)] = []
+    absences: Annotated[list[AbsenceDoc], Field(max_length=MAX_ITEMS)] = []
+    pair_avoidances: Annotated[list[PairAvoidanceDoc], Field(max_length=MAX_ITEMS)] = []
+    paperwork: PaperworkDoc | None = None
     audit: Annotated[list[AuditDoc], Field(max_length=MAX_ITEMS * 10)] = []
 
 
@@ -321,6 +402,15 @@ def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
                 f"the ID number repeats players[{id_numbers[key]}]",
             )
         id_numbers.setdefault(key, i)
+        fmt = formats.get(p.group)
+        for key in ("late_entry_round", "reentry_round"):
+            value = getattr(p, key)
+            if fmt is not None and value is not None and value > fmt.rounds:
+                bad(
+                    f"{where}.{key}",
+                    f"{p.group}只有 {fmt.rounds} 轮，没有第 {value} 轮",
+                    f"{p.group} has {fmt.rounds} rounds, not {value}",
+                )
         if p.birth_date is None and not _birth_in_id(p.id_type, p.id_number):
             bad(
                 f"{where}.birth_date",
@@ -433,6 +523,65 @@ def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
         records.add(key)
         if rec.group in groups:
             known_player(rec.group, rec.recorder, f"{where}.recorder")
+
+    def within_rounds(group: str, number: int, path: str) -> None:
+        fmt = formats.get(group)
+        if fmt is not None and number > fmt.rounds:
+            bad(
+                path,
+                f"{group}只有 {fmt.rounds} 轮，没有第 {number} 轮",
+                f"{group} has {fmt.rounds} rounds, not {number}",
+            )
+
+    seen: set[tuple[str, str, int, int]] = set()
+
+    def once(kind: str, group: str, a: int, b: int, path: str, zh: str, en: str) -> None:
+        if (kind, group, a, b) in seen:
+            bad(path, zh, en)
+        seen.add((kind, group, a, b))
+
+    for i, a in enumerate(doc.absences):
+        where = f"absences[{i}]"
+        if not known_group(a.group, f"{where}.group"):
+            continue
+        known_player(a.group, a.player, f"{where}.player")
+        within_rounds(a.group, a.round, f"{where}.round")
+        once(
+            "absence",
+            a.group,
+            a.player,
+            a.round,
+            where,
+            f"{a.player} 号第 {a.round} 轮的请假重复",
+            f"player {a.player}'s absence in round {a.round} appears twice",
+        )
+
+    for i, v in enumerate(doc.pair_avoidances):
+        where = f"pair_avoidances[{i}]"
+        if not known_group(v.group, f"{where}.group"):
+            continue
+        known_player(v.group, v.first, f"{where}.first")
+        known_player(v.group, v.second, f"{where}.second")
+        if v.first == v.second:
+            bad(f"{where}.second", "回避须是两名不同的棋手", "an avoidance needs two different players")
+        within_rounds(v.group, v.from_round, f"{where}.from_round")
+        within_rounds(v.group, v.to_round, f"{where}.to_round")
+        if v.to_round and v.to_round < v.from_round:
+            bad(
+                f"{where}.to_round",
+                f"回避轮次第 {v.from_round} 轮至第 {v.to_round} 轮无效",
+                f"rounds {v.from_round}-{v.to_round} are not a range",
+            )
+        first, second = min(v.first, v.second), max(v.first, v.second)
+        once(
+            "avoidance",
+            v.group,
+            first,
+            second,
+            where,
+            f"{first} 号与 {second} 号的回避重复",
+            f"the avoidance of {first} and {second} appears twice",
+        )
     return out
 
 

@@ -16,20 +16,26 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.models import (
+    Absence,
     AuditEntry,
     Bye,
     GameRecord,
     GameRow,
     Group,
     KnockoutMatch,
+    PairAvoidance,
     Player,
     Round,
+    Setting,
     Team,
     Tournament,
     Violation,
 )
 from app.db.session import Database
+from app.engine.paperwork import paperwork_from_dict, paperwork_to_dict
 from app.engine.types import GameResult, UserError
+from app.services.paperwork import KEY as PAPERWORK_KEY
+from app.services.paperwork import stored_paperwork
 from app.services.tournaments import tournament_row
 
 FORMAT = "xqarbiter-snapshot"
@@ -179,6 +185,8 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                 "dq_games": p.dq_games,
                 "registered_at": _dt(p.registered_at),
                 "late_entry_round": p.late_entry_round,
+                "region": p.region,
+                "reentry_round": p.reentry_round,
             }
             for p in players
         ],
@@ -186,6 +194,31 @@ def snapshot_of(s: Session) -> dict[str, Any]:
         "knockout": matches,
         "violations": violations,
         "records": records,
+        # issue 16 (absence and re-entry, pairing constraints): clearly named keys of their own
+        "absences": [
+            {
+                "group": player_group[a.player_id],
+                "player": ref[a.player_id],
+                "round": a.round_number,
+                "reason": a.reason,
+                "created_at": _dt(a.created_at),
+            }
+            for a in s.scalars(select(Absence).order_by(Absence.id))
+        ],
+        "paperwork": stored_paperwork(s),
+        "pair_avoidances": [
+            {
+                "group": player_group[v.first_id],
+                "first": ref[v.first_id],
+                "second": ref[v.second_id],
+                "strength": v.strength,
+                "from_round": v.from_round,
+                "to_round": v.to_round,
+                "reason": v.reason,
+                "created_at": _dt(v.created_at),
+            }
+            for v in s.scalars(select(PairAvoidance).order_by(PairAvoidance.id))
+        ],
         "audit": [
             {
                 "at": _dt(a.at),
@@ -360,6 +393,8 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
             dq_games=str(p.get("dq_games", "")),
             registered_at=_parse_dt(p.get("registered_at"), f"{where}.registered_at") or datetime(2000, 1, 1),
             late_entry_round=p.get("late_entry_round"),
+            region=str(p.get("region", "")),
+            reentry_round=p.get("reentry_round"),
         )
         if row.no is not None:
             if (g.name, row.no) in players:
@@ -483,6 +518,7 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
                 received_at=_parse_dt(rec.get("received_at"), f"{where}.received_at"),
             )
         )
+    _fill_arbiter_requests(s, data, player_id)
     for i, a in enumerate(data.get("audit", [])):
         s.add(
             AuditEntry(
@@ -493,6 +529,54 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
                 before=str(a.get("before", "")),
                 after=str(a.get("after", "")),
                 reason=str(a.get("reason", "")),
+            )
+        )
+
+
+def _whole(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 999:
+        raise SnapshotError(f"快照中 {where} 的轮次“{value}”无效", f"snapshot: invalid round at {where}")
+    return value
+
+
+def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> None:
+    """The keys of issue 16: excused absences, named pair avoidances and the paperwork (officials,
+    certificate template), all absent in older snapshots."""
+    paperwork = data.get("paperwork")
+    for key in ("absences", "pair_avoidances"):
+        if not isinstance(data.get(key, []), list):
+            raise SnapshotError(f"快照中 {key} 应为列表", f"snapshot: {key} must be a list")
+    if paperwork is not None:
+        value = paperwork_to_dict(paperwork_from_dict(paperwork))  # validated, in its stored form
+        s.add(Setting(key=PAPERWORK_KEY, value=json.dumps(value, ensure_ascii=False, sort_keys=True)))
+    for i, a in enumerate(data.get("absences", [])):
+        where = f"absences[{i}]"
+        group = str(_req(a, "group", where))
+        s.add(
+            Absence(
+                player_id=player_id(group, _req(a, "player", where), where),
+                round_number=_whole(_req(a, "round", where), f"{where}.round"),
+                reason=str(a.get("reason", "")),
+                created_at=_parse_dt(a.get("created_at"), f"{where}.created_at") or datetime(2000, 1, 1),
+            )
+        )
+    for i, v in enumerate(data.get("pair_avoidances", [])):
+        where = f"pair_avoidances[{i}]"
+        group = str(_req(v, "group", where))
+        strength = str(v.get("strength", "absolute"))
+        if strength not in ("absolute", "weak"):
+            raise SnapshotError(
+                f"快照中 {where} 的回避强度“{strength}”无效", f"snapshot: invalid strength at {where}"
+            )
+        s.add(
+            PairAvoidance(
+                first_id=player_id(group, _req(v, "first", where), f"{where}.first"),
+                second_id=player_id(group, _req(v, "second", where), f"{where}.second"),
+                strength=strength,
+                from_round=_whole(v.get("from_round", 1), f"{where}.from_round"),
+                to_round=_whole(v.get("to_round", 0), f"{where}.to_round"),
+                reason=str(v.get("reason", "")),
+                created_at=_parse_dt(v.get("created_at"), f"{where}.created_at") or datetime(2000, 1, 1),
             )
         )
 

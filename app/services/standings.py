@@ -21,15 +21,23 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.mapping import load_group_state
-from app.db.models import Group
+from app.db.models import Group, Player
 from app.db.session import Database
 from app.engine import standings as ranking
 from app.engine.event import GroupState
 from app.engine.knockout import Bracket, final_ranking, match_result
-from app.engine.prizes import PrizeList, award_prizes
+from app.engine.prizes import PrizeCandidate, PrizeList, award_prizes
+from app.engine.registration import age_on
 from app.engine.regulations import PrizeKind, Regulations, Tiebreak
 from app.engine.teams import TeamRanking, rank_teams
-from app.engine.types import RoundRecord, UserError, ViolationKind
+from app.engine.types import (
+    GameResult,
+    Gender,
+    IdDocument,
+    RoundRecord,
+    UserError,
+    ViolationKind,
+)
 from app.services.brackets import knockout_places, knockout_players, load_bracket
 from app.services.tournaments import group_row, regulations_of
 
@@ -84,8 +92,24 @@ def _standings(
         after_round=after_round,
         knockout_players=ko.players if ko else (),
         split_round=ko.split_round if ko else None,
+        knockout_black=_knockout_black(s, group, reg) if ko else (),
     )
     return state, table
+
+
+def _knockout_black(s: Session, group: Group, reg: Regulations) -> tuple[ranking.BlackGame, ...]:
+    """The knockout games played as Black over the board, where the regulation counts them (后走局数)."""
+    if not reg.tiebreaks.knockout_games_count_as_black:
+        return ()
+    bracket = load_bracket(s, group, reg)
+    if bracket is None:
+        return ()
+    return tuple(
+        ranking.BlackGame(m.round_number, g.black, g.result is GameResult.BLACK_WIN)
+        for m in bracket.matches
+        for g in m.games
+        if g.result.played_over_board
+    )
 
 
 def ranking_after(s: Session, group: Group, reg: Regulations, after_round: int) -> list[int]:
@@ -489,7 +513,9 @@ def prize_list(db: Database) -> PrizesView:
         names: dict[tuple[str, int], str] = {}
         units: dict[tuple[str, int], str] = {}
         basis: dict[str, RankingBasis] = {}
+        groups: dict[str, Group] = {}
         for g in s.scalars(select(Group).order_by(Group.position)):
+            groups[g.name] = g
             state = load_group_state(s, g, reg)
             for e in state.entrants:
                 names[(g.name, e.no)] = e.name
@@ -505,5 +531,32 @@ def prize_list(db: Database) -> PrizesView:
                 )
                 teams[g.name] = list(tr.order)
                 unranked |= {u.team for u in tr.unranked}
-        prizes = award_prizes(reg.prizes, individual, teams, unranked_teams=unranked)
+        candidates = {name: _prize_candidates(s, g, reg) for name, g in groups.items()}
+        prizes = award_prizes(
+            reg.prizes,
+            individual,
+            teams,
+            unranked_teams=unranked,
+            candidates=candidates,
+            one_per_player=reg.prize_rules.one_per_player,
+        )
         return PrizesView(prizes, names, units, basis)
+
+
+def _prize_candidates(s: Session, g: Group, reg: Regulations) -> dict[int, PrizeCandidate]:
+    """Each numbered player's details for the category prizes (gender, age, region, unit, team, ID region)."""
+    first_day = reg.registration.first_day_of_play
+    out: dict[int, PrizeCandidate] = {}
+    for p in s.scalars(select(Player).where(Player.group_id == g.id, Player.no.is_not(None))):
+        assert p.no is not None
+        resident = p.id_type == IdDocument.RESIDENT_ID.value and p.id_number[:6].isdigit()
+        out[p.no] = PrizeCandidate(
+            p.no,
+            gender=Gender(p.gender) if p.gender else None,
+            age=age_on(p.birth_date, first_day),
+            region=p.region,
+            unit=p.unit,
+            team=p.team.name if p.team else "",
+            id_prefix=p.id_number[:6] if resident else "",
+        )
+    return out

@@ -115,10 +115,16 @@ class NewEvent:
     groups: tuple[str, ...]
 
 
-def new_event_defaults(preset_name: str, today: date | None = None) -> NewEvent:
-    """The preset's event moved to a week from today: the same length, the deadline as many days
-    before the start as in the preset, the preset's groups; the name and venue left to fill in."""
-    base = preset(preset_name)
+def _base(template: str | Regulations) -> Regulations:
+    """A new event's template: a preset by its key, or a regulation (e.g. read from a regulation file)."""
+    return preset(template) if isinstance(template, str) else template
+
+
+def new_event_defaults(template: str | Regulations, today: date | None = None) -> NewEvent:
+    """The template's event moved to a week from today: the same length, the deadline as many days
+    before the start as in the template, the template's groups; the name and venue left to fill in.
+    ``template``: a preset's key or a regulation (a regulation file's)."""
+    base = _base(template)
     start = (today or date.today()) + timedelta(days=7)
     lead = base.start_date - base.registration.deadline.date()
     deadline = datetime.combine(start - lead, base.registration.deadline.time())
@@ -132,14 +138,15 @@ def split_group_names(text: str) -> tuple[str, ...]:
     return tuple(part for part in re.split(r"[、,，;；\s]+", text.strip()) if part)
 
 
-def new_event_regulations(preset_name: str, event: NewEvent) -> Regulations:
-    """The preset's regulation for a new event: its own name, dates, venue, deadline and groups.
+def new_event_regulations(template: str | Regulations, event: NewEvent) -> Regulations:
+    """The template's regulation (a preset's, or a regulation file's) for a new event: its own name,
+    dates, venue, deadline and groups; every other setting is the template's.
 
-    Groups take the format (rounds, split, teams) of the preset's group at the same position (a
-    group beyond the preset's takes the last one's), and the prize tables of a preset group go to
+    Groups take the format (rounds, split, teams) of the template's group at the same position (a
+    group beyond the template's takes the last one's), and the prize tables of a template group go to
     the group that replaces it (renamed); the prize tables of a dropped group are dropped.
     """
-    base = preset(preset_name)
+    base = _base(template)
     name = event.name.strip()
     if not name:
         raise UserError("请填写赛事名称", "the event needs a name")
@@ -184,10 +191,12 @@ def new_event_regulations(preset_name: str, event: NewEvent) -> Regulations:
 
 
 def create_event(
-    path: Path | str, preset_name: str, event: NewEvent, *, who: str = audit.DEFAULT_ARBITER
+    path: Path | str, template: str | Regulations, event: NewEvent, *, who: str = audit.DEFAULT_ARBITER
 ) -> Database:
-    """A new tournament file for ``event``, from a preset (see :func:`new_event_regulations`)."""
-    reg = new_event_regulations(preset_name, event)
+    """A new tournament file for ``event``, from a preset (by its key) or a regulation (see
+    :func:`new_event_regulations`)."""
+    reg = new_event_regulations(template, event)
+    preset_name = template if isinstance(template, str) else ""
     return create_tournament(path, preset_name, name=reg.event_name, regulations=reg, who=who)
 
 

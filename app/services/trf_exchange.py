@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from app.db.session import Database
+from app.engine.attendance import Attendance, with_absences
 from app.engine.regulations import GroupFormat, preset, regulations_from_dict, regulations_to_dict
 from app.engine.trf import TrfError, TrfEvent, TrfPlayer, read_trf, write_trf
 from app.engine.types import Game, GameResult, RoundRecord, UserError
@@ -46,6 +47,17 @@ def trf_event_of(snapshot: dict[str, Any], group: str) -> TrfEvent:
         for r in snapshot["rounds"]
         if r["group"] == group and r.get("stage", "swiss") == "swiss"
     ]
+    # issue 16: excused rounds and late entries' compensation (points only) from the snapshot's keys
+    excused: dict[int, set[int]] = {}
+    for a in snapshot.get("absences", []):
+        if a.get("group") == group:
+            excused.setdefault(a["player"], set()).add(a["round"])
+    attendance = [
+        Attendance(p["no"], p.get("late_entry_round"), frozenset(excused.get(p["no"], ())))
+        for p in players
+        if p.get("late_entry_round") is not None or p["no"] in excused
+    ]
+    rounds = list(with_absences(rounds, attendance, reg.pairing, reg.points))
     tc = reg.swiss_time_control
     fmt = next((g for g in reg.groups if g.name == group), None)
     return TrfEvent(

@@ -32,7 +32,7 @@ from app.engine.types import UserError
 from app.services import rounds as rounds_service
 from app.services.backups import restore_backup
 from app.services.snapshot import export_snapshot, import_snapshot
-from app.services.tournaments import FILE_SUFFIX, create_event
+from app.services.tournaments import FILE_SUFFIX, NewEvent, create_event
 from app.ui.dialogs.audit_backups import AuditLogDialog, BackupListDialog
 from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
@@ -170,6 +170,9 @@ class MainWindow(QMainWindow):
         self.new_action = self._action(
             file_menu, self.tr("新建赛事……"), self.new_tournament, QKeySequence.StandardKey.New
         )
+        self.new_from_file_action = self._action(
+            file_menu, self.tr("从规程文件新建赛事……"), self.new_from_regulation_file
+        )
         self._action(file_menu, self.tr("打开……"), self.open_dialog, QKeySequence.StandardKey.Open)
         self.recent_menu = file_menu.addMenu(self.tr("最近打开"))
         self.recent_menu.aboutToShow.connect(self._fill_recent)
@@ -253,16 +256,21 @@ class MainWindow(QMainWindow):
         if self.document is None:
             return None
         number = self._print_round() if name in ROUND_DOCUMENTS else None
+        doc, _, order = name.partition(":")
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            pdf = render_pdf(self.document.db, name, group=self.document.group, round_number=number)
+            pdf = render_pdf(
+                self.document.db, doc, group=self.document.group, round_number=number, order=order
+            )
         except UserError as error:
             QApplication.restoreOverrideCursor()
             QMessageBox.warning(self, self.tr("无法打印"), user_message(error))
             return None
         label = tr("PrintMenu", dict(PRINTED)[name])
         suffix = f"-r{number}" if number else ""
-        suggested = str(self.document.path.with_name(f"{self.document.group}-{name}{suffix}.pdf"))
+        suggested = str(
+            self.document.path.with_name(f"{self.document.group}-{name.replace(':', '-')}{suffix}.pdf")
+        )
         try:
             dialog = PrintPreviewDialog(
                 f"{label} — {self.document.group}", pdf, suggested, self, picture=name in IMAGE_DOCUMENTS
@@ -481,6 +489,45 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, self.tr("无法新建"), user_message(error))
             return
         self.open_file(path)
+
+    def new_from_regulation_file(self) -> None:
+        """A new event from a regulation file exported from an earlier one (issue 16): the file gives
+        the settings, the new-event dialog (with the file as its template) this event's own name,
+        dates, venue, deadline and groups."""
+        from app.services.regulation_files import read_regulation_file
+        from app.ui.dialogs.new_event import NewEventDialog
+
+        name, _ = QFileDialog.getOpenFileName(self, self.tr("选择规程文件"), "", self.tr("规程文件 (*.toml)"))
+        if not name:
+            return
+        try:
+            regulation, _paperwork = read_regulation_file(Path(name))
+        except UserError as error:
+            QMessageBox.warning(self, self.tr("无法新建"), user_message(error))
+            return
+        dialog = NewEventDialog(self, regulation=regulation, source=Path(name).name)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        target, _ = QFileDialog.getSaveFileName(
+            self,
+            self.tr("新建赛事"),
+            dialog.new_event().name.strip(),
+            self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX),
+        )
+        if target:
+            self.new_from_regulation(Path(name), Path(target).with_suffix(FILE_SUFFIX), dialog.new_event())
+
+    def new_from_regulation(self, regulation: Path, path: Path, event: NewEvent | None = None) -> bool:
+        """Create ``path`` from a regulation file, with ``event``'s name, dates, venue, deadline and
+        groups (None: the file's own), and open it."""
+        from app.services.regulation_files import create_from_regulation_file
+
+        try:
+            create_from_regulation_file(path, regulation, event).close()
+        except UserError as error:
+            QMessageBox.warning(self, self.tr("无法新建"), user_message(error))
+            return False
+        return self.open_file(path)
 
     def save_copy(self) -> None:
         if self.document is None:

@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
 
 from app.ui.i18n import translate_noop
 
-#: (document name in the exports service, label in the 打印 menu), in the order of OUTPUTS.md.
+#: (document name in the exports service, label in the 打印 menu), in the order of OUTPUTS.md; a name
+#: ``doc:order`` prints a list in that order (issue 16: by rating, by name).
 PRINTED = (
     ("table-cards", translate_noop("PrintMenu", "台卡")),
     ("pairings", translate_noop("PrintMenu", "对阵表")),
@@ -38,7 +39,13 @@ PRINTED = (
     ("payout", translate_noop("PrintMenu", "奖金发放签收表（内部）")),
     ("record-sheets", translate_noop("PrintMenu", "录谱纸")),
     ("entry-list", translate_noop("PrintMenu", "参赛名单")),
+    ("entry-list:rating", translate_noop("PrintMenu", "参赛名单（按等级分）")),
+    ("entry-list:name", translate_noop("PrintMenu", "参赛名单（按姓名）")),
+    ("check-in", translate_noop("PrintMenu", "报到表（内部）")),
+    ("avoidances", translate_noop("PrintMenu", "回避名单（内部）")),
     ("bracket", translate_noop("PrintMenu", "淘汰赛对阵图")),
+    ("results-book", translate_noop("PrintMenu", "成绩册")),
+    ("certificates", translate_noop("PrintMenu", "获奖证书")),
 )
 
 

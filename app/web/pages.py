@@ -248,6 +248,16 @@ def round_main(
             )
             + f"：{e(p.bye_label)}</p>"
         )
+    excused = [b for b in p.excused if not query.strip() or bye_matches(b, query)]
+    if excused:  # 请假 (issue 16): excused from this round, not paired
+        parts.append(
+            '<p class="bye">'
+            + "；".join(
+                f'<span data-n="{b.no}" data-s="{e(b.name)} {e(b.unit)}">{e(b.no)} {e(b.name)}</span>'
+                for b in excused
+            )
+            + f"：{e(p.excused_label)}</p>"
+        )
     parts.append(stamp(at))
     return "".join(parts)
 
@@ -361,13 +371,14 @@ def entries_main(x: EntryList, at: datetime) -> str:
 
 
 def prizes_main(p: PrizeList, at: datetime) -> str:
-    rows: list[list[object]] = [[x.table, f"第{x.place}名", x.name, x.unit, f"{x.amount:,}"] for x in p.lines]
-    rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}"])
-    return (
-        "<h1>获奖名单</h1>"
-        + table(["类别", "名次", "姓名", "单位", "奖金（元，税前）"], rows, (0, 2, 3))
-        + stamp(at)
-    )
+    items = any(x.item for x in p.lines)  # non-cash prizes (issue 16): a column only if any
+    rows: list[list[object]] = [
+        [x.table, f"第{x.place}名", x.name, x.unit, f"{x.amount:,}", *([x.item] if items else [])]
+        for x in p.lines
+    ]
+    rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}", *([""] if items else [])])
+    head = ["类别", "名次", "姓名", "单位", "奖金（元，税前）", *(["奖品"] if items else [])]
+    return "<h1>获奖名单</h1>" + table(head, rows, (0, 2, 3)) + stamp(at)
 
 
 def bracket_main(b: Bracket, at: datetime) -> str:

@@ -746,6 +746,10 @@
       <source>其余规程（轮次、名次区分、奖金……）来自模板，可在“设置”中修改。</source>
       <translation>Everything else (rounds, tiebreaks, prizes …) comes from the template and can be changed in Settings.</translation>
     </message>
+    <message>
+      <source>规程文件 %1</source>
+      <translation>Regulation file %1</translation>
+    </message>
   </context>
   <context>
     <name>OpenFile</name>
@@ -2374,6 +2378,527 @@
     <message>
       <source>手机带入赛场</source>
       <translation>Phone in the hall</translation>
+    </message>
+  </context>
+  <context>
+    <name>AttendanceDialog</name>
+    <message>
+      <source>请假</source>
+      <translation>Excused</translation>
+    </message>
+    <message>
+      <source>未报名（后报名）</source>
+      <translation>Not entered yet (late entry)</translation>
+    </message>
+    <message>
+      <source>取消所选请假</source>
+      <translation>Cancel the selected absence</translation>
+    </message>
+    <message>
+      <source>请假（该轮不编排、计 0 分、不作弃权）</source>
+      <translation>Excuse (not paired that round, 0 points, not a forfeit)</translation>
+    </message>
+    <message>
+      <source>理由（必填，记入日志）</source>
+      <translation>Reason (required, written to the audit log)</translation>
+    </message>
+    <message>
+      <source>准假</source>
+      <translation>Excuse</translation>
+    </message>
+    <message>
+      <source>序号</source>
+      <translation>No.</translation>
+    </message>
+    <message>
+      <source>轮次</source>
+      <translation>Round</translation>
+    </message>
+    <message>
+      <source>理由</source>
+      <translation>Reason</translation>
+    </message>
+    <message>
+      <source>恢复参赛（退赛棋手，记入日志）</source>
+      <translation>Re-entry (withdrawn players, logged)</translation>
+    </message>
+    <message>
+      <source>下一轮</source>
+      <translation>Next round</translation>
+    </message>
+    <message>
+      <source>恢复参赛</source>
+      <translation>Re-enter</translation>
+    </message>
+    <message>
+      <source>棋手</source>
+      <translation>Player</translation>
+    </message>
+    <message>
+      <source>自第几轮起</source>
+      <translation>From round</translation>
+    </message>
+    <message>
+      <source>已恢复参赛</source>
+      <translation>The player is back in the event</translation>
+    </message>
+    <message>
+      <source>姓名</source>
+      <translation>Name</translation>
+    </message>
+    <message>
+      <source>类别</source>
+      <translation>Kind</translation>
+    </message>
+    <message>
+      <source>得分</source>
+      <translation>Points</translation>
+    </message>
+    <message>
+      <source>请先选择一条请假记录</source>
+      <translation>Choose an excused absence first</translation>
+    </message>
+    <message>
+      <source>请假与恢复参赛 — %1</source>
+      <translation>Absence and re-entry — %1</translation>
+    </message>
+    <message>
+      <source>%1 号第 %2 轮已准假</source>
+      <translation>No. %1 is excused from round %2</translation>
+    </message>
+    <message>
+      <source>已取消 %1 号第 %2 轮请假</source>
+      <translation>Absence of no. %1 in round %2 cancelled</translation>
+    </message>
+  </context>
+  <context>
+    <name>AvoidanceRulesEdit</name>
+    <message>
+      <source>添加回避规则</source>
+      <translation>Add an avoidance rule</translation>
+    </message>
+    <message>
+      <source>删除回避规则</source>
+      <translation>Remove the avoidance rule</translation>
+    </message>
+    <message>
+      <source>绝对回避：这些轮次绝不配对；尽量回避：仅在按积分编排必须时才配对（仅次于积分优先）。</source>
+      <translation>Absolute: never paired in those rounds; weak: paired only where the score groups require it (ranked just below the score rule).</translation>
+    </message>
+    <message>
+      <source>回避依据</source>
+      <translation>Shared</translation>
+    </message>
+    <message>
+      <source>强度</source>
+      <translation>Strength</translation>
+    </message>
+    <message>
+      <source>自第几轮</source>
+      <translation>From round</translation>
+    </message>
+    <message>
+      <source>至第几轮（0＝最后）</source>
+      <translation>To round (0 = the last)</translation>
+    </message>
+  </context>
+  <context>
+    <name>MainWindow</name>
+    <message>
+      <source>从规程文件新建赛事……</source>
+      <translation>New event from a regulation file…</translation>
+    </message>
+    <message>
+      <source>选择规程文件</source>
+      <translation>Choose a regulation file</translation>
+    </message>
+    <message>
+      <source>规程文件 (*.toml)</source>
+      <translation>Regulation files (*.toml)</translation>
+    </message>
+  </context>
+  <context>
+    <name>PaperworkEditor</name>
+    <message>
+      <source>添加裁判人员</source>
+      <translation>Add an official</translation>
+    </message>
+    <message>
+      <source>删除裁判人员</source>
+      <translation>Remove the official</translation>
+    </message>
+    <message>
+      <source>如 天水市总工会　天水市体育局</source>
+      <translation>e.g. Tianshui Federation of Trade Unions, Tianshui Sports Bureau</translation>
+    </message>
+    <message>
+      <source>保存裁判与证书设置</source>
+      <translation>Save officials and certificate</translation>
+    </message>
+    <message>
+      <source>预览证书</source>
+      <translation>Preview a certificate</translation>
+    </message>
+    <message>
+      <source>主办单位</source>
+      <translation>Organiser</translation>
+    </message>
+    <message>
+      <source>盖章栏</source>
+      <translation>Seal line</translation>
+    </message>
+    <message>
+      <source>证书标题</source>
+      <translation>Certificate title</translation>
+    </message>
+    <message>
+      <source>证书正文</source>
+      <translation>Certificate text</translation>
+    </message>
+    <message>
+      <source>落款</source>
+      <translation>Awarded by</translation>
+    </message>
+    <message>
+      <source>日期</source>
+      <translation>Date</translation>
+    </message>
+    <message>
+      <source>裁判人员与证书设置已保存</source>
+      <translation>Officials and certificate saved</translation>
+    </message>
+    <message>
+      <source>职务</source>
+      <translation>Role</translation>
+    </message>
+    <message>
+      <source>姓名</source>
+      <translation>Name</translation>
+    </message>
+    <message>
+      <source>在名单上签字</source>
+      <translation>Signs the lists</translation>
+    </message>
+    <message>
+      <source>裁判人员（签字者的姓名印在名次表、成绩公告等名单下方）</source>
+      <translation>Officials (the names of those who sign are printed under the standings, results and other lists)</translation>
+    </message>
+    <message>
+      <source>证书中可用的占位符：%1</source>
+      <translation>Placeholders for the certificate: %1</translation>
+    </message>
+    <message>
+      <source>没有改动</source>
+      <translation>Nothing changed</translation>
+    </message>
+    <message>
+      <source>裁判长</source>
+      <translation>Chief arbiter</translation>
+    </message>
+    <message>
+      <source>未保存：%1</source>
+      <translation>Not saved: %1</translation>
+    </message>
+  </context>
+  <context>
+    <name>PlayerDialog</name>
+    <message>
+      <source>如 甘肃天水（同地区回避、本地奖项用）</source>
+      <translation>e.g. 甘肃天水 (for region avoidance and local prizes)</translation>
+    </message>
+    <message>
+      <source>地区</source>
+      <translation>Region</translation>
+    </message>
+  </context>
+  <context>
+    <name>PlayerTableModel</name>
+    <message>
+      <source>地区</source>
+      <translation>Region</translation>
+    </message>
+  </context>
+  <context>
+    <name>PlayersView</name>
+    <message>
+      <source>请假／恢复参赛……</source>
+      <translation>Absence / re-entry…</translation>
+    </message>
+  </context>
+  <context>
+    <name>PrintMenu</name>
+    <message>
+      <source>参赛名单（按等级分）</source>
+      <translation>Entry list (by rating)</translation>
+    </message>
+    <message>
+      <source>参赛名单（按姓名）</source>
+      <translation>Entry list (by name)</translation>
+    </message>
+    <message>
+      <source>报到表（内部）</source>
+      <translation>Check-in sheet (internal)</translation>
+    </message>
+    <message>
+      <source>成绩册</source>
+      <translation>Results book</translation>
+    </message>
+    <message>
+      <source>获奖证书</source>
+      <translation>Prize certificates</translation>
+    </message>
+  </context>
+  <context>
+    <name>PrizeTableModel</name>
+    <message>
+      <source>女子</source>
+      <translation>Women</translation>
+    </message>
+    <message>
+      <source>老年</source>
+      <translation>Seniors</translation>
+    </message>
+    <message>
+      <source>少年</source>
+      <translation>Juniors</translation>
+    </message>
+    <message>
+      <source>本地</source>
+      <translation>Local</translation>
+    </message>
+    <message>
+      <source>单位最佳</source>
+      <translation>Best of a unit</translation>
+    </message>
+    <message>
+      <source>奖品</source>
+      <translation>Prize item</translation>
+    </message>
+  </context>
+  <context>
+    <name>SettingsView</name>
+    <message>
+      <source>后报名者所缺轮次补分</source>
+      <translation>Late entries get points for the rounds they missed</translation>
+    </message>
+    <message>
+      <source>每缺一轮补给</source>
+      <translation>Points per missed round</translation>
+    </message>
+    <message>
+      <source>同单位／同地区回避</source>
+      <translation>Unit / region avoidance</translation>
+    </message>
+    <message>
+      <source>奖项不兼得（就高）</source>
+      <translation>One prize per player (the higher one)</translation>
+    </message>
+    <message>
+      <source>代扣个人所得税（%）</source>
+      <translation>Income tax withheld (%)</translation>
+    </message>
+    <message>
+      <source>轮空分</source>
+      <translation>A bye's points</translation>
+    </message>
+    <message>
+      <source>和棋分</source>
+      <translation>A draw's points</translation>
+    </message>
+    <message>
+      <source>同单位</source>
+      <translation>Same unit</translation>
+    </message>
+    <message>
+      <source>同地区</source>
+      <translation>Same region</translation>
+    </message>
+    <message>
+      <source>绝对回避</source>
+      <translation>Absolute</translation>
+    </message>
+    <message>
+      <source>尽量回避</source>
+      <translation>Weak</translation>
+    </message>
+    <message>
+      <source>全组</source>
+      <translation>Whole group</translation>
+    </message>
+    <message>
+      <source>女子</source>
+      <translation>Women</translation>
+    </message>
+    <message>
+      <source>老年（年龄≥）</source>
+      <translation>Seniors (age ≥)</translation>
+    </message>
+    <message>
+      <source>少年（年龄≤）</source>
+      <translation>Juniors (age ≤)</translation>
+    </message>
+    <message>
+      <source>本地（地区）</source>
+      <translation>Local (region)</translation>
+    </message>
+    <message>
+      <source>单位最佳（单位）</source>
+      <translation>Best of a unit (unit)</translation>
+    </message>
+    <message>
+      <source>裁判与证书</source>
+      <translation>Officials &amp; certificate</translation>
+    </message>
+    <message>
+      <source>导入规程文件……</source>
+      <translation>Import a regulation file…</translation>
+    </message>
+    <message>
+      <source>导出规程文件……</source>
+      <translation>Export the regulation file…</translation>
+    </message>
+    <message>
+      <source>限定：女子、老年（条件填年龄下限）、少年（年龄上限）、本地（地区，或身份证号前几位如 6205）、单位最佳（单位名）。不兼得时，一名棋手只领其所获最高的一项，其余名额依名次顺延。</source>
+      <translation>For: women, seniors (condition: the lowest age), juniors (the highest age), local (regions, or the first digits of a resident ID such as 6205), best of a unit (unit names). With one prize per player a player takes only the highest prize won; the others pass down the ranking.</translation>
+    </message>
+    <message>
+      <source>限定</source>
+      <translation>For</translation>
+    </message>
+    <message>
+      <source>条件（年龄／地区／单位）</source>
+      <translation>Condition (age / regions / units)</translation>
+    </message>
+    <message>
+      <source>奖品（逗号分隔）</source>
+      <translation>Prize items (comma-separated)</translation>
+    </message>
+    <message>
+      <source>未导出：%1</source>
+      <translation>Not exported: %1</translation>
+    </message>
+  </context>
+  <context>
+    <name>UndoCommands</name>
+    <message>
+      <source>恢复参赛</source>
+      <translation>Re-enter</translation>
+    </message>
+    <message>
+      <source>%1 号第 %2 轮请假</source>
+      <translation>No. %1 excused from round %2</translation>
+    </message>
+    <message>
+      <source>修改裁判人员与证书</source>
+      <translation>Change officials and certificate</translation>
+    </message>
+    <message>
+      <source>导入规程文件</source>
+      <translation>Import a regulation file</translation>
+    </message>
+  </context>
+  <context>
+    <name>AvoidancesDialog</name>
+    <message>
+      <source>绝对回避</source>
+      <translation>Absolute</translation>
+    </message>
+    <message>
+      <source>尽量回避</source>
+      <translation>Weak</translation>
+    </message>
+    <message>
+      <source>删除所选回避</source>
+      <translation>Remove the selected avoidance</translation>
+    </message>
+    <message>
+      <source>最后一轮</source>
+      <translation>The last round</translation>
+    </message>
+    <message>
+      <source>如 父子、夫妻（记入日志）</source>
+      <translation>e.g. father and son, husband and wife (logged)</translation>
+    </message>
+    <message>
+      <source>添加回避</source>
+      <translation>Add the avoidance</translation>
+    </message>
+    <message>
+      <source>序号</source>
+      <translation>No.</translation>
+    </message>
+    <message>
+      <source>与序号</source>
+      <translation>With no.</translation>
+    </message>
+    <message>
+      <source>强度</source>
+      <translation>Strength</translation>
+    </message>
+    <message>
+      <source>自第几轮</source>
+      <translation>From round</translation>
+    </message>
+    <message>
+      <source>至第几轮</source>
+      <translation>To round</translation>
+    </message>
+    <message>
+      <source>理由</source>
+      <translation>Reason</translation>
+    </message>
+    <message>
+      <source>棋手</source>
+      <translation>Player</translation>
+    </message>
+    <message>
+      <source>轮次</source>
+      <translation>Round</translation>
+    </message>
+    <message>
+      <source>请先选择一条回避</source>
+      <translation>Choose an avoidance first</translation>
+    </message>
+    <message>
+      <source>回避设置 — %1</source>
+      <translation>Avoidances — %1</translation>
+    </message>
+    <message>
+      <source>规程中的回避：%1</source>
+      <translation>Avoidances in the regulation: %1</translation>
+    </message>
+    <message>
+      <source>无（在 设置 → 编排 中设定）</source>
+      <translation>none (set in Settings → Pairing)</translation>
+    </message>
+    <message>
+      <source>%1 号与 %2 号已设回避</source>
+      <translation>No. %1 and no. %2 now avoid each other</translation>
+    </message>
+    <message>
+      <source>已删除 %1 号与 %2 号的回避</source>
+      <translation>The avoidance of no. %1 and no. %2 is removed</translation>
+    </message>
+  </context>
+  <context>
+    <name>PlayersView</name>
+    <message>
+      <source>回避设置……</source>
+      <translation>Avoidances…</translation>
+    </message>
+  </context>
+  <context>
+    <name>PrintMenu</name>
+    <message>
+      <source>回避名单（内部）</source>
+      <translation>Avoidance list (internal)</translation>
+    </message>
+  </context>
+  <context>
+    <name>UndoCommands</name>
+    <message>
+      <source>%1 号与 %2 号回避</source>
+      <translation>No. %1 and no. %2 avoid each other</translation>
     </message>
   </context>
 </TS>

@@ -82,6 +82,15 @@ NUMERIC_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("deputy", EVENT, "--boards", "1-3", "--name", "副裁判"), "--round"),
     (("pending", EVENT), "--round"),
     (("serve", EVENT), "--port"),
+    # issue 16: absence and re-entry, named pair avoidances
+    (("excuse", EVENT, "--round", "3", "--reason", "请假"), "--player"),
+    (("excuse", EVENT, "--player", "3", "--reason", "请假"), "--round"),
+    (("cancel-excuse", EVENT, "--round", "3"), "--player"),
+    (("cancel-excuse", EVENT, "--player", "3"), "--round"),
+    (("reenter", EVENT, "--reason", "恢复"), "--player"),
+    (("reenter", EVENT, "--player", "9", "--reason", "恢复"), "--from-round"),
+    (("avoid", EVENT, "1", "5"), "--from-round"),
+    (("avoid", EVENT, "1", "5"), "--to-round"),
 )
 
 
@@ -98,7 +107,7 @@ def cli_numbers() -> list[Case]:
                     outputs=("out/r.pgn", "out/p.pdf", "out/c.pdf", "out/s.png"),
                 )
             )
-    # positional numbers of why-above
+    # positional numbers of why-above, avoid and unavoid
     for value in HOSTILE_INTEGERS:
         cases.append(
             Case(
@@ -107,6 +116,9 @@ def cli_numbers() -> list[Case]:
                 ("why-above", EVENT, "--group", GROUP, value, "2"),
             )
         )
+        for command in ("avoid", "unavoid"):
+            cases.append(Case("CLI numbers", f"{command} FIRST={value[:8]!r}", (command, EVENT, value, "2")))
+            cases.append(Case("CLI numbers", f"{command} SECOND={value[:8]!r}", (command, EVENT, "1", value)))
     return cases
 
 
@@ -332,6 +344,69 @@ def cli_arguments() -> list[Case]:
             ("records", EVENT, "-o", "{ws}/out/r.pgn"),
             expect="refuse",
         ),
+        # issue 16's commands, each asked for what cannot be
+        *(
+            Case("CLI arguments", name, argv, expect="refuse")
+            for name, argv in (
+                (
+                    "excuse a paired round",
+                    ("excuse", EVENT, "--player", "3", "--round", "2", "--reason", "x"),
+                ),
+                (
+                    "excuse past the last round",
+                    ("excuse", EVENT, "--player", "3", "--round", "12", "--reason", "x"),
+                ),
+                (
+                    "excuse an unknown player",
+                    ("excuse", EVENT, "--player", "99", "--round", "3", "--reason", "x"),
+                ),
+                (
+                    "excuse without a reason",
+                    ("excuse", EVENT, "--player", "3", "--round", "3", "--reason", " "),
+                ),
+                ("cancel an absence never given", ("cancel-excuse", EVENT, "--player", "3", "--round", "3")),
+                ("reenter an active player", ("reenter", EVENT, "--player", "3", "--reason", "恢复")),
+                ("reenter without a reason", ("reenter", EVENT, "--player", "3", "--reason", "")),
+                ("avoid a player with himself", ("avoid", EVENT, "4", "4")),
+                ("avoid an unknown player", ("avoid", EVENT, "4", "99")),
+                (
+                    "avoid rounds backwards",
+                    ("avoid", EVENT, "1", "5", "--from-round", "5", "--to-round", "3"),
+                ),
+                ("avoid past the last round", ("avoid", EVENT, "1", "5", "--from-round", "12")),
+                ("unavoid a pair never kept apart", ("unavoid", EVENT, "1", "5")),
+                ("officials ROLE without NAME", ("officials", EVENT, "--set", "裁判长")),
+                ("officials empty ROLE", ("officials", EVENT, "--set", "=高福荣")),
+                (
+                    "new from a preset and a regulation",
+                    ("new", "{ws}/n.xqt", "--preset", "tianshui-2024", "--regulation", "{ws}/reg.toml"),
+                ),
+                ("new with a bad start date", ("new", "{ws}/n.xqt", "--start", "2025-02-30")),
+                (
+                    "new ending before it starts",
+                    ("new", "{ws}/n.xqt", "--start", "2025-08-01", "--end", "2025-07-01"),
+                ),
+                ("preset-export unknown preset", ("preset-export", "nowhere", "{ws}/out/p.toml")),
+                (
+                    "print certificates before the end",
+                    ("print", EVENT, "certificates", "-o", "{ws}/out/c.pdf"),
+                ),
+                (
+                    "print --order zombie",
+                    (
+                        "print",
+                        EVENT,
+                        "entry-list",
+                        "--group",
+                        GROUP,
+                        "--order",
+                        "zombie",
+                        "-o",
+                        "{ws}/out/e.pdf",
+                    ),
+                ),
+            )
+        ),
     ]
     for code in ("2-0", "", "1-0 ", "½", "red_win\x00", "RED_WIN", "1:0", "--x", "=" * 5000, "\u202e1-0"):
         cases.append(
@@ -405,6 +480,11 @@ OUTPUT_COMMANDS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("demo", ("demo",), ".xqt"),
     ("import", ("import", "{ws}/snapshot.json"), ".xqt"),
     ("import-trf", ("import-trf", "{ws}/event.trf"), ".xqt"),
+    ("print check-in", ("print", EVENT, "check-in", "--group", GROUP, "-o"), ".pdf"),
+    ("print results-book", ("print", EVENT, "results-book", "-o"), ".pdf"),
+    ("print avoidances", ("print", EVENT, "avoidances", "--group", GROUP, "-o"), ".pdf"),
+    ("regulation-export", ("regulation-export", EVENT), ".toml"),
+    ("preset-export", ("preset-export", "tianshui-2024"), ".toml"),
 )
 
 
@@ -450,6 +530,15 @@ def paths() -> list[Case]:
             ("html", EVENT, "-o", "{ws}/page.html"),
             prepare=_existing_file("page.html"),
             expect="refuse",
+        )
+    )
+    cases.append(
+        Case(
+            "Output and input paths",
+            "regulation-export over an existing file",
+            ("regulation-export", EVENT, "{ws}/old.toml"),
+            prepare=_existing_file("old.toml"),
+            expect="accept",
         )
     )
     cases.append(
@@ -517,6 +606,12 @@ def paths() -> list[Case]:
         ("import-trf missing", ("import-trf", "{ws}/none.trf", "{ws}/n.xqt")),
         ("check snapshot missing", ("check", "{ws}/none.json")),
         ("restore from a folder", ("restore", EVENT, "{ws}/out")),
+        ("regulation-import file missing", ("regulation-import", EVENT, "{ws}/none.toml")),
+        ("regulation-import file is a folder", ("regulation-import", EVENT, "{ws}/out")),
+        ("new --regulation missing", ("new", "{ws}/n.xqt", "--regulation", "{ws}/none.toml")),
+        ("new --regulation folder", ("new", "{ws}/n.xqt", "--regulation", "{ws}/out")),
+        ("certificate --template missing", ("certificate", EVENT, "--template", "{ws}/none.toml")),
+        ("certificate --template folder", ("certificate", EVENT, "--template", "{ws}/out")),
     ]
     for label, argv in inputs:
         cases.append(Case("Output and input paths", label, argv, expect="refuse"))
@@ -640,6 +735,75 @@ TEXT_FIELDS: tuple[tuple[str, Callable[[str], tuple[str, ...]]], ...] = (
 )
 
 
+def _withdrawn_nine(ws: Path) -> None:
+    from app.services.registration import list_players, withdraw_player
+    from app.services.tournaments import open_tournament
+
+    with open_tournament(ws / "event.xqt") as db:
+        withdraw_player(db, next(p.id for p in list_players(db, GROUP) if p.no == 9), reason="因病")
+
+
+def _certificate_file(text: str) -> Callable[[Path], None]:
+    def make(ws: Path) -> None:
+        import tomli_w
+
+        (ws / "cert.toml").write_text(tomli_w.dumps({"title": "荣誉证书", "body": text}), encoding="utf-8")
+
+    return make
+
+
+#: issue 16's free texts: (label, command line, preparation, labels of HOSTILE_TEXTS the field may hold)
+TEXT_FIELDS_16: tuple[
+    tuple[str, Callable[[str], tuple[str, ...]], Callable[[str], Any] | None, frozenset[str]], ...
+] = (
+    (
+        "excuse reason",
+        lambda t: ("excuse", EVENT, "--player", "3", "--round", "3", "--reason", t),
+        None,
+        frozenset(),
+    ),
+    (
+        "reenter reason",
+        lambda t: ("reenter", EVENT, "--player", "9", "--reason", t),
+        lambda t: _withdrawn_nine,
+        frozenset(),
+    ),
+    ("avoidance reason", lambda t: ("avoid", EVENT, "1", "5", "--reason", t), None, frozenset()),
+    ("official's name", lambda t: ("officials", EVENT, "--set", f"裁判长={t}"), None, frozenset()),
+    ("official's role", lambda t: ("officials", EVENT, "--set", f"{t}=高福荣"), None, frozenset()),
+    ("organiser", lambda t: ("officials", EVENT, "--organiser", t), None, frozenset()),
+    ("seal line", lambda t: ("officials", EVENT, "--seal", t), None, frozenset()),
+    (
+        "certificate body",
+        lambda t: ("certificate", EVENT, "--template", "{ws}/cert.toml"),
+        _certificate_file,
+        frozenset({"501 characters"}),  # a certificate's body holds 2,000
+    ),
+)
+
+
+def _no_number_in_public_papers(ws: Path, outcome: Outcome) -> list[str]:
+    """After an accepted paperwork text: the results book (public) shows no personal number or folder."""
+    import contextlib
+    import io
+
+    import pypdfium2 as pdfium
+
+    from app.cli import main
+
+    if outcome.code != 0:
+        return []
+    book = ws / "out" / "book.pdf"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        if main(["print", str(ws / "event.xqt"), "results-book", "-o", str(book)]) != 0:
+            return ["the results book could not be printed"]
+    pdf = pdfium.PdfDocument(book.read_bytes())
+    text = "".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf))).replace(" ", "")
+    pdf.close()
+    problems = [f"{n[:3]}… in the results book" for n in HOSTILE_NUMBERS if n in text]
+    return problems + [f"the folder {f!r} in the results book" for f in ("Users", "zhangsan") if f in text]
+
+
 def _form_with(field: str, text: str) -> Callable[[Path], None]:
     def make(ws: Path) -> None:
         second = form_row(32, text) if field == "姓名" else form_row(32, "新棋手丁", **{field: text})
@@ -669,8 +833,26 @@ def hostile_strings() -> list[Case]:
                     expect=expect,
                 )
             )
+        for field_label, argv, prepare, may_hold in TEXT_FIELDS_16:
+            public = field_label in (
+                "official's name",
+                "official's role",
+                "organiser",
+                "seal line",
+                "certificate body",
+            )
+            cases.append(
+                Case(
+                    "Hostile strings and privacy",
+                    f"{field_label}: {label}",
+                    argv(text),
+                    prepare=None if prepare is None else prepare(text),
+                    check=_no_number_in_public_papers if public else None,
+                    expect="either" if label in may_hold else expect,
+                )
+            )
         storable = _storable_in_xlsx(text)
-        for column in ("姓名", "单位", "备注", "代表队"):
+        for column in ("姓名", "单位", "备注", "代表队", "地区"):
             cases.append(
                 Case(
                     "Hostile strings and privacy",
@@ -729,6 +911,14 @@ SNAPSHOT_FIELDS: tuple[tuple[str, ...], ...] = (
     ("groups", 0, "teams"),
     ("violations",),
     ("tournament", "settings", "points", "win"),
+    # issue 16
+    ("players", 0, "region"),
+    ("players", 0, "reentry_round"),
+    ("absences",),
+    ("pair_avoidances",),
+    ("paperwork",),
+    ("tournament", "settings", "pairing", "avoidances"),
+    ("tournament", "settings", "prize_rules", "withholding_percent"),
 )
 
 
@@ -856,6 +1046,85 @@ def json_documents() -> list[Case]:
             lambda d: d["players"][0].update(id_type="passport", id_number="E1234567", birth_date=None),
         ),
         ("audit line with a control character", lambda d: d["audit"].append({"action": "x\x1b[2J"})),
+        # issue 16's keys
+        (
+            "absence of an unknown player",
+            lambda d: d.update(absences=[{"group": GROUP, "player": 99, "round": 3}]),
+        ),
+        (
+            "absence past the last round",
+            lambda d: d.update(absences=[{"group": GROUP, "player": 3, "round": 12}]),
+        ),
+        ("absence twice", lambda d: d.update(absences=[{"group": GROUP, "player": 3, "round": 3}] * 2)),
+        (
+            "absence round as text",
+            lambda d: d.update(absences=[{"group": GROUP, "player": 3, "round": "三"}]),
+        ),
+        (
+            "absence reason with a bidi override",
+            lambda d: d.update(absences=[{"group": GROUP, "player": 3, "round": 3, "reason": "病\u202e假"}]),
+        ),
+        (
+            "avoidance with himself",
+            lambda d: d.update(pair_avoidances=[{"group": GROUP, "first": 2, "second": 2}]),
+        ),
+        (
+            "avoidance twice",
+            lambda d: d.update(
+                pair_avoidances=[
+                    {"group": GROUP, "first": 1, "second": 2},
+                    {"group": GROUP, "first": 2, "second": 1},
+                ]
+            ),
+        ),
+        (
+            "avoidance strength zombie",
+            lambda d: d.update(
+                pair_avoidances=[{"group": GROUP, "first": 1, "second": 2, "strength": "zombie"}]
+            ),
+        ),
+        (
+            "avoidance rounds backwards",
+            lambda d: d.update(
+                pair_avoidances=[{"group": GROUP, "first": 1, "second": 2, "from_round": 4, "to_round": 2}]
+            ),
+        ),
+        (
+            "avoidance of an unknown group",
+            lambda d: d.update(pair_avoidances=[{"group": "少年组", "first": 1, "second": 2}]),
+        ),
+        ("re-entry past the last round", lambda d: d["players"][0].update(reentry_round=31)),
+        ("region with a zero-width space", lambda d: d["players"][0].update(region="甘\u200b肃")),
+        (
+            "paperwork unknown placeholder",
+            lambda d: d.update(paperwork={"certificate": {"body": "{昵称}获奖"}}),
+        ),
+        ("paperwork brace left open", lambda d: d.update(paperwork={"certificate": {"title": "{姓名"}})),
+        (
+            "paperwork official without a role",
+            lambda d: d.update(paperwork={"officials": [{"role": " ", "name": "高福荣"}]}),
+        ),
+        (
+            "paperwork official's name with a control character",
+            lambda d: d.update(paperwork={"officials": [{"role": "裁判长", "name": "高\x1b福荣"}]}),
+        ),
+        (
+            "paperwork organiser with a phone number",
+            lambda d: d.update(paperwork={"organiser": "联系 13900000526"}),
+        ),
+        (
+            "paperwork 51 officials",
+            lambda d: d.update(paperwork={"officials": [{"role": "裁判", "name": "某"}] * 51}),
+        ),
+        (
+            "paperwork body of 2,001 characters",
+            lambda d: d.update(paperwork={"certificate": {"body": "长" * 2001}}),
+        ),
+        ("paperwork unknown field", lambda d: d.update(paperwork={"stamp": "x"})),
+        (
+            "prize table region with a control character",
+            lambda d: d["tournament"]["settings"]["prizes"][0].update(category="local", regions=["天\x07水"]),
+        ),
     ]
     for label, edit in edits:
         cases.append(
@@ -1777,12 +2046,149 @@ def real_processes() -> list[Case]:
     ]
 
 
+# --------------------------------------------------------------------------- regulation and template files
+
+REGULATION_MUTATIONS: tuple[tuple[str, Callable[[str], str | bytes]], ...] = (
+    ("empty file", lambda t: b""),
+    ("not TOML", lambda t: "[[[ 这不是规程"),
+    ("GBK bytes", lambda t: t.encode("utf-8").decode("utf-8").encode("gbk", "replace")),
+    ("UTF-16", lambda t: t.encode("utf-16")),
+    ("NUL bytes", lambda t: b"\x00" * 200),
+    ("BOM then the file", lambda t: "\ufeff" + t),
+    ("1.1 MB", lambda t: t + "\n#" + "x" * 1_100_000),
+    ("unknown setting", lambda t: t + '\ncolour = "blue"\n'),
+    ("a whole number as text", lambda t: t.replace("win = 2", 'win = "2"', 1)),
+    ("negative points", lambda t: t.replace("win = 2", "win = -2", 1)),
+    ("points of 10^20", lambda t: t.replace("win = 2", "win = 100000000000000000000", 1)),
+    ("rounds 0", lambda t: t.replace("rounds = 11", "rounds = 0", 1)),
+    ("group renamed (rounds already paired)", lambda t: t.replace("公开组", "甲组")),
+    ("event name with a bidi override", lambda t: t.replace('event_name = "', 'event_name = "\\u202e', 1)),
+    ("paperwork unknown placeholder", lambda t: t + '\n[paperwork.certificate]\nbody = "{昵称}"\n'),
+    (
+        "paperwork organiser with an ID number",
+        lambda t: t + '\n[paperwork]\norganiser = "110105194912310021"\n',
+    ),
+    ("paperwork seal with a zero-width joiner", lambda t: t + '\n[paperwork]\nseal = "盖\\u200d章"\n'),
+    (
+        "prize item of 51 characters",
+        lambda t: t.replace("amounts = [", 'items = ["' + "奖" * 51 + '"]\namounts = [', 1),
+    ),
+    (
+        "avoidance of an unknown basis",
+        lambda t: t.replace("avoidances = []", 'avoidances = [{ basis = "zodiac" }]', 1),
+    ),
+    (
+        "avoidance rounds backwards",
+        lambda t: t.replace(
+            "avoidances = []", 'avoidances = [{ basis = "unit", from_round = 5, to_round = 2 }]', 1
+        ),
+    ),
+    ("withholding 120%", lambda t: t.replace("withholding_percent = 20", "withholding_percent = 120", 1)),
+    ("nested 60 tables deep", lambda t: t + "\n[" + ".".join(["x"] * 60) + "]\n"),
+)
+
+
+def _exported_regulation(
+    mutate: Callable[[str], str | bytes], name: str = "reg.toml"
+) -> Callable[[Path], None]:
+    def make(ws: Path) -> None:
+        from app.services.regulation_files import regulation_file_text
+        from app.services.tournaments import open_tournament
+
+        with open_tournament(ws / "event.xqt", read_only=True) as db:
+            text = regulation_file_text(db)
+        data = mutate(text)
+        (ws / name).write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        for f in ws.glob("event.xqt-*"):  # a read-only open leaves nothing the case should see
+            if f.stat().st_size == 0:
+                f.unlink()
+
+    return make
+
+
+def regulation_files() -> list[Case]:
+    cases = []
+    category = "Regulation and template files (TOML)"
+    for label, mutate in REGULATION_MUTATIONS:
+        prepare = _exported_regulation(mutate)
+        bom = label == "BOM then the file"
+        cases.append(
+            Case(
+                category,
+                f"regulation-import: {label}",
+                ("regulation-import", EVENT, "{ws}/reg.toml"),
+                prepare=prepare,
+                expect="either" if bom else "refuse",
+            )
+        )
+        renamed = label == "group renamed (rounds already paired)"  # a new event may rename its groups
+        cases.append(
+            Case(
+                category,
+                f"new --regulation: {label}",
+                ("new", "{ws}/n.xqt", "--regulation", "{ws}/reg.toml"),
+                prepare=prepare,
+                expect="either" if bom or renamed else "refuse",
+            )
+        )
+    rng = random.Random(16)
+    for i in range(24):
+        seed = rng.random()
+        cases.append(
+            Case(
+                category,
+                f"regulation-import: random mutation {i}",
+                ("regulation-import", EVENT, "{ws}/reg.toml"),
+                prepare=_exported_regulation(_mutation(seed, "[]{}=\"'#\n.,0123456789abc公开组")),
+            )
+        )
+    cases.append(
+        Case(
+            category,
+            "regulation-import: the event's own file",
+            ("regulation-import", EVENT, "{ws}/reg.toml"),
+            prepare=_exported_regulation(lambda t: t),
+            expect="accept",
+        )
+    )
+    templates: list[tuple[str, str | bytes, str]] = [
+        ("unknown field", 'stamp = "x"', "refuse"),
+        ("a number for the title", "title = 3", "refuse"),
+        ("unknown placeholder", 'body = "{昵称}荣获{奖项}"', "refuse"),
+        ("brace left open", 'title = "{姓名"', "refuse"),
+        ("format string attack", 'body = "{姓名.__class__.__mro__}"', "refuse"),
+        ("a bidi override", 'title = "荣誉\\u202e证书"', "refuse"),
+        ("a phone number", 'body = "咨询 13900000526"', "refuse"),
+        ("2,001 characters", 'body = "' + "长" * 2001 + '"', "refuse"),
+        ("not TOML", "body = ", "refuse"),
+        ("GBK bytes", 'body = "获奖"'.encode("gbk"), "refuse"),
+        ("200 KB", "#" * 200_000, "refuse"),
+        (
+            "every placeholder",
+            'body = "{姓名}{单位}{组别}{奖项}{名次}{金额}{奖品}{赛事}{日期}{地点}{主办单位}"',
+            "accept",
+        ),
+    ]
+    for label, text, expect in templates:
+        cases.append(
+            Case(
+                category,
+                f"certificate --template: {label}",
+                ("certificate", EVENT, "--template", "{ws}/cert.toml"),
+                prepare=_write_doc("cert.toml", text),
+                expect=expect,
+            )
+        )
+    return cases
+
+
 CATEGORIES: tuple[tuple[str, Callable[[], list[Case]]], ...] = (
     ("CLI numbers", cli_numbers),
     ("CLI arguments", cli_arguments),
     ("Output and input paths", paths),
     ("Hostile strings and privacy", hostile_strings),
     ("JSON documents (snapshot, results)", json_documents),
+    ("Regulation and template files (TOML)", regulation_files),
     ("TRF and PGN files", trf_and_pgn),
     ("Excel registration forms", excel_forms),
     ("Damaged and locked files", file_faults),

@@ -161,7 +161,7 @@ def build_template(root: Path) -> Path:
     return ws
 
 
-FORM_HEADER = ["姓名", "身份证号", "手机号", "组别", "代表队", "单位", "缴费", "报到", "备注"]
+FORM_HEADER = ["姓名", "身份证号", "手机号", "组别", "代表队", "单位", "缴费", "报到", "备注", "地区"]
 
 
 def form_row(k: int, name: str, **cells: object) -> list[object]:
@@ -177,6 +177,7 @@ def form_row(k: int, name: str, **cells: object) -> list[object]:
         "缴费": "是",
         "报到": "是",
         "备注": "",
+        "地区": "",
     }
     row.update({str(key): value for key, value in cells.items()})
     return [row[h] for h in FORM_HEADER]

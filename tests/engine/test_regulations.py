@@ -96,8 +96,18 @@ def test_toml_and_dict_round_trips_are_exact() -> None:
         (lambda d: d["registration"].update(deadline="7月23日"), r"registration\.deadline"),
         (lambda d: d["prizes"][0].update(group="少年组"), "少年组"),
         (lambda d: d.update(groups=[]), "至少要有一个组别"),
-        (lambda d: d["pairing"].update(late_entry_bye_compensation=True), "尚不支持"),
-        (lambda d: d["tiebreaks"].update(knockout_games_count_as_black=True), "尚不支持"),
+        (lambda d: d["pairing"].update(late_entry_points="half"), r"pairing\.late_entry_points.*half"),
+        (lambda d: d["prizes"][0].update(category="seniors"), "年龄界限"),
+        (lambda d: d["prizes"][0].update(category="local"), "须给出地区"),
+        (lambda d: d["prizes"][0].update(category="unit", units=[" "]), "须给出单位"),
+        (lambda d: d["prizes"][2].update(category="women"), "团体奖励.*不能限定类别"),
+        (lambda d: d["prizes"][0].update(amounts=[], items=[]), "没有任何名次"),
+        (lambda d: d["prize_rules"].update(withholding_percent=120), "代扣税率"),
+        (
+            lambda d: d["pairing"].update(avoidances=[{"basis": "unit", "from_round": 3, "to_round": 2}]),
+            "同单位回避的轮次范围无效",
+        ),
+        (lambda d: d["pairing"].update(avoidances=[{"basis": "club"}]), r"avoidances\[0\]\.basis.*club"),
     ],
 )
 def test_bad_settings_are_refused_with_the_setting_named(edit, message: str) -> None:

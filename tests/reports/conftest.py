@@ -88,6 +88,10 @@ def documents(event: DemoEvent) -> dict[str, Rendered]:
         "bracket": render("bracket", event.model("bracket")),
         "payout": render("payout", event.model("payout", group=None)),
         "entry-list-internal": render("entry-list", event.model("entry-list", internal=True)),
+        "check-in": render("check-in", event.model("check-in")),
+        "results-book": render("results-book", event.model("results-book", group=None)),
+        "certificates": render("certificates", event.model("certificates", group=None)),
+        "avoidances": render("avoidances", event.model("avoidances")),
     }
 
 
@@ -103,4 +107,6 @@ PUBLIC = (
     "record-sheets",
     "entry-list",
     "bracket",
+    "results-book",
+    "certificates",
 )

@@ -50,7 +50,7 @@ def test_every_document_name_is_rendered(documents: dict[str, Rendered]) -> None
         ("entry-list-internal", 5),  # 120 rows landscape
         ("record-sheets", 10),  # boards 1–10, one sheet each
         ("prizes", 2),  # 48 lines + 3 subtotals + total = 52 rows: 44 + 8
-        ("payout", 2),  # 48 lines at 24 pt: ⌊716.2 / 24⌋ = 29 + 19, then the total
+        ("payout", 3),  # landscape (tax columns), 48 lines + total at 24 pt: ⌊469.6 / 24⌋ = 19 + 19 + 11
         ("bracket", 2),  # tree, then the placement matches
     ],
 )

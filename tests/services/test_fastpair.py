@@ -62,41 +62,36 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("group", [OPEN, LOCAL])
-def test_both_ways_store_the_same_round(played: Path, tmp_path: Path, group: str) -> None:
+def _both_ways(source: Path, tmp_path: Path, group: str, seed: int) -> tuple[Path, Path]:
+    """Pair copies of ``source`` by the fast path and by the full service: the same outcome, the same rows."""
     from app.services.fastpair import pair_next_round_lite
 
     fast, full = tmp_path / "fast.xqt", tmp_path / "full.xqt"
-    shutil.copy(played, fast)
-    shutil.copy(played, full)
-    quick = pair_next_round_lite(fast, group, seed=42)
+    shutil.copy(source, fast)
+    shutil.copy(source, full)
+    quick = pair_next_round_lite(fast, group, seed=seed)
     db = open_tournament(full)
     try:
-        slow = pair_next_round(db, group, seed=42)
+        slow = pair_next_round(db, group, seed=seed)
     finally:
         db.close()
-    assert quick == slow
+    assert quick is not None and quick == slow
     assert _rows(fast) == _rows(full)
+    return fast, full
+
+
+@pytest.mark.parametrize("group", [OPEN, LOCAL])
+def test_both_ways_store_the_same_round(played: Path, tmp_path: Path, group: str) -> None:
+    fast, full = _both_ways(played, tmp_path, group, 42)
     made = [f.name for f in backups_folder(fast).iterdir()]
     assert len(made) == len(list(backups_folder(full).iterdir()))
     assert any(f"paired-{group}-r" in name for name in made)
 
 
 def test_round_one_with_team_avoidance_and_an_odd_pool(tmp_path: Path) -> None:
-    from app.services.fastpair import pair_next_round_lite
-
     fresh = tmp_path / "fresh.xqt"
     create_demo(fresh, seed=3).close()
-    full = tmp_path / "full.xqt"
-    shutil.copy(fresh, full)
-    quick = pair_next_round_lite(fresh, LOCAL, seed=5)
-    db = open_tournament(full)
-    try:
-        slow = pair_next_round(db, LOCAL, seed=5)
-    finally:
-        db.close()
-    assert quick == slow and quick is not None
-    assert _rows(fresh) == _rows(full)
+    _both_ways(fresh, tmp_path, LOCAL, 5)
 
 
 def test_anything_but_the_plain_case_goes_to_the_full_service(tmp_path: Path) -> None:
@@ -165,3 +160,143 @@ def test_a_value_the_fast_path_cannot_read_goes_to_the_full_path(played: Path, t
     before = path.read_bytes()
     assert main(["pair", str(path), "--group", OPEN, "--seed", "9"]) == 2
     assert path.read_bytes() == before
+
+
+# --------------------------------------------------------------------------- issue 16's data
+
+
+@pytest.fixture(scope="module")
+def arbiter_requests(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """公开组 after three rounds, with every kind of issue 16's data in force for round 4: a weak
+    same-unit rule and an absolute same-region rule, late entries compensated with a bye's points,
+    named pairs (absolute and weak), excused absences, a re-entry after a withdrawal."""
+    import dataclasses
+    from datetime import date
+
+    from app.engine.registration import PlayerEntry
+    from app.engine.regulations import AvoidanceBasis, AvoidanceRule, AvoidanceStrength
+    from app.services.attendance import excuse_absence, reenter_player
+    from app.services.constraints import add_pair_avoidance
+    from app.services.registration import add_player, list_players, withdraw_player
+    from app.services.tournaments import load_regulations, update_regulations
+    from tests.idnumbers import make_id
+
+    path = tmp_path_factory.mktemp("fast16") / "requests.xqt"
+    db = create_demo(path, seed=11)
+    reg = load_regulations(db)
+    rules = (
+        AvoidanceRule(AvoidanceBasis.UNIT, AvoidanceStrength.WEAK),
+        AvoidanceRule(AvoidanceBasis.REGION, AvoidanceStrength.ABSOLUTE, 2, 6),
+    )
+    pairing = dataclasses.replace(reg.pairing, avoidances=rules, late_entry_bye_compensation=True)
+    registration = dataclasses.replace(reg.registration, capacity=200)
+    update_regulations(
+        db, dataclasses.replace(reg, pairing=pairing, registration=registration), reason="本届规程"
+    )
+    ids = {p.no: p.id for p in list_players(db, OPEN)}
+    for number in range(1, 4):
+        pair_next_round(db, OPEN, seed=number)
+        if number == 1:
+            for k in range(2):
+                add_player(
+                    db,
+                    PlayerEntry(
+                        name=f"后报名{'甲乙'[k]}",
+                        id_number=make_id(date(1991, 2, 3 + k), serial=60 + k),
+                        phone=f"1390000006{k}",
+                        group=OPEN,
+                        unit="天水一中",
+                        fee_paid=True,
+                        checked_in=True,
+                    ),
+                    override_reason="报名截止后经组委会同意",
+                )
+        play_random_results(db, OPEN, number, seed=number, forfeit_rate=0.05)
+        close_round(db, OPEN, number)
+    withdraw_player(db, ids[9], reason="身体不适")
+    reenter_player(db, ids[9], reason="已恢复，裁判长同意")
+    for no in (3, 17, 40):
+        excuse_absence(db, OPEN, no, 4, "家中有事")
+    for a, b, strength in ((1, 2, "absolute"), (5, 6, "weak"), (10, 30, "absolute"), (11, 12, "weak")):
+        add_pair_avoidance(db, OPEN, a, b, strength, reason="父子")
+    db.close()
+    con = sqlite3.connect(path)  # regions as the registration form gives them (地区)
+    con.execute("UPDATE players SET region = '地区' || (no % 5) WHERE no IS NOT NULL")
+    con.commit()
+    con.close()
+    return path
+
+
+def test_the_lite_reading_of_a_group_with_issue_16_data_is_the_orms(arbiter_requests: Path) -> None:
+    db = open_tournament(arbiter_requests, read_only=True)
+    try:
+        with db.session() as s:
+            reg = regulations_of(s)
+            expected = orm_read_group_state(s, group_row(s, OPEN), reg)
+            group_id = group_row(s, OPEN).id
+    finally:
+        db.close()
+    assert expected.excused_in(4) == {3, 17, 40}
+    assert any(e.reentry_round == 4 for e in expected.entrants)
+    assert sum(1 for r in expected.rounds for a in r.absent if a.points) == 2  # late entries, round 1
+    lite = LiteFile.open(arbiter_requests)
+    assert lite is not None
+    with lite:
+        assert read_group_state(lite.con, group_id, OPEN, reg) == expected
+
+
+def test_both_ways_store_the_same_round_with_issue_16_data(arbiter_requests: Path, tmp_path: Path) -> None:
+    from app.services.constraints import round_constraints_of
+
+    fast, full = _both_ways(arbiter_requests, tmp_path, OPEN, 42)
+    db = open_tournament(full, read_only=True)
+    try:
+        constraints = round_constraints_of(db, OPEN, 4)
+    finally:
+        db.close()
+    # the round really is one the data decide: the excused are not seated, no absolutely avoided pair,
+    # and the constraints changed the pairing (its stored explanation names them)
+    con = sqlite3.connect(fast)
+    try:
+        seated = {
+            no
+            for red, black in con.execute(
+                "SELECT r.no, b.no FROM games g JOIN rounds x ON x.id = g.round_id "
+                "JOIN players r ON r.id = g.red_id JOIN players b ON b.id = g.black_id WHERE x.number = 4"
+            )
+            for no in (red, black)
+        }
+        (explanation,) = con.execute(
+            "SELECT explanation FROM rounds x JOIN groups g ON g.id = x.group_id WHERE x.number = 4 AND g.name = ?",
+            (OPEN,),
+        ).fetchone()
+        pairs = con.execute(
+            "SELECT r.no, b.no FROM games g JOIN rounds x ON x.id = g.round_id "
+            "JOIN players r ON r.id = g.red_id JOIN players b ON b.id = g.black_id WHERE x.number = 4"
+        ).fetchall()
+    finally:
+        con.close()
+    assert not seated & {3, 17, 40} and 9 in seated
+    assert not any(constraints.forbidden(a, b) for a, b in pairs)
+    import json
+
+    stored = json.dumps(json.loads(explanation), ensure_ascii=False)
+    assert "回避" in stored and "avoidance" in stored
+
+
+def test_a_damaged_avoidance_goes_to_the_full_path_which_names_it(
+    arbiter_requests: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+
+    path = tmp_path / "damaged.xqt"
+    shutil.copy(arbiter_requests, path)
+    con = sqlite3.connect(path)
+    con.execute(
+        "UPDATE pair_avoidances SET strength = 'zombie' WHERE id = (SELECT min(id) FROM pair_avoidances)"
+    )
+    con.commit()
+    con.close()
+    before = path.read_bytes()
+    assert main(["pair", str(path), "--group", OPEN, "--seed", "9"]) == 2
+    assert "pair_avoidances" in capsys.readouterr().err and path.read_bytes() == before

@@ -50,6 +50,43 @@ def _rich_snapshot() -> dict:
             "received_at": "2024-07-26T11:30:00",
         },
     ]
+    data["players"][4]["region"] = "甘肃天水"
+    data["players"][3]["reentry_round"] = 2
+    data["absences"] = [
+        {
+            "group": "公开组",
+            "player": 6,
+            "round": 3,
+            "reason": "家中有事",
+            "created_at": "2024-07-26T12:00:00",
+        }
+    ]
+    data["paperwork"] = {
+        "officials": [
+            {"role": "裁判长", "name": "高福荣", "signs": True},
+            {"role": "仲裁委员会主任", "name": "李明", "signs": False},
+        ],
+        "organiser": "天水市总工会　天水市体育局",
+        "seal": "竞赛组委会（盖章）",
+        "certificate": {
+            "title": "荣誉证书",
+            "body": "{姓名}荣获{奖项}{名次}",
+            "signature": "{主办单位}",
+            "date": "{日期}",
+        },
+    }
+    data["pair_avoidances"] = [
+        {
+            "group": "公开组",
+            "first": 2,
+            "second": 5,
+            "strength": "weak",
+            "from_round": 1,
+            "to_round": 3,
+            "reason": "父子",
+            "created_at": "2024-07-25T09:00:00",
+        }
+    ]
     data["audit"] = [
         {
             "at": "2024-07-26T09:00:00",
@@ -137,3 +174,108 @@ def test_unreadable_snapshot_files(tmp_path: Path) -> None:
         read_snapshot_file(bad)
     with pytest.raises(UserError, match="找不到"):
         read_snapshot_file(tmp_path / "missing.json")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("absences", [{"group": "公开组", "player": 1, "round": "二"}], r"absences\[0\]\.round"),
+        (
+            "absences",
+            [{"group": "公开组", "player": 42, "round": 2}],
+            r"absences\[0\]\.player：公开组没有 42 号",
+        ),
+        (
+            "absences",
+            [{"group": "公开组", "player": 1, "round": 12}],
+            r"absences\[0\]\.round：公开组只有 11 轮",
+        ),
+        (
+            "absences",
+            [{"group": "公开组", "player": 1, "round": 2}] * 2,
+            r"absences\[1\]：1 号第 2 轮的请假重复",
+        ),
+        (
+            "absences",
+            [{"group": "公开组", "player": 1, "round": 2, "reason": "家\u202e事"}],
+            r"absences\[0\]\.reason.*U\+202E",
+        ),
+        ("absences", {"player": 1}, r"absences：.*(list|列表)"),
+        (
+            "pair_avoidances",
+            [{"group": "公开组", "first": 1, "second": 2, "strength": "strong"}],
+            r"pair_avoidances\[0\]\.strength",
+        ),
+        (
+            "pair_avoidances",
+            [{"group": "公开组", "first": 1, "second": 2, "to_round": -1}],
+            r"pair_avoidances\[0\]\.to_round",
+        ),
+        (
+            "pair_avoidances",
+            [{"group": "公开组", "first": 2, "second": 2}],
+            r"pair_avoidances\[0\]\.second：回避须是两名不同的棋手",
+        ),
+        (
+            "pair_avoidances",
+            [{"group": "公开组", "first": 1, "second": 2, "from_round": 3, "to_round": 2}],
+            r"pair_avoidances\[0\]\.to_round",
+        ),
+        (
+            "pair_avoidances",
+            [{"group": "公开组", "first": 1, "second": 2}, {"group": "公开组", "first": 2, "second": 1}],
+            r"pair_avoidances\[1\]：1 号与 2 号的回避重复",
+        ),
+        ("paperwork", {"officials": [{"role": "", "name": "甲"}]}, r"paperwork\.officials\[0\]\.role"),
+        (
+            "paperwork",
+            {"officials": [{"role": "裁判长", "name": "高\u200b福荣"}]},
+            r"paperwork\.officials\[0\]\.name.*U\+200B",
+        ),
+        ("paperwork", {"certificate": {"title": "{nickname}"}}, r"paperwork\.certificate\.title.*nickname"),
+        ("paperwork", {"seal": "盖" * 101}, r"paperwork\.seal"),
+        ("paperwork", {"organiser": "主办", "extra": 1}, r"paperwork\.extra"),
+    ],
+)
+def test_bad_issue_16_keys_are_named_and_leave_no_file(
+    tmp_path: Path, key: str, value: object, message: str
+) -> None:
+    data = snapshot([player(i, f"棋手{i}") for i in range(1, 4)])
+    data[key] = value
+    with pytest.raises(UserError, match=message):
+        import_snapshot(data, tmp_path / "bad.xqt")
+    assert not (tmp_path / "bad.xqt").exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("region", "甘\u202e肃", r"players\[0\]\.region.*U\+202E"),
+        ("region", "地" * 51, r"players\[0\]\.region"),
+        ("region", 7, r"players\[0\]\.region"),
+        ("reentry_round", 0, r"players\[0\]\.reentry_round"),
+        ("reentry_round", 12, r"players\[0\]\.reentry_round：公开组只有 11 轮"),
+        ("reentry_round", "3", r"players\[0\]\.reentry_round"),
+    ],
+)
+def test_bad_issue_16_player_fields_are_named(
+    tmp_path: Path, field: str, value: object, message: str
+) -> None:
+    data = snapshot([player(i, f"棋手{i}") for i in range(1, 4)])
+    data["players"][0][field] = value
+    with pytest.raises(UserError, match=message):
+        import_snapshot(data, tmp_path / "bad.xqt")
+    assert not (tmp_path / "bad.xqt").exists()
+
+
+def test_paperwork_given_in_part_takes_the_defaults_for_the_rest(tmp_path: Path) -> None:
+    from app.engine.paperwork import Paperwork
+    from app.services.paperwork import load_paperwork
+
+    data = snapshot([player(i, f"棋手{i}") for i in range(1, 4)])
+    data["paperwork"] = {"organiser": "天水市体育局"}
+    db = import_snapshot(data, tmp_path / "p.xqt")
+    try:
+        assert load_paperwork(db) == Paperwork(organiser="天水市体育局")
+    finally:
+        db.close()

@@ -7,7 +7,13 @@ Definitions. The *pool* is ordered by score (high first), then — inside a scor
 - H1 they have never been paired (``opponents``),
 - H2 they are not teammates, when team avoidance applies to this round,
 - H3 some colour assignment gives each a colour they may take (:meth:`PairingPlayer.may_take`);
+- and no *absolute avoidance* (绝对回避: same unit, same region or a named pair, issue 16,
+  :mod:`app.engine.pairing.constraints`) is in force between them this round;
 - H4 is a bye rule: only a player with ``byes == 0`` can receive the bye.
+
+An absolutely avoided pair is thus treated exactly like a rematch: it has no edge anywhere the
+engine builds edges (every block, band, gadget, relaxation, step and completability check reads
+:meth:`_Pool.legal`, and the numpy builder the same facts).
 
 **Bye.** With an odd pool the bye goes to the first candidate, in the order (lowest score first,
 then lowest-ranked first), among players without a bye, whose removal leaves a pool with a legal
@@ -25,6 +31,11 @@ compared lexicographically (smaller is better):
   score groups floated past, summed over the pairs (``b − a − 1`` for a pair joining ``G_a`` and
   ``G_b``): among pairings crossing every cut equally often, a chain of short floats between
   neighbouring groups beats a float past a whole group (近分者对弈, RULES.md §5).
+- **W** the number of weak avoidances (尽量回避, issue 16) broken by the pairs made: a pair of the
+  same unit under a weak unit rule counts 1, and so on for each weak rule or named pair it breaks.
+  Ranked just below S1 and above S2: the score groups are kept first, then as few weakly avoided
+  pairs as they allow, then colours and order. W is 0 for every pair when no weak avoidance is in
+  force, and the engine then computes exactly what it computed before.
 - **S2** the number of players (with a game played, hence a *due colour* = opposite of their last
   colour) who do not get their due colour. For a pair this is the minimum, over the colour
   assignments allowed by H3, of the players not getting their due colour; the colour allocation
@@ -42,7 +53,8 @@ compared lexicographically (smaller is better):
 Every part is a sum over pairs. :mod:`app.engine.pairing.lexmatch` finds the lexicographic
 optimum of such a vector exactly for any number of fields (score cuts): fields are packed with
 multipliers proved sufficient, and split across several matchings when they do not fit the
-matcher's integers — never folded together.
+matcher's integers — never folded together. W is a field of its own (between L and S2), never
+folded into S1 or S2.
 
 **Decomposition into blocks (proved).** For every perfect pairing, ``x_c ≥ π_c`` where ``π_c`` is
 the parity of the number of players above cut c. Blocks are runs of score groups between cuts
@@ -62,15 +74,30 @@ of the pool below e has a legal perfect pairing and either
 
 Otherwise the block grows to the next cut with ``π_c = 0``; the last block is the rest of the
 pool, solved exactly. So the answer is the lexicographic optimum of the whole round — the tests
-compare it with exhaustive enumeration on small pools with many score groups.
+compare it with exhaustive enumeration on small pools with many score groups, with and without
+avoidances.
+
+**The proofs under avoidances.** (a) needs only that every field after the cuts is a sum over
+pairs (W is) and that feasibility of the rest is checked on the legal edges (absolute avoidances
+removed). (b) relaxes the block's floaters only; the pairs inside the block are the legal ones, so
+every real pairing still maps into the relaxation with the same cut prefix. The two shortcuts
+inside a block are relaxations whose answer is accepted only when it is real and costs what the
+relaxation says: the colour gadgets (:func:`_solve_chain`) drop W on the pairs they join, so their
+answer is accepted only when each joined pair is legal *and* breaks no weak avoidance (then the
+relaxed cost is the real cost, and the relaxed optimum is a lower bound of every real pairing
+with the same cuts); the band of one score group (:func:`_solve_group_banded`) is accepted only
+when it reaches the lower bounds W = 0 and the colour bound. Anything else falls back to the
+block on every legal edge.
 
 **Large blocks** (beyond :data:`EXACT_BLOCK_LIMIT` **in pools larger than** :data:`EXACT_POOL_LIMIT`:
 score groups of a thousand occur in pools of several thousand players). A block whose inner cuts
 are all odd is solved by :mod:`app.engine.pairing.large` on sparse candidate pairs: each score
 group on its own, with the cross pair at each cut split into two ports, its optimum proved by an
 LP duality certificate checked over every legal pair; the colours and cross pairs are then chosen
-exactly across the groups (the proof is in that module's docstring). The answer is the block's
-lexicographic optimum and is accepted as any other block (test (a)).
+exactly across the groups (the proof is in that module's docstring). An absolutely avoided pair is
+an illegal pair of its group, W one more packed field; a cross pair that may not meet or breaks a
+weak avoidance is branched on. The answer is the block's lexicographic optimum and is accepted as
+any other block (test (a)).
 
 **Bounded** where no proof is found (a certificate that fails on a group too large to solve on
 every legal pair, or a block grown past an even cut): the rest of the round is paired score group
@@ -90,14 +117,15 @@ legal edge — the only source of a negative answer, so a split or a step is nev
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import rustworkx as rx
 
+from app.engine.pairing.constraints import RoundConstraints
 from app.engine.pairing.lexmatch import (
-    LOW_FIELDS,
     WEIGHT_LIMIT,
     EdgeSet,
     lex_perfect_matching,
@@ -116,7 +144,7 @@ from app.engine.pairing.model import (
     PairingPlayer,
     PairingQuality,
 )
-from app.engine.regulations import PairingRules, ScoreGroupOrder, TeamAvoidance
+from app.engine.regulations import AvoidanceStrength, PairingRules, ScoreGroupOrder, TeamAvoidance
 from app.engine.types import Colour
 
 EXACT_POOL_LIMIT = 1000  # pools up to this size: every block exact, whatever its size
@@ -127,6 +155,7 @@ WINDOW = 12  # bounded sparse steps: neighbours by order and around the natural 
 REPAIR_LIMIT = 400  # completability: largest window re-paired around a witness's leftovers
 
 _RED, _BLACK = 1, 2  # bit masks of the colours a player may take
+LOW_FIELDS = 5  # the fields after the cuts: L, W, S2, S3, S4
 
 
 def pair_round(
@@ -134,12 +163,19 @@ def pair_round(
     round_number: int,
     rules: PairingRules,
     seed: int,
+    constraints: RoundConstraints | None = None,
 ) -> Pairing:
     """Pair one Swiss round of ``pool`` under ``rules`` (RULES.md §5).
 
     ``seed`` draws the colour of round 1's board 1 (and of any pair of players without history);
     it is returned in the :class:`Pairing` to be recorded. Raises :class:`NoLegalPairing` naming
-    the players concerned when H1–H4 cannot all hold.
+    the players concerned when H1–H4 (and the absolute avoidances) cannot all hold.
+
+    ``constraints``: the avoidances in force this round (absolute: no such pair; weak: the
+    criterion W). The pairing the round would get without them is the reference for ``why``: if it
+    makes no avoided pair it is also the optimum with them (it is feasible, W = 0 is the least W,
+    and the rest of the vector is already minimal over a larger set) and it is returned; otherwise
+    each game says what the constraints decided against it (:func:`_with_constraint_notes`).
 
     >>> from app.engine.regulations import PairingRules
     >>> players = [PairingPlayer(no=n, score=0) for n in range(1, 5)]
@@ -147,6 +183,22 @@ def pair_round(
     >>> [(g.board, sorted((g.red, g.black))) for g in p.games]
     [(1, [1, 3]), (2, [2, 4])]
     """
+    if constraints is not None and not constraints.empty:
+        free = _pair_round(pool, round_number, rules, seed, None)
+        if not any(constraints.between(g.red, g.black) for g in free.games):
+            return free  # no avoided pair: the constraints change nothing
+        constrained = _pair_round(pool, round_number, rules, seed, constraints)
+        return _with_constraint_notes(constrained, free, constraints)
+    return _pair_round(pool, round_number, rules, seed, None)
+
+
+def _pair_round(
+    pool: Sequence[PairingPlayer],
+    round_number: int,
+    rules: PairingRules,
+    seed: int,
+    constraints: RoundConstraints | None,
+) -> Pairing:
     players = list(pool)
     nos = [p.no for p in players]
     if len(set(nos)) != len(nos):
@@ -159,9 +211,9 @@ def pair_round(
     )
     by_tiebreaks = rules.score_group_order is ScoreGroupOrder.TIEBREAKS
     ordered = sorted(players, key=lambda p: _order_key(p, by_tiebreaks))
-    bye, bye_explanation = _choose_bye(ordered, avoid_teams, by_tiebreaks)
+    bye, bye_explanation = _choose_bye(ordered, avoid_teams, by_tiebreaks, constraints)
     paired = [p for p in ordered if bye is None or p.no != bye.no]
-    state = _Pool(paired, avoid_teams)
+    state = _Pool(paired, avoid_teams, constraints)
     solution = _pair_all(state)
     games = _boards_and_colours(state, solution, seed)
     return Pairing(
@@ -187,11 +239,22 @@ def _list(nos: Sequence[int]) -> str:
 class _Pool:
     """The pool in order, with every per-player fact the criteria need as flat lists."""
 
-    def __init__(self, ordered: Sequence[PairingPlayer], avoid_teams: bool) -> None:
+    def __init__(
+        self, ordered: Sequence[PairingPlayer], avoid_teams: bool, constraints: RoundConstraints | None = None
+    ) -> None:
         self.players = list(ordered)
         self.n = n = len(self.players)
         self.avoid_teams = avoid_teams
         self.no = [p.no for p in self.players]
+        # avoidances (issue 16): per rule in force, each player's class (-1: none); named pairs by partner
+        self.constraints = constraints if constraints is not None and not constraints.empty else None
+        self.barred: list[frozenset[int]] = []  # absolute named partners (sequence numbers)
+        self.abs_class: list[tuple[int, ...]] = []
+        self.weak_class: list[tuple[int, ...]] = []
+        self.weak_named: list[dict[int, int]] = []  # weak named partner → how many such avoidances
+        self.weak = False  # whether any weak avoidance is in force (else W is 0 on every pair)
+        if self.constraints is not None:
+            self._prepare_constraints(self.constraints)
         self.score = [p.score for p in self.players]
         self.team = [p.team for p in self.players]
         self.opp = [p.opponents for p in self.players]
@@ -233,14 +296,57 @@ class _Pool:
             self._arrays = _Arrays(self)
         return self._arrays
 
+    def _prepare_constraints(self, c: RoundConstraints) -> None:
+        def classes(strength: AvoidanceStrength) -> list[tuple[int, ...]]:
+            per_rule = []
+            for keys in c.rule_keys(strength):
+                ids: dict[str, int] = {}
+                per_rule.append([ids.setdefault(keys[no], len(ids)) if no in keys else -1 for no in self.no])
+            return [tuple(rule[i] for rule in per_rule) for i in range(self.n)]
+
+        self.abs_class = classes(AvoidanceStrength.ABSOLUTE)
+        self.weak_class = classes(AvoidanceStrength.WEAK)
+        barred: dict[int, set[int]] = {}
+        for pair in c.named_pairs(AvoidanceStrength.ABSOLUTE):
+            a, b = tuple(pair)
+            barred.setdefault(a, set()).add(b)
+            barred.setdefault(b, set()).add(a)
+        self.barred = [frozenset(barred.get(no, ())) for no in self.no]
+        named: dict[int, dict[int, int]] = {}
+        for pair, count in c.named_pairs(AvoidanceStrength.WEAK).items():
+            a, b = tuple(pair)
+            named.setdefault(a, {})[b] = count
+            named.setdefault(b, {})[a] = count
+        self.weak_named = [named.get(no, {}) for no in self.no]
+        self.weak = bool(c.rule_keys(AvoidanceStrength.WEAK)) or bool(named)
+
     def legal(self, i: int, j: int) -> bool:
-        """H1, H2 and H3 for the pair (i, j)."""
+        """H1, H2 and H3 for the pair (i, j), and no absolute avoidance between them."""
         if self.no[j] in self.opp[i] or self.no[i] in self.opp[j]:
             return False
         if self.avoid_teams and self.team[i] is not None and self.team[i] == self.team[j]:
             return False
+        if self.constraints is not None and self.avoided(i, j):
+            return False
         ai, aj = self.allowed[i], self.allowed[j]
         return bool((ai & _RED and aj & _BLACK) or (ai & _BLACK and aj & _RED))
+
+    def avoided(self, i: int, j: int) -> bool:
+        """An absolute avoidance between i and j this round (same class of an absolute rule, or named)."""
+        if self.constraints is None:
+            return False
+        if self.no[j] in self.barred[i]:
+            return True
+        return any(a >= 0 and a == b for a, b in zip(self.abs_class[i], self.abs_class[j], strict=True))
+
+    def weak_cost(self, i: int, j: int) -> int:
+        """W of a pair: how many weak avoidances it breaks (0 when none is in force)."""
+        if not self.weak:
+            return 0
+        shared = sum(
+            1 for a, b in zip(self.weak_class[i], self.weak_class[j], strict=True) if a >= 0 and a == b
+        )
+        return shared + self.weak_named[i].get(self.no[j], 0)
 
     def colour_cost(self, i: int, j: int) -> int:
         """S2 of a legal pair: fewest players not getting their due colour, over H3-allowed ways."""
@@ -273,9 +379,9 @@ class _Pool:
 
 
 def _choose_bye(
-    ordered: list[PairingPlayer], avoid_teams: bool, by_tiebreaks: bool
+    ordered: list[PairingPlayer], avoid_teams: bool, by_tiebreaks: bool, constraints: RoundConstraints | None
 ) -> tuple[PairingPlayer | None, ByeExplanation | None]:
-    full = _Pool(ordered, avoid_teams)
+    full = _Pool(ordered, avoid_teams, constraints)
     if len(ordered) % 2 == 0:
         mate, unmatched = _completable(full, list(range(full.n)))
         if mate is None:
@@ -302,10 +408,13 @@ def _choose_bye(
         skipped.append(ordered[c].no)
     _, unmatched = _completable(full, list(range(full.n)))
     players = tuple(sorted({full.no[i] for i in unmatched} | set(skipped)))
+    avoid_zh, avoid_en = (
+        ("、绝对回避", ", an absolute avoidance") if full.constraints is not None else ("", "")
+    )
     raise NoLegalPairing(
-        f"无论谁轮空，其余棋手都无法在不重复交手、同队回避和先后手限制下配对，涉及：{_list(players)}",
-        "whoever gets the bye, the others cannot be paired without a rematch, teammates meeting "
-        f"or breaking the colour rule; players concerned: {list(players)}",
+        f"无论谁轮空，其余棋手都无法在不重复交手、同队回避{avoid_zh}和先后手限制下配对，涉及：{_list(players)}",
+        "whoever gets the bye, the others cannot be paired without a rematch, teammates meeting"
+        f"{avoid_en} or breaking the colour rule; players concerned: {list(players)}",
         players,
     )
 
@@ -315,6 +424,14 @@ def _no_pairing(pool: _Pool, unmatched: list[int]) -> NoLegalPairing:
     lonely = [pool.no[i] for i in unmatched if not any(pool.legal(i, j) for j in range(pool.n) if j != i)]
     detail_zh = f"（{_list(lonely)}已无任何合法对手）" if lonely else ""
     detail_en = f" ({lonely} have no legal opponent at all)" if lonely else ""
+    if pool.constraints is not None:
+        return NoLegalPairing(
+            f"无法在不重复交手、同队回避、绝对回避和先后手限制下完成本轮编排，无法配对的棋手：{_list(nos)}{detail_zh}；"
+            "请裁判长手工编排",
+            "no pairing satisfies H1–H4 and the absolute avoidances (no rematch, team avoidance, colours); "
+            f"players left unpaired: {nos}{detail_en}; pair by hand",
+            tuple(nos),
+        )
     return NoLegalPairing(
         f"无法在不重复交手、同队回避和先后手限制下完成本轮编排，无法配对的棋手：{_list(nos)}{detail_zh}；请裁判长手工编排",
         "no pairing satisfies H1–H4 (no rematch, team avoidance, colours); "
@@ -470,8 +587,37 @@ class _Arrays:
                 if j is not None:
                     us.append(i)
                     vs.append(j)
+        # an absolutely avoided named pair is barred like a rematch
+        for i in range(pool.n):
+            for other in pool.barred[i] if pool.barred else ():
+                j = pool.index.get(other)
+                if j is not None:
+                    us.append(i)
+                    vs.append(j)
         self.met_u = np.array(us, dtype=np.int64)
         self.met_v = np.array(vs, dtype=np.int64)
+        # per avoidance rule in force, each player's class (-1: none)
+        self.abs_class = [
+            np.array([c[r] for c in pool.abs_class], dtype=np.int64)
+            for r in range(len(pool.abs_class[0]) if pool.abs_class else 0)
+        ]
+        self.weak_class = [
+            np.array([c[r] for c in pool.weak_class], dtype=np.int64)
+            for r in range(len(pool.weak_class[0]) if pool.weak_class else 0)
+        ]
+        wu: list[int] = []
+        wv: list[int] = []
+        wc: list[int] = []
+        for i in range(pool.n):
+            for other, count in pool.weak_named[i].items() if pool.weak_named else ():
+                j = pool.index.get(other)
+                if j is not None and i < j:
+                    wu.append(i)
+                    wv.append(j)
+                    wc.append(count)
+        self.weak_u = np.array(wu, dtype=np.int64)
+        self.weak_v = np.array(wv, dtype=np.int64)
+        self.weak_count = np.array(wc, dtype=np.int64)
         table = np.zeros((16, 16), dtype=np.int64)
         for ka in range(16):
             for kb in range(16):
@@ -496,28 +642,35 @@ def _edge_set(
         edges = _dense_edge_set_numpy(pool, members, glo)
     else:
         pairs = _sparse_edges(pool, members) if sparse else _dense_edges(pool, members)
-        local = {x: t for t, x in enumerate(members)}
-        grp = pool.grp
-        edges = EdgeSet(
-            i=[local[i] for i, _ in pairs],
-            j=[local[j] for _, j in pairs],
-            gi=[grp[i] - glo for i, _ in pairs],
-            gj=[grp[j] - glo for _, j in pairs],
-            low=(
-                [max(grp[j] - grp[i] - 1, 0) for i, j in pairs],
-                [pool.colour_cost(i, j) for i, j in pairs],
-                [pool.order_cost(i, j) for i, j in pairs],
-                [pool.float_cost(i, j) for i, j in pairs],
-            ),
-        )
+        edges = _edges_of(pool, members, glo, pairs)
     if dummy_group is None:
         return edges
     dummy = [
-        (t, (0, 0, pool.group_size[dummy_group] - 1 - pool.rank[x], 0))
+        (t, (0, 0, 0, pool.group_size[dummy_group] - 1 - pool.rank[x], 0))
         for t, x in enumerate(members)
         if pool.grp[x] == dummy_group
     ]
     return EdgeSet(edges.i, edges.j, edges.gi, edges.gj, edges.low, dummy)
+
+
+def _edges_of(pool: _Pool, members: list[int], glo: int, pairs: list[tuple[int, int]]) -> EdgeSet:
+    """The edge set of the given legal ``pairs`` of ``members`` (groups from ``glo``), every field."""
+    local = {x: t for t, x in enumerate(members)}
+    grp = pool.grp
+    weak = [pool.weak_cost(i, j) for i, j in pairs] if pool.weak else [0] * len(pairs)
+    return EdgeSet(
+        i=[local[i] for i, _ in pairs],
+        j=[local[j] for _, j in pairs],
+        gi=[grp[i] - glo for i, _ in pairs],
+        gj=[grp[j] - glo for _, j in pairs],
+        low=(
+            [max(grp[j] - grp[i] - 1, 0) for i, j in pairs],
+            weak,
+            [pool.colour_cost(i, j) for i, j in pairs],
+            [pool.order_cost(i, j) for i, j in pairs],
+            [pool.float_cost(i, j) for i, j in pairs],
+        ),
+    )
 
 
 def _dense_edge_set_numpy(pool: _Pool, members: list[int], glo: int) -> EdgeSet:
@@ -538,6 +691,9 @@ def _dense_edge_set_numpy(pool: _Pool, members: list[int], glo: int) -> EdgeSet:
     if pool.avoid_teams:
         team = a.team[idx]
         bad |= (team[:, None] == team[None, :]) & (team[:, None] >= 0)
+    for rule in a.abs_class:  # absolute avoidances by unit / region: like teams
+        cls = rule[idx]
+        bad |= (cls[:, None] == cls[None, :]) & (cls[:, None] >= 0)
     ii, jj = np.triu_indices(m, 1)
     keep = ~bad[ii, jj]
     ii, jj = ii[keep], jj[keep]
@@ -552,12 +708,23 @@ def _dense_edge_set_numpy(pool: _Pool, members: list[int], glo: int) -> EdgeSet:
     s4 = np.where(same, 0, a.down[pi] + a.up[pj])
     s2 = a.colour_table[a.kind[pi], a.kind[pj]]
     skip = np.maximum(gj - gi - 1, 0)
+    if pool.weak:
+        weak = np.zeros((m, m), dtype=np.int64)
+        for rule in a.weak_class:
+            cls = rule[idx]
+            weak += (cls[:, None] == cls[None, :]) & (cls[:, None] >= 0)
+        wu, wv = pos[a.weak_u], pos[a.weak_v]
+        named = (wu >= 0) & (wv >= 0)
+        np.add.at(weak, (np.minimum(wu, wv)[named], np.maximum(wu, wv)[named]), a.weak_count[named])
+        w = weak[ii, jj].tolist()
+    else:
+        w = [0] * len(ii)
     return EdgeSet(
         i=ii.tolist(),
         j=jj.tolist(),
         gi=(gi - glo).tolist(),
         gj=(gj - glo).tolist(),
-        low=(skip.tolist(), s2.tolist(), s3.tolist(), s4.tolist()),
+        low=(skip.tolist(), w, s2.tolist(), s3.tolist(), s4.tolist()),
     )
 
 
@@ -610,10 +777,11 @@ def _solve_chain(pool: _Pool, start: int, end: int) -> _Block | None:
     is fixed) plus a part that depends on its opponent alone. So every cross edge is replaced by a
     gadget per colour the floater may get: floater — P, P — Q, Q — opponent (the floater's part
     on the first edge, which crosses the cut; the opponent's part on the last; P — Q free, taken
-    when the gadget is unused). This is a relaxation (it does not check H1/H2 between the two
-    players it joins): if its optimum crosses each cut once, uses no long float, and every pair it
-    joins is legal, that pairing is the block's lexicographic optimum. Otherwise None (the caller
-    solves the block on every legal edge).
+    when the gadget is unused). This is a relaxation (it does not check H1/H2 or the absolute
+    avoidances between the two players it joins, and it counts no W on that pair): if its optimum
+    crosses each cut once, uses no long float, and every pair it joins is legal and breaks no weak
+    avoidance (so that its real cost is the relaxed cost), that pairing is the block's
+    lexicographic optimum. Otherwise None (the caller solves the block on every legal edge).
     """
     members = pool.group_members(start, end)
     local = {x: t for t, x in enumerate(members)}
@@ -621,7 +789,7 @@ def _solve_chain(pool: _Pool, start: int, end: int) -> _Block | None:
     jj: list[int] = []
     gi: list[int] = []
     gj: list[int] = []
-    low: list[list[int]] = [[], [], [], []]
+    low: list[list[int]] = [[] for _ in range(LOW_FIELDS)]
     for g in range(start, end + 1):
         group = pool.group_members(g, g)
         edges = _edge_set(pool, group, g)
@@ -644,7 +812,7 @@ def _solve_chain(pool: _Pool, start: int, end: int) -> _Block | None:
             sizes[c + 1 - start] += 2
             gadgets.append((p_node, q_node))
 
-            def add(a: int, b: int, g_a: int, g_b: int, fields: tuple[int, int, int, int]) -> None:
+            def add(a: int, b: int, g_a: int, g_b: int, fields: tuple[int, int, int, int, int]) -> None:
                 ii.append(a)
                 jj.append(b)
                 gi.append(g_a)
@@ -652,20 +820,20 @@ def _solve_chain(pool: _Pool, start: int, end: int) -> _Block | None:
                 for f in range(LOW_FIELDS):
                     low[f].append(fields[f])
 
-            add(p_node, q_node, c + 1 - start, c + 1 - start, (0, 0, 0, 0))
+            add(p_node, q_node, c + 1 - start, c + 1 - start, (0, 0, 0, 0, 0))
             for v in upper:
                 if pool.allowed[v] & mask:
                     miss = int(pool.due[v] not in (0, mask))
                     tail = pool.group_size[c] - 1 - pool.rank[v]
                     down = int(pool.last_float[v] is Float.DOWN)
-                    add(local[v], p_node, c - start, c + 1 - start, (0, miss, tail, down))
+                    add(local[v], p_node, c - start, c + 1 - start, (0, 0, miss, tail, down))
             other = _BLACK if mask == _RED else _RED
             for u in lower:
                 if pool.allowed[u] & other:
                     miss = int(pool.due[u] not in (0, other))
                     up = int(pool.last_float[u] is Float.UP)
-                    add(local[u], q_node, c + 1 - start, c + 1 - start, (0, miss, pool.rank[u], up))
-    result = lex_perfect_matching(node, sizes, EdgeSet(ii, jj, gi, gj, (low[0], low[1], low[2], low[3])))
+                    add(local[u], q_node, c + 1 - start, c + 1 - start, (0, 0, miss, pool.rank[u], up))
+    result = lex_perfect_matching(node, sizes, EdgeSet(ii, jj, gi, gj, tuple(low)))
     if result is None or any(x != 1 for x in result.cuts) or result.low[0]:
         return None
     partner: dict[int, int] = {}
@@ -680,7 +848,7 @@ def _solve_chain(pool: _Pool, start: int, end: int) -> _Block | None:
         if partner.get(p_node) == q_node:
             continue
         v, u = members[partner[p_node]], members[partner[q_node]]
-        if not pool.legal(v, u):
+        if not pool.legal(v, u) or pool.weak_cost(v, u):
             return None
         pairs.append((v, u))
     return _Block(pairs, list(result.cuts), None, result.solves)
@@ -699,8 +867,9 @@ def _solve_group_banded(pool: _Pool, g: int) -> _Block | None:
     """One score group on the pairs near the natural ones, where a proof allows.
 
     Within one group S1, L and S4 are 0. If a pairing on the band of pairs with order cost ≤ T
-    reaches the colour lower bound (:func:`_colour_lower_bound`), every optimum has that S2 and
-    an order cost S3 ≤ the band pairing's; every pair's S3 is ≥ 0, so every pair of an optimum
+    breaks no weak avoidance (W = 0, its lower bound) and reaches the colour lower bound
+    (:func:`_colour_lower_bound`), every optimum has W = 0, that S2 and an order cost S3 ≤ the band
+    pairing's; every pair's S3 is ≥ 0, so every pair of an optimum
     costs ≤ that S3 and lies in the band of that width. So: solve on a narrow band; if S2 is at
     the bound and S3 ≤ the band's width, that is the optimum; if S3 is larger but the band of
     that width is still small, solve once more on it. Otherwise None (solve on every edge).
@@ -718,6 +887,8 @@ def _solve_group_banded(pool: _Pool, g: int) -> _Block | None:
         if block is None:
             return None
         solves += block.solves
+        if pool.weak and any(pool.weak_cost(i, j) for i, j in block.pairs):
+            return None
         s2 = sum(pool.colour_cost(i, j) for i, j in block.pairs)
         s3 = sum(pool.order_cost(i, j) for i, j in block.pairs)
         if s2 != bound or s3 >= m // 2:
@@ -745,23 +916,10 @@ def _band_edges(pool: _Pool, g: int, width: int) -> list[tuple[int, int]]:
 def _solve_block_on(
     pool: _Pool, members: list[int], glo: int, ghi: int, pairs: list[tuple[int, int]]
 ) -> _Block | None:
-    local = {x: t for t, x in enumerate(members)}
-    grp = pool.grp
-    edges = EdgeSet(
-        i=[local[i] for i, _ in pairs],
-        j=[local[j] for _, j in pairs],
-        gi=[grp[i] - glo for i, _ in pairs],
-        gj=[grp[j] - glo for _, j in pairs],
-        low=(
-            [max(grp[j] - grp[i] - 1, 0) for i, j in pairs],
-            [pool.colour_cost(i, j) for i, j in pairs],
-            [pool.order_cost(i, j) for i, j in pairs],
-            [pool.float_cost(i, j) for i, j in pairs],
-        ),
-    )
+    edges = _edges_of(pool, members, glo, pairs)
     sizes = [0] * (ghi - glo + 1)
     for x in members:
-        sizes[grp[x] - glo] += 1
+        sizes[pool.grp[x] - glo] += 1
     result = lex_perfect_matching(len(members), sizes, edges)
     if result is None:
         return None
@@ -925,11 +1083,12 @@ def _pair_steps(pool: _Pool, remaining: list[int], witness: dict[int, int] | Non
 
 def _quality(pool: _Pool, solution: _Solution, games: tuple[PairedGame, ...]) -> PairingQuality:
     cuts = [0] * max(pool.k - 1, 0)
-    skipped = order = repeated = 0
+    skipped = order = repeated = weak = 0
     for i, j in solution.pairs:
         for c in range(pool.grp[i], pool.grp[j]):
             cuts[c] += 1
         skipped += max(pool.grp[j] - pool.grp[i] - 1, 0)
+        weak += pool.weak_cost(i, j)
         order += pool.order_cost(i, j)
         repeated += pool.float_cost(i, j)
     missed = 0
@@ -947,6 +1106,7 @@ def _quality(pool: _Pool, solution: _Solution, games: tuple[PairedGame, ...]) ->
         blocks=tuple(solution.blocks),
         bounded_players=solution.bounded,
         solves=solution.solves,
+        weak_avoidances=weak,
     )
 
 
@@ -1109,7 +1269,7 @@ def _floater_choice(pool: _Pool, f: int, g: int, partner: dict[int, int]) -> tup
     if broken:
         return FloaterChoice.HARD_RULE, f"{who_zh}，{broken[0][0]}", f"{who_en}, {broken[0][1]}"
 
-    def vector(pairs: list[tuple[int, int]]) -> tuple[list[int], int, int, int, int]:
+    def vector(pairs: list[tuple[int, int]]) -> tuple[list[int], int, int, int, int, int]:
         cuts = [0] * max(pool.k - 1, 0)
         for a, b in pairs:
             for c in range(pool.grp[a], pool.grp[b]):
@@ -1117,6 +1277,7 @@ def _floater_choice(pool: _Pool, f: int, g: int, partner: dict[int, int]) -> tup
         return (
             cuts,
             sum(max(pool.grp[b] - pool.grp[a] - 1, 0) for a, b in pairs),
+            sum(pool.weak_cost(a, b) for a, b in pairs),
             sum(pool.colour_cost(a, b) for a, b in pairs),
             sum(pool.order_cost(a, b) for a, b in pairs),
             sum(pool.float_cost(a, b) for a, b in pairs),
@@ -1129,20 +1290,27 @@ def _floater_choice(pool: _Pool, f: int, g: int, partner: dict[int, int]) -> tup
             f"{who_zh}，降组人数或降组距离会增加（S1优先）",
             f"{who_en}, more or longer floats would be needed (S1 comes first)",
         )
-    if v_alt[2] > v_now[2]:
-        d = v_alt[2] - v_now[2]
+    if (v_alt[0], v_alt[1]) == (v_now[0], v_now[1]) and v_alt[2] > v_now[2]:
+        named = _weak_named(pool, alt)
+        return (
+            FloaterChoice.AVOIDANCE,
+            f"{who_zh}，将出现尽量回避的对局（{named[0]}；W先于先后手S2）",
+            f"{who_en}, a weakly avoided pair would be made ({named[1]}; W comes before colours, S2)",
+        )
+    if v_alt[3] > v_now[3]:
+        d = v_alt[3] - v_now[3]
         return (
             FloaterChoice.COLOURS,
             f"{who_zh}，将多{d}人得不到应得先后手（S2先后手优先于降组人选S3）",
             f"{who_en}, {d} more player(s) would miss their due colour (S2 colours outrank the floater's identity, S3)",
         )
-    if v_alt[3] > v_now[3]:
+    if v_alt[4] > v_now[4]:
         return (
             FloaterChoice.ORDER,
             f"{who_zh}，积分组内顺序偏差更大（S3）",
             f"{who_en}, the order inside the score groups would be further from 1 vs n/2+1 (S3)",
         )
-    if v_alt[3] == v_now[3] and v_alt[4] > v_now[4]:
+    if v_alt[4] == v_now[4] and v_alt[5] > v_now[5]:
         return (
             FloaterChoice.REPEATED_FLOAT,
             f"{who_zh}，将有人连续两轮降组或升组（S4）",
@@ -1161,15 +1329,75 @@ def _floater_choice(pool: _Pool, f: int, g: int, partner: dict[int, int]) -> tup
     )
 
 
+def _weak_named(pool: _Pool, pairs: list[tuple[int, int]]) -> tuple[str, str]:
+    """The first weak avoidance the pairs break, named (zh, en)."""
+    assert pool.constraints is not None
+    for a, b in pairs:
+        for c in pool.constraints.weak(pool.no[a], pool.no[b]):
+            return f"{pool.no[a]}号与{pool.no[b]}号{c.zh}", f"{pool.no[a]} and {pool.no[b]}: {c.en}"
+    return "", ""  # pragma: no cover - called only when W is larger
+
+
 def _broken_rule(pool: _Pool, a: int, b: int) -> tuple[str, str] | None:
     no = pool.no
     if no[b] in pool.opp[a] or no[a] in pool.opp[b]:
         return f"{no[a]}号与{no[b]}号已交过手", f"{no[a]} and {no[b]} have already met (H1)"
     if pool.avoid_teams and pool.team[a] is not None and pool.team[a] == pool.team[b]:
         return f"{no[a]}号与{no[b]}号同队", f"{no[a]} and {no[b]} are teammates (H2)"
+    if pool.constraints is not None and pool.avoided(a, b):
+        c = pool.constraints.forbidden(no[a], no[b])
+        assert c is not None
+        return f"{no[a]}号与{no[b]}号{c.zh}", f"{no[a]} and {no[b]}: {c.en}"
     if not pool.legal(a, b):
         return (
             f"{no[a]}号与{no[b]}号的先后手无法合规（连续三局同色或先后手相差超过2）",
             f"{no[a]} and {no[b]} cannot be given legal colours (H3)",
         )
     return None
+
+
+# --------------------------------------------------------------------------- what the constraints decided
+
+
+def _with_constraint_notes(pairing: Pairing, free: Pairing, constraints: RoundConstraints) -> Pairing:
+    """Each game's explanation with what the avoidances decided, against the pairing without them.
+
+    A player who would have met another player but for a constraint is told so, with the
+    constraint's name; a weakly avoided pair that S1 still required says why it was made. The notes
+    go into the explanation in both languages (``constraints`` / ``constraints_en`` hold them alone).
+    """
+    free_opponent: dict[int, int] = {}
+    for g in free.games:
+        free_opponent[g.red], free_opponent[g.black] = g.black, g.red
+    games = []
+    for g in pairing.games:
+        notes: dict[str, str] = {}  # zh → en, in order, without repeats
+        for c in constraints.weak(g.red, g.black):
+            notes.setdefault(
+                f"{g.red}号与{g.black}号虽属{c.zh}，但避开将破坏积分组（S1），故仍配对",
+                f"{g.red} and {g.black} meet despite the {c.en}: avoiding it would break the score groups (S1)",
+            )
+        for me, other in ((g.red, g.black), (g.black, g.red)):
+            natural = free_opponent.get(me)
+            if natural is None or natural == other:
+                continue
+            reasons = constraints.between(me, natural)
+            if reasons:
+                notes.setdefault(
+                    f"{me}号本应与{natural}号配对，因{reasons[0].zh}而改配",
+                    f"{me} would have met {natural} but for the {reasons[0].en}",
+                )
+        if not notes:
+            games.append(g)
+            continue
+        e = g.explanation
+        zh, en = tuple(notes), tuple(notes.values())
+        explanation = dataclasses.replace(
+            e,
+            zh=e.zh + "；" + "；".join(zh),
+            en=(e.en + "; " if e.en else "") + "; ".join(en),
+            constraints=zh,
+            constraints_en=en,
+        )
+        games.append(PairedGame(g.board, g.red, g.black, explanation))
+    return dataclasses.replace(pairing, games=tuple(games))

@@ -37,7 +37,8 @@ def pool_from_history(
     """Every entrant with score, colours, opponents, byes and floats after ``rounds``.
 
     A pending game counts as paired (H1) but gives no points and no colour. A player missing
-    from a round gets ``Float.NONE`` for it. The bye scores ``points.bye`` and is a down-float.
+    from a round gets ``Float.NONE`` for it. The bye scores ``points.bye`` and is a down-float. An
+    absence (excused, late entry) adds its points and nothing else.
     ``scored``: the same rounds as they count for points (games annulled by a disqualification become
     forfeits, :attr:`app.engine.event.GroupState.scored_rounds`); colours and opponents stay as played.
     """
@@ -74,6 +75,8 @@ def pool_from_history(
             byes[b] = byes.get(b, 0) + 1
             floats.setdefault(b, []).append(Float.DOWN)
             seen.add(b)
+        for absence in rnd.absent:  # excused (0) or a late entry's compensation: points, nothing else
+            score[absence.no] = score.get(absence.no, 0) + absence.points
         for e in people:
             if e.no not in seen:
                 floats[e.no].append(Float.NONE)

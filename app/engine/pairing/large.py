@@ -3,7 +3,7 @@
 A *block* here is a run of score groups ``G_s … G_e`` whose inner cuts are all odd (π_c = 1; a
 single score group is the case s = e), too large to solve on every legal pair at once (a score
 group of a 5,000-player event holds up to ~1,800 players: 1.7 million legal pairs). The answer is
-the block's lexicographic optimum of (S1, S2, S3, S4) (criteria in :mod:`app.engine.pairing.engine`),
+the block's lexicographic optimum of (S1, W, S2, S3, S4) (criteria in :mod:`app.engine.pairing.engine`),
 proved as follows; where a step cannot be proved, no answer is given and the caller pairs the
 rest of the round by the bounded method, which says so (``PairingQuality.exact`` is False).
 
@@ -21,16 +21,18 @@ belongs to one player. So for fixed μ the cost of such a pairing is the sum ove
 perfect matching of the *group graph* of G_g: its legal pairs, plus a port node Q joined to each
 player who may take other(μ_{g−1}) (the opponent of the floater from above, at that player's part
 of the cross pair's cost) and a port node P joined to each player who may take μ_g (the floater
-below, at its part). The top group has no Q, the bottom group no P. Only H1/H2 between ``v_c`` and
-``u_c`` is dropped. The fields are packed into one integer per edge, S2·m2 + S3·m3 + S4, with the
-multipliers of :mod:`app.engine.pairing.lexmatch` computed for sums over the whole block (B4 = the
-number of ports, B3 = half the block's nodes × the largest order cost of an edge), so the smallest
-packed sum is the lexicographic optimum. Hence, over the pairings of step 1,
+below, at its part). The top group has no Q, the bottom group no P. Only what concerns the pair
+``(v_c, u_c)`` itself is dropped: whether it may meet, and its W (below). The fields are packed into
+one integer per edge, W·mw + S2·m2 + S3·m3 + S4, with the multipliers of
+:mod:`app.engine.pairing.lexmatch` computed for sums over the whole block (B4 = the number of ports,
+B3 = half the block's nodes × the largest order cost of an edge), so the smallest packed sum is the
+lexicographic optimum. Hence, over the pairings of step 1,
 
     OPT ≥ min over μ of Σ_g F_g(μ_{g−1}, μ_g),      F_g = the optimum of group g's graph,
 
-with equality for a μ whose minimising matchings give legal cross pairs (the real pairing then
-costs at most the relaxed value, as a real cross pair's S2 is the minimum over its colours).
+with equality for a μ whose minimising matchings give legal cross pairs without W (the real
+pairing then costs at most the relaxed value, as a real cross pair's S2 is the minimum over its
+colours).
 
 **3. Each F_g, exactly.** A small group graph (up to :data:`DENSE_GROUP` nodes) is solved on every
 legal pair (rustworkx's blossom algorithm: exact). A larger one is solved on candidate pairs E_s —
@@ -61,26 +63,29 @@ vector is exact, it is the minimum (every other vector costs at least its bound)
 whose port has no player who may take that colour, or whose group graph has no perfect matching,
 is impossible and left out.
 
-**5. Legal cross pairs.** If a cross pair of that optimum is a rematch (H1) or teammates (H2), a
-best-first search branches on it: either ``v_c`` does not float at cut c or ``u_c`` is not its
-opponent (its port edge is removed) — every legal pairing stays in one branch, each branch is
-solved exactly as above, and the first branch whose answer has legal cross pairs is the optimum.
+**5. Legal cross pairs.** If a cross pair of that optimum may not meet (a rematch, teammates, an
+absolute avoidance), a best-first search branches on it: either ``v_c`` does not float at cut c or
+``u_c`` is not its opponent (the port edge is removed) — every legal pairing stays in one branch,
+each branch is solved exactly as above, and the first answer with legal cross pairs and no weak
+avoidance between them is the optimum. After :data:`SEARCH_NODES` branches the block is not proved.
 
-**Extending the criteria.** The proof only needs every field to be a sum over pairs and the legal
-pairs of each group to be known. An absolutely forbidden pair is one more illegal pair: left out
-of the group's legal pairs in :func:`_build_group` (the certificate then ranges over the rest) and
-refused by ``_Pool.legal`` for a cross pair (step 5 branches on it). A field W between S1 and S2
-is one more term in the packed cost, W·mW with mW = m2·B2 + m3·B3 + B4 + 1 (B2 = 2 × the pairs),
-checked against the int64 bound in :func:`solve_block`; inside a group it is part of ``c_ab``; a
-cross pair's W belongs to the pair, not to one player, so the ports carry 0 for it (a lower bound)
-and the search of step 5 must then treat a cross pair with W > 0 as it treats an illegal one —
-branch on it, keeping the real pairing found as the incumbent — and stop when no branch's bound
-is below the incumbent.
+**Avoidances (issue 16).** An absolutely avoided pair is one more illegal pair: it is not a legal
+pair of its group (the certificate ranges over the others) and not a legal cross pair (step 5).
+W, the weak avoidances broken, is a field between S1 and S2: one more packed term, W·mw with
+mw = m2·B2 + m3·B3 + B4 + 1 (B2 = the block's nodes, 2 per pair at most), checked against the int64
+bound. Inside a group it is part of ``c_ab``. A cross pair's W belongs to the pair, not to one
+player, so the ports carry 0 for it: a lower bound. When the relaxation's answer has one cross pair
+with W > 0 (and all legal), that answer is a real pairing costing its relaxed value + mw·W; every
+pairing of the same branch keeping that pair costs at least as much, so it is kept as the
+incumbent and the branch splits as in step 5 without it; the search stops when no branch's bound
+is below the incumbent, which is then the optimum. Two cross pairs with W > 0 in one answer: the
+block is not proved.
 """
 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -111,6 +116,16 @@ class PoolArrays(Protocol):
     def met_v(self) -> I64: ...
     @property
     def colour_table(self) -> I64: ...  # S2 of a pair by the two kinds
+    @property
+    def abs_class(self) -> Sequence[I64]: ...  # per absolute avoidance rule, each player's class (−1: none)
+    @property
+    def weak_class(self) -> Sequence[I64]: ...  # per weak avoidance rule, the same
+    @property
+    def weak_u(self) -> I64: ...  # weakly avoided named pairs (u < v) and how many avoidances each
+    @property
+    def weak_v(self) -> I64: ...
+    @property
+    def weak_count(self) -> I64: ...
 
 
 class Pool(Protocol):
@@ -119,9 +134,11 @@ class Pool(Protocol):
     group_start: list[int]
     group_size: list[int]
     avoid_teams: bool
+    weak: bool  # any weak avoidance in force (else W is 0 on every pair)
 
     def even_cut(self, g: int) -> bool: ...
-    def legal(self, i: int, j: int) -> bool: ...
+    def legal(self, i: int, j: int) -> bool: ...  # H1–H3 and no absolute avoidance
+    def weak_cost(self, i: int, j: int) -> int: ...  # W of a pair
     def arrays(self) -> PoolArrays: ...
 
 
@@ -170,6 +187,7 @@ class _Group:
     up: I64
     a: I32  # legal pairs (local ranks, a < b)
     b: I32
+    w: npt.NDArray[np.int16] | None  # weak avoidances broken by each legal pair (None: none in force)
     s2: npt.NDArray[np.int8]  # colour cost of each legal pair
     s3: I32  # order cost of each legal pair
     pack: _Packing
@@ -179,15 +197,18 @@ class _Group:
     infeasible: set[_Key] = field(default_factory=set)  # colour choices without a perfect matching
 
     def cost(self, chosen: Mask | None = None) -> I64:
-        """The packed cost S2·m2 + S3·m3 of every legal pair (or of the chosen ones)."""
+        """The packed cost W·mw + S2·m2 + S3·m3 of every legal pair (or of the chosen ones)."""
         s2, s3 = (self.s2, self.s3) if chosen is None else (self.s2[chosen], self.s3[chosen])
-        return np.asarray(
-            s2.astype(np.int64) * self.pack.m2 + s3.astype(np.int64) * self.pack.m3, dtype=np.int64
-        )
+        cost = s2.astype(np.int64) * self.pack.m2 + s3.astype(np.int64) * self.pack.m3
+        if self.w is not None:
+            w = self.w if chosen is None else self.w[chosen]
+            cost += w.astype(np.int64) * self.pack.mw
+        return np.asarray(cost, dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)
 class _Packing:
+    mw: int  # 0 when no weak avoidance is in force
     m2: int
     m3: int
 
@@ -204,11 +225,14 @@ def solve_block(pool: Pool, start: int, end: int) -> LargeBlock | None:
     m3 = b4 + 1
     b3 = (nodes // 2) * s3_max
     m2 = m3 * b3 + b4 + 1
+    b2 = nodes  # at most 2 per pair
+    mw = m2 * b2 + m3 * b3 + b4 + 1 if pool.weak else 0
+    groups = [_build_group(pool, g, _Packing(mw, m2, m3)) for g in range(start, end + 1)]
+    w_max = max((int(grp.w.max()) for grp in groups if grp.w is not None and len(grp.w)), default=0)
     largest = max(sizes) + 2
-    if 4 * largest * largest * (2 * m2 + s3_max * m3 + 1) >= _INT_LIMIT:
+    if 4 * largest * largest * (w_max * mw + 2 * m2 + s3_max * m3 + 1) >= _INT_LIMIT:
         return None  # the duals' sums might not fit int64
-    pack = _Packing(m2, m3)
-    groups = [_build_group(pool, g, pack) for g in range(start, end + 1)]
+    pack = groups[0].pack
     search = _Search(groups, sizes, pack)
     try:
         return _best_first(pool, search)
@@ -217,23 +241,35 @@ def solve_block(pool: Pool, start: int, end: int) -> LargeBlock | None:
 
 
 def _best_first(pool: Pool, search: _Search) -> LargeBlock | None:
+    """Best-first over the cross pairs the relaxation may not use as it does (module docstring, step 5)."""
     groups = search.groups
-    ncut = search.ncut
-    # best-first over the cross pairs the relaxation may not use (it drops H1/H2 between them)
-    root = search.optimum(tuple((frozenset(), frozenset()) for _ in range(ncut)))
+    root = search.optimum(tuple((frozenset(), frozenset()) for _ in range(search.ncut)))
     if root is None:
         return None
     heap = [(root[0], 0, root[1], root[2])]
     counter = 1
-    while heap:
+    best: tuple[int, list[tuple[int, int]]] | None = None  # a real pairing found, with its real cost
+    while heap and (best is None or heap[0][0] < best[0]):
         if counter > SEARCH_NODES:
             return None
-        _, _, excluded, mu = heapq.heappop(heap)
+        value, _, excluded, mu = heapq.heappop(heap)
         pairs, cross = search.assemble(mu, excluded)
-        bad = next(((c, v, u) for c, (v, u) in enumerate(cross) if not pool.legal(v, u)), None)
-        if bad is None:
+        illegal = [c for c, (v, u) in enumerate(cross) if not pool.legal(v, u)]
+        weak = [c for c, (v, u) in enumerate(cross) if pool.weak_cost(v, u)]
+        if not illegal and not weak:
             return LargeBlock(pairs + cross, search.solves[0])
-        c, v, u = bad
+        if illegal:
+            c = illegal[0]
+        elif len(weak) == 1:
+            # real cost = relaxed + this pair's W; every pairing of this branch that keeps the pair
+            # costs at least that, so it is kept as the incumbent and the branch splits without it
+            c = weak[0]
+            real = value + search.pack.mw * pool.weak_cost(*cross[c])
+            if best is None or real < best[0]:
+                best = (real, pairs + cross)
+        else:
+            return None  # two cross pairs with W > 0: not proved here
+        v, u = cross[c]
         floaters, opponents = excluded[c]
         for branch in (
             (floaters | {v - groups[c].first}, opponents),
@@ -244,7 +280,7 @@ def _best_first(pool: Pool, search: _Search) -> LargeBlock | None:
             if found is not None:
                 heapq.heappush(heap, (found[0], counter, found[1], found[2]))
                 counter += 1
-    return None
+    return None if best is None else LargeBlock(best[1], search.solves[0])
 
 
 _Excluded = tuple[tuple[frozenset[int], frozenset[int]], ...]  # per cut: floaters, opponents left out
@@ -379,6 +415,9 @@ def _build_group(pool: Pool, g: int, pack: _Packing) -> _Group:
     if pool.avoid_teams:
         team = arr.team[idx]
         bad |= (team[:, None] == team[None, :]) & (team[:, None] >= 0)
+    for rule in arr.abs_class:  # absolute avoidances by unit / region, like teams (named ones are in met)
+        cls = rule[idx]
+        bad |= (cls[:, None] == cls[None, :]) & (cls[:, None] >= 0)
     ii, jj = np.triu_indices(m, 1)
     keep = ~bad[ii, jj]
     a, b = ii[keep].astype(np.int32), jj[keep].astype(np.int32)
@@ -388,6 +427,18 @@ def _build_group(pool: Pool, g: int, pack: _Packing) -> _Group:
     s3 = (np.abs(b - a - h) + np.where(across, 0, h)).astype(np.int32)
     kind = arr.kind[idx]
     s2 = arr.colour_table[kind[a], kind[b]]
+    w = None
+    if pool.weak:
+        weak = np.zeros((m, m), dtype=np.int16)
+        for rule in arr.weak_class:
+            cls = rule[idx]
+            weak += (cls[:, None] == cls[None, :]) & (cls[:, None] >= 0)
+        wu, wv = arr.weak_u - first, arr.weak_v - first
+        named = (wu >= 0) & (wu < m) & (wv >= 0) & (wv < m)
+        lo, hi = np.minimum(wu, wv)[named], np.maximum(wu, wv)[named]
+        np.add.at(weak, (lo, hi), arr.weak_count[named].astype(np.int16))
+        w = weak[a, b]
+        del weak
     chosen = s3 <= BAND
     # per player, the nearest pairs of each class (colour cost × inside/across the halves), looked
     # for among the pairs at most NEAR_WINDOW from the cheapest of their class (a heuristic: the
@@ -404,6 +455,7 @@ def _build_group(pool: Pool, g: int, pack: _Packing) -> _Group:
         up=arr.up[idx],
         a=a,
         b=b,
+        w=w,
         s2=s2.astype(np.int8),
         s3=s3,
         pack=pack,

@@ -1,7 +1,8 @@
 """Exact lexicographic minimum-cost perfect matching, for any number of criteria.
 
 The pairing objective (:mod:`app.engine.pairing.engine`) is a vector compared lexicographically:
-one field per score cut (the pairs crossing it, top cut first), then L, S2, S3, S4. Every field is
+one field per score cut (the pairs crossing it, top cut first), then the *low* fields — L, W, S2, S3,
+S4 for the engine (any number of them here). Every field is
 a sum over the pairs, so a vector packs into one integer per edge — but the matcher (rustworkx,
 Edmonds' blossom algorithm on 128-bit integers) takes integers below 2**126, and one field per
 score cut does not fit when there are many score groups. Nothing here folds fields together;
@@ -33,7 +34,6 @@ from dataclasses import dataclass
 import rustworkx as rx
 
 WEIGHT_LIMIT = 1 << 120  # rustworkx uses i128 and doubles weights inside; measured safe below 2**126
-LOW_FIELDS = 4  # L, S2, S3, S4
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,24 +41,25 @@ class EdgeSet:
     """Candidate pairs of a block of ``m`` players, by local index (``i < j`` in pool order).
 
     ``gi``/``gj`` are the block-relative score groups of the two players (``gi ≤ gj``): the pair
-    crosses the block's cuts ``gi … gj − 1``. ``low[f][e]`` is field f (L, S2, S3, S4) of edge e.
+    crosses the block's cuts ``gi … gj − 1``. ``low[f][e]`` is low field f of edge e, most
+    significant first (the engine's L, W, S2, S3, S4); every field is ≥ 0.
     ``dummy`` lists players who may instead meet a dummy (an odd step leaving one player over),
-    with their low fields for that: ``(player, (L, S2, S3, S4))``; the dummy crosses no cut.
+    with their low fields for that: ``(player, (L, W, S2, S3, S4))``; the dummy crosses no cut.
     """
 
     i: Sequence[int]
     j: Sequence[int]
     gi: Sequence[int]
     gj: Sequence[int]
-    low: tuple[Sequence[int], Sequence[int], Sequence[int], Sequence[int]]
-    dummy: Sequence[tuple[int, tuple[int, int, int, int]]] = ()
+    low: tuple[Sequence[int], ...]
+    dummy: Sequence[tuple[int, tuple[int, ...]]] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class LexResult:
     pairs: list[tuple[int, int]]  # local (i, j), i < j; a dummy pair is left out
     cuts: list[int]  # pairs crossing each block cut
-    low: tuple[int, int, int, int]  # L, S2, S3, S4 of the matching
+    low: tuple[int, ...]  # the low fields of the matching (L, W, S2, S3, S4)
     left_over: int | None  # the player matched with the dummy, if any
     solves: int  # how many matchings it took
 
@@ -83,7 +84,7 @@ def multipliers(fields: Sequence[_Field]) -> list[int] | None:
 
 
 def lex_perfect_matching(m: int, group_sizes: Sequence[int], edges: EdgeSet) -> LexResult | None:
-    """The lexicographic optimum (cuts top down, then L, S2, S3, S4) over perfect matchings.
+    """The lexicographic optimum (cuts top down, then the low fields in order) over perfect matchings.
 
     ``group_sizes`` are the sizes of the block's score groups, top first (they give the cut
     ranges). With ``edges.dummy`` the block has an odd number of players and exactly one of
@@ -97,13 +98,14 @@ def lex_perfect_matching(m: int, group_sizes: Sequence[int], edges: EdgeSet) -> 
         above += group_sizes[t]
         cut_range.append(min(above, m - above, half))
     cut_step = 1 if edges.dummy else 2
+    nlow = len(edges.low)
     low_max = [max(col, default=0) for col in edges.low]
-    for f in range(LOW_FIELDS):
+    for f in range(nlow):
         low_max[f] = max([low_max[f]] + [d[1][f] for d in edges.dummy])
-    step = [cut_step] * ncut + [1] * LOW_FIELDS
+    step = [cut_step] * ncut + [1] * nlow
     edge_max = [1] * ncut + low_max
     full = cut_range + [half * x for x in low_max]
-    total = ncut + LOW_FIELDS
+    total = ncut + nlow
     known: list[int] = []  # optimal values of the first fields, from earlier stages
     solves = 0
     while True:
@@ -128,11 +130,11 @@ def lex_perfect_matching(m: int, group_sizes: Sequence[int], edges: EdgeSet) -> 
 
 def _solve(
     m: int, edges: EdgeSet, cut_mult: Sequence[int], low_mult: Sequence[int]
-) -> tuple[list[tuple[int, int]], list[int], tuple[int, int, int, int], int | None] | None:
+) -> tuple[list[tuple[int, int]], list[int], tuple[int, ...], int | None] | None:
     cum = [0]
     for c in cut_mult:
         cum.append(cum[-1] + c)
-    lm, m2, m3, m4 = low_mult
+    nlow = len(low_mult)
     # one pass per field that can be non-zero (within one score group L, S4 and the cuts are 0)
     cost: list[int] = (
         [cum[b] - cum[a] for a, b in zip(edges.gi, edges.gj, strict=True)]
@@ -142,7 +144,7 @@ def _solve(
     for column, mult in zip(edges.low, low_mult, strict=True):
         if mult and any(column):
             cost = [x + y * mult for x, y in zip(cost, column, strict=True)]
-    dummy_cost = [d[0] * lm + d[1] * m2 + d[2] * m3 + d[3] * m4 for _, d in edges.dummy]
+    dummy_cost = [sum(x * y for x, y in zip(d, low_mult, strict=True)) for _, d in edges.dummy]
     top = max(cost + dummy_cost, default=0) + 1
     g = rx.PyGraph()
     g.add_nodes_from(range(m + (1 if edges.dummy else 0)))
@@ -152,26 +154,26 @@ def _solve(
     matching = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
     ncut = len(cut_mult)
     cuts = [0] * ncut
-    low = [0, 0, 0, 0]
+    low = [0] * nlow
     pairs: list[tuple[int, int]] = []
     left: int | None = None
     for u, v in matching:
         if u == m or v == m:
             left = v if u == m else u
             d = next(d for x, d in edges.dummy if x == left)
-            for f in range(LOW_FIELDS):
+            for f in range(nlow):
                 low[f] += d[f]
             continue
         a, b = min(u, v), max(u, v)
         e = g.edge_indices_from_endpoints(a, b)[0]  # edges were added in order: index = position
         for t in range(edges.gi[e], edges.gj[e]):
             cuts[t] += 1
-        for f in range(LOW_FIELDS):
+        for f in range(nlow):
             low[f] += edges.low[f][e]
         pairs.append((a, b))
     if len(pairs) != m // 2 or (m % 2 == 1) != (left is not None):
         return None
-    return pairs, cuts, (low[0], low[1], low[2], low[3]), left
+    return pairs, cuts, tuple(low), left
 
 
 def max_gain_matching(m: int, edges: Sequence[tuple[int, int, int]]) -> list[tuple[int, int]]:

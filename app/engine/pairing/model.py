@@ -122,6 +122,7 @@ class FloaterChoice(enum.Enum):
     COLOURS = "colours"  # S2: the natural choice would leave more players without their due colour
     SCORES = "scores"  # S1: the natural choice would make more floaters or longer floats elsewhere
     REPEATED_FLOAT = "repeated_float"  # S4: the natural choice would float someone twice running
+    AVOIDANCE = "avoidance"  # W: the natural choice would make a weakly avoided pair (issue 16)
     WHOLE_ROUND = "whole_round"  # equal locally; the whole round's optimum (S2–S4 elsewhere) decided
 
 
@@ -131,7 +132,8 @@ class PairingQuality:
 
     ``cuts`` pairs crossing each score cut, top first; ``long_floats`` score groups floated past
     (L); ``missed_colours`` players with a due colour who did not get it (S2, as allocated);
-    ``order_cost`` S3; ``repeated_floats`` S4. ``exact``: the pairing is the proved
+    ``order_cost`` S3; ``repeated_floats`` S4; ``weak_avoidances`` W (weakly avoided pairs made,
+    counted once per avoidance broken). ``exact``: the pairing is the proved
     lexicographic optimum of the whole round; otherwise ``bounded_players`` were paired by the
     bounded step method (score-group steps on sparse edges, see the engine docstring).
     """
@@ -145,6 +147,7 @@ class PairingQuality:
     blocks: tuple[int, ...]  # sizes of the independent blocks the round was proved to split into
     bounded_players: int = 0
     solves: int = 0
+    weak_avoidances: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +164,8 @@ class PairExplanation:
     floater_choice: FloaterChoice | None = None
     groups_skipped: int = 0  # whole score groups between the two players (a long float)
     chain: bool = False  # part of a chain of short floats through neighbouring groups
+    constraints: tuple[str, ...] = ()  # what the pairing constraints (回避) decided here, in Chinese
+    constraints_en: tuple[str, ...] = ()  # the same in English
 
 
 @dataclass(frozen=True, slots=True)

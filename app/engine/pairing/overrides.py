@@ -17,6 +17,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from app.engine.pairing.constraints import RoundConstraints
 from app.engine.pairing.model import PairingPlayer
 from app.engine.regulations import PairingRules, TeamAvoidance
 from app.engine.types import Colour, UserError
@@ -55,6 +56,8 @@ class BreakKind(enum.Enum):
     TEAMMATES = "teammates"  # H2
     COLOUR = "colour"  # H3
     SECOND_BYE = "second_bye"  # H4
+    AVOIDANCE = "avoidance"  # an absolute avoidance (同单位 / 同地区 / 指定回避), issue 16
+    WEAK_AVOIDANCE = "weak_avoidance"  # a weak avoidance: a warning
 
     @property
     def zh(self) -> str:
@@ -63,6 +66,8 @@ class BreakKind(enum.Enum):
             BreakKind.TEAMMATES: "同队相遇",
             BreakKind.COLOUR: "先后手违规",
             BreakKind.SECOND_BYE: "第二次轮空",
+            BreakKind.AVOIDANCE: "违反绝对回避",
+            BreakKind.WEAK_AVOIDANCE: "违反尽量回避",
         }[self]
 
 
@@ -143,8 +148,10 @@ def rule_breaks(
     round_number: int,
     rules: PairingRules,
     only: set[int] | None = None,
+    constraints: RoundConstraints | None = None,
 ) -> tuple[RuleBreak, ...]:
-    """Every hard constraint (H1–H4) the pairing breaks, for the games involving ``only`` (default: all)."""
+    """Every hard constraint (H1–H4) the pairing breaks, for the games involving ``only`` (default: all),
+    and every avoidance of ``constraints`` it breaks (absolute ones, and weak ones as a warning)."""
     avoid_teams = rules.team_avoidance is TeamAvoidance.ALL_ROUNDS or (
         rules.team_avoidance is TeamAvoidance.ROUND_ONE and round_number == 1
     )
@@ -169,6 +176,16 @@ def rule_breaks(
                     (red, black),
                     f"第 {board} 台：{red} 号与 {black} 号同队（{r.team}）",
                     f"board {board}: {red} and {black} are teammates ({r.team})",
+                )
+            )
+        for c in () if constraints is None else constraints.between(red, black):
+            kind = BreakKind.AVOIDANCE if c.absolute else BreakKind.WEAK_AVOIDANCE
+            found.append(
+                RuleBreak(
+                    kind,
+                    (red, black),
+                    f"第 {board} 台：{red} 号与 {black} 号{c.zh}",
+                    f"board {board}: {red} and {black}: {c.en}",
                 )
             )
         for p, colour in ((r, Colour.RED), (b, Colour.BLACK)):

@@ -16,6 +16,12 @@ from app.reports.pdf.base import Output
 from app.reports.pdf.bracket import render_bracket
 from app.reports.pdf.cards import render_record_sheets, render_table_cards
 from app.reports.pdf.game import GameSheet, render_game
+from app.reports.pdf.paperwork import (
+    render_avoidances,
+    render_certificates,
+    render_check_in,
+    render_results_book,
+)
 from app.reports.pdf.tables import (
     render_crosstable,
     render_entry_list,
@@ -39,8 +45,13 @@ DOCUMENTS = (
     "record-sheets",
     "entry-list",
     "bracket",
+    "check-in",
+    "results-book",
+    "certificates",
+    "avoidances",
 )
-PUBLIC_DOCUMENTS = tuple(d for d in DOCUMENTS if d != "payout")  # entry-list is public unless internal
+INTERNAL_DOCUMENTS = ("payout", "check-in", "avoidances")  # marked 内部 (entry-list only with --internal)
+PUBLIC_DOCUMENTS = tuple(d for d in DOCUMENTS if d not in INTERNAL_DOCUMENTS)
 GAME_DOCUMENTS = ("game",)  # one game record (棋谱) with a diagram, from a GameSheet
 
 
@@ -63,6 +74,10 @@ _RENDERERS: dict[str, tuple[type | tuple[type, ...], Callable[..., None]]] = {
     "record-sheets": (model.RecordSheets, render_record_sheets),
     "entry-list": ((model.EntryList, model.InternalEntryList), _entry_list),
     "bracket": (model.Bracket, render_bracket),
+    "check-in": (model.CheckInSheet, render_check_in),
+    "results-book": (model.ResultsBook, render_results_book),
+    "certificates": (model.Certificates, render_certificates),
+    "avoidances": (model.AvoidanceList, render_avoidances),
     "game": (GameSheet, render_game),
 }
 
@@ -89,6 +104,7 @@ def render_document(name: str, inputs: Any, out: Output, *, printed_at: datetime
 __all__ = [
     "DOCUMENTS",
     "GAME_DOCUMENTS",
+    "INTERNAL_DOCUMENTS",
     "PUBLIC_DOCUMENTS",
     "GameSheet",
     "render_bracket",

@@ -20,10 +20,20 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as rl_canvas
-from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table, TableStyle
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from app.paths import font_path
-from app.reports.model import EventHeader
+from app.reports.model import EventHeader, SignOff
 from app.reports.qr import draw_qr
 
 FONT = "WQYMicroHei"
@@ -62,13 +72,18 @@ def shrink_to(text: str, width: float, size: float, minimum: float = 4.0) -> flo
     return max(minimum, size * width / w * 0.999)
 
 
+#: Punctuation that may not begin a line (避头): it stays at the end of the line before, hanging.
+NO_LINE_START = frozenset("，。、；：！？）》」』”’…·,.;:!?)]}%")
+
+
 def wrap_chars(text: str, width: float, size: float) -> list[str]:
-    """Greedy character wrap (Chinese has no spaces); explicit newlines are kept."""
+    """Greedy character wrap (Chinese has no spaces); explicit newlines are kept; closing punctuation
+    never starts a line (it hangs at the end of the previous one)."""
     lines: list[str] = []
     for part in text.split("\n"):
         line = ""
         for ch in part:
-            if line and width_of(line + ch, size) > width:
+            if line and ch not in NO_LINE_START and width_of(line + ch, size) > width:
                 lines.append(line)
                 line = ch
             else:
@@ -180,6 +195,7 @@ class PageDecor:
     printed_at: datetime
     internal: bool = False
     show_header: bool = True
+    show_footer: bool = True  # certificates carry neither print time nor page numbers
     link: str = ""  # the hall network's page of this document: a QR code at the top right of each page
 
 
@@ -206,10 +222,65 @@ def numbered_canvas(decor: PageDecor) -> type[rl_canvas.Canvas]:
     return NumberedCanvas
 
 
+SECTION_ATTRIBUTE = "_xq_section"  # (title, subtitle) set on the canvas by a SectionMarker
+
+
+class SectionMarker(Flowable):  # type: ignore[misc]
+    """A zero-size flowable that names the section for the page headers from here on (results book)."""
+
+    def __init__(self, title: str, subtitle: str = "") -> None:
+        super().__init__()
+        self.title, self.subtitle = title, subtitle
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        return 0, 0
+
+    def draw(self) -> None:
+        setattr(self.canv, SECTION_ATTRIBUTE, (self.title, self.subtitle))
+
+
+def signoff_flowable(signoff: SignOff, width: float) -> Flowable:
+    """Signature lines of the officials (role, printed name, a line to sign) and the seal and date lines."""
+    style = paragraph_style(10, 18)
+    cells = [
+        Paragraph(f"{role}：{name}　签字：＿＿＿＿＿＿" if name else f"{role}：＿＿＿＿＿＿＿＿", style)
+        for role, name in signoff.signers
+    ]
+    parts: list[Flowable] = [Spacer(1, 5 * mm)]
+    if cells:
+        per_row = 2 if width < 700 else 3
+        rows = [cells[i : i + per_row] for i in range(0, len(cells), per_row)]
+        rows = [r + [Paragraph("", style)] * (per_row - len(r)) for r in rows]
+        table = Table(rows, colWidths=[width / per_row] * per_row)
+        table.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+                ]
+            )
+        )
+        parts.append(table)
+    right = paragraph_style(10, 18, alignment=2)
+    if signoff.seal:
+        parts += [Spacer(1, 3 * mm), Paragraph(signoff.seal, right)]
+    parts.append(Paragraph(signoff.date or "＿＿＿＿年＿＿月＿＿日", right))
+    return KeepTogether(parts)
+
+
+def with_signoff(story: list[Flowable], signoff: SignOff | None, width: float) -> list[Flowable]:
+    """The story with the sign-off block at its end (unchanged without one)."""
+    if signoff is None or signoff.empty:
+        return story
+    return [*story, signoff_flowable(signoff, width)]
+
+
 def draw_decor(c: rl_canvas.Canvas, decor: PageDecor, number: int, total: int) -> None:
     w, h = c._pagesize
     usable = w - 2 * MARGIN_X
     c.saveState()
+    section = getattr(c, SECTION_ATTRIBUTE, None)
     if decor.link:
         # room for the QR code and its caption on both sides keeps the title centred
         usable -= 2 * (QR_SIZE + 12 * mm) - 30 * mm
@@ -224,6 +295,8 @@ def draw_decor(c: rl_canvas.Canvas, decor: PageDecor, number: int, total: int) -
         c.setFont(FONT, size)
         c.drawCentredString(w / 2, h - 12 * mm, name)
         sub = "  ".join(p for p in (decor.title, decor.header.subtitle) if p)
+        if section is not None:
+            sub = "  ".join(p for p in section if p)
         c.setFont(FONT, shrink_to(sub, usable - 30 * mm, 11))
         c.drawCentredString(w / 2, h - 18.5 * mm, sub)
         c.setLineWidth(0.6)
@@ -236,6 +309,9 @@ def draw_decor(c: rl_canvas.Canvas, decor: PageDecor, number: int, total: int) -
         c.drawCentredString(w - MARGIN_X - 8 * mm, h - 13.8 * mm, "内部")
         c.setFillColor(colors.black)
         c.setStrokeColor(colors.black)
+    if not decor.show_footer:
+        c.restoreState()
+        return
     c.setFont(FONT, 8)
     c.drawString(MARGIN_X, 7 * mm, f"打印时间：{decor.printed_at:%Y-%m-%d %H:%M}")
     if decor.internal:
@@ -340,6 +416,7 @@ __all__ = [
     "Output",
     "PageDecor",
     "Paragraph",
+    "SectionMarker",
     "build_story",
     "draw_pages",
     "fit_cell",
@@ -348,6 +425,8 @@ __all__ = [
     "paragraph_style",
     "register_font",
     "shrink_to",
+    "signoff_flowable",
     "width_of",
+    "with_signoff",
     "wrap_chars",
 ]

@@ -92,9 +92,15 @@ class BracketTree(Flowable):  # type: ignore[misc]
 
 def render_bracket(bracket: Bracket, out: Output, printed_at: datetime) -> None:
     """The tree on the first landscape page; the placement matches (3rd, 5th–8th) as a table after it."""
+    width, height = frame_size(wide=True)
+    story = bracket_story(bracket, width, height)
+    build_story(out, PageDecor(bracket.header, "淘汰赛对阵图", printed_at), story, wide=True)
+
+
+def bracket_story(bracket: Bracket, width: float, height: float) -> list[Flowable]:
+    """The tree filling one landscape frame, then the placement matches as a table on the next page."""
     if not bracket.columns or not bracket.columns[0]:
         raise UserError("淘汰赛尚未产生对阵", "the knockout has not been drawn yet")
-    width, height = frame_size(wide=True)
     story: list[Flowable] = [BracketTree(bracket.columns, width, height - 2 * mm)]
     if bracket.extra:
         cols = [
@@ -114,4 +120,4 @@ def render_bracket(bracket: Bracket, out: Output, printed_at: datetime) -> None:
             for m in bracket.extra
         ]
         story += [PageBreak(), grid(cols, rows, width, 40)]
-    build_story(out, PageDecor(bracket.header, "淘汰赛对阵图", printed_at), story, wide=True)
+    return story

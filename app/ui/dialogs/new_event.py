@@ -5,6 +5,10 @@ The preset is chosen by its name (never by its key); the fields start from
 :func:`app.services.tournaments.new_event_defaults` (the preset's event moved to a week from today);
 OK asks the service, and a refusal (no name, the end before the start, a deadline after the first
 day, duplicate groups) is shown in the dialog, which stays open.
+
+From a regulation file (文件 → 从规程文件新建赛事, issue 16) the same dialog opens with the file as its
+template, shown by the file's name instead of the preset list: the file gives every setting, the
+dialog the event's own name, dates, venue, deadline and groups.
 """
 
 from __future__ import annotations
@@ -23,21 +27,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.regulations import PRESET_TITLES, PRESETS
+from app.engine.regulations import PRESET_TITLES, PRESETS, Regulations
 from app.engine.types import UserError
 from app.services.tournaments import NewEvent, new_event_defaults, new_event_regulations, split_group_names
 from app.ui.i18n import current_language
 
 
 class NewEventDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, parent: QWidget | None = None, *, regulation: Regulations | None = None, source: str = ""
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("新建赛事"))
         english = current_language() == "en"
+        self.regulation = regulation  # a regulation file's settings (the template), or None: a preset
         self.preset = QComboBox(self)
-        for key in PRESETS:
-            zh, en = PRESET_TITLES.get(key, (key, key))
-            self.preset.addItem(en if english else zh, key)
+        if regulation is not None:
+            self.preset.addItem(self.tr("规程文件 %1").replace("%1", source), "")
+            self.preset.setEnabled(False)
+        else:
+            for key in PRESETS:
+                zh, en = PRESET_TITLES.get(key, (key, key))
+                self.preset.addItem(en if english else zh, key)
         self.name = QLineEdit(self)
         self.name.setPlaceholderText(self.tr("如：2025年天水市职工象棋公开赛"))
         self.start = QDateEdit(self)
@@ -83,7 +94,7 @@ class NewEventDialog(QDialog):
         self.name.setFocus()
 
     def _fill_defaults(self) -> None:
-        d = new_event_defaults(self.preset_key)
+        d = new_event_defaults(self.template)
         self._span = (d.end - d.start).days
         self._lead = d.start - d.deadline.date()
         self._deadline_time = d.deadline.time()
@@ -105,6 +116,11 @@ class NewEventDialog(QDialog):
     def preset_key(self) -> str:
         return str(self.preset.currentData())
 
+    @property
+    def template(self) -> str | Regulations:
+        """What the new event's settings come from: the regulation file's, or the chosen preset's."""
+        return self.regulation if self.regulation is not None else self.preset_key
+
     def new_event(self) -> NewEvent:
         deadline = self.deadline.dateTime().toPython()
         return NewEvent(
@@ -118,7 +134,7 @@ class NewEventDialog(QDialog):
 
     def accept(self) -> None:
         try:
-            new_event_regulations(self.preset_key, self.new_event())
+            new_event_regulations(self.template, self.new_event())
         except UserError as error:
             self.error.setText(error.en if current_language() == "en" else error.zh)
             return

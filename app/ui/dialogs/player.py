@@ -47,6 +47,8 @@ class PlayerDialog(QDialog):
         self.gender.addItems(["", self.tr("男"), self.tr("女")])
         self.team = QLineEdit(self)
         self.unit = QLineEdit(self)
+        self.region = QLineEdit(self)
+        self.region.setPlaceholderText(self.tr("如 甘肃天水（同地区回避、本地奖项用）"))
         self.rating = QSpinBox(self)
         self.rating.setRange(0, 3000)
         self.rating.setSpecialValueText(self.tr("无"))
@@ -73,6 +75,7 @@ class PlayerDialog(QDialog):
         form.addRow(self.tr("性别"), self.gender)
         form.addRow(self.tr("队伍"), self.team)
         form.addRow(self.tr("单位"), self.unit)
+        form.addRow(self.tr("地区"), self.region)
         form.addRow(self.tr("等级分"), self.rating)
         for box in self.flags.values():
             form.addRow("", box)
@@ -97,10 +100,11 @@ class PlayerDialog(QDialog):
             self.gender.setCurrentIndex({"": 0, "male": 1, "female": 2}[player.gender])
             self.team.setText(player.team)
             self.unit.setText(player.unit)
+            self.region.setText(player.region)
             self.rating.setValue(player.rating or 0)
             for key, box in self.flags.items():
                 box.setChecked(bool(getattr(player, key)))
-        for edit in (self.name, self.id_number, self.phone, self.team, self.unit, self.reason):
+        for edit in (self.name, self.id_number, self.phone, self.team, self.unit, self.region, self.reason):
             edit.textChanged.connect(self.check)
         self.group.currentTextChanged.connect(self.check)
         self.gender.currentIndexChanged.connect(self.check)
@@ -118,6 +122,7 @@ class PlayerDialog(QDialog):
             "gender": gender,
             "team": self.team.text().strip(),
             "unit": self.unit.text().strip(),
+            "region": self.region.text().strip(),
             "rating": self.rating.value() or None,
             **{key: box.isChecked() for key, box in self.flags.items()},
         }

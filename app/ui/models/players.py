@@ -22,6 +22,7 @@ COLUMNS = (
     ("age", translate_noop("PlayerTableModel", "年龄")),
     ("team", translate_noop("PlayerTableModel", "队伍")),
     ("unit", translate_noop("PlayerTableModel", "单位")),
+    ("region", translate_noop("PlayerTableModel", "地区")),
     ("rating", translate_noop("PlayerTableModel", "等级分")),
     ("fee_paid", translate_noop("PlayerTableModel", "缴费")),
     ("insurance", translate_noop("PlayerTableModel", "保险")),

@@ -12,7 +12,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from app.engine.prizes import PrizeLine, TablePrizes
-from app.engine.regulations import PrizeKind, Tiebreak
+from app.engine.regulations import PrizeCategory, PrizeKind, Tiebreak
 from app.engine.teams import TeamStanding
 from app.engine.types import PlayerStatus
 from app.services.standings import PrizesView, StandingLine, StandingsView, TeamsView
@@ -196,6 +196,15 @@ class TeamTableModel(FixedColumnsModel):
         return None
 
 
+_CATEGORY = {
+    PrizeCategory.WOMEN: translate_noop("PrizeTableModel", "女子"),
+    PrizeCategory.SENIORS: translate_noop("PrizeTableModel", "老年"),
+    PrizeCategory.JUNIORS: translate_noop("PrizeTableModel", "少年"),
+    PrizeCategory.LOCAL: translate_noop("PrizeTableModel", "本地"),
+    PrizeCategory.UNIT: translate_noop("PrizeTableModel", "单位最佳"),
+}
+
+
 class PrizeTableModel(FixedColumnsModel):
     """Every prize table: its lines (place, recipient, unit, amount) then a subtotal row."""
 
@@ -205,6 +214,7 @@ class PrizeTableModel(FixedColumnsModel):
         translate_noop("PrizeTableModel", "获奖者"),
         translate_noop("PrizeTableModel", "单位"),
         translate_noop("PrizeTableModel", "金额（元）"),
+        translate_noop("PrizeTableModel", "奖品"),
     )
 
     def __init__(self, parent: Any = None) -> None:
@@ -246,10 +256,11 @@ class PrizeTableModel(FixedColumnsModel):
                     tr("PrizeTableModel", "小计 %1 项").replace("%1", str(len(table.lines))),
                     "",
                     f"{table.total:,}",
+                    "",
                 )
             else:
                 name, unit = self._recipient(table, line)
-                values = (table.table.name, line.place, name, unit, f"{line.amount:,}")
+                values = (table.table.name, line.place, name, unit, f"{line.amount:,}", line.item)
             return str(values[col])
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT if col == 4 else (_CENTER if col == 1 else _LEFT)
@@ -265,5 +276,8 @@ class PrizeTableModel(FixedColumnsModel):
                 label = tr("PrizeTableModel", "个人")
             else:
                 label = tr("PrizeTableModel", "团体")
+            category = table.table.category
+            if category is not PrizeCategory.OVERALL:
+                label += " · " + tr("PrizeTableModel", _CATEGORY[category])
             return f"{table.table.group} · {label}"
         return None

@@ -70,6 +70,8 @@ class PlayersView(QWidget):
             ("import", self.tr("从 Excel 导入……"), self.import_excel),
             ("template", self.tr("导出报名表模板……"), self.export_template),
             ("draw", self.tr("抽签定序号……"), self.draw_numbers),
+            ("attendance", self.tr("请假／恢复参赛……"), self.attendance),
+            ("avoidances", self.tr("回避设置……"), self.avoidances),
         ):
             button = QPushButton(text, self)
             button.clicked.connect(lambda _checked=False, slot=slot: slot())
@@ -217,6 +219,24 @@ class PlayersView(QWidget):
         if dialog.exec():
             self.message.setText(self.tr("已导入 %1 名棋手").replace("%1", str(dialog.imported)))
             self.document.notify()
+
+    def attendance(self) -> QWidget:
+        """请假与恢复参赛 for the chosen group (non-modal: the list stays visible beside it)."""
+        from app.ui.dialogs.attendance import AttendanceDialog
+
+        dialog = AttendanceDialog(self.document, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    def avoidances(self) -> QWidget:
+        """回避设置: named pairs kept apart in the pairing (family members, the same coach …)."""
+        from app.ui.dialogs.avoidances import AvoidancesDialog
+
+        dialog = AvoidancesDialog(self.document, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
 
     def draw_numbers(self) -> None:
         seed, ok = QInputDialog.getInt(

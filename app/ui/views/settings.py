@@ -37,10 +37,15 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.regulations import (
+    AvoidanceBasis,
+    AvoidanceRule,
+    AvoidanceStrength,
     DecidingDraw,
     DisqualifiedGames,
     GroupFormat,
+    LateEntryPoints,
     PlacementRule,
+    PrizeCategory,
     PrizeKind,
     PrizeTable,
     Regulations,
@@ -52,17 +57,14 @@ from app.engine.regulations import (
     TimeControl,
 )
 from app.engine.types import Colour, UserError
-from app.services.tournaments import (
-    export_regulations_toml,
-    import_regulations_toml,
-    load_regulations,
-    update_regulations,
-)
+from app.services.regulation_files import write_regulation_file
+from app.services.tournaments import load_regulations, update_regulations
 from app.ui.document import TournamentDocument
 from app.ui.i18n import tr, translate_noop
 from app.ui.models.standings import tiebreak_name
 from app.ui.undo import ServiceCommand, perform
 from app.ui.views.live import LiveView, error_text, show_message
+from app.ui.views.paperwork_editor import ImportRegulationFileCommand, PaperworkEditor
 
 # Field labels, by section, in the order shown.
 FIELD_LABELS: dict[str, str] = {
@@ -86,7 +88,11 @@ FIELD_LABELS: dict[str, str] = {
     "pairing.team_avoidance": translate_noop("SettingsView", "同队回避"),
     "pairing.seeding": translate_noop("SettingsView", "序号产生办法"),
     "pairing.score_group_order": translate_noop("SettingsView", "同分组内顺序"),
-    "pairing.late_entry_bye_compensation": translate_noop("SettingsView", "迟到报名者补给轮空分"),
+    "pairing.late_entry_bye_compensation": translate_noop("SettingsView", "后报名者所缺轮次补分"),
+    "pairing.late_entry_points": translate_noop("SettingsView", "每缺一轮补给"),
+    "pairing.avoidances": translate_noop("SettingsView", "同单位／同地区回避"),
+    "prize_rules.one_per_player": translate_noop("SettingsView", "奖项不兼得（就高）"),
+    "prize_rules.withholding_percent": translate_noop("SettingsView", "代扣个人所得税（%）"),
     "tiebreaks.byes_and_forfeits_count_as_wins": translate_noop("SettingsView", "轮空和对方弃权计为胜局"),
     "tiebreaks.knockout_games_count_as_black": translate_noop("SettingsView", "淘汰赛对局计入后走局数"),
     "team.counted_members": translate_noop("SettingsView", "计分队员人数"),
@@ -130,6 +136,18 @@ ENUM_LABELS: dict[enum.Enum, str] = {
     Colour.BLACK: translate_noop("SettingsView", "黑方"),
     PrizeKind.INDIVIDUAL: translate_noop("SettingsView", "个人"),
     PrizeKind.TEAM: translate_noop("SettingsView", "团体"),
+    LateEntryPoints.BYE: translate_noop("SettingsView", "轮空分"),
+    LateEntryPoints.DRAW: translate_noop("SettingsView", "和棋分"),
+    AvoidanceBasis.UNIT: translate_noop("SettingsView", "同单位"),
+    AvoidanceBasis.REGION: translate_noop("SettingsView", "同地区"),
+    AvoidanceStrength.ABSOLUTE: translate_noop("SettingsView", "绝对回避"),
+    AvoidanceStrength.WEAK: translate_noop("SettingsView", "尽量回避"),
+    PrizeCategory.OVERALL: translate_noop("SettingsView", "全组"),
+    PrizeCategory.WOMEN: translate_noop("SettingsView", "女子"),
+    PrizeCategory.SENIORS: translate_noop("SettingsView", "老年（年龄≥）"),
+    PrizeCategory.JUNIORS: translate_noop("SettingsView", "少年（年龄≤）"),
+    PrizeCategory.LOCAL: translate_noop("SettingsView", "本地（地区）"),
+    PrizeCategory.UNIT: translate_noop("SettingsView", "单位最佳（单位）"),
 }
 
 PAGES = (
@@ -169,6 +187,72 @@ class TimeControlEdit(QWidget):
 
     def value(self) -> TimeControl:
         return TimeControl(self.minutes.value(), self.increment.value())
+
+
+class AvoidanceRulesEdit(QWidget):
+    """同单位／同地区回避: one row per rule — basis, strength, rounds from and to (0 = the last)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table = QTableWidget(0, 4, self)
+        self.table.setHorizontalHeaderLabels(
+            [self.tr("回避依据"), self.tr("强度"), self.tr("自第几轮"), self.tr("至第几轮（0＝最后）")]
+        )
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setMinimumSize(520, 120)
+        add = QPushButton(self.tr("添加回避规则"), self)
+        add.clicked.connect(lambda: self.add_rule(AvoidanceRule(AvoidanceBasis.UNIT)))
+        remove = QPushButton(self.tr("删除回避规则"), self)
+        remove.clicked.connect(lambda: self.table.removeRow(self.table.currentRow()))
+        note = QLabel(
+            self.tr("绝对回避：这些轮次绝不配对；尽量回避：仅在按积分编排必须时才配对（仅次于积分优先）。"),
+            self,
+        )
+        note.setWordWrap(True)
+        note.setStyleSheet("color: #555")
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.table)
+        layout.addWidget(note)
+        layout.addLayout(buttons)
+
+    def add_rule(self, rule: AvoidanceRule) -> None:
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        for col, (enum_type, value) in enumerate(
+            ((AvoidanceBasis, rule.basis), (AvoidanceStrength, rule.strength))
+        ):
+            combo = QComboBox(self.table)
+            for member in enum_type:
+                combo.addItem(tr("SettingsView", ENUM_LABELS[member]), member)
+            combo.setCurrentIndex(combo.findData(value))
+            self.table.setCellWidget(row, col, combo)
+        for col, (low, number) in enumerate(((1, rule.from_round), (0, rule.to_round)), start=2):
+            spin = QSpinBox(self.table)
+            spin.setRange(low, 99)
+            spin.setValue(number)
+            self.table.setCellWidget(row, col, spin)
+
+    def set_value(self, rules: tuple[AvoidanceRule, ...]) -> None:
+        self.table.setRowCount(0)
+        for rule in rules:
+            self.add_rule(rule)
+
+    def value(self) -> tuple[AvoidanceRule, ...]:
+        out = []
+        for row in range(self.table.rowCount()):
+            basis, strength, first, last = (self.table.cellWidget(row, c) for c in range(4))
+            assert isinstance(basis, QComboBox) and isinstance(strength, QComboBox)
+            assert isinstance(first, QSpinBox) and isinstance(last, QSpinBox)
+            out.append(
+                AvoidanceRule(basis.currentData(), strength.currentData(), first.value(), last.value())
+            )
+        return tuple(out)
 
 
 class UpdateRegulationsCommand(ServiceCommand):
@@ -213,6 +297,8 @@ class SettingsView(LiveView):
             self.tabs.addTab(self._scrolled(page), tr("SettingsView", title))
         self.tabs.insertTab(3, self._tiebreak_page(), self.tr("名次区分"))
         self.tabs.addTab(self._prizes_page(), self.tr("奖金"))
+        self.paperwork = PaperworkEditor(document, self)
+        self.tabs.addTab(self.paperwork, self.tr("裁判与证书"))
 
         self.reason = QLineEdit(self)
         self.reason.setPlaceholderText(self.tr("修改理由（记入日志）"))
@@ -220,9 +306,9 @@ class SettingsView(LiveView):
         self.save_button.clicked.connect(self.save)
         self.revert_button = QPushButton(self.tr("放弃修改"), self)
         self.revert_button.clicked.connect(self.refresh)
-        self.import_button = QPushButton(self.tr("导入 TOML……"), self)
+        self.import_button = QPushButton(self.tr("导入规程文件……"), self)
         self.import_button.clicked.connect(self.import_toml)
-        self.export_button = QPushButton(self.tr("导出 TOML……"), self)
+        self.export_button = QPushButton(self.tr("导出规程文件……"), self)
         self.export_button.clicked.connect(self.export_toml)
         self.message = QLabel(self)
         self.message.setWordWrap(True)
@@ -258,7 +344,9 @@ class SettingsView(LiveView):
 
     def _add_editor(self, form: QFormLayout, key: str, sample: Any) -> None:
         editor: QWidget
-        if isinstance(sample, TimeControl):
+        if key == "pairing.avoidances":
+            editor = AvoidanceRulesEdit(self)
+        elif isinstance(sample, TimeControl):
             editor = TimeControlEdit(self)
         elif isinstance(sample, bool):
             editor = QCheckBox(self)
@@ -377,7 +465,7 @@ class SettingsView(LiveView):
     def _prizes_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        self.prize_table = QTableWidget(0, 5, page)
+        self.prize_table = QTableWidget(0, 8, page)
         self.prize_table.setHorizontalHeaderLabels(
             [
                 self.tr("奖项"),
@@ -385,6 +473,9 @@ class SettingsView(LiveView):
                 self.tr("类别"),
                 self.tr("各名次金额（元，逗号分隔）"),
                 self.tr("合计（元）"),
+                self.tr("限定"),
+                self.tr("条件（年龄／地区／单位）"),
+                self.tr("奖品（逗号分隔）"),
             ]
         )
         header = self.prize_table.horizontalHeader()
@@ -405,8 +496,22 @@ class SettingsView(LiveView):
         buttons.addWidget(remove)
         buttons.addStretch(1)
         buttons.addWidget(self.prize_total)
+        rules = QFormLayout()
+        for key in ("prize_rules.one_per_player", "prize_rules.withholding_percent"):
+            self._add_editor(rules, key, _get(_SAMPLE, key))
+        note = QLabel(
+            self.tr(
+                "限定：女子、老年（条件填年龄下限）、少年（年龄上限）、本地（地区，或身份证号前几位如 6205）、"
+                "单位最佳（单位名）。不兼得时，一名棋手只领其所获最高的一项，其余名额依名次顺延。"
+            ),
+            page,
+        )
+        note.setWordWrap(True)
+        note.setStyleSheet("color: #555")
         layout.addWidget(self.prize_table, 1)
         layout.addLayout(buttons)
+        layout.addWidget(note)
+        layout.addLayout(rules)
         return page
 
     def _add_prize_clicked(self) -> None:
@@ -432,6 +537,13 @@ class SettingsView(LiveView):
         total.setFlags(Qt.ItemFlag.ItemIsEnabled)
         total.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.prize_table.setItem(row, 4, total)
+        category = QComboBox(self.prize_table)
+        for member in PrizeCategory:
+            category.addItem(tr("SettingsView", ENUM_LABELS[member]), member)
+        category.setCurrentIndex(category.findData(table.category))
+        self.prize_table.setCellWidget(row, 5, category)
+        self.prize_table.setItem(row, 6, QTableWidgetItem(condition_text(table)))
+        self.prize_table.setItem(row, 7, QTableWidgetItem(", ".join(table.items)))
         self.prize_table.blockSignals(False)
 
     @staticmethod
@@ -469,6 +581,7 @@ class SettingsView(LiveView):
 
     def refresh(self) -> None:
         self.show_regulations(load_regulations(self.document.db))
+        self.paperwork.refresh()
 
     def show_regulations(self, reg: Regulations) -> None:
         self.regulations = reg
@@ -492,7 +605,7 @@ class SettingsView(LiveView):
 
     @staticmethod
     def _set_editor(editor: QWidget, value: Any) -> None:
-        if isinstance(editor, TimeControlEdit):
+        if isinstance(editor, TimeControlEdit | AvoidanceRulesEdit):
             editor.set_value(value)
         elif isinstance(editor, QCheckBox):
             editor.setChecked(bool(value))
@@ -509,7 +622,7 @@ class SettingsView(LiveView):
 
     @staticmethod
     def _editor_value(editor: QWidget) -> Any:
-        if isinstance(editor, TimeControlEdit):
+        if isinstance(editor, TimeControlEdit | AvoidanceRulesEdit):
             return editor.value()
         if isinstance(editor, QCheckBox):
             return editor.isChecked()
@@ -572,17 +685,18 @@ class SettingsView(LiveView):
         top["groups"] = tuple(self.current_groups())
         prizes = []
         for row in range(self.prize_table.rowCount()):
-            name, group, amounts = (self.prize_table.item(row, c) for c in (0, 1, 3))
-            kind = self.prize_table.cellWidget(row, 2)
-            assert isinstance(kind, QComboBox)
-            prizes.append(
-                PrizeTable(
-                    name.text().strip() if name else "",
-                    group.text().strip() if group else "",
-                    kind.currentData(),
-                    self.parse_amounts(amounts.text() if amounts else ""),
-                )
+            name, group, amounts, condition, items = (self.prize_table.item(row, c) for c in (0, 1, 3, 6, 7))
+            kind, category = self.prize_table.cellWidget(row, 2), self.prize_table.cellWidget(row, 5)
+            assert isinstance(kind, QComboBox) and isinstance(category, QComboBox)
+            table = PrizeTable(
+                name.text().strip() if name else "",
+                group.text().strip() if group else "",
+                kind.currentData(),
+                self.parse_amounts(amounts.text() if amounts else ""),
+                category=category.currentData(),
+                items=parse_items(items.text() if items else ""),
             )
+            prizes.append(with_condition(table, condition.text() if condition else ""))
         top["prizes"] = tuple(prizes)
         return dataclasses.replace(reg, **top)
 
@@ -614,18 +728,12 @@ class SettingsView(LiveView):
             self.import_from(Path(name))
 
     def import_from(self, path: Path) -> bool:
+        """The regulation file (and its paperwork, if it has any), checked whole; undoable."""
         try:
-            old = load_regulations(self.document.db)
-            import_regulations_toml(self.document.db, path.read_text(encoding="utf-8"))
-        except (UserError, OSError, UnicodeDecodeError) as error:
-            text = error_text(error) if isinstance(error, UserError) else str(error)
-            show_message(self.message, self.tr("未导入：%1").replace("%1", text), error=True)
+            perform(self.document, ImportRegulationFileCommand(self.document, path))
+        except UserError as error:
+            show_message(self.message, self.tr("未导入：%1").replace("%1", error_text(error)), error=True)
             return False
-        command = UpdateRegulationsCommand(self.document, load_regulations(self.document.db), "导入规程")
-        command.old = old
-        command._performed = True
-        self.document.undo_stack.push(command)
-        self.document.notify()
         show_message(self.message, self.tr("已从 %1 导入规程").replace("%1", path.name))
         return True
 
@@ -636,9 +744,61 @@ class SettingsView(LiveView):
         if name:
             self.export_to(Path(name))
 
-    def export_to(self, path: Path) -> None:
-        path.write_text(export_regulations_toml(self.document.db), encoding="utf-8")
+    def export_to(self, path: Path) -> bool:
+        """This event's regulation file (with its paperwork), for next year's event to start from."""
+        try:
+            write_regulation_file(self.document.db, path)
+        except UserError as error:
+            show_message(self.message, self.tr("未导出：%1").replace("%1", error_text(error)), error=True)
+            return False
         show_message(self.message, self.tr("规程已导出到 %1").replace("%1", str(path)))
+        return True
+
+
+def _split(text: str) -> list[str]:
+    for sep in "，、;；":
+        text = text.replace(sep, ",")
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def parse_items(text: str) -> tuple[str, ...]:
+    """``奖杯, 奖牌×2`` → non-cash prizes by place (×n repeats)."""
+    out: list[str] = []
+    for part in _split(text):
+        item, sep, times = part.replace("x", "×").replace("*", "×").rpartition("×")
+        if sep and times.isdigit() and item:
+            out.extend([item.strip()] * int(times))
+        else:
+            out.append(part)
+    return tuple(out)
+
+
+def condition_text(table: PrizeTable) -> str:
+    """What the 条件 column shows for a prize table: the age, the regions or the units."""
+    if table.category in (PrizeCategory.SENIORS, PrizeCategory.JUNIORS):
+        return str(table.age) if table.age else ""
+    if table.category is PrizeCategory.LOCAL:
+        return ", ".join(table.regions)
+    if table.category is PrizeCategory.UNIT:
+        return ", ".join(table.units)
+    return ""
+
+
+def with_condition(table: PrizeTable, text: str) -> PrizeTable:
+    """The prize table with its 条件 column read for its category (a bad age is named)."""
+    text = text.strip()
+    if table.category in (PrizeCategory.SENIORS, PrizeCategory.JUNIORS):
+        if text and not text.isdigit():
+            raise UserError(
+                f"奖项“{table.name}”的年龄“{text}”不是整数",
+                f"prize {table.name!r}: age {text!r} is not a number",
+            )
+        return dataclasses.replace(table, age=int(text) if text else 0)
+    if table.category is PrizeCategory.LOCAL:
+        return dataclasses.replace(table, regions=tuple(_split(text)))
+    if table.category is PrizeCategory.UNIT:
+        return dataclasses.replace(table, units=tuple(_split(text)))
+    return table
 
 
 def _get(reg: Regulations, key: str) -> Any:

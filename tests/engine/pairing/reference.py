@@ -2,8 +2,11 @@
 
 Written without the engine's weight packing: legality, the bye, and the lexicographic objective
 (S1 cut crossings from the top, then the score groups floated past — a chain of short floats
-beats one long float, RULES.md §5; S2 players without their due colour; S3 order cost; S4
-repeated floats) are computed directly, and every perfect pairing is enumerated.
+beats one long float, RULES.md §5; W weak avoidances broken (issue 16); S2 players without their
+due colour; S3 order cost; S4 repeated floats) are computed directly, and every perfect pairing
+is enumerated. An absolutely avoided pair is illegal, like a rematch. The avoidances themselves are
+read through :class:`RoundConstraints` (``forbidden`` / ``weak`` of a pair: what the regulation and
+the arbiter said), never through the engine.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from app.engine.pairing import Float, PairingPlayer
+from app.engine.pairing.constraints import RoundConstraints
 from app.engine.types import Colour
 
 R, B = Colour.RED, Colour.BLACK
@@ -23,10 +27,14 @@ def may_take(p: PairingPlayer, c: Colour) -> bool:
     return abs(seq.count(R) - seq.count(B)) <= 2
 
 
-def legal(p: PairingPlayer, q: PairingPlayer, avoid_teams: bool) -> bool:
+def legal(
+    p: PairingPlayer, q: PairingPlayer, avoid_teams: bool, constraints: RoundConstraints | None = None
+) -> bool:
     if q.no in p.opponents or p.no in q.opponents:
         return False
     if avoid_teams and p.team is not None and p.team == q.team:
+        return False
+    if constraints is not None and constraints.forbidden(p.no, q.no) is not None:
         return False
     return (may_take(p, R) and may_take(q, B)) or (may_take(p, B) and may_take(q, R))
 
@@ -36,29 +44,33 @@ def ordered(players: Sequence[PairingPlayer], by_tiebreaks: bool) -> list[Pairin
 
 
 def perfect_pairings(
-    players: list[PairingPlayer], avoid: bool
+    players: list[PairingPlayer], avoid: bool, constraints: RoundConstraints | None = None
 ) -> Iterator[list[tuple[PairingPlayer, PairingPlayer]]]:
     if not players:
         yield []
         return
     first, rest = players[0], players[1:]
     for t, other in enumerate(rest):
-        if legal(first, other, avoid):
-            for tail in perfect_pairings(rest[:t] + rest[t + 1 :], avoid):
+        if legal(first, other, avoid, constraints):
+            for tail in perfect_pairings(rest[:t] + rest[t + 1 :], avoid, constraints):
                 yield [(first, other), *tail]
 
 
-def has_pairing(players: list[PairingPlayer], avoid: bool) -> bool:
-    return next(perfect_pairings(players, avoid), None) is not None
+def has_pairing(
+    players: list[PairingPlayer], avoid: bool, constraints: RoundConstraints | None = None
+) -> bool:
+    return next(perfect_pairings(players, avoid, constraints), None) is not None
 
 
-def expected_bye(players: list[PairingPlayer], avoid: bool, by_tiebreaks: bool) -> int | str | None:
+def expected_bye(
+    players: list[PairingPlayer], avoid: bool, by_tiebreaks: bool, constraints: RoundConstraints | None = None
+) -> int | str | None:
     """The bye's sequence number, None for an even pool, or "impossible"."""
     order = ordered(players, by_tiebreaks)
     if len(order) % 2 == 0:
-        return None if has_pairing(order, avoid) else "impossible"
+        return None if has_pairing(order, avoid, constraints) else "impossible"
     for cand in reversed(order):
-        if cand.byes == 0 and has_pairing([p for p in order if p is not cand], avoid):
+        if cand.byes == 0 and has_pairing([p for p in order if p is not cand], avoid, constraints):
             return cand.no
     return "impossible"
 
@@ -72,12 +84,17 @@ def unsatisfied(p: PairingPlayer, got: Colour) -> int:
     return int(d is not None and d is not got)
 
 
+Objective = tuple[tuple[int, ...], int, int, int, int, int]
+
+
 def objective(
     pairs: Sequence[tuple[PairingPlayer, PairingPlayer]],
     colours: dict[int, Colour] | None,
     by_tiebreaks: bool,
-) -> tuple[tuple[int, ...], int, int, int, int]:
-    """(S1 cut vector, S1 groups floated past, S2, S3, S4) of a perfect pairing of the (bye-less) pool.
+    constraints: RoundConstraints | None = None,
+) -> Objective:
+    """(S1 cut vector, S1 groups floated past, W, S2, S3, S4) of a perfect pairing of the (bye-less)
+    pool; W counts each weak avoidance a pair breaks.
 
     With ``colours`` given (sequence number → colour) S2 counts what was really allocated,
     otherwise the best allowed allocation of each pair.
@@ -90,8 +107,10 @@ def objective(
     size = {p.no: len(members[group[p.no]]) for p in pool}
     position = {p.no: t for t, p in enumerate(pool)}
     cuts = [0] * max(len(scores) - 1, 0)
-    skipped = s2 = s3 = s4 = 0
+    skipped = w = s2 = s3 = s4 = 0
     for a, b in pairs:
+        if constraints is not None:
+            w += len(constraints.weak(a.no, b.no))
         hi, lo = (a, b) if position[a.no] < position[b.no] else (b, a)
         for c in range(group[hi.no], group[lo.no]):
             cuts[c] += 1
@@ -115,15 +134,15 @@ def objective(
             last_hi = hi.float_history[-1] if hi.float_history else Float.NONE
             last_lo = lo.float_history[-1] if lo.float_history else Float.NONE
             s4 += (last_hi is Float.DOWN) + (last_lo is Float.UP)
-    return tuple(cuts), skipped, s2, s3, s4
+    return tuple(cuts), skipped, w, s2, s3, s4
 
 
 def best_objective(
-    players: list[PairingPlayer], avoid: bool, by_tiebreaks: bool
-) -> tuple[tuple[int, ...], int, int, int, int] | None:
+    players: list[PairingPlayer], avoid: bool, by_tiebreaks: bool, constraints: RoundConstraints | None = None
+) -> Objective | None:
     best = None
-    for pairs in perfect_pairings(ordered(players, by_tiebreaks), avoid):
-        value = objective(pairs, None, by_tiebreaks)
+    for pairs in perfect_pairings(ordered(players, by_tiebreaks), avoid, constraints):
+        value = objective(pairs, None, by_tiebreaks, constraints)
         if best is None or value < best:
             best = value
     return best

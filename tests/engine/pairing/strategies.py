@@ -5,6 +5,13 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from app.engine.pairing import Float, PairingPlayer
+from app.engine.pairing.constraints import (
+    ConstraintFacts,
+    NamedAvoidance,
+    RoundConstraints,
+    round_constraints,
+)
+from app.engine.regulations import AvoidanceBasis, AvoidanceRule, AvoidanceStrength
 from app.engine.types import Colour
 
 TEAMS = (None, "甲", "乙", "丙")
@@ -44,3 +51,24 @@ def pools(
             )
         )
     return players
+
+
+UNITS = ("", "甲", "乙", "丙")
+
+
+@st.composite
+def avoidances(draw: st.DrawFn, nos: list[int], round_number: int = 2) -> RoundConstraints:
+    """Random avoidances (issue 16) among the players ``nos``: unit and region rules of either
+    strength (some not in force this round), and named pairs of either strength."""
+    facts = [
+        ConstraintFacts(no, unit=draw(st.sampled_from(UNITS)), region=draw(st.sampled_from(UNITS)))
+        for no in nos
+    ]
+    strength = st.sampled_from(list(AvoidanceStrength))
+    rules = tuple(
+        AvoidanceRule(basis, draw(strength), draw(st.integers(1, 3)), draw(st.sampled_from([0, 2, 3])))
+        for basis in draw(st.lists(st.sampled_from(list(AvoidanceBasis)), max_size=3))
+    )
+    pairs = draw(st.lists(st.tuples(st.sampled_from(nos), st.sampled_from(nos)), max_size=4)) if nos else []
+    named = tuple(NamedAvoidance(a, b, draw(strength), reason="父子") for a, b in pairs if a != b)
+    return round_constraints(rules, facts, named, round_number)

@@ -14,32 +14,53 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engine.pairing import PairingPlayer, engine, pair_round
-from app.engine.regulations import PairingRules, TeamAvoidance
+from app.engine.pairing.constraints import (
+    ConstraintFacts,
+    NamedAvoidance,
+    RoundConstraints,
+    round_constraints,
+)
+from app.engine.regulations import (
+    AvoidanceBasis,
+    AvoidanceRule,
+    AvoidanceStrength,
+    PairingRules,
+    TeamAvoidance,
+)
 from app.engine.simulation import SimulatedEvent
 
-from .strategies import pools
+from .strategies import avoidances, pools
 
 
-def _vector(pool: engine._Pool, pairs: list[tuple[int, int]]) -> tuple[tuple[int, ...], int, int, int, int]:
+def _vector(
+    pool: engine._Pool, pairs: list[tuple[int, int]]
+) -> tuple[tuple[int, ...], int, int, int, int, int]:
     cuts = [0] * max(pool.k - 1, 0)
-    skipped = s2 = s3 = s4 = 0
+    skipped = w = s2 = s3 = s4 = 0
     for i, j in pairs:
+        assert pool.legal(i, j)
         for c in range(pool.grp[i], pool.grp[j]):
             cuts[c] += 1
         skipped += max(pool.grp[j] - pool.grp[i] - 1, 0)
+        w += pool.weak_cost(i, j)
         s2 += pool.colour_cost(i, j)
         s3 += pool.order_cost(i, j)
         s4 += pool.float_cost(i, j)
-    return tuple(cuts), skipped, s2, s3, s4
+    return tuple(cuts), skipped, w, s2, s3, s4
 
 
-def _compare(players: list[PairingPlayer], round_number: int, rules: PairingRules) -> None:
-    pairing = pair_round(players, round_number, rules, seed=3)
+def _compare(
+    players: list[PairingPlayer],
+    round_number: int,
+    rules: PairingRules,
+    constraints: RoundConstraints | None = None,
+) -> None:
+    pairing = pair_round(players, round_number, rules, seed=3, constraints=constraints)
     avoid = rules.team_avoidance is TeamAvoidance.ALL_ROUNDS or (
         rules.team_avoidance is TeamAvoidance.ROUND_ONE and round_number == 1
     )
     ordered = sorted((p for p in players if p.no != pairing.bye), key=lambda p: (-p.score, p.no))
-    pool = engine._Pool(ordered, avoid)
+    pool = engine._Pool(ordered, avoid, constraints)
     whole = engine._solve_block(pool, list(range(pool.n)), 0, pool.k - 1)
     assert whole is not None
     got = [(pool.index[g.red], pool.index[g.black]) for g in pairing.games]
@@ -76,3 +97,39 @@ def test_random_pools_through_the_numpy_edges_and_tiny_bands(
         m.setattr(engine, "NUMPY_FROM", 2)
         with contextlib.suppress(engine.NoLegalPairing):
             _compare(players, round_number, PairingRules())
+
+
+# --------------------------------------------------------------------------- with avoidances (issue 16)
+
+
+@pytest.mark.parametrize("players, seed", [(120, 5), (151, 6)])
+def test_simulated_events_with_unit_and_region_avoidances(players: int, seed: int) -> None:
+    # units of about six players weakly apart, regions of about twenty absolutely apart from round 2
+    # to 6, a few named pairs: the blocks, gadgets and bands keep the whole-pool optimum
+    event = SimulatedEvent(players, seed=seed, teams=True)
+    facts = [
+        ConstraintFacts(no, unit=f"单位{no % 20}", region=f"地区{no % 6}") for no in range(1, players + 1)
+    ]
+    rules = (
+        AvoidanceRule(AvoidanceBasis.UNIT, AvoidanceStrength.WEAK),
+        AvoidanceRule(AvoidanceBasis.REGION, AvoidanceStrength.ABSOLUTE, 2, 6),
+    )
+    named = tuple(
+        NamedAvoidance(a, a + 7, AvoidanceStrength.ABSOLUTE if a % 2 else AvoidanceStrength.WEAK)
+        for a in range(1, players - 7, 17)
+    )
+    for _ in range(8):
+        number = len(event.rounds) + 1
+        c = round_constraints(rules, facts, named, number)
+        _compare(event.pool(), number, event.rules, c)
+        event.play_round()
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), players=pools(min_size=14, max_size=40, max_rounds=5, max_score=14))
+def test_random_pools_with_avoidances(data: st.DataObject, players: list[PairingPlayer]) -> None:
+    c = data.draw(avoidances([p.no for p in players], round_number=2))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(engine, "NUMPY_FROM", data.draw(st.sampled_from([2, engine.NUMPY_FROM])))
+        with contextlib.suppress(engine.NoLegalPairing):
+            _compare(players, 2, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), c)

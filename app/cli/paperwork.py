@@ -1,0 +1,173 @@
+"""Regulations as files and the paperwork (issue 16): export / import a regulation, a preset as a file,
+the officials and the certificate template."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from app.cli.common import add_take_over, open_file, output_path, print_json, write_output, writing
+from app.engine.types import UserError
+
+
+def cmd_regulation_export(args: argparse.Namespace) -> int:
+    from app.services.regulation_files import regulation_file_text
+
+    out = output_path(args.out)
+    with open_file(args.file, read_only=True) as db:
+        text = regulation_file_text(db)
+    write_output(out, text)
+    print(f"已导出规程文件 {out}")
+    return 0
+
+
+def cmd_regulation_import(args: argparse.Namespace) -> int:
+    from app.services.regulation_files import import_regulation_file
+
+    with writing(args) as db:
+        import_regulation_file(db, Path(args.toml), reason=args.reason)
+    print(f"已从 {args.toml} 导入规程")
+    return 0
+
+
+def cmd_preset_export(args: argparse.Namespace) -> int:
+    from app.services.regulation_files import preset_file_text
+
+    out = output_path(args.out)
+    write_output(out, preset_file_text(args.preset))
+    print(f"已将预设 {args.preset} 导出为规程文件 {out}")
+    return 0
+
+
+def _official(text: str) -> tuple[str, str]:
+    role, sep, name = text.partition("=")
+    if not sep or not role.strip():
+        raise UserError(f"“{text}”应写成 职务=姓名（如 裁判长=高福荣）", f"{text!r}: write ROLE=NAME")
+    return role.strip(), name.strip()
+
+
+def cmd_officials(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from app.engine.paperwork import Official, paperwork_to_dict
+    from app.services.paperwork import load_paperwork, update_paperwork
+
+    changing = args.set is not None or args.organiser is not None or args.seal is not None
+    with open_file(args.file, read_only=not changing, take_over=changing and args.take_over) as db:
+        value = load_paperwork(db)
+        if changing:
+            if args.set is not None:
+                unsigned = set(args.unsigned or ())
+                people = [_official(text) for text in args.set]
+                value = dataclasses.replace(
+                    value, officials=tuple(Official(r, n, r not in unsigned) for r, n in people)
+                )
+            if args.organiser is not None:
+                value = dataclasses.replace(value, organiser=args.organiser.strip())
+            if args.seal is not None:
+                value = dataclasses.replace(value, seal=args.seal.strip())
+            update_paperwork(db, value, reason=args.reason)
+    if args.json:
+        print_json(paperwork_to_dict(value))
+        return 0
+    for o in value.officials:
+        print(f"{o.role}：{o.name}" + ("" if o.signs else "（不在名单上签字）"))
+    print(f"主办单位：{value.organiser or '（未填写）'}")
+    print(f"盖章栏：{value.seal or '（无）'}")
+    return 0
+
+
+def cmd_certificate(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    import tomli_w
+
+    from app.engine.paperwork import paperwork_to_dict
+    from app.services.paperwork import load_paperwork, update_paperwork
+
+    setting = args.template is not None
+    with open_file(args.file, read_only=not setting, take_over=setting and args.take_over) as db:
+        value = load_paperwork(db)
+        if args.template is not None:
+            import tomllib
+
+            from app.files import read_limited
+
+            path = Path(args.template)
+            raw = read_limited(path, TEMPLATE_MAX_BYTES, what_zh="证书模板", what_en="certificate template")
+            try:
+                data = tomllib.loads(raw.decode("utf-8-sig"))
+            except UnicodeDecodeError:
+                raise UserError(
+                    f"证书模板 {path.name} 不是 UTF-8 编码的文本", f"{path.name} is not UTF-8 text"
+                ) from None
+            except tomllib.TOMLDecodeError as exc:
+                raise UserError(
+                    f"证书模板 {path.name} 不是有效的 TOML：{exc}", f"{path.name} is not valid TOML: {exc}"
+                ) from None
+            unknown = sorted(set(data) - {"title", "body", "signature", "date"})
+            if unknown:
+                raise UserError(
+                    f"证书模板 {path.name} 中“{unknown[0]}”不是可用的项（title、body、signature、date）",
+                    f"{path.name}: {unknown[0]!r} is not a template field (title, body, signature, date)",
+                )
+            if not all(isinstance(v, str) for v in data.values()):
+                raise UserError(
+                    f"证书模板 {path.name} 的各项应为文本", f"{path.name}: every field must be text"
+                )
+            template = dataclasses.replace(value.certificate, **data)
+            value = dataclasses.replace(value, certificate=template)
+            update_paperwork(db, value, reason=args.reason or f"证书模板 {path.name}")
+            print(f"已更新证书模板（{path.name}）")
+    print(tomli_w.dumps(paperwork_to_dict(value)["certificate"]), end="")
+    return 0
+
+
+TEMPLATE_MAX_BYTES = 100_000
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("regulation-export", help="export the event's regulation as a file (TOML) / 导出规程")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument("out", help="the regulation file to write (.toml)")
+    p.set_defaults(func=cmd_regulation_export)
+
+    p = sub.add_parser("regulation-import", help="replace the event's regulation by a file's / 导入规程")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument("toml", help="the regulation file to read (.toml)")
+    p.add_argument("--reason", default="", help="why (written to the audit log)")
+    add_take_over(p)
+    p.set_defaults(func=cmd_regulation_import)
+
+    p = sub.add_parser("preset-export", help="write a built-in preset as a regulation file to edit")
+    p.add_argument("preset", help="the preset's name, e.g. tianshui-2024")
+    p.add_argument("out", help="the regulation file to write (.toml)")
+    p.set_defaults(func=cmd_preset_export)
+
+    p = sub.add_parser("officials", help="show or set the officials, organiser and seal line / 裁判人员")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument(
+        "--set", nargs="*", default=None, metavar="ROLE=NAME", help="replace the officials, in order"
+    )
+    p.add_argument(
+        "--unsigned", nargs="*", default=None, metavar="ROLE", help="roles that do not sign the lists"
+    )
+    p.add_argument("--organiser", default=None, help="the organiser (主办单位) printed on certificates")
+    p.add_argument("--seal", default=None, help="the seal line under the lists (an empty text for none)")
+    p.add_argument("--reason", default="", help="why (written to the audit log)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    add_take_over(p)
+    p.set_defaults(func=cmd_officials)
+
+    p = sub.add_parser("certificate", help="show or set the prize certificate's template / 证书模板")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument(
+        "--template",
+        default=None,
+        metavar="TOML",
+        help="set from a file with title, body, signature, date (placeholders such as {姓名} {奖项} {名次})",
+    )
+    p.add_argument("--reason", default="", help="why (written to the audit log)")
+    add_take_over(p)
+    p.set_defaults(func=cmd_certificate)

@@ -1,0 +1,18 @@
+"""The hall's round page lists the players excused from the round (请假, issue 16), escaped, searchable."""
+
+from datetime import datetime
+
+from app.reports.model import EventHeader, PairingList, PairingRow, PlayerLine
+from app.web.pages import round_main
+
+
+def test_excused_players_are_listed_after_the_boards() -> None:
+    a, b = PlayerLine(1, "甲", "天水"), PlayerLine(2, "乙", "兰州")
+    page = PairingList(
+        EventHeader("赛", "公开组", 3),
+        (PairingRow(1, a, b),),
+        excused=(PlayerLine(7, "<丙>", "定西"),),
+    )
+    html = round_main(page, 0, 3, [1, 2, 3], "", datetime(2024, 7, 26, 9))
+    assert "7 &lt;丙&gt;</span>：请假" in html
+    assert "请假" not in round_main(page, 0, 3, [1, 2, 3], "甲", datetime(2024, 7, 26, 9))  # search narrows
