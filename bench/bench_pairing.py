@@ -1,10 +1,10 @@
 """Seconds and peak memory of pair_round, one JSON line per case.
 
-python bench/bench_pairing.py [players ...]
+python bench/bench_pairing.py [--per-round N] [players ...]
 
 For every size: ``pair_round`` after 5 rounds of history (case ``pair_round``), and — for sizes of
-1,000 and more, where the early score groups are huge — each of rounds 1–5 on its own (case
-``pair_round_per_round``, ``round`` = the round being paired, ``rounds`` = rounds of history).
+1,000 and more, where the early score groups are huge — each of rounds 1–N (default 5) on its own
+(case ``pair_round_per_round``, ``round`` = the round being paired, ``rounds`` = rounds of history).
 Beside the time, each case prints the pairing's quality: players who miss their due colour (S2),
 the order cost (S3), floaters and long floats (S1), and whether the round was proved optimal.
 """
@@ -49,12 +49,12 @@ def _measure(
     return seconds, peak / 2**20, quality
 
 
-def run(players: int) -> list[dict[str, object]]:
+def run(players: int, per_round: int = HISTORY) -> list[dict[str, object]]:
     event = SimulatedEvent(players, seed=players, teams=True)
     cases: list[dict[str, object]] = []
     history_seconds = []
     for played in range(HISTORY):
-        if players >= PER_ROUND_FROM:
+        if players >= PER_ROUND_FROM and played < per_round:
             seconds, peak, quality = _measure(event.pool(), played + 1, event.rules)
             cases.append(
                 {
@@ -82,11 +82,29 @@ def run(players: int) -> list[dict[str, object]]:
             "history_rounds_seconds": [round(s, 4) for s in history_seconds],
         }
     )
+    for played in range(HISTORY, per_round if players >= PER_ROUND_FROM else HISTORY):
+        seconds, peak, quality = _measure(event.pool(), played + 1, event.rules)
+        cases.append(
+            {
+                "case": "pair_round_per_round",
+                "players": players,
+                "round": played + 1,
+                "rounds": played,
+                "seconds": round(seconds, 4),
+                "peak_memory_mb": round(peak, 2),
+                **quality,
+            }
+        )
+        event.play_round()
     return cases
 
 
 if __name__ == "__main__":
-    sizes = [int(a) for a in sys.argv[1:]] or [160, 240, 1000, 5000]
+    args = sys.argv[1:]
+    per_round = HISTORY
+    if args[:1] == ["--per-round"]:
+        per_round, args = int(args[1]), args[2:]
+    sizes = [int(a) for a in args] or [160, 240, 1000, 5000]
     for n in sizes:
-        for case in run(n):
+        for case in run(n, per_round):
             print(json.dumps(case), flush=True)

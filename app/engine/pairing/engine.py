@@ -89,10 +89,19 @@ with the same cuts); the band of one score group (:func:`_solve_group_banded`) i
 when it reaches the lower bounds W = 0 and the colour bound. Anything else falls back to the
 block on every legal edge.
 
-**Bounded beyond** :data:`EXACT_BLOCK_LIMIT` **in pools larger than** :data:`EXACT_POOL_LIMIT`: a
-block larger than that (score groups of a thousand occur in pools of several thousand players)
-that no proof above splits is paired score group by score group
-from the top instead, as before: a step matches the remaining players of the top two remaining
+**Large blocks** (beyond :data:`EXACT_BLOCK_LIMIT` **in pools larger than** :data:`EXACT_POOL_LIMIT`:
+score groups of a thousand occur in pools of several thousand players). A block whose inner cuts
+are all odd is solved by :mod:`app.engine.pairing.large` on sparse candidate pairs: each score
+group on its own, with the cross pair at each cut split into two ports, its optimum proved by an
+LP duality certificate checked over every legal pair; the colours and cross pairs are then chosen
+exactly across the groups (the proof is in that module's docstring). An absolutely avoided pair is
+an illegal pair of its group, W one more packed field; a cross pair that may not meet or breaks a
+weak avoidance is branched on. The answer is the block's lexicographic optimum and is accepted as
+any other block (test (a)).
+
+**Bounded** where no proof is found (a certificate that fails on a group too large to solve on
+every legal pair, or a block grown past an even cut): the rest of the round is paired score group
+by score group from the top instead, as before: a step matches the remaining players of the top two remaining
 score groups, keeps the pairs touching the top group and proves the rest can still be completed,
 else takes one more score group. Steps up to :data:`DENSE_LIMIT` players use every legal edge and
 are exact for the step's players; larger steps use, for each player, the :data:`WINDOW` next
@@ -928,13 +937,17 @@ def _pair_all(pool: _Pool) -> _Solution:
             members = pool.group_members(start, end)
             banded = _solve_group_banded(pool, start) if start == end else None
             limit = max(EXACT_BLOCK_LIMIT, EXACT_POOL_LIMIT if pool.n <= EXACT_POOL_LIMIT else 0)
-            if banded is None and len(members) > limit:
+            large = _solve_large(pool, start, end) if banded is None and len(members) > limit else None
+            if banded is None and len(members) > limit and large is None:
                 rest = pool.group_members(start, pool.k - 1)
                 solution.pairs.extend(_pair_steps(pool, rest, witness))
                 solution.bounded += len(rest)
                 return solution
             first_try = end == _next_even_cut(pool, start)  # inner cuts all odd
-            block = _solve_chain(pool, start, end) if first_try and end > start else banded
+            if large is not None:
+                block: _Block | None = large
+            else:
+                block = _solve_chain(pool, start, end) if first_try and end > start else banded
             if block is None:
                 block = _solve_block(pool, members, start, end)
             last = end == pool.k - 1
@@ -958,6 +971,26 @@ def _pair_all(pool: _Pool) -> _Solution:
                 break
             end = _next_even_cut(pool, end + 1)
     return solution
+
+
+def _solve_large(pool: _Pool, start: int, end: int) -> _Block | None:
+    """A block too large for every legal pair, proved exactly on sparse candidates, or None.
+
+    Only a first try (inner cuts all odd): :func:`app.engine.pairing.large.solve_block` returns
+    the block's lexicographic optimum with an LP duality certificate over every legal pair.
+    """
+    if end != _next_even_cut(pool, start):
+        return None
+    from app.engine.pairing import large  # numpy: imported for large pools only
+
+    result = large.solve_block(pool, start, end)
+    if result is None:
+        return None
+    cuts = [0] * (end - start)
+    for i, j in result.pairs:
+        for c in range(pool.grp[i], pool.grp[j]):
+            cuts[c - start] += 1
+    return _Block(result.pairs, cuts, None, result.solves)
 
 
 def _next_even_cut(pool: _Pool, g: int) -> int:
