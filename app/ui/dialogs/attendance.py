@@ -10,7 +10,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
     QGroupBox,
@@ -26,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.types import AbsenceKind, UserError
+from app.engine.types import AbsenceKind
 from app.services import rounds as rounds_service
 from app.services.attendance import (
     AbsenceView,
@@ -37,9 +36,10 @@ from app.services.attendance import (
     undo_reentry,
 )
 from app.services.registration import list_players
+from app.ui.dialogs.actions import ActionDialog
 from app.ui.document import TournamentDocument
-from app.ui.i18n import current_language, tr, translate_noop
-from app.ui.undo import UNDO_REASON, ServiceCommand, perform
+from app.ui.i18n import tr, translate_noop
+from app.ui.undo import UNDO_REASON, ServiceCommand
 
 _KIND = {
     AbsenceKind.EXCUSED: translate_noop("AttendanceDialog", "请假"),
@@ -95,7 +95,7 @@ class ReentryCommand(ServiceCommand):
         undo_reentry(self.document.db, self.player_id, self.before)
 
 
-class AttendanceDialog(QDialog):
+class AttendanceDialog(ActionDialog):
     def __init__(self, document: TournamentDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
@@ -200,20 +200,6 @@ class AttendanceDialog(QDialog):
             if p.status == "withdrawn" and p.no is not None:
                 self.withdrawn.addItem(f"{p.no} {p.name}", p.id)
         self.reentry_button.setEnabled(self.withdrawn.count() > 0)
-
-    def _show(self, text: str, error: bool = False) -> None:
-        self.message.setStyleSheet("color: #b22222" if error else "color: #1a6e1a")
-        self.message.setText(text)
-
-    def _run(self, command: ServiceCommand, done: str) -> bool:
-        try:
-            perform(self.document, command)
-        except UserError as error:
-            self._show(error.en if current_language() == "en" else error.zh, error=True)
-            return False
-        self.refresh()
-        self._show(done)
-        return True
 
     # ------------------------------------------------------------------ actions
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDialog,
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
@@ -23,7 +22,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.regulations import AvoidanceStrength
-from app.engine.types import UserError
 from app.services.constraints import (
     PairAvoidanceView,
     add_pair_avoidance,
@@ -31,9 +29,10 @@ from app.services.constraints import (
     remove_pair_avoidance,
 )
 from app.services.tournaments import load_regulations
+from app.ui.dialogs.actions import ActionDialog
 from app.ui.document import TournamentDocument
-from app.ui.i18n import current_language, tr, translate_noop
-from app.ui.undo import UNDO_REASON, ServiceCommand, perform
+from app.ui.i18n import tr, translate_noop
+from app.ui.undo import UNDO_REASON, ServiceCommand
 
 _STRENGTH = {
     AvoidanceStrength.ABSOLUTE: translate_noop("AvoidancesDialog", "绝对回避"),
@@ -78,7 +77,7 @@ class RemoveAvoidanceCommand(AddAvoidanceCommand):
         super().apply()
 
 
-class AvoidancesDialog(QDialog):
+class AvoidancesDialog(ActionDialog):
     def __init__(self, document: TournamentDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
@@ -162,20 +161,6 @@ class AvoidancesDialog(QDialog):
             ]
             for c, value in enumerate(values):
                 self.table.setItem(r, c, QTableWidgetItem(value))
-
-    def _show(self, text: str, error: bool = False) -> None:
-        self.message.setStyleSheet("color: #b22222" if error else "color: #1a6e1a")
-        self.message.setText(text)
-
-    def _run(self, command: ServiceCommand, done: str) -> bool:
-        try:
-            perform(self.document, command)
-        except UserError as error:
-            self._show(error.en if current_language() == "en" else error.zh, error=True)
-            return False
-        self.refresh()
-        self._show(done)
-        return True
 
     def add(self) -> bool:
         view = PairAvoidanceView(
