@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from app.db.models import AuditEntry, DeputyToken, GameRow, Group, PendingResult, Player, Round, Setting
 from app.db.session import Database
+from app.engine.text import clean_text
 from app.engine.types import GameResult, UserError
 from app.services import audit
 from app.services.results import enter_result, round_row
@@ -224,13 +225,8 @@ def issue_deputy_token(
     who: str = audit.DEFAULT_ARBITER,
 ) -> IssuedToken:
     """A pass for ``deputy`` on boards ``first_board``–``last_board`` of the round (default: the latest)."""
-    name = " ".join(deputy.split())
-    if not name:
-        raise UserError("请填写副裁判的姓名", "the deputy's name is missing")
-    if len(name) > MAX_NAME:
-        raise UserError(
-            f"副裁判姓名过长（最多 {MAX_NAME} 字）", f"the deputy's name is too long (max {MAX_NAME})"
-        )
+    # shown on the deputy's page and in the audit log: the same text rules as a player's name
+    name = clean_text(deputy, "副裁判姓名", "the deputy's name", MAX_NAME, required=True)
     if first_board < 1 or last_board < first_board:
         raise UserError(
             f"台次范围 {first_board}–{last_board} 无效", f"invalid board range {first_board}–{last_board}"

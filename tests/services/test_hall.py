@@ -57,7 +57,10 @@ def test_two_tokens_differ(db) -> None:
         (3, 2, "甲", "无效"),
         (10, 12, "甲", "没有第"),
         (1, 2, "  ", "姓名"),
-        (1, 2, "甲" * 65, "过长"),
+        (1, 2, "甲" * 65, "过长|超过"),
+        (1, 2, "王\u202e裁判", "U\\+202E"),  # a bidi override would spoof the name on the deputy's page
+        (1, 2, "王\u200b裁判", "U\\+200B"),
+        (1, 2, "王\x07裁判", "U\\+0007"),
     ],
 )
 def test_bad_passes_are_refused(db, first: int, last: int, name: str, message: str) -> None:
