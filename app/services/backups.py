@@ -238,29 +238,28 @@ def restore_backup(path: Path | str, backup: Path | str, *, take_over: bool = Fa
     return saved
 
 
-def event_identity(path: Path) -> tuple[str, str] | None:
-    """(created_at, preset) of the tournament a file holds: the same for every backup of one event,
-    different for another event (the name may be edited). None when it cannot be read."""
+def _tournament_fields(path: Path, columns: str) -> tuple[object, ...] | None:
+    """Columns of the file's tournament row, read without the ORM; None when they cannot be read."""
     try:
         con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
         try:
-            row = con.execute("SELECT created_at, preset FROM tournament WHERE id = 1").fetchone()
+            row = con.execute(f"SELECT {columns} FROM tournament WHERE id = 1").fetchone()
         finally:
             con.close()
     except (sqlite3.Error, UnicodeDecodeError):
         return None
+    return None if row is None else tuple(row)
+
+
+def event_identity(path: Path) -> tuple[str, str] | None:
+    """(created_at, preset) of the tournament a file holds: the same for every backup of one event,
+    different for another event (the name may be edited). None when it cannot be read."""
+    row = _tournament_fields(path, "created_at, preset")
     return None if row is None else (str(row[0]), str(row[1]))
 
 
 def _event_name(path: Path) -> str:
-    try:
-        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
-        try:
-            row = con.execute("SELECT name FROM tournament WHERE id = 1").fetchone()
-        finally:
-            con.close()
-    except (sqlite3.Error, UnicodeDecodeError):
-        return "?"
+    row = _tournament_fields(path, "name")
     return "?" if row is None else str(row[0])
 
 

@@ -74,3 +74,11 @@ def test_the_parser_imports_no_service_and_no_database_library() -> None:
 def test_python_dash_m_app_cli_runs_the_command_line() -> None:
     done = subprocess.run([sys.executable, "-m", "app.cli", "--help"], capture_output=True, text=True)
     assert done.returncode == 0 and "close-round" in done.stdout
+
+
+def test_the_print_help_names_exactly_the_documents_the_service_knows() -> None:
+    """The parser lists the documents without importing the service: the two lists must not drift."""
+    from app.cli.exports import DOCUMENT_NAMES
+    from app.services.exports import DOCUMENTS
+
+    assert DOCUMENT_NAMES.split(", ") == list(DOCUMENTS)

@@ -37,24 +37,8 @@ from app.engine.simulation import SimulatedEvent
 from app.engine.types import Colour
 
 from . import reference as ref
+from .objective import objective as _vector
 from .strategies import avoidances, pools
-
-Vector = tuple[tuple[int, ...], int, int, int, int, int]
-
-
-def _vector(pool: engine._Pool, pairs: list[tuple[int, int]]) -> Vector:
-    cuts = [0] * max(pool.k - 1, 0)
-    skipped = w = s2 = s3 = s4 = 0
-    for i, j in pairs:
-        assert pool.legal(i, j)
-        for c in range(pool.grp[i], pool.grp[j]):
-            cuts[c] += 1
-        skipped += max(pool.grp[j] - pool.grp[i] - 1, 0)
-        w += pool.weak_cost(i, j)
-        s2 += pool.colour_cost(i, j)
-        s3 += pool.order_cost(i, j)
-        s4 += pool.float_cost(i, j)
-    return tuple(cuts), skipped, w, s2, s3, s4
 
 
 @contextlib.contextmanager
