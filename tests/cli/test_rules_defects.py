@@ -1,0 +1,59 @@
+"""Rules defects found by an independent audit, through the command line: the re-pairing check with
+annulled games, provisional prizes, the bye's explanation, the standings' own columns, the template's
+title."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.services.discipline import disqualify
+from app.services.results import enter_result
+from app.services.rounds import close_round, pair_next_round, round_view
+from app.services.snapshot import import_snapshot
+from app.services.tournaments import open_tournament
+from tests.factories import player, snapshot
+
+OPEN = "公开组"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _play_round(path: Path, number: int, codes: str) -> None:
+    db = open_tournament(path)
+    try:
+        pair_next_round(db, OPEN, seed=number)
+        for b, code in zip(round_view(db, OPEN, number).boards, codes, strict=False):
+            enter_result(db, OPEN, number, b.board, {"1": "1-0", "0": "0-1", "=": "="}[code])
+        close_round(db, OPEN, number)
+    finally:
+        db.close()
+
+
+def test_check_repairs_with_a_disqualified_players_games_annulled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "dq.xqt"
+    import_snapshot(snapshot([player(i, f"棋手{i}") for i in range(1, 11)]), path).close()
+    _play_round(path, 1, "11111")
+    _play_round(path, 2, "1=0=1")
+    db = open_tournament(path)
+    try:  # the round-2 leader on board 1 is disqualified and his games annulled: his opponents gain
+        leader = round_view(db, OPEN, 2).boards[0].red.no
+        disqualify(db, OPEN, leader, "annul", reason="使用电子设备")
+    finally:
+        db.close()
+    for number in (3, 4, 5):
+        _play_round(path, number, "10=10")
+    snap = tmp_path / "dq.json"
+    assert run(capsys, "export", str(path), str(snap))[0] == 0
+    code, out, _ = run(capsys, "check", str(snap))
+    assert code == 0, out
+    assert "0 处差异或违规" in out
