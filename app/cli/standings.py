@@ -82,6 +82,8 @@ def cmd_prizes(args: argparse.Namespace) -> int:
         view = prize_list(db)
     tables = []
     for t in view.prizes.tables:
+        basis = view.basis.get(t.table.group)
+        final = basis is None or basis.final
         lines = []
         for line in t.lines:
             key = (t.table.group, line.no) if line.no is not None else None
@@ -101,12 +103,16 @@ def cmd_prizes(args: argparse.Namespace) -> int:
                 "kind": t.table.kind.value,
                 "total": t.total,
                 "awarded": t.awarded,
+                "final": final,  # False: 暂列, the group is not over; the winners may still change
+                "basis": "最终名次" if basis is None else basis.zh,
+                "basis_en": "final ranking" if basis is None else basis.en,
                 "prizes": lines,
             }
         )
     if args.json:
         print_json(
             {
+                "final": all(t["final"] for t in tables),
                 "tables": tables,
                 "grand_total": view.prizes.grand_total,
                 "grand_awarded": view.prizes.grand_awarded,
@@ -114,7 +120,10 @@ def cmd_prizes(args: argparse.Namespace) -> int:
         )
         return 0
     for t in tables:
-        print(f"{t['table']}（合计 {t['total']} 元）")
+        mark = "" if t["final"] else "（暂列）"
+        print(f"{t['table']}{mark}（合计 {t['total']} 元）")
+        if not t["final"]:
+            print(f"  {t['basis']}，比赛结束前获奖者和奖金都可能变化")
         for p in t["prizes"]:  # type: ignore[attr-defined]
             who = p["team"] or (f"{p['no']} {p['name']}" if p["no"] is not None else "（空缺）")
             print(f"  第{p['place']:>2}名 {who:<12} {p['amount']:>6} 元")

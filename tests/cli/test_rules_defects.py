@@ -20,6 +20,19 @@ from tests.factories import player, snapshot
 OPEN = "公开组"
 
 
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo event played to its end (every group over, the knockout decided)."""
+    from app.services.demo import create_demo
+    from app.services.simulation import play_demo_to_end
+
+    path = tmp_path_factory.mktemp("end") / "end.xqt"
+    db = create_demo(path, seed=3)
+    play_demo_to_end(db, seed=3)
+    db.close()
+    return path
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -57,3 +70,26 @@ def test_check_repairs_with_a_disqualified_players_games_annulled(
     code, out, _ = run(capsys, "check", str(snap))
     assert code == 0, out
     assert "0 处差异或违规" in out
+
+
+def test_prizes_are_marked_provisional_until_the_group_is_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.xqt"
+    assert main(["demo", str(path), "--seed", "5"]) == 0
+    code, out, _ = run(capsys, "prizes", str(path))
+    assert code == 0
+    heads = [line for line in out.splitlines() if "合计" in line]
+    assert heads and all("暂列" in line for line in heads), out
+    assert "尚未赛完一轮" in out  # what the provisional list rests on
+    code, out, _ = run(capsys, "prizes", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["final"] is False
+    assert all(t["final"] is False and "暂列" in t["basis"] for t in data["tables"])
+
+
+def test_prizes_of_a_finished_event_are_final(finished: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "prizes", str(finished))
+    assert code == 0 and "暂列" not in out and "10000 元" in out
+    data = json.loads(run(capsys, "prizes", str(finished), "--json")[1])
+    assert data["final"] is True and all(t["basis"] == "最终名次" for t in data["tables"])
