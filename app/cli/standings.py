@@ -8,6 +8,17 @@ from typing import Any
 from app.cli.common import PLAYER_NO, ROUND, open_file, print_json
 
 
+#: a tiebreak column of the text standings: its width (前轮成绩 has no column: it re-applies the chain)
+_COLUMN_WIDTH = {
+    "opponent_score": 4,
+    "progressive": 4,
+    "wins": 2,
+    "violations": 1,
+    "black_games": 2,
+    "black_wins": 2,
+}
+
+
 def cmd_standings(args: argparse.Namespace) -> int:
     from app.services.standings import final_standings, group_standings
 
@@ -23,10 +34,12 @@ def cmd_standings(args: argparse.Namespace) -> int:
     print(f"{view.group} {view.title_zh}（{view.chain_zh}）")
     if view.note_zh:
         print(f"注：{view.note_zh}")
+    columns = [t for t in view.chain if t.value in _COLUMN_WIDTH]  # the chain's own columns, in its order
     for ln in view.lines:
+        values = ln.standing.tiebreak_values()
+        shown = " ".join(f"{t.zh}{values.get(t.value, 0):>{_COLUMN_WIDTH[t.value]}}" for t in columns)
         print(
-            f"{ln.rank:>3} {ln.no:>4} {ln.name:<6} {ln.unit:<8} {ln.score:>3} 对手分{ln.opponent_score:>4} "
-            f"胜{ln.wins:>2} 犯规{ln.violations} 后走{ln.black_games}/{ln.black_wins}  {ln.separated_by_zh}"
+            f"{ln.rank:>3} {ln.no:>4} {ln.name:<6} {ln.unit:<8} {ln.score:>3} {shown}  {ln.separated_by_zh}"
         )
     for no, name in view.disqualified:
         print(f"取消成绩：{no} {name}")

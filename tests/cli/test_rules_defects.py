@@ -93,3 +93,29 @@ def test_prizes_of_a_finished_event_are_final(finished: Path, capsys: pytest.Cap
     assert code == 0 and "暂列" not in out and "10000 元" in out
     data = json.loads(run(capsys, "prizes", str(finished), "--json")[1])
     assert data["final"] is True and all(t["basis"] == "最终名次" for t in data["tables"])
+
+
+def test_standings_text_shows_the_chains_own_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import dataclasses
+
+    from app.engine.regulations import Tiebreak
+    from app.services.tournaments import load_regulations, update_regulations
+
+    path = tmp_path / "c.xqt"
+    db = import_snapshot(snapshot([player(i, f"棋手{i}") for i in range(1, 9)]), path)
+    reg = load_regulations(db)
+    chain = (Tiebreak.PROGRESSIVE, Tiebreak.WINS, Tiebreak.BLACK_WINS)
+    update_regulations(
+        db, dataclasses.replace(reg, tiebreaks=dataclasses.replace(reg.tiebreaks, chain=chain))
+    )
+    db.close()
+    _play_round(path, 1, "1=01")
+    code, out, _ = run(capsys, "standings", str(path), "--group", OPEN)
+    rows = [line for line in out.splitlines() if line.strip()[:1].isdigit()]
+    assert code == 0 and len(rows) == 8
+    assert all("累进分" in r and "胜局" in r and "后走胜局" in r for r in rows), out
+    assert not any("对手分" in r or "犯规" in r for r in rows), out
+    first = rows[0]
+    assert first.index("累进分") < first.index("胜局") < first.index("后走胜局")
