@@ -104,9 +104,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_template(args: argparse.Namespace) -> int:
-    from app.reports.excel_template import write_registration_template
+    from app.reports.excel_template import template_title, write_registration_template
 
-    write_registration_template(output_path(args.xlsx))
+    out = output_path(args.xlsx)
+    if args.event and args.regulation:
+        raise UserError("--event 与 --regulation 只能选一个", "give --event or --regulation, not both")
+    if args.event:
+        from app.services.excel_import import write_template
+
+        with open_file(args.event, read_only=True) as db:
+            write_template(db, out)
+    elif args.regulation:
+        from app.services.regulation_files import read_regulation_file
+
+        reg, _ = read_regulation_file(args.regulation)
+        write_registration_template(out, [g.name for g in reg.groups], title=template_title(reg.event_name))
+    else:
+        write_registration_template(out)
     print(f"已导出报名表模板 {args.xlsx}")
     return 0
 
@@ -246,6 +260,8 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("template", help="export the empty registration form (附件 2) / 导出报名表")
     p.add_argument("xlsx", help="the .xlsx file to write")
+    p.add_argument("--event", metavar="XQT", help="title and groups from this tournament file")
+    p.add_argument("--regulation", metavar="TOML", help="title and groups from this regulation file")
     p.set_defaults(func=cmd_template)
 
     p = sub.add_parser("import-players", help="import players from the registration form / 导入报名表")

@@ -119,3 +119,27 @@ def test_standings_text_shows_the_chains_own_columns(
     assert not any("对手分" in r or "犯规" in r for r in rows), out
     first = rows[0]
     assert first.index("累进分") < first.index("胜局") < first.index("后走胜局")
+
+
+def _title(xlsx: Path) -> str:
+    from openpyxl import load_workbook
+
+    return str(load_workbook(xlsx).active.cell(row=1, column=1).value)
+
+
+def test_template_takes_its_title_from_the_event_or_the_regulation_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "e.xqt"
+    assert main(["new", str(path), "--name", "2027 陇原象棋锦标赛", "--start", "2027-05-01"]) == 0
+    out = tmp_path / "form.xlsx"
+    assert run(capsys, "template", str(out), "--event", str(path))[0] == 0
+    assert _title(out) == "2027 陇原象棋锦标赛报名表"
+    toml = tmp_path / "r.toml"
+    assert run(capsys, "regulation-export", str(path), str(toml))[0] == 0
+    out2 = tmp_path / "form2.xlsx"
+    assert run(capsys, "template", str(out2), "--regulation", str(toml))[0] == 0
+    assert _title(out2) == "2027 陇原象棋锦标赛报名表"
+    out3 = tmp_path / "form3.xlsx"
+    assert run(capsys, "template", str(out3))[0] == 0
+    assert "2024" not in _title(out3) and _title(out3).endswith("报名表")
