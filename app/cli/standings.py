@@ -7,7 +7,6 @@ from typing import Any
 
 from app.cli.common import PLAYER_NO, ROUND, open_file, print_json
 
-
 #: a tiebreak column of the text standings: its width (前轮成绩 has no column: it re-applies the chain)
 _COLUMN_WIDTH = {
     "opponent_score": 4,
