@@ -53,7 +53,10 @@ COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line: every command of every family."""
+    from app import __version__
+
     parser = common.Parser(prog="xqarbiter", description="象棋赛事编排系统 Xiangqi Arbiter")
+    parser.add_argument("--version", action="version", version=f"xqarbiter {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for register in COMMAND_FAMILIES:
         register(sub)

@@ -144,10 +144,20 @@ def register(sub: Any) -> None:
     p = sub.add_parser("officials", help="show or set the officials, organiser and seal line / 裁判人员")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument(
-        "--set", nargs="*", default=None, metavar="ROLE=NAME", help="replace the officials, in order"
+        "--set",
+        nargs="*",
+        action="extend",
+        default=None,
+        metavar="ROLE=NAME",
+        help="replace the officials, in order (repeat --set or give several)",
     )
     p.add_argument(
-        "--unsigned", nargs="*", default=None, metavar="ROLE", help="roles that do not sign the lists"
+        "--unsigned",
+        nargs="*",
+        action="extend",
+        default=None,
+        metavar="ROLE",
+        help="roles that do not sign the lists",
     )
     p.add_argument("--organiser", default=None, help="the organiser (主办单位) printed on certificates")
     p.add_argument("--seal", default=None, help="the seal line under the lists (an empty text for none)")

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import open_file, output_path, write_output
+from app.cli.common import group_of, open_file, output_path, write_output
 from app.engine.types import UserError
 
 
@@ -69,7 +69,20 @@ def cmd_export_trf(args: argparse.Namespace) -> int:
     from app.services.trf_exchange import export_trf
 
     out = output_path(args.out) if args.out else None
-    text = export_trf(Path(args.file), args.group, for_pairing=args.for_pairing)
+    if args.group_positional is not None:
+        if args.group is not None and args.group != args.group_positional:
+            raise UserError(
+                f"组别给了两次且不同：“{args.group_positional}”与 --group “{args.group}”",
+                f"the group is given twice, differently: {args.group_positional!r} and --group {args.group!r}",
+            )
+        print(
+            "注意：组别请用 --group 给出（与其他命令一致）；直接写组别的旧写法以后会去掉 "
+            "(note: give the group with --group, like every other command; the positional group is deprecated)",
+            file=sys.stderr,
+        )
+    with open_file(args.file, read_only=True) as db:
+        group = group_of(db, args.group or args.group_positional)
+        text = export_trf(db, group, for_pairing=args.for_pairing)
     if out is not None:
         write_output(out, text)
         print(f"已导出 TRF {args.out}")
@@ -111,7 +124,10 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("export-trf", help="export one group as a FIDE TRF / 导出 TRF")
     p.add_argument("file", help="the tournament file (.xqt)")
-    p.add_argument("group", help="the group (组别)")
+    p.add_argument("--group", default=None, help="the group (needed when there are several)")
+    p.add_argument(
+        "group_positional", nargs="?", default=None, metavar="GROUP", help="(deprecated: use --group)"
+    )
     p.add_argument("--out", default=None, help="write to this file instead of stdout")
     p.add_argument(
         "--for-pairing",

@@ -492,6 +492,13 @@ class Regulations:
                 raise UserError(f"奖励“{t.name}”的金额或名次数过大", f"prize table {t.name!r} is too large")
         if self.end_date < self.start_date:
             raise UserError("结束日期早于开始日期", "the end date is before the start date")
+        for key, day in (("start_date", self.start_date), ("end_date", self.end_date)):
+            if not 1990 <= day.year <= 2200:
+                raise _bad(
+                    key,
+                    f"= {day.isoformat()} 不合理（年份 1990–2200）",
+                    f"= {day.isoformat()} is not plausible (years 1990-2200)",
+                )
 
 
 def _check_points_order(p: Points) -> None:
@@ -752,7 +759,7 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
         ]
         if missing:
             keys = ", ".join(f"{where}.{k}" for k in missing)
-            raise UserError(f"规程设置缺少 {keys}", f"the regulation lacks {keys}")
+            raise UserError(f"规程缺少设置项：{keys}", f"missing setting(s): {keys}")
         kwargs = {k: _from_plain(hints[k], v, f"{where}.{k}") for k, v in value.items()}
         return tp(**kwargs)
     if origin is tuple:

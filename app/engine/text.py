@@ -94,6 +94,15 @@ def clean_text(
     return cleaned
 
 
+def count_en(n: int, noun: str) -> str:
+    """``1 board``, ``2 boards``: an English count with the noun in the right number.
+
+    >>> count_en(1, "board"), count_en(3, "page"), count_en(0, "player")
+    ('1 board', '3 pages', '0 players')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 #: what makes a spreadsheet read a cell as a formula (or a DDE call): ``= + - @``, tab, carriage
 #: return, and their full-width forms, which some spreadsheet programs accept too
 FORMULA_LEADS = frozenset("=+-@\t\r＝＋－＠")
@@ -122,6 +131,7 @@ __all__ = [
     "TRF_NAME_MAX",
     "UNIT_MAX",
     "clean_text",
+    "count_en",
     "spreadsheet_safe",
     "text_problem",
 ]

@@ -20,6 +20,7 @@ from sqlalchemy import select
 from app.db.models import Group, Player
 from app.db.session import Database
 from app.engine.paperwork import Paperwork, paperwork_to_dict
+from app.engine.text import count_en
 from app.engine.types import GameResult, ViolationKind, mask_id_number
 from app.services.audit import audit_log
 
@@ -66,6 +67,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "hand_in_record": ("交棋谱", "game record handed in"),
     "refused_records": ("拒不录谱记犯规", "refusals to record"),
     "take_over_lock": ("接管上次未正常关闭留下的锁", "stale lock taken over"),
+    "restore_backup": ("从备份恢复", "restored from a backup"),
     # the hall network (issue 15)
     "issue_deputy_token": ("发放副裁判录入权限", "deputy access issued"),
     "revoke_deputy_token": ("收回副裁判录入权限", "deputy access revoked"),
@@ -159,6 +161,10 @@ def _result(code: Any) -> tuple[str, str]:
     return (r.zh or "未录入"), _RESULT_EN[r]
 
 
+def _count(n: Any, noun: str) -> str:
+    return count_en(n, noun) if isinstance(n, int) else f"{n} {noun}s"
+
+
 def _yes_no(value: Any) -> tuple[str, str]:
     yes = value is True or str(value).lower() in ("true", "1")
     return ("是", "yes") if yes else ("否", "no")
@@ -192,7 +198,7 @@ def _describe_pairing(action: str, before: Any, after: Any) -> Change | None:
     bye_en = f", bye for no. {after['bye']}" if after.get("bye") is not None else ""
     return (
         f"积分编排 {after.get('boards')} 台{bye}，随机种子 {after.get('seed')}",
-        f"{after.get('boards')} Swiss boards{bye_en}, seed {after.get('seed')}",
+        f"{_count(after.get('boards'), 'Swiss board')}{bye_en}, seed {after.get('seed')}",
     )
 
 
@@ -238,7 +244,7 @@ def _describe_import(action: str, before: Any, after: Any) -> Change | None:
     skipped = after.get("skipped") or []
     return (
         f"{after.get('added')} 名" + (f"，跳过 {len(skipped)} 行" if skipped else ""),
-        f"{after.get('added')} players" + (f", {len(skipped)} rows skipped" if skipped else ""),
+        _count(after.get("added"), "player") + (f", {len(skipped)} rows skipped" if skipped else ""),
     )
 
 
@@ -261,7 +267,7 @@ def _describe_withdrawal(action: str, before: Any, after: Any) -> Change | None:
 def _describe_record(action: str, before: Any, after: Any) -> Change | None:
     if not isinstance(after, dict):
         return None
-    return f"{after.get('moves')} 回合", f"{after.get('moves')} moves"
+    return f"{after.get('moves')} 回合", _count(after.get("moves"), "move")
 
 
 def _describe_bracket(action: str, before: Any, after: Any) -> Change | None:
@@ -337,6 +343,13 @@ def _describe_team(action: str, before: Any, after: Any) -> Change | None:
     return f"{before or '（无）'} → {after or '（无）'}", f"{before or '(none)'} → {after or '(none)'}"
 
 
+def _describe_restore(action: str, before: Any, after: Any) -> Change | None:
+    return (
+        f"恢复为备份 {after}；恢复前的状态另存为 {before}",
+        f"restored {after}; the state before kept as {before}",
+    )
+
+
 #: action → the describer of its change; an action not listed (or whose describer has nothing to
 #: say) falls back to its plain new value, masked
 DESCRIBERS: dict[str, Describer] = {
@@ -353,6 +366,7 @@ DESCRIBERS: dict[str, Describer] = {
     ),
     **{f"set_{field}": _describe_flag for field in _FIELDS},
     "set_team": _describe_team,
+    "restore_backup": _describe_restore,
     "pair_round": _describe_pairing,
     "draw_colours": _describe_colour_draw,
     "choose_deciding_colour": _describe_deciding_colour,

@@ -15,6 +15,7 @@ from typing import Any
 from app.db.session import Database
 from app.engine.attendance import Attendance, with_absences
 from app.engine.regulations import GroupFormat, preset, regulations_from_dict, regulations_to_dict
+from app.engine.text import count_en
 from app.engine.trf import TrfError, TrfEvent, TrfPlayer, read_trf, write_trf
 from app.engine.types import Game, GameResult, RoundRecord, UserError
 from app.services.snapshot import FORMAT, VERSION, export_snapshot, import_snapshot
@@ -181,7 +182,7 @@ def snapshot_of_trf(event: TrfEvent) -> dict[str, Any]:
             }
             for r in event.rounds
         ],
-        "audit": [{"action": "import_trf", "entity": group, "after": f"{len(event.players)} players"}],
+        "audit": [{"action": "import_trf", "entity": group, "after": count_en(len(event.players), "player")}],
     }
 
 
