@@ -34,8 +34,11 @@ LEADER_MAX = NAME_MAX
 
 # Unicode categories refused everywhere: controls, format characters (bidi overrides and isolates,
 # zero-width space/joiners, BOM, soft hyphen …), surrogates, line and paragraph separators.
-_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})  # Co: private use (no glyph anywhere)
 _WHITESPACE_CONTROLS = frozenset("\n\t\r")  # white space: collapsed in one-line text, kept in notes
+# letters and symbols that print as nothing (Hangul fillers, the braille blank, the combining grapheme
+# joiner, Mongolian vowel separator …): a name of them alone looks empty, inside one they spoof it
+_BLANK_LOOKALIKES = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u180e\u17b4\u17b5")
 
 
 def text_problem(text: str, *, multiline: bool = False) -> str | None:
@@ -43,11 +46,13 @@ def text_problem(text: str, *, multiline: bool = False) -> str | None:
 
     >>> text_problem("王\u200b五"), text_problem("line\\nbreak", multiline=True), text_problem("\\x07")
     ('U+200B', None, 'U+0007')
+    >>> text_problem("\u3164"), text_problem("\ue000"), text_problem("张\u2800三")
+    ('U+3164', 'U+E000', 'U+2800')
     """
     for ch in text:
         if ch in _WHITESPACE_CONTROLS:
             continue
-        if unicodedata.category(ch) in _REFUSED_CATEGORIES:
+        if unicodedata.category(ch) in _REFUSED_CATEGORIES or ch in _BLANK_LOOKALIKES:
             return f"U+{ord(ch):04X}"
     return None
 

@@ -367,6 +367,7 @@ class _References:
         self.numbers: set[tuple[str, int]] = set()
         self.matches: set[tuple[str, str]] = set()
         self.games: set[tuple[str, int, int, int]] = set()
+        self.teams: set[tuple[str, str]] = set()
         self.seen: set[tuple[str, str, int, int]] = set()
 
     # -- helpers
@@ -413,7 +414,7 @@ class _References:
             self.groups[g.name] = g
 
     def check_teams(self) -> None:
-        teams: set[tuple[str, str]] = set()
+        teams = self.teams
         for i, t in enumerate(self.doc.teams):
             if self.known_group(t.group, f"teams[{i}].group"):
                 if (t.group, t.name) in teams:
@@ -459,6 +460,39 @@ class _References:
                     "缺少出生日期（证件号码中也读不出）",
                     "the birth date is missing (and the ID number does not hold one)",
                 )
+            self.check_identity(p, where)
+            if p.team is not None and (p.group, p.team) not in self.teams:
+                self.bad(
+                    f"{where}.team",
+                    f"{p.group}没有代表队“{p.team}”（teams 中没有列出）",
+                    f"{p.group} has no team {p.team!r} (it is not listed under teams)",
+                )
+            elif p.team is not None and not self.groups[p.group].teams:
+                self.bad(
+                    f"{where}.team",
+                    f"{p.group}不设团体，不能有代表队“{p.team}”",
+                    f"{p.group} has no teams; the team {p.team!r} is not allowed",
+                )
+
+    def check_identity(self, p: PlayerDoc, where: str) -> None:
+        """The ID number by the rules of its document (a resident ID's check character …), and a
+        birth date that is in the past and after 1900 — as the registration checks them."""
+        from app.engine.registration import normalise_document_number
+
+        if p.id_type in {d.value for d in IdDocument}:
+            try:
+                normalise_document_number(IdDocument(p.id_type), p.id_number)
+            except UserError as exc:
+                self.bad(f"{where}.id_number", exc.zh, exc.en)
+        birth = p.birth_date
+        if birth is None and _birth_in_id(p.id_type, p.id_number):
+            birth = date(int(p.id_number[6:10]), int(p.id_number[10:12]), int(p.id_number[12:14]))
+        if birth is not None and (birth > date.today() or birth.year < 1900):
+            self.bad(
+                f"{where}.birth_date",
+                f"出生日期 {birth.isoformat()} 不合理（在今天之后或早于 1900 年）",
+                f"the birth date {birth.isoformat()} is not plausible (after today or before 1900)",
+            )
 
     def check_knockout(self) -> None:
         for i, m in enumerate(self.doc.knockout):
@@ -488,6 +522,14 @@ class _References:
             rounds.add((r.group, r.round))
             self.within_rounds(r.group, r.round, f"{where}.round")
             self.check_round_games(r, where)
+            pending = [g.board for g in r.games if g.result == GameResult.PENDING.value]
+            if r.closed_at is not None and pending:
+                boards = "、".join(map(str, pending[:10]))
+                self.bad(
+                    f"{where}.closed_at",
+                    f"{r.group}第 {r.round} 轮已结束，但第 {boards} 台未录入成绩",
+                    f"{r.group} round {r.round} is closed but board(s) {boards} have no result",
+                )
 
     def check_round_games(self, r: RoundDoc, where: str) -> None:
         seated: dict[int, str] = {}
