@@ -441,10 +441,10 @@ class _Lines:
             parts = line[4:].split()
             if len(parts) != len(_EXACT_FIELDS) or not all(p.lstrip("-").isdigit() for p in parts):
                 raise TrfError("TRF 的 XQS 行格式不对", "TRF XQS: malformed")
-            self.exact = {k: float(v) for k, v in zip(_EXACT_FIELDS, parts, strict=True)}
+            self.exact = {k: _points_value(float(v), line) for k, v in zip(_EXACT_FIELDS, parts, strict=True)}
         elif code in _BB_CODES:
             try:
-                self.bb_values[_BB_CODES[code]] = float(line[4:8])
+                self.bb_values[_BB_CODES[code]] = _points_value(float(line[4:8]), line)
             except ValueError:
                 raise TrfError(
                     f"TRF 的 {code} 行分值无效：{line}", f"TRF {code}: invalid points: {line}"
@@ -474,7 +474,7 @@ class _Lines:
             key, value = line[column : column + 1], line[column + 1 : column + 5]
             if key in _POINT_CODES and value.strip():
                 try:
-                    self.point_values[_POINT_CODES[key]] = float(value)
+                    self.point_values[_POINT_CODES[key]] = _points_value(float(value), line)
                 except ValueError:
                     raise TrfError(
                         f"TRF 的 162 行分值“{value}”无效", f"TRF 162: invalid points {value!r}"
@@ -555,6 +555,22 @@ def read_trf(text: str) -> TrfEvent:
     )
 
 
+#: the most points a TRF result may be worth here (the regulation's own limit is checked on import)
+TRF_MAX_POINTS = 99.9
+#: the most rounds an event may plan (a Swiss event of 5,000 players needs 13)
+TRF_MAX_ROUNDS = 99
+
+
+def _points_value(value: float, line: str) -> float:
+    """A scoring record's points: not negative, not absurd, a whole or half number."""
+    if not 0 <= value <= TRF_MAX_POINTS or value * 2 != int(value * 2):
+        raise TrfError(
+            f"TRF 分值 {value:g} 无效（应为 0–{TRF_MAX_POINTS:g} 的整数或半分）：{line}",
+            f"TRF points {value:g} are invalid (0-{TRF_MAX_POINTS:g}, whole or half): {line}",
+        )
+    return value
+
+
 def _planned_rounds(text: str | None) -> int | None:
     if not text:
         return None
@@ -564,6 +580,9 @@ def _planned_rounds(text: str | None) -> int | None:
         raise TrfError(
             f"TRF 的轮数（142）“{text}”无效", f"TRF 142: invalid number of rounds {text!r}"
         ) from None
-    if value < 1:
-        raise TrfError(f"TRF 的轮数（142）“{text}”无效", f"TRF 142: invalid number of rounds {text!r}")
+    if not 1 <= value <= TRF_MAX_ROUNDS:
+        raise TrfError(
+            f"TRF 的轮数（142/XXR）“{text}”无效：应在 1–{TRF_MAX_ROUNDS} 之间",
+            f"TRF 142/XXR: invalid number of rounds {text!r} (1-{TRF_MAX_ROUNDS})",
+        )
     return value

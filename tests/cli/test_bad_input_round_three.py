@@ -262,21 +262,39 @@ def test_an_avoidance_for_rounds_already_paired_is_refused(
     assert code == 0 and "自第 3 轮起生效" in out
 
 
-def test_import_trf_refuses_absurd_rounds_and_negative_points(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    base = (
-        "012 测试赛（公开组）\n"
-        "001    1 m    甲                                         2000/01/01  1.0    1     2 w 1\n"
-        "001    2 m    乙                                         2000/01/01  0.0    2     1 b 0\n"
+def _trf_text() -> str:
+    from app.engine.trf import TrfEvent, TrfPlayer, write_trf
+    from app.engine.types import Game, GameResult, RoundRecord
+
+    event = TrfEvent(
+        "测试赛",
+        "公开组",
+        players=(TrfPlayer(1, "甲"), TrfPlayer(2, "乙"), TrfPlayer(3, "丙"), TrfPlayer(4, "丁")),
+        rounds=(RoundRecord(1, (Game(1, 1, 3, GameResult.RED_WIN), Game(2, 4, 2, GameResult.DRAW))),),
     )
-    for extra, what in (("XXR 9999\n", "9999"), ("162  W -2.0 D  1.0 L  0.0\n", "-2")):
-        trf = tmp_path / "t.trf"
-        trf.write_text(base + extra, encoding="utf-8")
-        out = tmp_path / "t.xqt"
-        code, _, err = run(capsys, "import-trf", str(trf), str(out))
-        assert code == 2 and what in err, (extra, err)
-        assert not out.exists()
+    return write_trf(event)
+
+
+@pytest.mark.parametrize(
+    ("change", "what"),
+    [
+        (lambda t: re.sub(r"^(142|XXR) .*$", r"\1 9999", t, flags=re.M), "9999"),
+        (lambda t: re.sub(r"^XXR .*$", "XXR 250", t, flags=re.M).replace("142 1\n", ""), "250"),
+        (lambda t: re.sub(r"^162 .*$", "162  W -2.0 D  1.0 L  0.0", t, flags=re.M), "-2"),
+        (lambda t: re.sub(r"^BBL .*$", "BBL -1.0", t, flags=re.M), "-1"),
+        (lambda t: t + "XQS 2 1 1 -3 2 2 0\n", "-3"),
+    ],
+)
+def test_import_trf_refuses_absurd_rounds_and_negative_points(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: object, what: str
+) -> None:
+    text = change(_trf_text())  # type: ignore[operator]
+    trf = tmp_path / "t.trf"
+    trf.write_text(text, encoding="utf-8")
+    out = tmp_path / "t.xqt"
+    code, _, err = run(capsys, "import-trf", str(trf), str(out))
+    assert code == 2 and what in err, (text, err)
+    assert not out.exists()
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
