@@ -196,6 +196,9 @@ def content_problems(path: Path, *, limit: int = 10) -> list[str]:
         present_by_table = {
             t: {r[1] for r in con.execute(f'PRAGMA table_info("{t}")')} for t in tables if t.isidentifier()
         }
+        problems.extend(_structure_problems(con, present_by_table, limit))
+        if len(problems) >= limit:
+            return problems[:limit]
         con.text_factory = bytes  # decode here, strictly, instead of failing later in the middle of an action
         for table in Base.metadata.sorted_tables:
             present = present_by_table.get(table.name)
@@ -252,6 +255,62 @@ def content_problems(path: Path, *, limit: int = 10) -> list[str]:
         problems.append("数据库结构中的文字已损坏 (the schema text does not decode)")
     finally:
         con.close()
+    return problems
+
+
+def structure_problems(path: Path, *, limit: int = 10) -> list[str]:
+    """Missing tables or columns and dangling references (see :func:`_structure_problems`), for the
+    paths that do not run :func:`content_problems` (the command line's fast path)."""
+    try:
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        return [str(exc)]
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        present = {
+            t: {r[1] for r in con.execute(f'PRAGMA table_info("{t}")')} for t in tables if t.isidentifier()
+        }
+        return _structure_problems(con, present, limit)
+    except sqlite3.DatabaseError as exc:
+        return [str(exc)]
+    finally:
+        con.close()
+
+
+def _structure_problems(con: sqlite3.Connection, present: dict[str, set[str]], limit: int) -> list[str]:
+    """A file of the current schema revision has every table and column the program uses, and every
+    reference between its rows (a game's players, a bye's round …) points at a row that exists.
+
+    An older revision is left to its migration (its tables are those of its time)."""
+    from app.db.models import Base
+    from app.db.revisions import head_revision
+
+    try:
+        version = con.execute("SELECT version_num FROM alembic_version").fetchall()
+    except sqlite3.DatabaseError:
+        return []  # no version table: the version guard says what the file is
+    if [tuple(v) for v in version] != [(head_revision(),)] and [
+        (v[0].decode("utf-8", "replace") if isinstance(v[0], bytes) else v[0],) for v in version
+    ] != [(head_revision(),)]:
+        return []
+    problems: list[str] = []
+    for table in Base.metadata.sorted_tables:
+        columns = present.get(table.name)
+        if columns is None:
+            problems.append(f"缺少数据表 {table.name} (the table {table.name} is missing)")
+            continue
+        missing = [c.name for c in table.columns if c.name not in columns]
+        if missing:
+            names = ", ".join(missing)
+            problems.append(f"数据表 {table.name} 缺少列 {names} (the table {table.name} lacks {names})")
+    if problems:
+        return problems[:limit]
+    for row in con.execute("PRAGMA foreign_key_check").fetchmany(limit):
+        child, rowid, parent = (x.decode("utf-8", "replace") if isinstance(x, bytes) else x for x in row[:3])
+        problems.append(
+            f"{child} 第 {rowid} 行引用了 {parent} 中不存在的一行 "
+            f"(row {rowid} of {child} refers to a row of {parent} that does not exist)"
+        )
     return problems
 
 

@@ -134,7 +134,7 @@ def _broken(event: Path, sql: str) -> Path:
         ("DROP TABLE absences", "absences"),
         ("UPDATE games SET red_id = 999999 WHERE id = (SELECT min(id) FROM games)", "games"),
         ("UPDATE players SET group_id = 4242 WHERE id = (SELECT max(id) FROM players)", "players"),
-        ("UPDATE byes SET player_id = 77777", "byes"),
+        ("UPDATE rounds SET group_id = 31337 WHERE number = 2", "rounds"),
     ],
 )
 def test_a_dropped_table_or_a_dangling_reference_is_found_and_refused_in_words(
