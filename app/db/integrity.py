@@ -258,9 +258,32 @@ def content_problems(path: Path, *, limit: int = 10) -> list[str]:
     return problems
 
 
+#: the tables of the current schema (a test keeps this equal to the models'), for the fast path,
+#: which does not import SQLAlchemy
+SCHEMA_TABLES = (
+    "audit_log",
+    "groups",
+    "settings",
+    "tournament",
+    "rounds",
+    "teams",
+    "deputy_tokens",
+    "players",
+    "absences",
+    "byes",
+    "knockout_matches",
+    "pair_avoidances",
+    "pending_results",
+    "games",
+    "game_records",
+    "violations",
+)
+
+
 def structure_problems(path: Path, *, limit: int = 10) -> list[str]:
-    """Missing tables or columns and dangling references (see :func:`_structure_problems`), for the
-    paths that do not run :func:`content_problems` (the command line's fast path)."""
+    """Missing tables and dangling references (see :func:`_structure_problems`) without the ORM, for
+    the command line's fast path, which does not run :func:`content_problems` (a missing column
+    makes its SQL fail, and it then leaves the file to the full path)."""
     try:
         con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
     except sqlite3.Error as exc:
@@ -270,19 +293,20 @@ def structure_problems(path: Path, *, limit: int = 10) -> list[str]:
         present = {
             t: {r[1] for r in con.execute(f'PRAGMA table_info("{t}")')} for t in tables if t.isidentifier()
         }
-        return _structure_problems(con, present, limit)
+        return _structure_problems(con, present, limit, orm=False)
     except sqlite3.DatabaseError as exc:
         return [str(exc)]
     finally:
         con.close()
 
 
-def _structure_problems(con: sqlite3.Connection, present: dict[str, set[str]], limit: int) -> list[str]:
+def _structure_problems(
+    con: sqlite3.Connection, present: dict[str, set[str]], limit: int, *, orm: bool = True
+) -> list[str]:
     """A file of the current schema revision has every table and column the program uses, and every
     reference between its rows (a game's players, a bye's round …) points at a row that exists.
 
     An older revision is left to its migration (its tables are those of its time)."""
-    from app.db.models import Base
     from app.db.revisions import head_revision
 
     try:
@@ -294,7 +318,18 @@ def _structure_problems(con: sqlite3.Connection, present: dict[str, set[str]], l
     ] != [(head_revision(),)]:
         return []
     problems: list[str] = []
-    for table in Base.metadata.sorted_tables:
+    if not orm:
+        problems = [
+            f"缺少数据表 {name} (the table {name} is missing)"
+            for name in SCHEMA_TABLES
+            if name not in present
+        ]
+        tables = []
+    else:
+        from app.db.models import Base
+
+        tables = Base.metadata.sorted_tables
+    for table in tables:
         columns = present.get(table.name)
         if columns is None:
             problems.append(f"缺少数据表 {table.name} (the table {table.name} is missing)")

@@ -406,3 +406,10 @@ def test_one_board_is_singular(event: Path, capsys: pytest.CaptureFixture[str]) 
     finally:
         db.close()
     assert "1 Swiss board," in line.change_en and "boards" not in line.change_en
+
+
+def test_the_fast_paths_table_list_is_the_models() -> None:
+    from app.db.integrity import SCHEMA_TABLES
+    from app.db.models import Base
+
+    assert set(SCHEMA_TABLES) == {t.name for t in Base.metadata.sorted_tables}
