@@ -501,6 +501,28 @@ class Regulations:
                 )
 
 
+def check_public_texts(reg: Regulations) -> None:
+    """The regulation's texts printed on every public page — the event's name, the venue, the group
+    and prize-table names — hold no phone or ID number (RULES.md §11); :class:`UserError` naming the
+    key. Checked where a regulation enters (a new event, a change, a file, a snapshot), not when a
+    stored one is read: the public outputs mask such a number as a second line of defence."""
+    from app.engine.privacy import looks_personal
+
+    texts = [("event_name", "赛事名称", "the event name", reg.event_name)]
+    texts += [("venue", "比赛地点", "the venue", reg.venue)]
+    texts += [(f"groups[{i}].name", "组别名称", "the group name", g.name) for i, g in enumerate(reg.groups)]
+    texts += [
+        (f"prizes[{i}].name", "奖项名称", "the prize table name", t.name) for i, t in enumerate(reg.prizes)
+    ]
+    for key, zh, en, text in texts:
+        if text and looks_personal(text):
+            raise UserError(
+                f"{zh}（{key}）“{text}”中像是含有手机号、证件号或文件路径（它会印在公开的名单和网页上），请去掉",
+                f"{en} ({key}) {text!r} seems to hold a phone or ID number or a path (it is printed on "
+                "public lists and pages); take it out",
+            )
+
+
 def _check_points_order(p: Points) -> None:
     """A loss is worth no more than a draw, a draw no more than a win; a forfeit loss no more than a
     loss; a forfeit win and the bye between a loss and a win."""

@@ -99,6 +99,21 @@ def clean_text(
     return cleaned
 
 
+def public_text(text: str, what_zh: str, what_en: str, max_len: int, *, required: bool = False) -> str:
+    """:func:`clean_text` for a text printed on public lists and pages: a phone or ID number (in any
+    spelling) or a path in it is refused, with the field named (RULES.md §11)."""
+    from app.engine.privacy import looks_personal
+
+    cleaned = clean_text(text, what_zh, what_en, max_len, required=required)
+    if cleaned and looks_personal(cleaned):
+        raise UserError(
+            f"{what_zh}“{cleaned}”中像是含有手机号、证件号或文件路径（{what_zh}会印在公开名单上），请去掉",
+            f"{what_en} {cleaned!r} seems to hold a phone or ID number or a path (it is printed publicly); "
+            "take it out",
+        )
+    return cleaned
+
+
 def count_en(n: int, noun: str) -> str:
     """``1 board``, ``2 boards``: an English count with the noun in the right number.
 
@@ -137,6 +152,7 @@ __all__ = [
     "UNIT_MAX",
     "clean_text",
     "count_en",
+    "public_text",
     "spreadsheet_safe",
     "text_problem",
 ]

@@ -110,11 +110,11 @@ def _header(
     info: TournamentInfo, group: str = "", number: int | None = None, round_label: str = ""
 ) -> model.EventHeader:
     reg = info.regulations
-    return model.EventHeader(
-        event_name=info.name,
-        group=group,
+    return model.EventHeader(  # a number that reached a stored name is masked (RULES.md §11)
+        event_name=mask_personal(info.name),
+        group=mask_personal(group),
         round=number,
-        venue=reg.venue,
+        venue=mask_personal(reg.venue),
         dates=_dates(reg.start_date, reg.end_date),
         time_control=reg.swiss_time_control.label,
         round_label=round_label,
@@ -810,7 +810,7 @@ def result_workbook(db: Database) -> model.ResultWorkbook:
     with db.one_reading():
         entries, rounds, tables, crosstables, teams, _ = _event_parts(db)
         return model.ResultWorkbook(
-            event_name=tournament_info(db).name,
+            event_name=mask_personal(tournament_info(db).name),
             entries=tuple(entries),
             rounds=tuple(rounds),
             standings=tuple(tables),
@@ -827,7 +827,7 @@ def public_site(db: Database) -> PublicSite:
     with db.one_reading():
         entries, rounds, tables, crosstables, teams, with_bracket = _event_parts(db)
         return PublicSite(
-            event_name=tournament_info(db).name,
+            event_name=mask_personal(tournament_info(db).name),
             entries=tuple(entries),
             rounds=tuple(rounds),
             standings=tuple(tables),

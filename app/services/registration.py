@@ -29,7 +29,7 @@ from app.engine.registration import (
     draw_by_lot,
     draw_by_rating,
 )
-from app.engine.text import LEADER_MAX, TEAM_MAX, clean_text
+from app.engine.text import LEADER_MAX, TEAM_MAX, public_text
 from app.engine.types import Gender, IdDocument, PlayerStatus, UserError
 from app.services import audit
 from app.services.tournaments import group_row, regulations_of
@@ -427,8 +427,8 @@ def create_team(
     db: Database, group: str, name: str, *, leader: str = "", who: str = audit.DEFAULT_ARBITER
 ) -> int:
     """Create a team (代表队) in a group that allows teams; returns its id."""
-    clean = clean_text(name, "队名", "the team name", TEAM_MAX, required=True)
-    leader = clean_text(leader, "领队", "the team leader", LEADER_MAX)
+    clean = public_text(name, "队名", "the team name", TEAM_MAX, required=True)
+    leader = public_text(leader, "领队", "the team leader", LEADER_MAX)
     with db.session() as s:
         g = group_row(s, group)
         if s.scalars(select(Team).where(Team.group_id == g.id, Team.name == clean)).one_or_none():
@@ -447,7 +447,7 @@ def set_team(
     with db.session() as s:
         player = _player(s, player_id)
         before = player.team.name if player.team else ""
-        name = clean_text(team or "", "队名", "the team name", TEAM_MAX)
+        name = public_text(team or "", "队名", "the team name", TEAM_MAX)
         player.team_id = team_row(s, player.group, name, create=create).id if name else None
         audit.record(s, "set_team", entity=f"player:{player_id}", before=before, after=name, who=who)
 

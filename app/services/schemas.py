@@ -93,6 +93,20 @@ def _plain(max_len: int) -> Any:
     return Annotated[StrictStr, Field(max_length=max_len), AfterValidator(check)]
 
 
+def _public(max_len: int, *, required: bool = False, multiline: bool = False) -> Any:
+    """Text printed on public lists and certificates: clean, and no personal number or path in it."""
+
+    def check(text: str) -> str:
+        if looks_personal(text):
+            raise ValueError(
+                "像是含有手机号、证件号或文件路径（会印在公开的名单和证书上）"
+                " (seems to hold a phone or ID number or a path; it is printed publicly)"
+            )
+        return text
+
+    return Annotated[_clean(max_len, required=required, multiline=multiline), AfterValidator(check)]
+
+
 def _iso_text(value: Any) -> Any:
     if not isinstance(value, str):
         raise ValueError('应为 ISO 格式的日期文字，如 "2024-07-26" (an ISO date string)')
@@ -109,14 +123,14 @@ IsoDate = Annotated[date, BeforeValidator(_iso_text), Field(strict=False)]
 IsoDateTime = Annotated[datetime, BeforeValidator(_iso_text), AfterValidator(_naive), Field(strict=False)]
 
 EventName = _clean(EVENT_NAME_MAX, required=True)
-GroupName = _clean(GROUP_NAME_MAX, required=True)
+GroupName = _public(GROUP_NAME_MAX, required=True)
 PlayerName = _clean(TRF_NAME_MAX, required=True)
-TeamName = _clean(TEAM_MAX, required=True)
-Unit = _clean(UNIT_MAX)
-Region = _clean(REGION_MAX)
+TeamName = _public(TEAM_MAX, required=True)
+Unit = _public(UNIT_MAX)
+Region = _public(REGION_MAX)
 Notes = _clean(NOTES_MAX, multiline=True)
 Reason = _clean(REASON_MAX, multiline=True)
-Leader = _clean(LEADER_MAX)
+Leader = _public(LEADER_MAX)
 Code = Annotated[StrictStr, Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_]+$")]
 IdNumber = Annotated[StrictStr, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9\-]+$")]
 Phone = Annotated[StrictStr, Field(max_length=20, pattern=r"^[0-9+\- ]*$")]
@@ -127,14 +141,14 @@ class _Strict(BaseModel):
 
 
 def _settings(value: dict[str, Any]) -> dict[str, Any]:
-    from app.engine.regulations import regulations_from_dict
+    from app.engine.regulations import check_public_texts, regulations_from_dict
 
-    regulations_from_dict(value)  # a UserError names the setting
+    check_public_texts(regulations_from_dict(value))  # a UserError names the setting
     return value
 
 
 class TournamentDoc(_Strict):
-    name: EventName
+    name: _public(EVENT_NAME_MAX, required=True)
     preset: Annotated[StrictStr, Field(max_length=64)] = ""
     start_date: IsoDate
     created_at: IsoDateTime | None = None
@@ -269,20 +283,6 @@ class PairAvoidanceDoc(_Strict):
     to_round: Annotated[StrictInt, Field(ge=0, le=999)] = 0  # 0 = to the last round
     reason: Reason = ""
     created_at: IsoDateTime | None = None
-
-
-def _public(max_len: int, *, required: bool = False, multiline: bool = False) -> Any:
-    """Text printed on public lists and certificates: clean, and no personal number or path in it."""
-
-    def check(text: str) -> str:
-        if looks_personal(text):
-            raise ValueError(
-                "像是含有手机号、证件号或文件路径（会印在公开的名单和证书上）"
-                " (seems to hold a phone or ID number or a path; it is printed publicly)"
-            )
-        return text
-
-    return Annotated[_clean(max_len, required=required, multiline=multiline), AfterValidator(check)]
 
 
 def _template(max_len: int, *, multiline: bool = False) -> Any:
