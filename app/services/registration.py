@@ -30,7 +30,7 @@ from app.engine.registration import (
     draw_by_rating,
 )
 from app.engine.text import LEADER_MAX, TEAM_MAX, public_text
-from app.engine.types import Gender, IdDocument, PlayerStatus, UserError
+from app.engine.types import Gender, IdDocument, PlayerStatus, UserError, mask_id_number, mask_phone
 from app.services import audit
 from app.services.tournaments import group_row, regulations_of
 
@@ -121,7 +121,23 @@ def team_row(s: Session, group: Group, name: str, *, create: bool) -> Team:
     return team
 
 
+def _entity(p: Player) -> str:
+    """A player as the audit log names them: group, number and name (never an internal id)."""
+    group = p.group.name if p.group else ""
+    return f"{group} {p.no}号 {p.name}" if p.no is not None else f"{group} {p.name}"
+
+
 def _snapshot(p: Player) -> dict[str, object]:
+    """A player's registration as the audit log keeps it: the ID number and the phone masked as on
+    public documents (RULES.md §11) — the log is exported and printed, and personal numbers go into
+    no audit text."""
+    values = _full(p)
+    values["id_number"] = mask_id_number(p.id_number)
+    values["phone"] = mask_phone(p.phone)
+    return values
+
+
+def _full(p: Player) -> dict[str, object]:
     return {
         "name": p.name,
         "group": p.group.name if p.group else "",
@@ -208,12 +224,12 @@ def write_entry(
         audit.record(
             s,
             "deadline_override",
-            entity=f"player:{player.id}",
+            entity=_entity(player),
             after={"name": e.name, "at": now.isoformat()},
             reason=reason,
             who=who,
         )
-    audit.record(s, action, entity=f"player:{player.id}", after=_snapshot(player), reason=reason, who=who)
+    audit.record(s, action, entity=_entity(player), after=_snapshot(player), reason=reason, who=who)
     return player
 
 
@@ -308,7 +324,7 @@ def edit_player(
         audit.record(
             s,
             "edit_player",
-            entity=f"player:{player_id}",
+            entity=_entity(player),
             before=before,
             after=_snapshot(player),
             reason=reason,
@@ -343,12 +359,10 @@ def withdraw_player(
                 raise UserError(
                     "首轮已编排，只能将棋手标为退赛，不能删除", "round 1 is paired: withdraw, do not delete"
                 )
-            group_id, removed_no = player.group_id, player.no
+            group_id, removed_no, entity = player.group_id, player.no, _entity(player)
             s.delete(player)
             _close_gap(s, group_id, removed_no)
-            audit.record(
-                s, "remove_player", entity=f"player:{player_id}", before=before, reason=reason, who=who
-            )
+            audit.record(s, "remove_player", entity=entity, before=before, reason=reason, who=who)
             return
         if player.status != PlayerStatus.ACTIVE.value:
             raise UserError(f"{player.name}已不是在赛状态", f"{player.name} is not active")
@@ -360,7 +374,7 @@ def withdraw_player(
         audit.record(
             s,
             "withdraw_player",
-            entity=f"player:{player_id}",
+            entity=_entity(player),
             before=before,
             after={"status": player.status, "status_round": first},
             reason=reason,
@@ -378,9 +392,7 @@ def reinstate_player(
             raise UserError(f"{player.name}不是退赛状态", f"{player.name} is not withdrawn")
         before = {"status": player.status, "status_round": player.status_round}
         player.status, player.status_round = PlayerStatus.ACTIVE.value, None
-        audit.record(
-            s, "reinstate_player", entity=f"player:{player_id}", before=before, reason=reason, who=who
-        )
+        audit.record(s, "reinstate_player", entity=_entity(player), before=before, reason=reason, who=who)
 
 
 def _set_flag(db: Database, player_id: int, flag: str, value: bool, who: str, reason: str = "") -> None:
@@ -391,7 +403,7 @@ def _set_flag(db: Database, player_id: int, flag: str, value: bool, who: str, re
             return
         setattr(player, flag, value)
         audit.record(
-            s, f"set_{flag}", entity=f"player:{player_id}", before=before, after=value, reason=reason, who=who
+            s, f"set_{flag}", entity=_entity(player), before=before, after=value, reason=reason, who=who
         )
 
 
@@ -449,7 +461,7 @@ def set_team(
         before = player.team.name if player.team else ""
         name = public_text(team or "", "队名", "the team name", TEAM_MAX)
         player.team_id = team_row(s, player.group, name, create=create).id if name else None
-        audit.record(s, "set_team", entity=f"player:{player_id}", before=before, after=name, who=who)
+        audit.record(s, "set_team", entity=_entity(player), before=before, after=name, who=who)
 
 
 # --------------------------------------------------------------------------- reading
