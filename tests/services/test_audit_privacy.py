@@ -35,7 +35,12 @@ def test_player_actions_log_neither_id_nor_phone_and_name_the_player(tmp_path: P
         p6 = players[6]
         import dataclasses
 
-        edit_player(db, p6.id, dataclasses.replace(player_entry(p6), phone="13800001111", gender=None), reason="改了电话")
+        edit_player(
+            db,
+            p6.id,
+            dataclasses.replace(player_entry(p6), phone="13800001111", gender=None),
+            reason="改了电话",
+        )
         lines = [x for x in audit_log(db) if x.action not in ("import_snapshot", "pair_round")]
         csv = export_audit_csv(db)
     finally:
