@@ -92,10 +92,13 @@ def cmd_export_trf(args: argparse.Namespace) -> int:
 
 
 def cmd_import_trf(args: argparse.Namespace) -> int:
-    from app.services.trf_exchange import import_trf
+    from app.services.trf_exchange import import_trf_with_notes
 
-    import_trf(Path(args.trf), Path(args.file)).close()
+    db, notes = import_trf_with_notes(Path(args.trf), Path(args.file), group=args.group)
+    db.close()
     print(f"已从 TRF 创建赛事文件 {args.file}")
+    for note in notes:
+        print(f"注意：{note}")
     return 0
 
 
@@ -139,4 +142,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser("import-trf", help="create a tournament file from a FIDE TRF / 导入 TRF")
     p.add_argument("trf", help="the TRF file")
     p.add_argument("file", help="the tournament file to create (.xqt)")
+    p.add_argument(
+        "--group",
+        default=None,
+        help="the group's name (default: the title's （group） part, else the title, shortened)",
+    )
     p.set_defaults(func=cmd_import_trf)

@@ -87,6 +87,11 @@ class TrfEvent:
     kind: str = DEFAULT_KIND
     # read back from the file only (the writer computes them): no → (points, rank)
     scores: Mapping[int, tuple[float, int]] = field(default_factory=dict, compare=False)
+    # read back only: whether the file said its scoring (162, XQS or BB* records); without one the
+    # file's points are TRF's standard 1/½/0, and ``points`` is that scoring doubled (2/1/0)
+    scoring_given: bool = field(default=True, compare=False)
+    # read back only: whether the 012 title had a （group） part
+    group_given: bool = field(default=True, compare=False)
 
 
 def _date(d: date | None) -> str:
@@ -423,6 +428,7 @@ class _Lines:
     exact: dict[str, float] = field(default_factory=dict)
     bb_values: dict[str, float] = field(default_factory=dict)
     board_order: dict[int, list[int]] = field(default_factory=dict)
+    group_given: bool = False
 
     def read(self, line: str) -> None:
         code = line[:3]
@@ -466,8 +472,10 @@ class _Lines:
         title = line[4:].strip()
         if title.endswith("）") and "（" in title:
             self.name, _, self.group = title[:-1].rpartition("（")
+            self.group_given = True
         else:
             self.name = self.group = title
+            self.group_given = False
 
     def scoring(self, line: str) -> None:
         for column in range(5, len(line), 9):  # codes in columns 6, 15, 24 … (1-based)
@@ -552,6 +560,8 @@ def read_trf(text: str) -> TrfEvent:
         kind=info.get("092", "") or DEFAULT_KIND,
         planned_rounds=_planned_rounds(info.get("142") or info.get("XXR")),
         scores=read.scores,
+        scoring_given=bool(read.exact or read.point_values or read.bb_values),
+        group_given=read.group_given,
     )
 
 

@@ -50,8 +50,8 @@ class PlayerView:
     gender: str  # "", "male", "female"
     id_type: str
     id_number: str
-    birth_date: date
-    age: int  # full years on the first day of play
+    birth_date: date | None  # None: unknown (a player read from a TRF file without one)
+    age: int | None  # full years on the first day of play; None when the birth date is unknown
     phone: str
     rating: int | None
     notes: str
@@ -147,7 +147,7 @@ def _full(p: Player) -> dict[str, object]:
         "gender": p.gender,
         "id_type": p.id_type,
         "id_number": p.id_number,
-        "birth_date": p.birth_date.isoformat(),
+        "birth_date": p.birth_date.isoformat() if p.birth_date else "",
         "phone": p.phone,
         "rating": p.rating,
         "notes": p.notes,
@@ -479,7 +479,7 @@ def _view(p: Player, first_day: date) -> PlayerView:
         id_type=p.id_type,
         id_number=p.id_number,
         birth_date=p.birth_date,
-        age=age_on(p.birth_date, first_day),
+        age=None if p.birth_date is None else age_on(p.birth_date, first_day),
         phone=p.phone,
         rating=p.rating,
         notes=p.notes,

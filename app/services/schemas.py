@@ -454,7 +454,7 @@ class _References:
                         f"{p.group}只有 {fmt.rounds} 轮，没有第 {value} 轮",
                         f"{p.group} has {fmt.rounds} rounds, not {value}",
                     )
-            if p.birth_date is None and not _birth_in_id(p.id_type, p.id_number):
+            if p.birth_date is None and p.id_type != "fide" and not _birth_in_id(p.id_type, p.id_number):
                 self.bad(
                     f"{where}.birth_date",
                     "缺少出生日期（证件号码中也读不出）",

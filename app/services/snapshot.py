@@ -420,7 +420,9 @@ class _Filler:
                 gender=str(p.get("gender", "")),
                 id_type=str(p.get("id_type", "resident_id")),
                 id_number=str(_req(p, "id_number", where)),
-                birth_date=_parse_date(
+                birth_date=None  # unknown: a player read from a TRF file without one
+                if p.get("birth_date") is None and p.get("id_type") == "fide"
+                else _parse_date(
                     p.get("birth_date") or _birth_from_id(str(p["id_number"])), f"{where}.birth_date"
                 ),
                 phone=str(_req(p, "phone", where)),

@@ -559,7 +559,7 @@ def _prize_candidates(s: Session, g: Group, reg: Regulations) -> dict[int, Prize
         out[p.no] = PrizeCandidate(
             p.no,
             gender=Gender(p.gender) if p.gender else None,
-            age=age_on(p.birth_date, first_day),
+            age=None if p.birth_date is None else age_on(p.birth_date, first_day),  # unknown: no age prize
             region=p.region,
             unit=p.unit,
             team=p.team.name if p.team else "",
