@@ -558,7 +558,7 @@ def read_trf(text: str) -> TrfEvent:
         end_date=_parse_date(info.get("052", ""), "052"),
         time_control=info.get("122", ""),
         kind=info.get("092", "") or DEFAULT_KIND,
-        planned_rounds=_planned_rounds(info.get("142") or info.get("XXR")),
+        planned_rounds=_planned(info),
         scores=read.scores,
         scoring_given=bool(read.exact or read.point_values or read.bb_values),
         group_given=read.group_given,
@@ -579,6 +579,13 @@ def _points_value(value: float, line: str) -> float:
             f"TRF points {value:g} are invalid (0-{TRF_MAX_POINTS:g}, whole or half): {line}",
         )
     return value
+
+
+def _planned(info: Mapping[str, str]) -> int | None:
+    """The planned rounds of ``142`` (TRF-2026) or ``XXR`` (TRF16); each one given must be valid."""
+    planned = _planned_rounds(info.get("142"))
+    extension = _planned_rounds(info.get("XXR"))
+    return planned if planned is not None else extension
 
 
 def _planned_rounds(text: str | None) -> int | None:
