@@ -38,10 +38,24 @@ class CorruptFileError(DatabaseError):
             offer_en = f"the newest good backup is {good_backup.name} (in {good_backup.parent}); restore it"
         else:
             offer_zh, offer_en = "没有找到完好的备份", "no good backup was found"
+        problem_zh, problem_en = _halves(problem)
         super().__init__(
-            f"{path.name} 已损坏，不能打开（{problem}）。{offer_zh}",
-            f"{path.name} is corrupt and cannot be opened ({problem}); {offer_en}",
+            f"{path.name} 已损坏，不能打开（{problem_zh}）。{offer_zh}",
+            f"{path.name} is corrupt and cannot be opened ({problem_en}); {offer_en}",
         )
+
+
+def _halves(problem: str) -> tuple[str, str]:
+    """A problem written ``中文 (English)`` (several joined by ``；``) as its Chinese and English halves;
+    a problem in one language only (SQLite's own words) is given to both."""
+    import re
+
+    zh, en = [], []
+    for part in problem.split("；"):
+        m = re.fullmatch(r"(.*[\u4e00-\u9fff].*?) \(([^\u4e00-\u9fff]*)\)", part.strip(), re.S)
+        zh.append(m.group(1) if m else part)
+        en.append(m.group(2) if m else part)
+    return "；".join(zh), "; ".join(en)
 
 
 def integrity_problems(path: Path, *, quick: bool = False, writable: bool = False) -> list[str]:

@@ -77,7 +77,9 @@ def file_revision(path: Path) -> str | None:
     except sqlite3.DatabaseError as exc:
         if is_disk_full(exc, path):
             raise DiskFullError(path) from None
-        raise CorruptFileError(path, f"已损坏或不是赛事文件：{exc}") from None
+        raise CorruptFileError(
+            path, f"已损坏或不是赛事文件：{exc} (damaged or not a tournament file: {exc})"
+        ) from None
     except UnicodeDecodeError:  # the schema's own text is damaged
         raise CorruptFileError(path, "数据库结构中的文字已损坏 (the schema text does not decode)") from None
     finally:
