@@ -75,11 +75,6 @@ def cmd_export_trf(args: argparse.Namespace) -> int:
                 f"组别给了两次且不同：“{args.group_positional}”与 --group “{args.group}”",
                 f"the group is given twice, differently: {args.group_positional!r} and --group {args.group!r}",
             )
-        print(
-            "注意：组别请用 --group 给出（与其他命令一致）；直接写组别的旧写法以后会去掉 "
-            "(note: give the group with --group, like every other command; the positional group is deprecated)",
-            file=sys.stderr,
-        )
     with open_file(args.file, read_only=True) as db:
         group = group_of(db, args.group or args.group_positional)
         text = export_trf(db, group, for_pairing=args.for_pairing)
@@ -88,6 +83,12 @@ def cmd_export_trf(args: argparse.Namespace) -> int:
         print(f"已导出 TRF {args.out}")
     else:
         sys.stdout.write(text)
+    if args.group_positional is not None:  # said once the export is done (an error stays one message)
+        print(
+            "注意：组别请用 --group 给出（与其他命令一致）；直接写组别的旧写法以后会去掉 "
+            "(note: give the group with --group, like every other command; the positional group is deprecated)",
+            file=sys.stderr,
+        )
     return 0
 
 
