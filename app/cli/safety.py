@@ -69,12 +69,11 @@ def cmd_export_trf(args: argparse.Namespace) -> int:
     from app.services.trf_exchange import export_trf
 
     out = output_path(args.out) if args.out else None
-    if args.group_positional is not None:
-        if args.group is not None and args.group != args.group_positional:
-            raise UserError(
-                f"组别给了两次且不同：“{args.group_positional}”与 --group “{args.group}”",
-                f"the group is given twice, differently: {args.group_positional!r} and --group {args.group!r}",
-            )
+    if args.group_positional is not None and args.group is not None and args.group != args.group_positional:
+        raise UserError(
+            f"组别给了两次且不同：“{args.group_positional}”与 --group “{args.group}”",
+            f"the group is given twice, differently: {args.group_positional!r} and --group {args.group!r}",
+        )
     with open_file(args.file, read_only=True) as db:
         group = group_of(db, args.group or args.group_positional)
         text = export_trf(db, group, for_pairing=args.for_pairing)

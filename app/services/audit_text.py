@@ -337,9 +337,6 @@ def _describe_paperwork(action: str, before: Any, after: Any) -> Change | None:
 
 
 def _describe_team(action: str, before: Any, after: Any) -> Change | None:
-    flag = _describe_flag(action, before, after)  # as before the table: a text team read as a flag
-    if flag is not None:
-        return flag
     return f"{before or '（无）'} → {after or '（无）'}", f"{before or '(none)'} → {after or '(none)'}"
 
 
@@ -364,7 +361,7 @@ DESCRIBERS: dict[str, Describer] = {
         ),
         _describe_result,
     ),
-    **{f"set_{field}": _describe_flag for field in _FIELDS},
+    **{f"set_{field}": _describe_flag for field in ("fee_paid", "insurance", "pledge", "checked_in")},
     "set_team": _describe_team,
     "restore_backup": _describe_restore,
     "pair_round": _describe_pairing,

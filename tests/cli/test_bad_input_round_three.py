@@ -415,7 +415,9 @@ def test_the_fast_paths_table_list_is_the_models() -> None:
     assert set(SCHEMA_TABLES) == {t.name for t in Base.metadata.sorted_tables}
 
 
-def test_a_damaged_files_english_message_is_in_english(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_damaged_files_english_message_is_in_english(
+    event: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _broken(event, "DROP TABLE violations")
     code, _, err = run(capsys, "standings", str(event), "--group", OPEN)
     assert code == 2 and "violations" in err

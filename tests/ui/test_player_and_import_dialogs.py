@@ -90,7 +90,9 @@ def test_new_player_after_the_deadline_needs_a_reason(qtbot, document: Tournamen
     (added,) = list_players(document.db, GROUP)
     assert added.name == "张三" and added.birth_date == date(1985, 3, 14)
     (late,) = audit_log(document.db, action="deadline_override")
-    assert late.reason == "组委会同意补报" and late.entity == f"{added.group} {added.name}"  # named, no number yet
+    assert (
+        late.reason == "组委会同意补报" and late.entity == f"{added.group} {added.name}"
+    )  # named, no number yet
 
 
 def registration_form(path: Path, rows: list[dict[str, str]]) -> Path:
