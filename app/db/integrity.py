@@ -321,7 +321,7 @@ def _structure_problems(
     reference between its rows (a game's players, a bye's round …) points at a row that exists.
 
     An older revision is left to its migration (its tables are those of its time)."""
-    from app.db.revisions import head_revision
+    from app.db.chain import head_revision
 
     try:
         version = con.execute("SELECT version_num FROM alembic_version").fetchall()
