@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -195,7 +196,13 @@ def read_limited(path: Path | str, limit: int, *, what_zh: str, what_en: str) ->
     try:
         if path.is_dir():
             raise UserError(f"{path} 是文件夹，不是{what_zh}", f"{path} is a folder, not a {what_en}")
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO, a device, a socket: reading could wait for ever
+            raise UserError(
+                f"{path} 不是普通文件，不能作为{what_zh}读取",
+                f"{path} is not a regular file; it cannot be read as a {what_en}",
+            )
+        size = info.st_size
         if size > limit:
             raise UserError(
                 f"{what_zh} {path.name} 过大（{size:,} 字节，最多 {limit:,}）",

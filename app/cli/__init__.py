@@ -53,7 +53,10 @@ COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line: every command of every family."""
+    from app import __version__
+
     parser = common.Parser(prog="xqarbiter", description="象棋赛事编排系统 Xiangqi Arbiter")
+    parser.add_argument("--version", action="version", version=f"xqarbiter {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for register in COMMAND_FAMILIES:
         register(sub)
@@ -62,6 +65,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 # "-+" and "--" look like options to argparse: `result` gets the snapshot code instead
 _DASH_RESULTS = {"-+": "red_forfeit", "--": "double_forfeit"}
+
+#: options whose value is free text: a value starting with "-" (``--reason -2+3``, ``--name -甲-``) is
+#: the value, not an option (argparse reads only ``--reason=-2+3`` so)
+TEXT_OPTIONS = frozenset({"--reason", "--name", "--venue", "--seal", "--organiser", "--override-deadline"})
+
+
+def _join_text_values(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if arg in TEXT_OPTIONS and nxt is not None and nxt.startswith("-") and not nxt.startswith("--"):
+            out.append(f"{arg}={nxt}")
+            i += 2
+            continue
+        out.append(arg)
+        i += 1
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -77,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "命令行参数中含有 NUL 字符（\\x00），文件名和文字中都不能有它",
                 "a command-line argument contains a NUL character (\\x00), which no file name or text may hold",
             )
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(_join_text_values(argv))
         handler: Handler = args.func
         return handler(args)
     except UserError as exc:

@@ -22,14 +22,25 @@ from app.engine.types import UserError
 DEFAULT_PRESET = "tianshui-2024"
 
 
+#: the years an event's dates may fall in (the calendar's ends overflow the date arithmetic)
+EVENT_YEARS = (1990, 2200)
+
+
 def _date(text: str, option: str) -> date:
     try:
-        return date.fromisoformat(text.strip())
+        value = date.fromisoformat(text.strip())
     except ValueError:
         raise UserError(
             f"{option} 应为日期 年-月-日（如 2025-08-01），而不是“{text}”",
             f"{option} takes a date YYYY-MM-DD (e.g. 2025-08-01), not {text!r}",
         ) from None
+    low, high = EVENT_YEARS
+    if not low <= value.year <= high:
+        raise UserError(
+            f"{option} 的日期 {value.isoformat()} 不合理：年份应在 {low}–{high} 之间",
+            f"{option} {value.isoformat()} is not a plausible date: the year must be {low}-{high}",
+        )
+    return value
 
 
 def _datetime(text: str, option: str) -> datetime:
@@ -40,6 +51,12 @@ def _datetime(text: str, option: str) -> datetime:
             f"{option} 应为“年-月-日 时:分”（如 2025-07-28 18:00），而不是“{text}”",
             f"{option} takes 'YYYY-MM-DD HH:MM' (e.g. 2025-07-28 18:00), not {text!r}",
         ) from None
+    low, high = EVENT_YEARS
+    if not low <= value.year <= high:
+        raise UserError(
+            f"{option} 的时间 {value:%Y-%m-%d %H:%M} 不合理：年份应在 {low}–{high} 之间",
+            f"{option} {value:%Y-%m-%d %H:%M} is not plausible: the year must be {low}-{high}",
+        )
     return value.replace(second=0, microsecond=0, tzinfo=None)
 
 
@@ -104,9 +121,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_template(args: argparse.Namespace) -> int:
-    from app.reports.excel_template import write_registration_template
+    from app.reports.excel_template import template_title, write_registration_template
 
-    write_registration_template(output_path(args.xlsx))
+    out = output_path(args.xlsx)
+    if args.event and args.regulation:
+        raise UserError("--event 与 --regulation 只能选一个", "give --event or --regulation, not both")
+    if args.event:
+        from app.services.excel_import import write_template
+
+        with open_file(args.event, read_only=True) as db:
+            write_template(db, out)
+    elif args.regulation:
+        from app.services.regulation_files import read_regulation_file
+
+        reg, _ = read_regulation_file(args.regulation)
+        write_registration_template(out, [g.name for g in reg.groups], title=template_title(reg.event_name))
+    else:
+        write_registration_template(out)
     print(f"已导出报名表模板 {args.xlsx}")
     return 0
 
@@ -163,12 +194,23 @@ def cmd_draw_numbers(args: argparse.Namespace) -> int:
     return 0
 
 
+_STATUS_ZH = {"active": "参赛", "withdrawn": "退赛", "disqualified": "取消成绩"}
+
+
 def cmd_players(args: argparse.Namespace) -> int:
     from app.services.snapshot import export_snapshot
 
     with open_file(args.file, read_only=True) as db:
-        players = export_snapshot(db)["players"]
+        snap = export_snapshot(db)
+    players = snap["players"]
+    groups = [g["name"] for g in snap["groups"]]
     if args.group:
+        if args.group not in groups:
+            names = "、".join(groups)
+            raise UserError(
+                f"没有名为“{args.group}”的组别（现有：{names}）",
+                f"no group named {args.group!r} (groups: {', '.join(groups)})",
+            )
         players = [p for p in players if p["group"] == args.group]
     if args.json:
         print_json(players)
@@ -176,7 +218,8 @@ def cmd_players(args: argparse.Namespace) -> int:
     for p in players:
         no = "" if p["no"] is None else p["no"]
         flags = ("已缴费" if p["fee_paid"] else "未缴费") + (" 已报到" if p["checked_in"] else " 未报到")
-        print(f"{p['group']}\t{no}\t{p['name']}\t{p['team'] or p['unit'] or ''}\t{flags}\t{p['status']}")
+        status = _STATUS_ZH.get(p["status"], p["status"])
+        print(f"{p['group']}\t{no}\t{p['name']}\t{p['team'] or p['unit'] or ''}\t{flags}\t{status}")
     return 0
 
 
@@ -246,6 +289,8 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("template", help="export the empty registration form (附件 2) / 导出报名表")
     p.add_argument("xlsx", help="the .xlsx file to write")
+    p.add_argument("--event", metavar="XQT", help="title and groups from this tournament file")
+    p.add_argument("--regulation", metavar="TOML", help="title and groups from this regulation file")
     p.set_defaults(func=cmd_template)
 
     p = sub.add_parser("import-players", help="import players from the registration form / 导入报名表")

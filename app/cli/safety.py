@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import open_file, output_path, write_output
+from app.cli.common import group_of, open_file, output_path, write_output
 from app.engine.types import UserError
 
 
@@ -69,20 +69,36 @@ def cmd_export_trf(args: argparse.Namespace) -> int:
     from app.services.trf_exchange import export_trf
 
     out = output_path(args.out) if args.out else None
-    text = export_trf(Path(args.file), args.group, for_pairing=args.for_pairing)
+    if args.group_positional is not None and args.group is not None and args.group != args.group_positional:
+        raise UserError(
+            f"组别给了两次且不同：“{args.group_positional}”与 --group “{args.group}”",
+            f"the group is given twice, differently: {args.group_positional!r} and --group {args.group!r}",
+        )
+    with open_file(args.file, read_only=True) as db:
+        group = group_of(db, args.group or args.group_positional)
+        text = export_trf(db, group, for_pairing=args.for_pairing)
     if out is not None:
         write_output(out, text)
         print(f"已导出 TRF {args.out}")
     else:
         sys.stdout.write(text)
+    if args.group_positional is not None:  # said once the export is done (an error stays one message)
+        print(
+            "注意：组别请用 --group 给出（与其他命令一致）；直接写组别的旧写法以后会去掉 "
+            "(note: give the group with --group, like every other command; the positional group is deprecated)",
+            file=sys.stderr,
+        )
     return 0
 
 
 def cmd_import_trf(args: argparse.Namespace) -> int:
-    from app.services.trf_exchange import import_trf
+    from app.services.trf_exchange import import_trf_with_notes
 
-    import_trf(Path(args.trf), Path(args.file)).close()
+    db, notes = import_trf_with_notes(Path(args.trf), Path(args.file), group=args.group)
+    db.close()
     print(f"已从 TRF 创建赛事文件 {args.file}")
+    for note in notes:
+        print(f"注意：{note}")
     return 0
 
 
@@ -111,7 +127,10 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("export-trf", help="export one group as a FIDE TRF / 导出 TRF")
     p.add_argument("file", help="the tournament file (.xqt)")
-    p.add_argument("group", help="the group (组别)")
+    p.add_argument("--group", default=None, help="the group (needed when there are several)")
+    p.add_argument(
+        "group_positional", nargs="?", default=None, metavar="GROUP", help="(deprecated: use --group)"
+    )
     p.add_argument("--out", default=None, help="write to this file instead of stdout")
     p.add_argument(
         "--for-pairing",
@@ -123,4 +142,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser("import-trf", help="create a tournament file from a FIDE TRF / 导入 TRF")
     p.add_argument("trf", help="the TRF file")
     p.add_argument("file", help="the tournament file to create (.xqt)")
+    p.add_argument(
+        "--group",
+        default=None,
+        help="the group's name (default: the title's （group） part, else the title, shortened)",
+    )
     p.set_defaults(func=cmd_import_trf)

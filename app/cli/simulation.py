@@ -110,7 +110,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         ) -> RoundConstraints:
             return constraints_from_rows(reg, number, facts, named)
 
-        findings = check_event(entrants, records, reg.pairing, seeds, reg.points, constraints_for)
+        annulled = {  # 取消成绩，已赛对局作废: counted as forfeits in every round paired after it
+            p["no"]: p.get("status_round") or 1
+            for p in players
+            if p.get("status") == "disqualified" and p.get("dq_games") == "annul"
+        }
+        findings = check_event(entrants, records, reg.pairing, seeds, reg.points, constraints_for, annulled)
         findings_total += len(findings)
         print(f"{group}：{len(records)} 轮，{len(findings)} 处差异或违规")
         for f in findings:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app.db.group_rows import PLAYER_COLUMNS, group_state_from_rows
-from app.db.integrity import integrity_problems
+from app.db.integrity import integrity_problems, structure_problems
 from app.db.leftovers import remove_leftovers
 from app.db.lock import TournamentLock
 from app.db.revisions import file_revision, head_revision
@@ -65,7 +65,11 @@ class LiteFile:
             remove_leftovers(path)
             # the value-by-value check (content_problems) needs the ORM's column types: instead, any
             # value the fast path cannot read sends the command to the full path, which checks them all
-            if file_revision(path) != head_revision() or integrity_problems(path, writable=True):
+            if (
+                file_revision(path) != head_revision()
+                or integrity_problems(path, writable=True)
+                or structure_problems(path, limit=1)
+            ):
                 lock.release()
                 return None
             con = sqlite3.connect(path, isolation_level=None)

@@ -48,12 +48,9 @@ _WINDOWS_LOCK_OFFSET = 1 << 30  # lock a byte far past the JSON, so that the JSO
 
 
 def program_version() -> str:
-    try:
-        from importlib.metadata import version
+    from app import __version__
 
-        return version("xqarbiter")
-    except Exception:  # not installed (frozen build without metadata)
-        return "0.1.0"
+    return __version__
 
 
 def lock_path(path: Path) -> Path:
@@ -76,6 +73,9 @@ class LockHolder:
     def describe(self) -> str:
         return f"{self.host} 进程 {self.pid}，{self.time} 起（{self.program} {self.version}）"
 
+    def describe_en(self) -> str:
+        return f"process {self.pid} on {self.host}, since {self.time} ({self.program} {self.version})"
+
 
 class FileLockedError(UserError):
     """Another live instance has the file open for writing."""
@@ -84,10 +84,11 @@ class FileLockedError(UserError):
         self.path = path
         self.holder = holder
         who = holder.describe() if holder else "未知程序"
+        who_en = holder.describe_en() if holder else "an unknown program"
         super().__init__(
             f"{path.name} 正由另一个程序实例编辑（{who}）。可以只读方式打开；"
             f"确认对方已退出后才可接管（删除 {lock_path(path).name}）",
-            f"{path.name} is open for writing in another instance ({who}); it can be opened read-only",
+            f"{path.name} is open for writing in another instance ({who_en}); it can be opened read-only",
         )
 
 
@@ -98,10 +99,11 @@ class StaleLockError(UserError):
         self.path = path
         self.holder = holder
         who = holder.describe() if holder else "内容无法读取"
+        who_en = holder.describe_en() if holder else "unreadable"
         super().__init__(
             f"{path.name} 上次未正常关闭（锁文件：{who}，该进程已不存在）。可接管后继续编辑"
             "（命令行加 --take-over）",
-            f"{path.name} was not closed properly (lock: {who}, that process is gone); it can be taken "
+            f"{path.name} was not closed properly (lock: {who_en}, that process is gone); it can be taken "
             "over (add --take-over on the command line)",
         )
 

@@ -93,7 +93,7 @@ class Player(Base):
     gender: Mapped[str] = mapped_column(String(8), default="")  # "", "male", "female"
     id_type: Mapped[str] = mapped_column(String(24), default="resident_id")
     id_number: Mapped[str] = mapped_column(String(32))
-    birth_date: Mapped[date] = mapped_column(Date)
+    birth_date: Mapped[date | None] = mapped_column(Date, nullable=True)  # None: unknown (a TRF without one)
     phone: Mapped[str] = mapped_column(String(20))
     rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     unit: Mapped[str] = mapped_column(String(100), default="")  # 单位 when not in a team

@@ -153,7 +153,12 @@ def check_template(text: str, where: str = "template") -> None:
 def fill_template(text: str, values: Mapping[str, str]) -> str:
     """The template with each known placeholder replaced by its value ("" when not given)."""
     check_template(text)
+    # {金额} holds its unit ("2,000 元"): a template that writes 元 after it says it once, not 元元
+    text = _AMOUNT_THEN_YUAN.sub("{金额}\\1", text)
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), ""), text)
+
+
+_AMOUNT_THEN_YUAN = re.compile(r"\{金额\}\s*元(整?)")
 
 
 _PLACES_ZH = "一二三四五六七八九十"

@@ -206,6 +206,18 @@ class RoundRecord:
     absent: tuple[Absence, ...] = ()
 
 
+def mask_phone(phone: str) -> str:
+    """Mask a phone number as public documents show one: the first three and the last four digits.
+
+    >>> mask_phone("13900000526"), mask_phone("")
+    ('139****0526', '')
+    """
+    text = phone.strip()
+    if len(text) > 7:
+        return text[:3] + "*" * (len(text) - 7) + text[-4:]
+    return "*" * len(text)
+
+
 def mask_id_number(id_number: str) -> str:
     """Mask an ID number for public documents (RULES.md §11).
 

@@ -214,6 +214,7 @@ def restore_backup(path: Path | str, backup: Path | str, *, take_over: bool = Fa
             try:
                 src.backup(dst)
                 dst.execute("PRAGMA journal_mode=DELETE")
+                _log_restore(dst, backup.name, saved.name)
                 dst.commit()
             finally:
                 dst.close()
@@ -236,6 +237,26 @@ def restore_backup(path: Path | str, backup: Path | str, *, take_over: bool = Fa
     finally:
         lock.release()
     return saved
+
+
+def _log_restore(con: sqlite3.Connection, backup: str, saved: str) -> None:
+    """The restored file's audit log says it was restored, from which backup, and where the state it
+    replaced was kept (the backup's own log ends before the restore)."""
+    from app.db.lite import stored_datetime
+    from app.services.audit import DEFAULT_ARBITER
+
+    con.execute(
+        "INSERT INTO audit_log (at, who, action, entity, before, after, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            stored_datetime(datetime.now().replace(microsecond=0)),
+            DEFAULT_ARBITER,
+            "restore_backup",
+            "赛事文件",
+            saved,
+            backup,
+            "",
+        ),
+    )
 
 
 def _tournament_fields(path: Path, columns: str) -> tuple[object, ...] | None:

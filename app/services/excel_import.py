@@ -615,8 +615,8 @@ def import_players(
 
 def write_template(db: Database, path: Path | str) -> Path:
     """The empty registration form with this tournament's groups in the 组别 list."""
-    from app.reports.excel_template import write_registration_template
+    from app.reports.excel_template import template_title, write_registration_template
     from app.services.tournaments import tournament_info
 
     info = tournament_info(db)
-    return write_registration_template(path, [g.name for g in info.groups])
+    return write_registration_template(path, [g.name for g in info.groups], title=template_title(info.name))

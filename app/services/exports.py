@@ -83,6 +83,15 @@ SIGNED_DOCUMENTS = (
 )
 #: Documents of one round of one group.
 ROUND_DOCUMENTS = ("table-cards", "pairings", "results", "record-sheets")
+#: Documents printed with full ID numbers and phones (内部): their files are owner-only (0600).
+PRIVATE_DOCUMENTS = ("payout",)
+
+
+def holds_personal_numbers(name: str, *, internal: bool = False) -> bool:
+    """Whether document ``name`` carries full ID numbers or phones, so that its file must be readable
+    by its owner only, as backups and snapshots are: the payout sheet and the internal entry list."""
+    return name in PRIVATE_DOCUMENTS or (internal and name == "entry-list")
+
 
 _GENDER_ZH = {"male": "男", "female": "女"}
 _STATUS_NOTE = {PlayerStatus.WITHDRAWN: "退赛", PlayerStatus.DISQUALIFIED: "取消资格"}
@@ -110,11 +119,11 @@ def _header(
     info: TournamentInfo, group: str = "", number: int | None = None, round_label: str = ""
 ) -> model.EventHeader:
     reg = info.regulations
-    return model.EventHeader(
-        event_name=info.name,
-        group=group,
+    return model.EventHeader(  # a number that reached a stored name is masked (RULES.md §11)
+        event_name=mask_personal(info.name),
+        group=mask_personal(group),
         round=number,
-        venue=reg.venue,
+        venue=mask_personal(reg.venue),
         dates=_dates(reg.start_date, reg.end_date),
         time_control=reg.swiss_time_control.label,
         round_label=round_label,
@@ -810,7 +819,7 @@ def result_workbook(db: Database) -> model.ResultWorkbook:
     with db.one_reading():
         entries, rounds, tables, crosstables, teams, _ = _event_parts(db)
         return model.ResultWorkbook(
-            event_name=tournament_info(db).name,
+            event_name=mask_personal(tournament_info(db).name),
             entries=tuple(entries),
             rounds=tuple(rounds),
             standings=tuple(tables),
@@ -827,7 +836,7 @@ def public_site(db: Database) -> PublicSite:
     with db.one_reading():
         entries, rounds, tables, crosstables, teams, with_bracket = _event_parts(db)
         return PublicSite(
-            event_name=tournament_info(db).name,
+            event_name=mask_personal(tournament_info(db).name),
             entries=tuple(entries),
             rounds=tuple(rounds),
             standings=tuple(tables),
@@ -1122,7 +1131,9 @@ def write_document(db: Database, name: str, out: str | Path, **options: object) 
 
     check_output_path(out)
     data = render_pdf(db, name, **options)  # type: ignore[arg-type]
-    return write_atomic(out, data)
+    return write_atomic(
+        out, data, private=holds_personal_numbers(name, internal=bool(options.get("internal")))
+    )
 
 
 def write_result_workbook(db: Database, out: str | Path) -> Path:

@@ -34,6 +34,7 @@ from app.engine.knockout import (
     time_control,
 )
 from app.engine.regulations import Regulations
+from app.engine.text import count_en
 from app.engine.types import Colour, GameResult, UserError
 from app.services import audit
 from app.services.brackets import load_bracket, rows_of, save_bracket
@@ -63,7 +64,7 @@ def create_knockout(db: Database, group: str, *, who: str = audit.DEFAULT_ARBITE
         if pending:
             raise UserError(
                 f"{group}第 {split} 轮还有 {len(pending)} 台未录入成绩，不能产生淘汰赛对阵",
-                f"{group} round {split} still has {len(pending)} boards without result",
+                f"{group} round {split} still has {count_en(len(pending), 'board')} without result",
             )
         order = ranking_after(s, g, reg, split)
         statuses = {e.no: e.status for e in state.entrants}

@@ -60,10 +60,15 @@ def pool_for(
     left_out: set[int],
     rank_keys: dict[int, tuple[int, ...]] | None,
 ) -> list[PairingPlayer]:
-    """The round's pool: the players who may be paired, less ``left_out`` and those excused from the
-    round (请假: not paired, 0 points, no forfeit), with their history."""
+    """The round's pool: the players who may be paired, less ``left_out``, those excused from the
+    round (请假: not paired, 0 points, no forfeit) and those re-entered from a later round (退赛后
+    恢复参赛 from round N: not paired before N), with their history."""
     left_out = left_out | state.excused_in(number)
-    eligible = [e for e in state.entrants if e.may_be_paired and e.no not in left_out]
+    eligible = [
+        e
+        for e in state.entrants
+        if e.may_be_paired and e.no not in left_out and (e.reentry_round is None or e.reentry_round <= number)
+    ]
     history = [r for r in state.rounds if r.number < number]
     scored = [r for r in state.scored_rounds if r.number < number]  # as the standings count them
     pool = pool_from_history(

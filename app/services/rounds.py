@@ -18,6 +18,7 @@ from app.engine.discipline import scores
 from app.engine.event import Entrant, GroupState
 from app.engine.pairing import pair_round
 from app.engine.regulations import Regulations, ScoreGroupOrder
+from app.engine.text import count_en
 from app.engine.types import AbsenceKind, GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
 from app.services.backups import backup_after
@@ -174,7 +175,7 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
         if pending:
             raise UserError(
                 f"第 {number} 轮还有 {len(pending)} 台未录入成绩：{'、'.join(map(str, pending))}",
-                f"round {number} still has {len(pending)} boards without a result: {', '.join(map(str, pending))}",
+                f"round {number} still has {count_en(len(pending), 'board')} without a result: {', '.join(map(str, pending))}",
             )
         if rnd.closed_at is not None:
             return ""
@@ -217,7 +218,7 @@ def pair_next_round(
         if unnumbered:
             raise UserError(
                 f"{group}还有 {len(unnumbered)} 名棋手没有序号（如 {unnumbered[0]}），请先抽签",
-                f"{group}: {len(unnumbered)} players have no sequence number yet; draw the numbers first",
+                f"{group}: {count_en(len(unnumbered), 'player')} without a sequence number yet; draw the numbers first",
             )
         ko = knockout_players(s, g, reg)
         split = fmt.knockout_size and number > fmt.swiss_rounds

@@ -30,6 +30,7 @@ from app.engine.prizes import PrizeCandidate, PrizeList, award_prizes
 from app.engine.registration import age_on
 from app.engine.regulations import PrizeKind, Regulations, Tiebreak
 from app.engine.teams import TeamRanking, rank_teams
+from app.engine.text import count_en
 from app.engine.types import (
     GameResult,
     Gender,
@@ -176,6 +177,7 @@ class StandingsView:
     final: bool = False
     latest_round: int = 0  # the group's latest paired round
     pending: int = 0  # boards of ``after_round`` still without a result (asked for explicitly)
+    latest_complete: bool = False  # every result of ``latest_round`` is in (an earlier round was asked for)
 
     @property
     def chain_zh(self) -> str:
@@ -205,9 +207,7 @@ class StandingsView:
             return "before round 1 (by sequence number; no round complete yet)"
         title = f"standings after round {self.after_round}"
         if self.pending:
-            title += (
-                f" (round {self.after_round} still has {self.pending} boards without a result: provisional)"
-            )
+            title += f" (round {self.after_round} still has {count_en(self.pending, 'board')} without a result: provisional)"
         return title
 
     @property
@@ -215,6 +215,8 @@ class StandingsView:
         """Why a later round is not counted, when one is being played (empty otherwise)."""
         if self.final or self.latest_round <= self.after_round:
             return ""
+        if self.latest_complete:
+            return f"名次截至第 {self.after_round} 轮（按所选轮次；已赛至第 {self.latest_round} 轮）"
         return (
             f"第 {self.latest_round} 轮尚未全部结束，名次截至第 {self.after_round} 轮（成绩已齐的最后一轮）"
         )
@@ -223,6 +225,8 @@ class StandingsView:
     def note_en(self) -> str:
         if self.final or self.latest_round <= self.after_round:
             return ""
+        if self.latest_complete:
+            return f"standings after round {self.after_round}, as asked (round {self.latest_round} is played too)"
         return (
             f"round {self.latest_round} is not complete: the standings are after round "
             f"{self.after_round}, the last round with every result in"
@@ -237,6 +241,7 @@ def group_standings(db: Database, group: str, after_round: int | None = None) ->
         state, table = _standings(s, g, reg, after_round)
     by_no = {e.no: e for e in state.entrants}
     lines = tuple(StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r) for r in table.rows)
+    latest = max((r.number for r in state.rounds), default=0)
     return StandingsView(
         group=group,
         after_round=table.after_round,
@@ -244,8 +249,9 @@ def group_standings(db: Database, group: str, after_round: int | None = None) ->
         lines=lines,
         disqualified=tuple((no, by_no[no].name) for no in table.disqualified),
         decided_by_sequence_number=table.decided_by_sequence_number,
-        latest_round=max((r.number for r in state.rounds), default=0),
+        latest_round=latest,
         pending=_pending_in(state, table.after_round),
+        latest_complete=latest > 0 and _pending_in(state, latest) == 0,
     )
 
 
@@ -553,7 +559,7 @@ def _prize_candidates(s: Session, g: Group, reg: Regulations) -> dict[int, Prize
         out[p.no] = PrizeCandidate(
             p.no,
             gender=Gender(p.gender) if p.gender else None,
-            age=age_on(p.birth_date, first_day),
+            age=None if p.birth_date is None else age_on(p.birth_date, first_day),  # unknown: no age prize
             region=p.region,
             unit=p.unit,
             team=p.team.name if p.team else "",

@@ -23,6 +23,7 @@ from app.db.models import Group, Player, Round, Tournament
 from app.db.session import Database, open_database
 from app.engine.regulations import (
     Regulations,
+    check_public_texts,
     preset,
     regulations_from_dict,
     regulations_from_toml,
@@ -64,6 +65,7 @@ def create_tournament(
     reg = regulations or preset(preset_name)
     reg.validate()
     event_name = clean_text(name, "赛事名称", "the event name", EVENT_NAME_MAX) if name is not None else None
+    check_public_texts(reg if event_name is None else dataclasses.replace(reg, event_name=event_name))
     db = open_database(path, create=True)
     with discard_on_failure(db):
         _fill_new(db, path, preset_name, reg, event_name, who)
@@ -187,6 +189,7 @@ def new_event_regulations(template: str | Regulations, event: NewEvent) -> Regul
         ),
     )
     reg.validate()
+    check_public_texts(reg)
     return reg
 
 
@@ -286,6 +289,7 @@ def update_regulations(
 ) -> None:
     """Replace the regulation; refused where a change would alter a round already paired."""
     new.validate()
+    check_public_texts(new)
     with db.session() as s:
         t = tournament_row(s)
         old = regulations_of(s)

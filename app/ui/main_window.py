@@ -250,7 +250,7 @@ class MainWindow(QMainWindow):
 
     def print_document(self, name: str) -> QWidget | None:
         """Render document ``name`` for the chosen group (round documents: the round shown) and preview it."""
-        from app.services.exports import IMAGE_DOCUMENTS, ROUND_DOCUMENTS, render_pdf
+        from app.services.exports import IMAGE_DOCUMENTS, ROUND_DOCUMENTS, holds_personal_numbers, render_pdf
         from app.ui.printing import PRINTED, PrintPreviewDialog
 
         if self.document is None:
@@ -273,7 +273,12 @@ class MainWindow(QMainWindow):
         )
         try:
             dialog = PrintPreviewDialog(
-                f"{label} — {self.document.group}", pdf, suggested, self, picture=name in IMAGE_DOCUMENTS
+                f"{label} — {self.document.group}",
+                pdf,
+                suggested,
+                self,
+                picture=name in IMAGE_DOCUMENTS,
+                private=holds_personal_numbers(doc),
             )
         finally:
             QApplication.restoreOverrideCursor()

@@ -80,10 +80,12 @@ class PrintPreviewDialog(QDialog):
         parent: QWidget | None = None,
         *,
         picture: bool = False,
+        private: bool = False,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self.pdf = pdf
+        self.private = private  # full ID numbers and phones (内部): the saved file is owner-only
         self.suggested_name = suggested_name
         self.images = page_images(pdf)
         pages = QWidget(self)
@@ -126,7 +128,9 @@ class PrintPreviewDialog(QDialog):
         path = Path(name)
         if path.suffix.lower() != ".pdf":
             path = path.with_suffix(".pdf")
-        path.write_bytes(self.pdf)
+        from app.files import write_atomic
+
+        write_atomic(path, self.pdf, private=self.private)
         return path
 
     def save_picture(self) -> Path | None:

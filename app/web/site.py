@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from app.engine.privacy import mask_personal
 from app.engine.types import UserError
 from app.reports.model import PairingList
 from app.services import exports, hall
@@ -157,7 +158,7 @@ class HallSite:
             prizes_final = exports.prize_list_model(self.db).header.round_label == ""
         except UserError:
             prizes_final = False
-        return Snapshot(stamp, info.name, groups, prizes_final, self.clock(), self._load)
+        return Snapshot(stamp, mask_personal(info.name), groups, prizes_final, self.clock(), self._load)
 
     # ------------------------------------------------------------------ read models (through the services)
 

@@ -95,3 +95,13 @@ def test_paths_are_cut_to_the_file_name_and_ordinary_text_is_left_alone() -> Non
         "赛事-20240726-093000-manual.xqt",
     ):
         assert mask_personal(plain) == plain
+
+
+def test_an_amount_followed_by_yuan_in_the_template_says_yuan_once() -> None:
+    from app.engine.paperwork import fill_template
+
+    values = {"金额": "2,000 元", "姓名": "王五"}
+    assert fill_template("奖金{金额}元", values) == "奖金2,000 元"
+    assert fill_template("奖金 {金额} 元整", values) == "奖金 2,000 元整"
+    assert fill_template("奖金{金额}", values) == "奖金2,000 元"
+    assert fill_template("{姓名}元旦快乐", values) == "王五元旦快乐"  # only after the amount

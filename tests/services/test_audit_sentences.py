@@ -46,3 +46,23 @@ def test_issue_16_actions_in_words(tmp_path: Path) -> None:
     paperwork = next(x for x in audit_sentences(db) if x.action_zh == "修改裁判人员与证书")
     assert paperwork.change_zh == "裁判人员、主办单位（签字：裁判长 高福荣）"
     assert paperwork.action_en == "officials and certificate changed"
+
+
+def test_a_team_change_reads_as_team_names_not_yes_or_no(tmp_path: Path) -> None:
+    from app.services.audit_text import audit_sentences
+    from app.services.registration import list_players, set_team
+    from app.services.snapshot import import_snapshot
+    from tests.factories import player, snapshot
+
+    data = snapshot([player(i, "棋手" + "甲乙丙丁"[i - 1]) for i in range(1, 5)])
+    data["groups"][0]["teams"] = True
+    db = import_snapshot(data, tmp_path / "t.xqt")
+    try:
+        pid = list_players(db)[0].id
+        set_team(db, pid, "兰州队")
+        set_team(db, pid, None)
+        lines = [x for x in audit_sentences(db) if x.action_en == "team changed"]
+    finally:
+        db.close()
+    assert [x.change_zh for x in lines] == ["（无） → 兰州队", "兰州队 → （无）"]
+    assert [x.change_en for x in lines] == ["(none) → 兰州队", "兰州队 → (none)"]

@@ -30,7 +30,9 @@ compared lexicographically (smaller is better):
   and the distance they float are minimal, from the top down. Then ``L`` = the number of whole
   score groups floated past, summed over the pairs (``b − a − 1`` for a pair joining ``G_a`` and
   ``G_b``): among pairings crossing every cut equally often, a chain of short floats between
-  neighbouring groups beats a float past a whole group (近分者对弈, RULES.md §5).
+  neighbouring groups beats a float past a whole group (近分者对弈, RULES.md §5). Ruling (RULES.md
+  §5, 2026-12): L counts groups skipped, not pairs — two pairs that each skip one group (L = 2)
+  tie with one pair that skips two (L = 2), and colours then decide.
 - **W** the number of weak avoidances (尽量回避, issue 16) broken by the pairs made: a pair of the
   same unit under a weak unit rule counts 1, and so on for each weak rule or named pair it breaks.
   Ranked just below S1 and above S2: the score groups are kept first, then as few weakly avoided
@@ -40,7 +42,10 @@ compared lexicographically (smaller is better):
   colour) who do not get their due colour. For a pair this is the minimum, over the colour
   assignments allowed by H3, of the players not getting their due colour; the colour allocation
   below always achieves it.
-- **S3** the sum over pairs of the order cost. Same group of size m, ranks r < q, h = m // 2:
+- **S3** the sum over pairs of the order cost. Ruling (RULES.md §5, 2026-12): S3 is one sum of
+  the floater's cost and the in-group order cost — the floater's identity and the order inside
+  the groups are traded against each other in this one sum, not ranked one above the other.
+  Same group of size m, ranks r < q, h = m // 2:
   ``|q − r − h|`` plus ``h`` when both are in the same half (not r < h ≤ q); so 1 vs h+1, 2 vs h+2 …
   costs 0 and each step away from that costs 1. Pair across groups (higher player of rank r in a
   group of size m, lower player of rank q): ``(m − 1 − r) + q`` — the floater is the lowest-ranked
@@ -399,8 +404,23 @@ def _choose_bye(
         rest = [i for i in range(full.n) if i != c]
         if _completable(full, rest)[0] is not None:
             p = ordered[c]
-            zh = f"{p.no}号轮空：积分最低组中未轮空过的排名最低者，按胜局计分"
-            en = f"{p.no} gets the bye: the lowest-ranked player without a bye in the lowest score group; it scores a win"
+            lowest = ordered[-1].score
+            if p.score == lowest:
+                zh = f"{p.no}号轮空：积分最低组中未轮空过的排名最低者，按胜局计分"
+                en = f"{p.no} gets the bye: the lowest-ranked player without a bye in the lowest score group; it scores a win"
+            else:  # the lowest group(s) had all had their byes (or could not give one): the bye moved up
+                below = sorted({q.score for q in ordered if q.score < p.score})
+                groups = "、".join(f"{s}分" for s in below)
+                groups_en = ", ".join(f"{s}" for s in below)
+                zh = (
+                    f"{p.no}号轮空：{groups}组的棋手都已轮空过或不能轮空，轮空上移到{p.score}分组，"
+                    f"由该组中未轮空过的排名最低者轮空，按胜局计分"
+                )
+                en = (
+                    f"{p.no} gets the bye: every player on {groups_en} points has had a bye or could not take it, "
+                    f"so the bye moved up to the {p.score}-point group, to its lowest-ranked player without a bye; "
+                    "it scores a win"
+                )
             if skipped:
                 zh += f"（{_list(skipped)}轮空后其余棋手无法合法配对，故顺延）"
                 en += f" (with {skipped} out, the others could not be paired legally)"
@@ -1210,12 +1230,12 @@ def _explain(
     if skipped:
         zh += (
             f"；越过{skipped}个积分组：降组人数相同而只在相邻积分组之间降组的合法编排不存在"
-            "（近分者对弈：越组降组劣于相邻组之间的连续降组）"
+            "（近分者对弈：越组降组劣于相邻组之间的连续降组；L 计越过的整组数，不计对数）"
         )
         en += (
             f"; it floats past {skipped} score group(s): no legal pairing with the same floaters "
             "per score boundary floats only between neighbouring groups (a chain of short floats "
-            "is preferred to a long float)"
+            "is preferred to a long float; L counts groups skipped, not pairs)"
         )
         if not exact:
             zh += "（大赛分步编排）"
@@ -1251,8 +1271,11 @@ def _floater_choice(pool: _Pool, f: int, g: int, partner: dict[int, int]) -> tup
     if f == natural_f and g == natural_g:
         return (
             FloaterChoice.ORDER,
-            "降组人选按S3：高分组排名最低者对低分组排名最高者",
-            "the floater is chosen by S3: the lowest-ranked of the higher group meets the highest-ranked of the lower group",
+            "降组人选按S3：高分组排名最低者对低分组排名最高者"
+            "（S3 是降组人选与组内顺序的同一个总和，二者相互抵换，不分先后）",
+            "the floater is chosen by S3: the lowest-ranked of the higher group meets the highest-ranked of the lower group"
+            " (S3 is one sum of the floater's cost and the order inside the groups, traded against each other,"
+            " not ranked one above the other)",
         )
     if f != natural_f:
         other, mate = natural_f, partner.get(natural_f)
@@ -1307,8 +1330,8 @@ def _floater_choice(pool: _Pool, f: int, g: int, partner: dict[int, int]) -> tup
     if v_alt[4] > v_now[4]:
         return (
             FloaterChoice.ORDER,
-            f"{who_zh}，积分组内顺序偏差更大（S3）",
-            f"{who_en}, the order inside the score groups would be further from 1 vs n/2+1 (S3)",
+            f"{who_zh}，降组人选与积分组内顺序的合计代价更大（S3 是二者的同一个总和）",
+            f"{who_en}, the one sum of the floater's cost and the order inside the score groups would be larger (S3)",
         )
     if v_alt[4] == v_now[4] and v_alt[5] > v_now[5]:
         return (
