@@ -1,0 +1,110 @@
+"""The kept answers (app/web/cache.py) in front of the hall application: a page's answer built once per
+version and sent as kept, 304 for a matching tag, dropped when the file changes; what must never be
+kept is not; the host rule still applies; one address cannot flood."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from app.engine.types import GameResult
+from app.services import hall
+from app.services.results import enter_result
+from app.web.app import ThreadOwner, _host_allowed, create_app, hall_of
+from app.web.cache import PageCache
+
+from .conftest import BASE
+
+
+@pytest.fixture
+def kept(db: Any, owner: ThreadOwner) -> Iterator[tuple[TestClient, PageCache, Any]]:
+    application = create_app(db, owner, poll_seconds=0.05)
+    state = hall_of(application)
+
+    def version() -> int | None:
+        return state.site.current.version if state.site.current is not None else None
+
+    cache = PageCache(application, version=version, host_allowed=_host_allowed)
+    with TestClient(cache, base_url=BASE) as client:
+        yield client, cache, state
+
+
+def test_a_page_is_built_once_per_version_and_sent_as_kept(kept: Any) -> None:
+    client, cache, _ = kept
+    first = client.get("/g/1/")
+    second = client.get("/g/1/")
+    assert first.status_code == second.status_code == 200
+    assert cache.hits == 1 and cache.passed == 1
+    assert second.content == first.content
+    assert {k: v for k, v in second.headers.items() if k != "date"} == {
+        k: v for k, v in first.headers.items() if k != "date"
+    }
+    assert "default-src 'none'" in second.headers["content-security-policy"]
+    part = client.get("/g/1/?part=main")  # the refresh of <main>: kept apart from the whole page
+    assert part.status_code == 200 and len(part.content) < len(first.content)
+    assert client.get("/g/1/?part=main").content == part.content and cache.hits == 2
+
+
+def test_a_matching_tag_gets_304_without_a_body(kept: Any) -> None:
+    client, cache, _ = kept
+    page = client.get("/g/1/standings")
+    again = client.get("/g/1/standings", headers={"If-None-Match": page.headers["etag"]})
+    assert again.status_code == 304 and again.content == b"" and cache.hits == 1
+    assert again.headers["etag"] == page.headers["etag"] and "content-length" not in again.headers
+
+
+def test_a_change_to_the_file_drops_what_was_kept(kept: Any, db: Any, owner: ThreadOwner) -> None:
+    client, _, state = kept
+    before = client.get("/g/1/")
+    assert client.get("/g/1/").content == before.content
+    owner.submit(lambda: enter_result(db, "公开组", 4, 9, GameResult.DRAW)).result()
+    state.changed()
+    deadline = time.monotonic() + 10
+    while client.get("/version").text == before.headers["x-hall-version"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    after = client.get("/g/1/")
+    assert after.headers["x-hall-version"] != before.headers["x-hall-version"]
+    assert after.content != before.content
+    assert client.get("/g/1/", headers={"If-None-Match": before.headers["etag"]}).status_code == 200
+
+
+def test_searches_deputies_and_foreign_hosts_are_never_answered_from_what_is_kept(kept: Any, db: Any) -> None:
+    client, cache, _ = kept
+    for _ in range(2):
+        assert client.get("/find", params={"q": "王"}).status_code == 200
+        assert client.get("/g/1/", params={"q": "1"}).status_code == 200
+    issued = hall.issue_deputy_token(db, "公开组", 9, 12, "张副裁判")
+    for _ in range(2):
+        assert client.get(hall.deputy_path(issued.token)).status_code == 200
+    assert cache.hits == 0
+    client.get("/g/1/")
+    client.get("/g/1/")
+    assert cache.hits == 1
+    assert client.get("/g/1/", headers={"Host": "evil.example"}).status_code == 400  # DNS rebinding
+    assert cache.hits == 1  # the foreign host went to the application, which refused it
+
+
+def test_gzip_and_plain_are_kept_apart(kept: Any) -> None:
+    client, cache, _ = kept
+    zipped = client.get("/g/1/", headers={"Accept-Encoding": "gzip"})
+    plain = client.get("/g/1/", headers={"Accept-Encoding": "identity"})
+    assert zipped.headers.get("content-encoding") == "gzip" and "content-encoding" not in plain.headers
+    again = client.get("/g/1/", headers={"Accept-Encoding": "identity"})
+    assert again.content == plain.content and "content-encoding" not in again.headers and cache.hits == 1
+
+
+def test_one_address_cannot_flood(db: Any, owner: ThreadOwner) -> None:
+    application = create_app(db, owner)
+    cache = PageCache(application, version=lambda: None, host_allowed=_host_allowed, rate=(0.01, 20))
+    flood = TestClient(cache, base_url=BASE, client=("192.168.1.50", 40000))
+    codes = [flood.get("/static/hall.css").status_code for _ in range(40)]
+    assert codes.count(200) == 20 and codes.count(429) == 20
+    phone = TestClient(cache, base_url=BASE, client=("192.168.1.51", 40000))
+    assert phone.get("/static/hall.css").status_code == 200  # another phone is not held back
+    r = TestClient(cache, base_url=BASE, client=("192.168.1.50", 40001)).get("/")
+    assert r.status_code == 429 and r.headers["retry-after"] == "5"
+    assert r.headers["x-content-type-options"] == "nosniff"
