@@ -1,18 +1,26 @@
-"""Benchmark: the hall server under 200 phones on 127.0.0.1 (prints JSON).
+"""Benchmark: the hall server under a full hall of phones on 127.0.0.1 (prints JSON).
 
 The server runs in its own process, as in the hall: the demo event mid-tournament (160 players, 公开组
 round 4 being entered), served by uvicorn in a background thread, with a "chief" entering one result
 every few seconds through the owner (each change rebuilds the pages and is announced to every phone,
-which then fetches its page again). A third process keeps one core busy (``--no-busy`` to skip), as
-another program on the arbiter's laptop would. The load client is :mod:`bench.hall_load`.
+which then fetches its page again). A third process (a Python busy loop) keeps one core busy
+(``--no-busy`` to skip), as another program on the arbiter's laptop would. The load client is
+:mod:`bench.hall_load`: each phone from its own loopback address, holding the refresh stream and opening
+pages at random (open loop).
 
-    .venv/bin/python bench/bench_hall.py [--clients 200] [--seconds 30] [--think 1.0]
+Figures: page latency (from the moment a phone wanted the page), the time from a result's commit to
+the moment each phone has a page carrying it ("result_p95_ms"), errors, and the CPU time of the server
+process and of the load client (so that a run where the client was the bottleneck shows).
+
+    .venv/bin/python bench/bench_hall.py [--clients 1000] [--seconds 30] [--think 3]
+    .venv/bin/python bench/bench_hall.py --knee      # p95 against the request rate, 1,000 phones
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import json
 import os
 import subprocess
@@ -21,6 +29,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -29,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 def serve(path: Path, change_every: float) -> int:
     """The server process: serve ``path`` on a free loopback port, enter a result every few seconds."""
     from app.engine.types import GameResult
+    from app.services import hall
     from app.services.results import enter_result
     from app.services.rounds import round_view
     from app.services.tournaments import open_tournament
@@ -41,35 +51,65 @@ def serve(path: Path, change_every: float) -> int:
     url = server.start()
     print("READY", url, flush=True)
     stop = threading.Event()
-    changes = [0]
+    commits: list[tuple[int, float]] = []
+
+    def enter(board: int) -> tuple[int, float]:
+        enter_result(db, "公开组", 4, board, GameResult.DRAW)
+        return hall.change_stamp(db), time.monotonic()
 
     def chief() -> None:
         pending = [b.board for b in round_view(db, "公开组", 4).boards if b.result is GameResult.PENDING]
         for board in pending:
             if stop.wait(change_every):
                 return
-            owner.submit(lambda board=board: enter_result(db, "公开组", 4, board, GameResult.DRAW)).result()
+            commits.append(owner.submit(lambda board=board: enter(board)).result())
             server.changed()
-            changes[0] += 1
 
     if change_every > 0:
         threading.Thread(target=chief, daemon=True).start()
-    sys.stdin.readline()  # the parent closes stdin when it is done
+    sys.stdin.read()  # the parent closes stdin when it is done
     stop.set()
     server.stop()
     owner.close()
     db.close()
-    print(json.dumps({"changes": changes[0]}), flush=True)
+    print(json.dumps({"commits": commits}), flush=True)
     return 0
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of process ``pid`` (Linux), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--clients", type=int, default=200)
+    parser.add_argument("--clients", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--think", type=float, default=1.0, help="mean pause between a phone's pages (s)")
+    parser.add_argument("--think", type=float, default=3.0, help="mean pause between a phone's pages (s)")
+    parser.add_argument(
+        "--jitter", type=float, default=0.0, help="a phone's random wait before a refresh (s)"
+    )
     parser.add_argument("--change-every", type=float, default=3.0, help="a result entered every … s")
     parser.add_argument("--no-busy", action="store_true", help="do not load a core with another process")
+    parser.add_argument("--same-address", action="store_true", help="every phone on 127.0.0.1")
+    parser.add_argument(
+        "--knee",
+        nargs="*",
+        type=float,
+        metavar="RATE",
+        help="step the page rate (requests/s over all phones) and report p95 at each step",
+    )
     parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -77,7 +117,7 @@ def main() -> int:
 
     from app.services.demo import create_demo
     from app.services.simulation import play_demo_midway
-    from bench.hall_load import run_load
+    from bench.hall_load import delivery, run_load
 
     work = Path(tempfile.mkdtemp(prefix="xq-bench-hall-"))
     path = work / "demo.xqt"
@@ -85,6 +125,7 @@ def main() -> int:
     play_demo_midway(db, seed=2024)
     db.close()
 
+    load_before = load_average()
     busy = None if args.no_busy else subprocess.Popen([sys.executable, "-c", "while True: pass"])
     server = subprocess.Popen(
         [sys.executable, __file__, "--serve", str(path), "--change-every", str(args.change_every)],
@@ -93,6 +134,7 @@ def main() -> int:
         text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
+    runs: list[dict[str, Any]] = []
     try:
         assert server.stdout is not None and server.stdin is not None
         ready = server.stdout.readline().split()
@@ -100,10 +142,30 @@ def main() -> int:
             raise SystemExit(f"the server did not start: {ready}")
         url = ready[1]
         time.sleep(0.5)
-        figures = asyncio.run(run_load(url, clients=args.clients, duration=args.seconds, think=args.think))
+        steps = [None] if args.knee is None else (args.knee or [250, 500, 1000, 1500, 2000, 3000])
+        for rate in steps:
+            think = args.think if rate is None else args.clients / rate
+            cpu0 = cpu_seconds(server.pid)
+            figures, tally, ended = asyncio.run(
+                run_load(
+                    url,
+                    clients=args.clients,
+                    duration=args.seconds,
+                    think=think,
+                    jitter=args.jitter,
+                    same_address=args.same_address or None,
+                )
+            )
+            cpu1 = cpu_seconds(server.pid)
+            if cpu0 is not None and cpu1 is not None:
+                figures["server_cpu_s"] = round(cpu1 - cpu0, 2)
+                requests = int(figures["requests"])  # type: ignore[call-overload]
+                figures["server_cpu_us_per_request"] = round(1e6 * (cpu1 - cpu0) / max(1, requests), 1)
+            figures["_tally"], figures["_ended"] = tally, ended
+            runs.append(figures)
         server.stdin.close()
         tail = server.stdout.read().strip().splitlines()
-        changes = json.loads(tail[-1])["changes"] if tail else None
+        commits = [tuple(c) for c in json.loads(tail[-1])["commits"]] if tail else []
     finally:
         if server.poll() is None:
             server.terminate()
@@ -111,19 +173,51 @@ def main() -> int:
         if busy is not None:
             busy.kill()
             busy.wait()
-    import importlib.util
+    for figures in runs:
+        tally, ended = figures.pop("_tally"), figures.pop("_ended")
+        started = ended - float(figures["seconds"])  # type: ignore[arg-type]
+        mine = [(v, t) for v, t in commits if started <= t <= ended]
+        figures.update(delivery(tally.seen, mine, ended))  # type: ignore[arg-type]
 
-    result = {
+    common = {
         "benchmark": "hall_server",
         "event": "demo mid-tournament, 160 players, 公开组 round 4 (60 boards) being entered",
         "busy_core": busy is not None,
         "cores": os.cpu_count(),
+        "load_average_before": load_before,
         "http": "httptools" if importlib.util.find_spec("httptools") else "h11",
-        "results_entered_during_run": changes,
-        **figures,
-        "goal_p95_ms": 100,
+        "result_every_s": args.change_every,
+        "goal": "p95 ≤ 100 ms, result on every phone ≤ 1 s (p95), 0 errors",
     }
-    print(json.dumps(result, ensure_ascii=False))
+    if args.knee is None:
+        print(json.dumps({**common, **runs[0]}, ensure_ascii=False))
+        return 0
+    table = [
+        {
+            k: f[k]
+            for k in (
+                "think_mean_s",
+                "requests_per_s",
+                "p50_ms",
+                "p95_ms",
+                "p99_ms",
+                "result_p95_ms",
+                "errors",
+                "server_cpu_us_per_request",
+                "client_cpu_us_per_request",
+                "client_late_p95_ms",
+            )
+            if k in f
+        }
+        for f in runs
+    ]
+    knee = next((f["requests_per_s"] for f in runs if float(f["p95_ms"]) > 1000), None)  # type: ignore[arg-type]
+    print(
+        json.dumps(
+            {**common, "clients": args.clients, "steps": table, "knee_requests_per_s": knee},
+            ensure_ascii=False,
+        )
+    )
     return 0
 
 
