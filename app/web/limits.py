@@ -323,6 +323,7 @@ class GuardedMixin:
         guard.start_sweeping(loop)
         self._xq_deadline: float | None = now + guard.limits.header_seconds
         self._xq_head = 0
+        self._xq_served = 0  # answers sent by a fast path below (not through a request cycle)
         self._xq_stalled: float | None = None
         assert isinstance(transport, asyncio.Transport)
         super().connection_made(CorkedTransport(transport, loop))  # type: ignore[misc]
@@ -348,8 +349,9 @@ class GuardedMixin:
                 self.transport.write(TOO_LARGE)
                 self.transport.close()
                 return
+        served = self._xq_served
         super().data_received(data)  # type: ignore[misc]
-        if self.cycle is not cycle:  # a request's headers are complete
+        if self.cycle is not cycle or self._xq_served != served:  # a request's headers are complete
             self._xq_deadline = None
 
     # ------------------------------------------------------------------ for the guard
@@ -401,9 +403,11 @@ class GuardedSocket(socket.socket):
             conn.close()
 
 
-def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard) -> type[asyncio.Protocol]:
-    """uvicorn's protocol class ``base`` with the limits of ``guard``."""
-    return type(f"Guarded{base.__name__}", (GuardedMixin, base), {"guard": guard})
+def guarded_protocol(
+    base: type[asyncio.Protocol], guard: ConnectionGuard, *mixins: type, **attributes: Any
+) -> type[asyncio.Protocol]:
+    """uvicorn's protocol class ``base`` with the limits of ``guard`` (and ``mixins`` between them)."""
+    return type(f"Guarded{base.__name__}", (GuardedMixin, *mixins, base), {"guard": guard, **attributes})
 
 
 def http_protocol_base() -> type[asyncio.Protocol]:

@@ -23,7 +23,7 @@ import uvicorn
 from app.engine.types import UserError
 from app.services.hall import is_loopback
 from app.web.app import Hall, Owner, _host_allowed, create_app, hall_of
-from app.web.cache import PageCache
+from app.web.cache import FastPathMixin, PageCache
 from app.web.limits import (
     ACCEPT_BURST,
     LISTEN_QUEUE,
@@ -105,6 +105,7 @@ class HallServer:
         port: int = DEFAULT_PORT,
         poll_seconds: float = 1.0,
         limits: Limits | None = None,
+        fast_path: bool = True,
     ) -> None:
         if not 0 <= port <= 65535:
             raise UserError(f"端口 {port} 无效（1–65535）", f"invalid port {port} (1–65535)")
@@ -112,6 +113,7 @@ class HallServer:
         self.app = create_app(db, owner, poll_seconds=poll_seconds)
         self.hall: Hall = hall_of(self.app)
         self.limits = limits or Limits()
+        self.fast_path = fast_path  # kept answers sent by the protocol itself (httptools only)
         self.guard: ConnectionGuard | None = None
         self.cache: PageCache | None = None
         self.open_files: int | None = None
@@ -153,12 +155,14 @@ class HallServer:
             return snap.version if snap is not None else None
 
         self.cache = PageCache(self.app, version=version, host_allowed=_host_allowed)
+        base = http_protocol_base()
+        fast = (FastPathMixin,) if self.fast_path and hasattr(base, "on_headers_complete") else ()
         config = uvicorn.Config(
             self.cache,
             log_level="warning",
             access_log=False,
             lifespan="on",
-            http=guarded_protocol(http_protocol_base(), self.guard),
+            http=guarded_protocol(base, self.guard, *fast, page_cache=self.cache),
             ws="none",
             loop="asyncio",
             timeout_graceful_shutdown=2,

@@ -4,6 +4,9 @@ kept is not; the host rule still applies; one address cannot flood."""
 
 from __future__ import annotations
 
+import gzip
+import re
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -16,6 +19,7 @@ from app.services import hall
 from app.services.results import enter_result
 from app.web.app import ThreadOwner, _host_allowed, create_app, hall_of
 from app.web.cache import PageCache
+from app.web.server import HallServer
 
 from .conftest import BASE
 
@@ -108,3 +112,51 @@ def test_one_address_cannot_flood(db: Any, owner: ThreadOwner) -> None:
     r = TestClient(cache, base_url=BASE, client=("192.168.1.50", 40001)).get("/")
     assert r.status_code == 429 and r.headers["retry-after"] == "5"
     assert r.headers["x-content-type-options"] == "nosniff"
+
+
+def raw_get(port: int, path: str, extra: str = "") -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}\r\n".encode())
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += sock.recv(65536)
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = int(re.search(rb"content-length: (\d+)", head).group(1)) if b"content-length" in head else 0
+        while len(body) < length:
+            body += sock.recv(65536)
+    return data if not length else head + b"\r\n\r\n" + body
+
+
+def without_date(answer: bytes) -> bytes:
+    """The answer without the date of the second (and the time the page was built, which it shows)."""
+    return re.sub(rb"date: [^\r]*\r\n", b"", answer)
+
+
+def comparable(answer: bytes) -> bytes:
+    head, _, body = without_date(answer).partition(b"\r\n\r\n")
+    if b"content-encoding: gzip" in head:
+        body = gzip.decompress(body)
+        head = re.sub(rb"content-length: \d+", b"", head)  # the time shown compresses differently
+    return head + re.sub("更新于 [0-9:]+".encode(), b"", body)
+
+
+@pytest.mark.parametrize("extra", ["", "Accept-Encoding: gzip, deflate\r\n"])
+def test_the_fast_path_sends_the_same_answer_as_the_application(
+    db: Any, owner: ThreadOwner, extra: str
+) -> None:
+    answers = {}
+    for fast in (True, False):
+        server = HallServer(db, owner, port=0, fast_path=fast)
+        server.start()
+        try:
+            first = raw_get(server.port, "/g/1/?part=main", extra)
+            second = raw_get(server.port, "/g/1/?part=main", extra)
+            tag = re.search(rb"etag: ([^\r]*)", second).group(1).decode()
+            unchanged = raw_get(server.port, "/g/1/?part=main", extra + f"If-None-Match: {tag}\r\n")
+            assert server.cache is not None and server.cache.hits == 2 and server.cache.passed == 1
+        finally:
+            server.stop()
+        assert without_date(first) == without_date(second) and b"date: " in second
+        assert unchanged.startswith(b"HTTP/1.1 304 ")
+        answers[fast] = (comparable(second), without_date(unchanged))
+    assert answers[True] == answers[False]

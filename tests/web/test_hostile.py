@@ -130,6 +130,16 @@ def test_an_idle_connection_and_trickled_headers_are_closed_in_time(serve: Any) 
     assert server.guard is not None and server.guard.counts.header_timeouts == 2
 
 
+def test_a_kept_answer_counts_as_a_request_for_the_header_deadline(serve: Any) -> None:
+    server, port = serve(Limits(header_seconds=1.0, idle_seconds=3.0, **FAST))
+    sock = connect(port, "127.0.1.4")
+    assert status(request(sock, "/g/1/standings")) == 200
+    assert status(request(sock, "/g/1/standings")) == 200  # sent as kept, by the fast path
+    assert server.cache is not None and server.cache.hits == 1
+    shut = closed_within(sock, 6)
+    assert shut is not None and 2.5 < shut < 5  # the keep-alive time, not the header deadline
+
+
 def test_too_many_connections_from_one_address_are_refused_and_others_served(serve: Any) -> None:
     server, port = serve(Limits(per_address=8, **FAST))
     held = [connect(port, "127.0.2.1") for _ in range(20)]
