@@ -103,6 +103,7 @@ def main() -> int:
     parser.add_argument("--change-every", type=float, default=3.0, help="a result entered every … s")
     parser.add_argument("--no-busy", action="store_true", help="do not load a core with another process")
     parser.add_argument("--same-address", action="store_true", help="every phone on 127.0.0.1")
+    parser.add_argument("--ramp", type=float, default=5.0, help="the phones arrive over … s")
     parser.add_argument(
         "--knee",
         nargs="*",
@@ -146,7 +147,7 @@ def main() -> int:
         for rate in steps:
             think = args.think if rate is None else args.clients / rate
             cpu0 = cpu_seconds(server.pid)
-            figures, tally, ended = asyncio.run(
+            figures, tally, steady, ended = asyncio.run(
                 run_load(
                     url,
                     clients=args.clients,
@@ -154,6 +155,7 @@ def main() -> int:
                     think=think,
                     jitter=args.jitter,
                     same_address=args.same_address or None,
+                    ramp=args.ramp,
                 )
             )
             cpu1 = cpu_seconds(server.pid)
@@ -161,7 +163,7 @@ def main() -> int:
                 figures["server_cpu_s"] = round(cpu1 - cpu0, 2)
                 requests = int(figures["requests"])  # type: ignore[call-overload]
                 figures["server_cpu_us_per_request"] = round(1e6 * (cpu1 - cpu0) / max(1, requests), 1)
-            figures["_tally"], figures["_ended"] = tally, ended
+            figures["_tally"], figures["_steady"], figures["_ended"] = tally, steady, ended
             runs.append(figures)
         server.stdin.close()
         tail = server.stdout.read().strip().splitlines()
@@ -174,9 +176,8 @@ def main() -> int:
             busy.kill()
             busy.wait()
     for figures in runs:
-        tally, ended = figures.pop("_tally"), figures.pop("_ended")
-        started = ended - float(figures["seconds"])  # type: ignore[arg-type]
-        mine = [(v, t) for v, t in commits if started <= t <= ended]
+        tally, steady, ended = figures.pop("_tally"), figures.pop("_steady"), figures.pop("_ended")
+        mine = [(v, t) for v, t in commits if steady <= t <= ended]
         figures.update(delivery(tally.seen, mine, ended))  # type: ignore[arg-type]
 
     common = {

@@ -11,6 +11,10 @@ Each simulated phone does what the page script does in a phone's browser:
   wait of up to ``jitter`` seconds, as the page script does), sending ``If-None-Match`` like a browser;
 - a connection the server closed while idle (keep-alive timeout) is reopened, as a browser does.
 
+The phones arrive over ``ramp`` seconds (a thousand phones connecting in the same millisecond is not a
+hall: they come in over minutes); the figures count the pages wanted, and the results committed, from
+the end of the ramp on (``measured_from_s``), and the whole run's page p95 is reported beside them.
+
 Every phone connects from its own loopback address (127.0.x.y, as every phone has its own address on the
 hall's Wi-Fi), so the server's per-address limits see what they would see in the hall; ``same_address``
 puts them all on 127.0.0.1 (where other loopback addresses cannot be bound).
@@ -56,6 +60,7 @@ MAX_CLIENTS = 5000
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)  # seconds, pages opened (from the moment wanted)
+    wanted: list[float] = field(default_factory=list)  # when each of those pages was wanted
     refresh_latencies: list[float] = field(default_factory=list)  # the ?part=main fetches after an event
     late: list[float] = field(default_factory=list)  # how late the client itself sent a page request
     errors: list[str] = field(default_factory=list)
@@ -319,9 +324,11 @@ class Phone:
                 self.tally.errors.append(f"{path}: {exc!r}")
                 return
             self.tally.latencies.append(time.monotonic() - wanted)
+            self.tally.wanted.append(wanted)
             self._record(path, status, length)
 
-    async def run(self) -> None:
+    async def run(self, delay: float = 0.0) -> None:
+        await asyncio.sleep(delay)
         await self.open_stream()
         refresher = asyncio.create_task(self.refresher())
         try:
@@ -389,10 +396,12 @@ async def run_load(
     boards: int = 60,
     mix: tuple[tuple[str, int], ...] = DEFAULT_MIX,
     same_address: bool | None = None,
-) -> tuple[dict[str, object], Tally, float]:
-    """Run ``clients`` phones against ``url`` (loopback only) for at most ``duration`` seconds.
+    ramp: float = 0.0,
+) -> tuple[dict[str, object], Tally, float, float]:
+    """Run ``clients`` phones against ``url`` (loopback only) for at most ``duration`` seconds, the
+    phones arriving over ``ramp`` seconds.
 
-    Returns the figures, the raw tally and the moment (monotonic) the run ended.
+    Returns the figures, the raw tally, the moment (monotonic) the ramp ended and the run ended.
     """
     parts = urlsplit(url)
     host, port = parts.hostname or "", parts.port or 80
@@ -400,6 +409,8 @@ async def run_load(
         raise ValueError(f"the load test only targets this machine's loopback address, not {host!r}")
     if not (1 <= clients <= MAX_CLIENTS and 0 < duration <= 600 and 1 <= budget <= 100_000):
         raise ValueError(f"clients 1–{MAX_CLIENTS}, duration ≤ 600 s, budget ≤ 100,000 per phone")
+    if not 0 <= ramp < duration:
+        raise ValueError("the ramp must end before the run")
     if same_address is None:  # other loopback addresses than 127.0.0.1 exist on Linux only
         same_address = not sys.platform.startswith("linux") or host != "127.0.0.1"
     tally = Tally()
@@ -410,23 +421,39 @@ async def run_load(
         Phone(i, host, port, deadline, budget, think, jitter, mix, boards, tally, same_address)
         for i in range(clients)
     ]
-    await asyncio.gather(*(p.run() for p in phones))
+    await asyncio.gather(*(p.run(ramp * i / clients) for i, p in enumerate(phones)))
     ended = time.monotonic()
     elapsed = ended - started
     client_cpu = time.process_time() - cpu0
-    ms = [x * 1000 for x in tally.latencies]
+    steady = started + ramp
+    every_ms = [x * 1000 for x in tally.latencies]
+    ms = [x * 1000 for x, w in zip(tally.latencies, tally.wanted, strict=True) if w >= steady]
     refresh_ms = [x * 1000 for x in tally.refresh_latencies]
     late_ms = [x * 1000 for x in tally.late]
-    requests = len(ms) + len(refresh_ms)
+    requests = len(every_ms) + len(refresh_ms)
     figures: dict[str, object] = {
         "clients": clients,
         "seconds": round(elapsed, 2),
+        "ramp_s": ramp,
+        "measured_from_s": ramp,
         "think_mean_s": think,
         "refresh_jitter_s": jitter,
         "own_addresses": not same_address,
         "requests": requests,
         "requests_per_s": round(requests / elapsed, 1),
         "pages": len(ms),
+        "p95_ms_whole_run": round(percentile(every_ms, 95), 2),
+        "p95_ms_by_5_s": [
+            round(percentile(window, 95), 1) if window else None
+            for window in (
+                [
+                    x * 1000
+                    for x, w in zip(tally.latencies, tally.wanted, strict=True)
+                    if a <= w - started < a + 5
+                ]
+                for a in range(0, int(elapsed), 5)
+            )
+        ],
         "p50_ms": round(percentile(ms, 50), 2),
         "p95_ms": round(percentile(ms, 95), 2),
         "p99_ms": round(percentile(ms, 99), 2),
@@ -447,4 +474,4 @@ async def run_load(
         "client_cpu_us_per_request": round(1e6 * client_cpu / requests, 1) if requests else None,
         "client_late_p95_ms": round(percentile(late_ms, 95), 2) if late_ms else None,
     }
-    return figures, tally, ended
+    return figures, tally, steady, ended

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import socket
+import sys
 import threading
 import time
 from typing import Any
@@ -37,6 +38,11 @@ from app.web.limits import (
 )
 
 DEFAULT_PORT = 8080
+#: How long a thread holding the GIL keeps it when another wants it (Python's default: 5 ms). While the
+#: worker thread renders a page, the event loop thread needs the GIL back after every system call; at
+#: 5 ms a wait each time, a page render stalls every phone's answer (a "convoy"). Set when the hall
+#: starts, for the whole process.
+SWITCH_INTERVAL = 0.0005
 LOOPBACK = "127.0.0.1"
 
 
@@ -145,6 +151,8 @@ class HallServer:
         """Bind, serve in the background and return the address once the server answers."""
         self.open_files = raise_open_file_limit()
         install_quiet_log()
+        if sys.getswitchinterval() > SWITCH_INTERVAL:  # see SWITCH_INTERVAL
+            sys.setswitchinterval(SWITCH_INTERVAL)
         self.guard = ConnectionGuard(self.limits, open_files=self.open_files)
         sock = GuardedSocket.wrap(bind(self.host, self.port), self.guard)
         self.port = sock.getsockname()[1]  # port 0: the one the system chose

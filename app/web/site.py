@@ -154,7 +154,7 @@ class HallSite:
             for i, g in enumerate(info.groups, start=1)
         )
         try:
-            prizes_final = exports.prize_list_model(self.db).header.round_label == ""
+            prizes_final = exports.prizes_final(self.db)
         except UserError:
             prizes_final = False
         return Snapshot(stamp, info.name, groups, prizes_final, self.clock(), self._load)

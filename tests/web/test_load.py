@@ -35,7 +35,7 @@ def test_twenty_phones_are_served_and_told_of_a_change(db: Any, owner: ThreadOwn
 
         timer = threading.Timer(1.0, chief)
         timer.start()
-        figures, tally, ended = asyncio.run(run_load(url, clients=20, duration=5.0, think=0.2, budget=60))
+        figures, tally, _, ended = asyncio.run(run_load(url, clients=20, duration=5.0, think=0.2, budget=60))
         timer.join()
     finally:
         server.stop()
