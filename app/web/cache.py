@@ -7,10 +7,11 @@ no page lookup, no header building. When the file changes (a new version) everyt
 A request that carries the ``If-None-Match`` of the kept answer gets 304 with no body.
 
 Only what the application marks as shareable is kept: a 200 with a ``Content-Length``, no ``no-store``
-and either the current ``X-Hall-Version`` (a page) or a ``max-age`` (the stylesheet and script), asked for
-without a query or with just ``?part=main`` (the refresh of a page's ``<main>``). Searches, deputies'
-pages and anything with a cookie go through to the application every time. What is kept is bounded
-(entries and bytes), and so is the work a single address can cause:
+and either the current ``X-Hall-Version`` (a page) or a ``max-age`` (the stylesheet and script).
+Deputies' pages (``no-store``) and anything with a cookie go through to the application every time.
+What is kept is bounded (entries and bytes; answers to a query other than ``?part=main`` — searches —
+have a smaller budget of their own, so that random searches cannot crowd the pages out), and so is the
+work a single address can cause:
 
 - every request counts against its address's bucket (``rate`` a second, ``burst`` at once: a phone
   opening pages as fast as a thumb can tap stays far below it);
@@ -37,7 +38,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.web.app import SECURITY_HEADERS, RateLimiter
 
-SHAREABLE_QUERIES = (b"", b"part=main")
+PAGE_QUERIES = (b"", b"part=main")  # a page and its <main>; any other query is a search
+MAX_QUERY_BYTES = 200
 NOT_MODIFIED_DROPS = (b"content-length", b"content-type", b"content-encoding")
 TOO_MANY = "请求过于频繁，请稍后再试 (too many requests; try again shortly)".encode()
 
@@ -86,6 +88,7 @@ class PageCache:
         version: Callable[[], int | None],
         host_allowed: Callable[[str], bool],
         max_entries: int = 5000,
+        max_searches: int = 1000,
         max_bytes: int = 64 * 1024 * 1024,
         rate: tuple[float, int] = (20.0, 120),
         miss_rate: tuple[float, int] = (5.0, 40),
@@ -93,7 +96,8 @@ class PageCache:
         self.app = app
         self.current_version = version
         self.host_allowed = host_allowed
-        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self.max_entries, self.max_searches, self.max_bytes = max_entries, max_searches, max_bytes
+        self.searches = 0  # kept answers to a search
         self.requests = RateLimiter(rate=rate[0], burst=rate[1])
         self.misses = RateLimiter(rate=miss_rate[0], burst=miss_rate[1])
         self.entries: dict[tuple[str, bytes, bool], Kept] = {}
@@ -104,7 +108,7 @@ class PageCache:
 
     def _clear(self, version: int | None) -> None:
         self.entries.clear()
-        self.size = 0
+        self.size = self.searches = 0
         self.version = version
 
     def _host_ok(self, host: bytes) -> bool:
@@ -128,7 +132,7 @@ class PageCache:
         if version != self.version:
             self._clear(version)
         method, query = scope["method"], scope["query_string"]
-        shareable = (method == "GET" or method == "HEAD") and query in SHAREABLE_QUERIES
+        shareable = (method == "GET" or method == "HEAD") and len(query) <= MAX_QUERY_BYTES
         if shareable:
             host = match = None
             gzip = False
@@ -197,8 +201,15 @@ class PageCache:
 
     def _keep(self, key: tuple[str, bytes, bool], start: Message, body: Message) -> None:
         data = bytes(body.get("body", b""))
-        if len(self.entries) >= self.max_entries or self.size + len(data) > self.max_bytes:
+        search = key[1] not in PAGE_QUERIES
+        if (
+            key in self.entries
+            or len(self.entries) >= self.max_entries
+            or self.size + len(data) > self.max_bytes
+            or (search and self.searches >= self.max_searches)
+        ):
             return
+        self.searches += search
         headers = list(start.get("headers", []))
         etag = dict(headers).get(b"etag")
         unmodified = [(k, v) for k, v in headers if k not in NOT_MODIFIED_DROPS]
@@ -243,7 +254,7 @@ class PageCache:
         """The whole answer to ``GET url`` when it is kept (or refused: 429); None to take the ordinary
         way. ``headers`` are the request's (names in lower case), ``date`` uvicorn's default headers."""
         path, _, query = url.partition(b"?")
-        if query not in SHAREABLE_QUERIES or b"%" in path:
+        if len(query) > MAX_QUERY_BYTES or b"%" in path:
             return None
         version = self.current_version()
         if version != self.version:

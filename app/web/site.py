@@ -99,12 +99,16 @@ class Snapshot:
         return self.models[key]
 
 
-#: Pages rendered before a new version is announced.
+#: Pages rendered before a new version is announced: the index, each group's current round and each of
+#: its boards (the table cards' QR codes open them), and the standings.
 def hot_keys(snapshot: Snapshot) -> list[Key]:
     keys: list[Key] = [("index",)]
     for g in snapshot.groups:
         if g.current is not None:
-            keys.append(("round", g.index, g.current.number))
+            number = g.current.number
+            keys.append(("round", g.index, number))
+            model: PairingList = snapshot.model(("round", g.index, number))
+            keys += [("board", g.index, number, b) for b in sorted({r.board for r in model.rows})]
         if g.complete is not None:
             keys.append(("standings", g.index))
     return keys

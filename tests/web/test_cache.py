@@ -20,6 +20,7 @@ from app.services.results import enter_result
 from app.web.app import ThreadOwner, _host_allowed, create_app, hall_of
 from app.web.cache import PageCache
 from app.web.server import HallServer
+from app.web.site import HallSite
 
 from .conftest import BASE
 
@@ -76,20 +77,34 @@ def test_a_change_to_the_file_drops_what_was_kept(kept: Any, db: Any, owner: Thr
     assert client.get("/g/1/", headers={"If-None-Match": before.headers["etag"]}).status_code == 200
 
 
-def test_searches_deputies_and_foreign_hosts_are_never_answered_from_what_is_kept(kept: Any, db: Any) -> None:
+def test_deputies_and_foreign_hosts_are_never_answered_from_what_is_kept(kept: Any, db: Any) -> None:
     client, cache, _ = kept
-    for _ in range(2):
-        assert client.get("/find", params={"q": "王"}).status_code == 200
-        assert client.get("/g/1/", params={"q": "1"}).status_code == 200
     issued = hall.issue_deputy_token(db, "公开组", 9, 12, "张副裁判")
     for _ in range(2):
         assert client.get(hall.deputy_path(issued.token)).status_code == 200
-    assert cache.hits == 0
+    assert cache.hits == 0 and not cache.entries
     client.get("/g/1/")
     client.get("/g/1/")
     assert cache.hits == 1
     assert client.get("/g/1/", headers={"Host": "evil.example"}).status_code == 400  # DNS rebinding
     assert cache.hits == 1  # the foreign host went to the application, which refused it
+
+
+def test_searches_are_kept_within_a_budget_of_their_own(db: Any, owner: ThreadOwner) -> None:
+    application = create_app(db, owner)
+    state = hall_of(application)
+
+    def version() -> int | None:
+        return state.site.current.version if state.site.current is not None else None
+
+    cache = PageCache(application, version=version, host_allowed=_host_allowed, max_searches=2)
+    with TestClient(cache, base_url=BASE) as client:
+        for q in ("王", "李", "张"):
+            first = client.get("/find", params={"q": q})
+            assert first.status_code == 200 and client.get("/find", params={"q": q}).content == first.content
+        assert cache.hits == 2 and cache.searches == 2  # the third search was not kept
+        assert client.get("/g/1/").status_code == 200 and client.get("/g/1/").status_code == 200
+        assert cache.hits == 3  # pages are still kept beyond the searches' budget
 
 
 def test_gzip_and_plain_are_kept_apart(kept: Any) -> None:
@@ -160,3 +175,14 @@ def test_the_fast_path_sends_the_same_answer_as_the_application(
         assert unchanged.startswith(b"HTTP/1.1 304 ")
         answers[fast] = (comparable(second), without_date(unchanged))
     assert answers[True] == answers[False]
+
+
+def test_each_board_of_the_current_rounds_is_rendered_before_a_version_is_announced(db: Any) -> None:
+    site = HallSite(db)
+    site.refresh()
+    snap = site.current
+    assert snap is not None
+    for g in snap.groups:
+        assert g.current is not None
+        boards = {r.board for r in snap.model(("round", g.index, g.current.number)).rows}
+        assert boards and all(("board", g.index, g.current.number, b) in snap.pages for b in boards)
