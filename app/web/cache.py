@@ -30,6 +30,7 @@ everything not kept takes the ordinary way.
 from __future__ import annotations
 
 import http
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -296,6 +297,7 @@ class FastPathMixin:
     server_state: Any
     _xq_fast = False
     _xq_served = 0
+    _xq_idle: float | None = None
 
     def on_headers_complete(self) -> None:
         parser = self.parser
@@ -317,7 +319,10 @@ class FastPathMixin:
                 self._xq_fast = True
                 self._xq_served += 1
                 self.transport.write(raw)
-                self.on_response_complete()  # type: ignore[attr-defined]
+                # what uvicorn's on_response_complete does, but no keep-alive timer for each answer:
+                # the connection guard's sweep closes the connection once it has been idle too long
+                self.server_state.total_requests += 1
+                self._xq_idle = time.monotonic()
                 return
         super().on_headers_complete()  # type: ignore[misc]
 

@@ -148,6 +148,19 @@ class CorkedTransport:
     def get_write_buffer_size(self) -> int:
         return self._transport.get_write_buffer_size() + sum(len(p) for p in self._pending)
 
+    # what uvicorn asks of every connection, without the detour through __getattr__
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self._transport.get_extra_info(name, default)
+
+    def pause_reading(self) -> None:
+        self._transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        self._transport.resume_reading()
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._transport, name)
 
@@ -188,6 +201,7 @@ class ConnectionGuard:
         self.counts = Counts()  # since the start
         self._recent = Counts()  # since the last summary
         self._sweeping = False
+        self._rounds = 0
         self._last_summary = time.monotonic()
         self.closed = False
 
@@ -269,8 +283,10 @@ class ConnectionGuard:
             if now - when > 10:  # accepted but never made (the event loop dropped it)
                 del self.pending[peer]
                 self._forget(key)
+        self._rounds += 1
+        stalls = self._rounds % 10 == 0  # a stall is looked for every ten rounds (it takes a minute)
         for conn in list(self.connections):
-            verdict = conn._xq_check(now)
+            verdict = conn._xq_check(now, stalls)
             if verdict:
                 self._count(verdict, conn._xq_key)
         if now - self._last_summary >= 60:
@@ -324,6 +340,7 @@ class GuardedMixin:
         self._xq_deadline: float | None = now + guard.limits.header_seconds
         self._xq_head = 0
         self._xq_served = 0  # answers sent by a fast path below (not through a request cycle)
+        self._xq_idle: float | None = None  # since when idle after a fast-path answer
         self._xq_stalled: float | None = None
         assert isinstance(transport, asyncio.Transport)
         super().connection_made(CorkedTransport(transport, loop))  # type: ignore[misc]
@@ -338,6 +355,7 @@ class GuardedMixin:
         if not self._xq_admitted or self.transport.is_closing():
             return
         cycle = self.cycle
+        self._xq_idle = None
         if self._xq_deadline is None and (cycle is None or cycle.response_complete):
             # the first bytes of the next request on a kept-alive connection
             self._xq_deadline = time.monotonic() + self.guard.limits.header_seconds
@@ -365,13 +383,21 @@ class GuardedMixin:
         if not self.transport.is_closing():
             self.transport.close()
 
-    def _xq_check(self, now: float) -> str:
+    def _xq_check(self, now: float, stalls: bool = True) -> str:
         """Close the connection if a deadline has passed; what was wrong, or ""."""
-        if self.transport.is_closing():
+        deadline, idle = self._xq_deadline, self._xq_idle
+        if deadline is not None and now > deadline:
+            if not self.transport.is_closing():
+                self.transport.abort()
+                return "header_timeouts"
             return ""
-        if self._xq_deadline is not None and now > self._xq_deadline:
-            self.transport.abort()
-            return "header_timeouts"
+        if idle is not None and now - idle > self.guard.limits.idle_seconds:
+            # kept alive after an answer of the fast path (which arms no timer): as uvicorn would
+            self._xq_idle = None
+            self._xq_close()
+            return ""
+        if not stalls or self.transport.is_closing():
+            return ""
         if self.transport.get_write_buffer_size() > 0:
             if self._xq_stalled is None:
                 self._xq_stalled = now

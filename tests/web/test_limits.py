@@ -118,7 +118,7 @@ def test_writes_in_one_turn_of_the_loop_leave_in_one_piece() -> None:
         def get_write_buffer_size(self) -> int:
             return 0
 
-        def get_extra_info(self, name: str) -> str:
+        def get_extra_info(self, name: str, default: object = None) -> str:
             return f"info:{name}"
 
     async def run() -> Recorder:
