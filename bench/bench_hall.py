@@ -10,7 +10,10 @@ pages at random (open loop).
 
 Figures: page latency (from the moment a phone wanted the page), the time from a result's commit to
 the moment each phone has a page carrying it ("result_p95_ms"), errors, and the CPU time of the server
-process and of the load client (so that a run where the client was the bottleneck shows).
+process and of the load client (so that a run where the client was the bottleneck shows: its
+"client_late_p95_ms" is how late it sent the pages it meant to). The phones are split over
+``--client-processes`` load processes (2 by default: a single Python thread, like the server's event
+loop, then does not stand for a whole hall alone).
 
     .venv/bin/python bench/bench_hall.py [--clients 1000] [--seconds 30] [--think 3]
     .venv/bin/python bench/bench_hall.py --knee      # p95 against the request rate, 1,000 phones
@@ -67,9 +70,11 @@ def serve(path: Path, change_every: float) -> int:
             version, at = owner.submit(lambda board=board: enter(board)).result()
             commits.append((version, at))
             server.changed()
-            while server.hall.hub.version < version and not stop.wait(0.002):
-                pass
-            announced.append(time.monotonic() - at)
+            hub = getattr(server.hall, "hub", None)  # (the server before the hub: not measured)
+            if hub is not None:
+                while hub.version < version and not stop.wait(0.002):
+                    pass
+                announced.append(time.monotonic() - at)
 
     if change_every > 0:
         threading.Thread(target=chief, daemon=True).start()
@@ -80,6 +85,74 @@ def serve(path: Path, change_every: float) -> int:
     db.close()
     print(json.dumps({"commits": commits, "announced": announced}), flush=True)
     return 0
+
+
+def load_in_processes(
+    url: str,
+    processes: int,
+    *,
+    clients: int,
+    seconds: float,
+    think: float,
+    jitter: float,
+    ramp: float,
+    settle: float,
+    same_address: bool,
+) -> tuple[dict[str, object], Any, float, float]:
+    """The phones split over several load processes (each a single thread, as the server's event loop
+    is): figures, the merged tally, the end of the ramp and the end of the run."""
+    from bench.hall_load import Tally, figures_of
+
+    started = time.monotonic() + 2.0  # all processes started and ready by then
+    shares = [clients // processes + (k < clients % processes) for k in range(processes)]
+    running = []
+    first = 0
+    for share in shares:
+        command = [
+            sys.executable,
+            "-m",
+            "bench.hall_load",
+            "--url",
+            url,
+            "--clients",
+            str(share),
+            "--first",
+            str(first),
+            "--total",
+            str(clients),
+            "--started",
+            repr(started),
+            "--seconds",
+            str(seconds),
+            "--think",
+            str(think),
+            "--jitter",
+            str(jitter),
+            "--ramp",
+            str(ramp),
+            *(["--same-address"] if same_address else []),
+        ]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        running.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env))
+        first += share
+    tally, ended = Tally(), started
+    for process in running:
+        out, _ = process.communicate(timeout=seconds + 120)
+        data = json.loads(out)
+        tally.add(data["tally"])
+        ended = max(ended, data["ended"])
+    figures = figures_of(
+        tally,
+        started=started,
+        ended=ended,
+        ramp=ramp,
+        clients=clients,
+        think=think,
+        jitter=jitter,
+        settle=settle,
+    )
+    figures["client_processes"] = processes
+    return figures, tally, started + ramp + settle, ended
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -101,7 +174,7 @@ def load_average() -> float | None:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", type=int, default=1000)
-    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--think", type=float, default=3.0, help="mean pause between a phone's pages (s)")
     parser.add_argument(
         "--jitter", type=float, default=0.0, help="a phone's random wait before a refresh (s)"
@@ -109,7 +182,11 @@ def main() -> int:
     parser.add_argument("--change-every", type=float, default=3.0, help="a result entered every … s")
     parser.add_argument("--no-busy", action="store_true", help="do not load a core with another process")
     parser.add_argument("--same-address", action="store_true", help="every phone on 127.0.0.1")
-    parser.add_argument("--ramp", type=float, default=5.0, help="the phones arrive over … s")
+    parser.add_argument("--ramp", type=float, default=10.0, help="the phones arrive over … s")
+    parser.add_argument("--settle", type=float, default=5.0, help="measured from … s after the ramp")
+    parser.add_argument(
+        "--client-processes", type=int, default=2, help="load processes the phones are split over"
+    )
     parser.add_argument(
         "--knee",
         nargs="*",
@@ -149,21 +226,35 @@ def main() -> int:
             raise SystemExit(f"the server did not start: {ready}")
         url = ready[1]
         time.sleep(0.5)
-        steps = [None] if args.knee is None else (args.knee or [250, 500, 1000, 1500, 2000, 3000])
+        steps = [None] if args.knee is None else (args.knee or [300, 600, 900, 1200, 1600, 2000])
         for rate in steps:
             think = args.think if rate is None else args.clients / rate
             cpu0 = cpu_seconds(server.pid)
-            figures, tally, steady, ended = asyncio.run(
-                run_load(
+            if args.client_processes > 1:
+                figures, tally, steady, ended = load_in_processes(
                     url,
+                    args.client_processes,
                     clients=args.clients,
-                    duration=args.seconds,
+                    seconds=args.seconds,
                     think=think,
                     jitter=args.jitter,
-                    same_address=args.same_address or None,
                     ramp=args.ramp,
+                    settle=args.settle,
+                    same_address=args.same_address,
                 )
-            )
+            else:
+                figures, tally, steady, ended = asyncio.run(
+                    run_load(
+                        url,
+                        clients=args.clients,
+                        duration=args.seconds,
+                        think=think,
+                        jitter=args.jitter,
+                        same_address=args.same_address or None,
+                        ramp=args.ramp,
+                        settle=args.settle,
+                    )
+                )
             cpu1 = cpu_seconds(server.pid)
             if cpu0 is not None and cpu1 is not None:
                 figures["server_cpu_s"] = round(cpu1 - cpu0, 2)
@@ -195,6 +286,7 @@ def main() -> int:
         "cores": os.cpu_count(),
         "load_average_before": load_before,
         "http": "httptools" if importlib.util.find_spec("httptools") else "h11",
+        "client_processes": args.client_processes,
         "result_every_s": args.change_every,
         "announced_p50_ms": round(1000 * announced[len(announced) // 2], 1) if announced else None,
         "announced_max_ms": round(1000 * announced[-1], 1) if announced else None,
@@ -222,10 +314,13 @@ def main() -> int:
         }
         for f in runs
     ]
-    knee = next((f["requests_per_s"] for f in runs if float(f["p95_ms"]) > 1000), None)  # type: ignore[arg-type]
+    # the knee: between the last step whose p95 was under 1 s and the first one over it
+    under = [f["requests_per_s"] for f in runs if float(f["p95_ms"]) <= 1000]  # type: ignore[arg-type]
+    over = [f["requests_per_s"] for f in runs if float(f["p95_ms"]) > 1000]  # type: ignore[arg-type]
+    knee = [max(under) if under else None, min(over) if over else None]
     print(
         json.dumps(
-            {**common, "clients": args.clients, "steps": table, "knee_requests_per_s": knee},
+            {**common, "clients": args.clients, "steps": table, "knee_between_requests_per_s": knee},
             ensure_ascii=False,
         )
     )

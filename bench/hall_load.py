@@ -13,7 +13,8 @@ Each simulated phone does what the page script does in a phone's browser:
 
 The phones arrive over ``ramp`` seconds (a thousand phones connecting in the same millisecond is not a
 hall: they come in over minutes); the figures count the pages wanted, and the results committed, from
-the end of the ramp on (``measured_from_s``), and the whole run's page p95 is reported beside them.
+``settle`` seconds after the end of the ramp on (``measured_from_s``), and the whole run's page p95 and
+the p95 of every 5 s are reported beside them.
 
 Every phone connects from its own loopback address (127.0.x.y, as every phone has its own address on the
 hall's Wi-Fi), so the server's per-address limits see what they would see in the hall; ``same_address``
@@ -30,8 +31,10 @@ budget, and every wait has a timeout. Used by ``bench/bench_hall.py`` (JSON figu
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import json
 import math
 import random
 import statistics
@@ -39,6 +42,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 from app.services.hall import is_loopback
@@ -72,6 +76,42 @@ class Tally:
     reconnects: int = 0
     # per phone: (monotonic time, version) of every response that carried a version
     seen: list[list[tuple[float, int]]] = field(default_factory=list)
+    cpu: float = 0.0  # the load client's own CPU seconds
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "latencies": self.latencies,
+            "wanted": self.wanted,
+            "refresh_latencies": self.refresh_latencies,
+            "late": self.late,
+            "errors": self.errors[:50],
+            "error_count": len(self.errors),
+            "statuses": {str(k): v for k, v in self.statuses.items()},
+            "streams_opened": self.streams_opened,
+            "events": self.events,
+            "versions": sorted(self.versions),
+            "bytes": self.bytes,
+            "reconnects": self.reconnects,
+            "seen": self.seen,
+            "cpu": self.cpu,
+        }
+
+    def add(self, data: dict[str, Any]) -> None:
+        """Add what another load process counted (see :meth:`to_json`)."""
+        self.latencies += data["latencies"]
+        self.wanted += data["wanted"]
+        self.refresh_latencies += data["refresh_latencies"]
+        self.late += data["late"]
+        self.errors += data["errors"] + [""] * (data["error_count"] - len(data["errors"]))
+        for k, v in data["statuses"].items():
+            self.statuses[int(k)] = self.statuses.get(int(k), 0) + v
+        self.streams_opened += data["streams_opened"]
+        self.events += data["events"]
+        self.versions |= set(data["versions"])
+        self.bytes += data["bytes"]
+        self.reconnects += data["reconnects"]
+        self.seen += [[(t, v) for t, v in log] for log in data["seen"]]
+        self.cpu += data["cpu"]
 
 
 class HttpConnection(asyncio.Protocol):
@@ -184,6 +224,8 @@ def source_address(index: int, same: bool) -> str | None:
 
 
 class Phone:
+    index: int
+
     def __init__(
         self,
         index: int,
@@ -385,7 +427,19 @@ def delivery(
     }
 
 
-async def run_load(
+def check(url: str, clients: int, duration: float, budget: int, ramp: float) -> tuple[str, int]:
+    parts = urlsplit(url)
+    host, port = parts.hostname or "", parts.port or 80
+    if not is_loopback(host):
+        raise ValueError(f"the load test only targets this machine's loopback address, not {host!r}")
+    if not (1 <= clients <= MAX_CLIENTS and 0 < duration <= 600 and 1 <= budget <= 100_000):
+        raise ValueError(f"clients 1–{MAX_CLIENTS}, duration ≤ 600 s, budget ≤ 100,000 per phone")
+    if not 0 <= ramp < duration:
+        raise ValueError("the ramp must end before the run")
+    return host, port
+
+
+async def run_phones(
     url: str,
     *,
     clients: int,
@@ -397,48 +451,58 @@ async def run_load(
     mix: tuple[tuple[str, int], ...] = DEFAULT_MIX,
     same_address: bool | None = None,
     ramp: float = 0.0,
-) -> tuple[dict[str, object], Tally, float, float]:
-    """Run ``clients`` phones against ``url`` (loopback only) for at most ``duration`` seconds, the
-    phones arriving over ``ramp`` seconds.
-
-    Returns the figures, the raw tally, the moment (monotonic) the ramp ended and the run ended.
-    """
-    parts = urlsplit(url)
-    host, port = parts.hostname or "", parts.port or 80
-    if not is_loopback(host):
-        raise ValueError(f"the load test only targets this machine's loopback address, not {host!r}")
-    if not (1 <= clients <= MAX_CLIENTS and 0 < duration <= 600 and 1 <= budget <= 100_000):
-        raise ValueError(f"clients 1–{MAX_CLIENTS}, duration ≤ 600 s, budget ≤ 100,000 per phone")
-    if not 0 <= ramp < duration:
-        raise ValueError("the ramp must end before the run")
+    first: int = 0,
+    total: int | None = None,
+    started: float | None = None,
+) -> tuple[Tally, float]:
+    """Phones ``first`` … ``first + clients - 1`` of ``total`` (their addresses and their moments of
+    arrival over the ramp follow their number, so that several load processes make one hall).
+    Returns the tally and the moment (monotonic) the run ended."""
+    host, port = check(url, clients, duration, budget, ramp)
     if same_address is None:  # other loopback addresses than 127.0.0.1 exist on Linux only
         same_address = not sys.platform.startswith("linux") or host != "127.0.0.1"
+    total = total or clients
     tally = Tally()
     cpu0 = time.process_time()
-    started = time.monotonic()
+    started = time.monotonic() if started is None else started
     deadline = started + duration
     phones = [
-        Phone(i, host, port, deadline, budget, think, jitter, mix, boards, tally, same_address)
+        Phone(first + i, host, port, deadline, budget, think, jitter, mix, boards, tally, same_address)
         for i in range(clients)
     ]
-    await asyncio.gather(*(p.run(ramp * i / clients) for i, p in enumerate(phones)))
-    ended = time.monotonic()
+    await asyncio.gather(
+        *(p.run(max(0.0, started + ramp * p.index / total - time.monotonic())) for p in phones)
+    )
+    tally.cpu = time.process_time() - cpu0
+    return tally, time.monotonic()
+
+
+def figures_of(
+    tally: Tally,
+    *,
+    started: float,
+    ended: float,
+    ramp: float,
+    clients: int,
+    think: float,
+    jitter: float,
+    settle: float = 0.0,
+) -> dict[str, object]:
+    """The figures of a run from its tally (pages counted from ``settle`` seconds after the ramp on)."""
     elapsed = ended - started
-    client_cpu = time.process_time() - cpu0
-    steady = started + ramp
+    steady = started + ramp + settle
     every_ms = [x * 1000 for x in tally.latencies]
     ms = [x * 1000 for x, w in zip(tally.latencies, tally.wanted, strict=True) if w >= steady]
     refresh_ms = [x * 1000 for x in tally.refresh_latencies]
     late_ms = [x * 1000 for x in tally.late]
     requests = len(every_ms) + len(refresh_ms)
-    figures: dict[str, object] = {
+    return {
         "clients": clients,
         "seconds": round(elapsed, 2),
         "ramp_s": ramp,
-        "measured_from_s": ramp,
-        "think_mean_s": think,
+        "measured_from_s": ramp + settle,
+        "think_mean_s": round(think, 3),
         "refresh_jitter_s": jitter,
-        "own_addresses": not same_address,
         "requests": requests,
         "requests_per_s": round(requests / elapsed, 1),
         "pages": len(ms),
@@ -467,11 +531,94 @@ async def run_load(
         "versions_seen": len(tally.versions),
         "statuses": {str(k): v for k, v in sorted(tally.statuses.items())},
         "errors": len(tally.errors),
-        "first_errors": tally.errors[:5],
+        "first_errors": [e for e in tally.errors if e][:5],
         "reconnects": tally.reconnects,
         "megabytes": round(tally.bytes / 1e6, 2),
-        "client_cpu_s": round(client_cpu, 2),
-        "client_cpu_us_per_request": round(1e6 * client_cpu / requests, 1) if requests else None,
+        "client_cpu_s": round(tally.cpu, 2),
+        "client_cpu_us_per_request": round(1e6 * tally.cpu / requests, 1) if requests else None,
         "client_late_p95_ms": round(percentile(late_ms, 95), 2) if late_ms else None,
     }
-    return figures, tally, steady, ended
+
+
+async def run_load(
+    url: str,
+    *,
+    clients: int,
+    duration: float,
+    think: float = 1.0,
+    jitter: float = 0.0,
+    budget: int = 1000,
+    boards: int = 60,
+    mix: tuple[tuple[str, int], ...] = DEFAULT_MIX,
+    same_address: bool | None = None,
+    ramp: float = 0.0,
+    settle: float = 0.0,
+) -> tuple[dict[str, object], Tally, float, float]:
+    """Run ``clients`` phones against ``url`` (loopback only) for at most ``duration`` seconds, the
+    phones arriving over ``ramp`` seconds, in this process.
+
+    Returns the figures, the raw tally, the moment (monotonic) the measuring began (``settle`` seconds
+    after the ramp) and the run ended.
+    """
+    check(url, clients, duration, budget, ramp)
+    started = time.monotonic()
+    tally, ended = await run_phones(
+        url,
+        clients=clients,
+        duration=duration,
+        think=think,
+        jitter=jitter,
+        budget=budget,
+        boards=boards,
+        mix=mix,
+        same_address=same_address,
+        ramp=ramp,
+        started=started,
+    )
+    figures = figures_of(
+        tally,
+        started=started,
+        ended=ended,
+        ramp=ramp,
+        clients=clients,
+        think=think,
+        jitter=jitter,
+        settle=settle,
+    )
+    return figures, tally, started + ramp + settle, ended
+
+
+def main() -> int:
+    """One load process of several (``bench/bench_hall.py --client-processes``): its tally as JSON."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--url", required=True)
+    parser.add_argument("--clients", type=int, required=True)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--total", type=int, required=True)
+    parser.add_argument("--started", type=float, required=True, help="monotonic time of the start")
+    parser.add_argument("--seconds", type=float, required=True)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--jitter", type=float, default=0.0)
+    parser.add_argument("--ramp", type=float, default=0.0)
+    parser.add_argument("--same-address", action="store_true")
+    args = parser.parse_args()
+    tally, ended = asyncio.run(
+        run_phones(
+            args.url,
+            clients=args.clients,
+            duration=args.seconds,
+            think=args.think,
+            jitter=args.jitter,
+            ramp=args.ramp,
+            same_address=args.same_address or None,
+            first=args.first,
+            total=args.total,
+            started=args.started,
+        )
+    )
+    json.dump({"tally": tally.to_json(), "ended": ended}, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
