@@ -16,6 +16,8 @@ Security model (README, "赛场网络"):
 - Every response carries a strict Content-Security-Policy (same-origin script and style only, no
   frames), ``nosniff`` and a same-origin referrer policy (nothing leaves the hall); a request whose Host is a name other than ``localhost``
   (not an IP address) is refused, which defeats DNS rebinding.
+- Below this application, :mod:`app.web.limits` bounds what one client may hold (timeouts, connections
+  per address and in all) and :mod:`app.web.cache` the requests per address (docs/hall-server.md).
 """
 
 from __future__ import annotations
