@@ -38,19 +38,24 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def serve(path: Path, change_every: float) -> int:
-    """The server process: serve ``path`` on a free loopback port, enter a result every few seconds."""
+def serve(path: Path, change_every: float, same_address: bool) -> int:
+    """The server process: serve ``path`` on a free loopback port, enter a result every few seconds.
+    With every phone on one address (``same_address``, or where only 127.0.0.1 exists) the limits per
+    address are lifted: they would refuse the whole simulated hall."""
     from app.engine.types import GameResult
     from app.services import hall
     from app.services.results import enter_result
     from app.services.rounds import round_view
     from app.services.tournaments import open_tournament
     from app.web.app import ThreadOwner
+    from app.web.limits import Limits
     from app.web.server import HallServer
 
     db = open_tournament(path)
     owner = ThreadOwner()
-    server = HallServer(db, owner, port=0)
+    one_address = same_address or not sys.platform.startswith("linux")
+    lifted = Limits(per_address=100_000, requests=(1e6, 10**6), application_requests=(1e6, 10**6))
+    server = HallServer(db, owner, port=0, limits=lifted if one_address else None)
     url = server.start()
     print("READY", url, flush=True)
     stop = threading.Event()
@@ -197,7 +202,7 @@ def main() -> int:
     parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        return serve(args.serve, args.change_every)
+        return serve(args.serve, args.change_every, args.same_address)
 
     from app.services.demo import create_demo
     from app.services.simulation import play_demo_midway
@@ -212,7 +217,15 @@ def main() -> int:
     load_before = load_average()
     busy = None if args.no_busy else subprocess.Popen([sys.executable, "-c", "while True: pass"])
     server = subprocess.Popen(
-        [sys.executable, __file__, "--serve", str(path), "--change-every", str(args.change_every)],
+        [
+            sys.executable,
+            __file__,
+            "--serve",
+            str(path),
+            "--change-every",
+            str(args.change_every),
+            *(["--same-address"] if args.same_address else []),
+        ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,

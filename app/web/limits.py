@@ -63,6 +63,9 @@ class Limits:
     per_address: int = 32
     total: int | None = None  # None: from the open-file limit (:func:`total_for`)
     sweep_seconds: float = 1.0
+    # requests per address (see app.web.cache): all of them, and those that reach the application
+    requests: tuple[float, int] = (20.0, 120)  # a second, at once
+    application_requests: tuple[float, int] = (5.0, 40)
 
 
 def raise_open_file_limit(wanted: int = WANTED_OPEN_FILES) -> int | None:

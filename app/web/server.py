@@ -162,7 +162,13 @@ class HallServer:
             snap = hall.site.current
             return snap.version if snap is not None else None
 
-        self.cache = PageCache(self.app, version=version, host_allowed=_host_allowed)
+        self.cache = PageCache(
+            self.app,
+            version=version,
+            host_allowed=_host_allowed,
+            rate=self.limits.requests,
+            miss_rate=self.limits.application_requests,
+        )
         base = http_protocol_base()
         fast = (FastPathMixin,) if self.fast_path and hasattr(base, "on_headers_complete") else ()
         config = uvicorn.Config(
