@@ -192,7 +192,6 @@ class Hall:
         await self._in_worker(self.site.refresh)
         if self.site.current is not None:
             self.hub.version = self.site.current.version
-        await self._in_worker(self.site.warm)
         self._watcher = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
@@ -231,10 +230,6 @@ class Hall:
                 continue
             if changed and self.site.current is not None:
                 self.hub.publish(self.site.current.version)
-                try:  # the boards and standings, while the phones fetch the index and the rounds
-                    await self._in_worker(self.site.warm)
-                except Exception:
-                    log.exception("hall: reading the tournament failed")
 
     # ------------------------------------------------------------------ pages
 

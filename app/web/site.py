@@ -3,10 +3,9 @@
 The *version* is the file's change stamp (:func:`app.services.hall.change_stamp`: every change is
 audit-logged). A :class:`Snapshot` belongs to one version; its read models and rendered pages are
 made on first use and kept until the file changes. :meth:`HallSite.refresh` notices a change, builds
-the next snapshot and renders the pages most phones show (the index, each group's current round)
-*before* it replaces the current one, so phones never wait for those after a result is entered; they
-are told of the new version only once it is ready. :meth:`HallSite.warm` then renders the other busy
-pages (each board of the current rounds, the standings) while the phones fetch the first ones.
+the next snapshot and renders its busiest pages (the index, each group's current round and standings)
+*before* it replaces the current one, so phones never wait for a page to be computed after a result
+is entered; they are told of the new version only once it is ready.
 
 Everything here runs in one worker thread of the server (the services open their own sessions); the
 event loop only looks up pages already rendered.
@@ -100,18 +99,8 @@ class Snapshot:
         return self.models[key]
 
 
-#: Pages rendered before a new version is announced: the index and each group's current round.
-def first_keys(snapshot: Snapshot) -> list[Key]:
-    keys: list[Key] = [("index",)]
-    for g in snapshot.groups:
-        if g.current is not None:
-            keys.append(("round", g.index, g.current.number))
-    return keys
-
-
-#: The busy pages of a version, rendered once it is announced (:meth:`HallSite.warm`): those of
-#: :func:`first_keys`, each board of the current rounds (the table cards' QR codes open them) and the
-#: standings.
+#: Pages rendered before a new version is announced: the index, each group's current round and each of
+#: its boards (the table cards' QR codes open them), and the standings.
 def hot_keys(snapshot: Snapshot) -> list[Key]:
     keys: list[Key] = [("index",)]
     for g in snapshot.groups:
@@ -144,20 +133,10 @@ class HallSite:
             return False
         with self.db.one_reading():  # each group's state read once for the whole build
             snapshot = self._snapshot(stamp)
-            for key in first_keys(snapshot):
+            for key in hot_keys(snapshot):
                 self._render_into(snapshot, key)
         self.current = snapshot
         return True
-
-    def warm(self) -> None:
-        """Render the current version's busy pages not rendered yet (after it was announced)."""
-        snap = self.current
-        if snap is None:
-            return
-        with self.db.one_reading():
-            for key in hot_keys(snap):
-                if key not in snap.pages:
-                    self._render_into(snap, key)
 
     def snapshot(self) -> Snapshot:
         if self.current is None:
