@@ -537,6 +537,15 @@ def _prize_label(db: Database) -> str:
     return ""
 
 
+def prizes_final(db: Database) -> bool:
+    """Whether the prize list is final: every group has played its last round in full, and the list
+    names someone. Cheap while the event is running (the list is built only once it may be final)."""
+    try:
+        return _prize_label(db) == "" and bool(prize_list_model(db).lines)
+    except UserError:
+        return False
+
+
 def _table_name(view: PrizesView, table: str, group: str) -> str:
     """A prize table's name, marked 暂列 while its group's ranking is not final."""
     basis = view.basis.get(group)
