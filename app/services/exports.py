@@ -44,7 +44,7 @@ from app.engine.types import (
     ViolationKind,
 )
 from app.reports import model
-from app.reports.html import PublicSite
+from app.reports.html import PublicSite, SiteGroup
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
 from app.services import hall, paperwork_docs
 from app.services.audit import audit_log
@@ -822,20 +822,26 @@ def result_workbook(db: Database) -> model.ResultWorkbook:
 
 
 def public_site(db: Database) -> PublicSite:
-    """The public web pages: entry lists, every round, standings, crosstables, teams, prizes, brackets
-    (one reading of the file, as for the workbook)."""
+    """The public web pages of every group — entry list, every round, standings, crosstable, teams,
+    bracket — and the prizes (one reading of the file, as for the workbook)."""
     with db.one_reading():
-        entries, rounds, tables, crosstables, teams, with_bracket = _event_parts(db)
-        return PublicSite(
-            event_name=tournament_info(db).name,
-            entries=tuple(entries),
-            rounds=tuple(rounds),
-            standings=tuple(tables),
-            crosstables=tuple(crosstables),
-            teams=tuple(teams),
-            prizes=_optional_prizes(db),
-            brackets=tuple(bracket(db, name) for name in with_bracket),
-        )
+        info = tournament_info(db)
+        groups = []
+        for name, numbers in _paired_groups(db):
+            g = next(x for x in info.groups if x.name == name)
+            ranked = bool(numbers) and any(r.pending == 0 for r in rounds_of(db, name)[:1])
+            groups.append(
+                SiteGroup(
+                    name,
+                    entries=entry_list(db, name) if g.players else None,
+                    rounds=tuple(round_results(db, name, n) for n in numbers),
+                    standings=standings(db, name) if ranked else None,
+                    crosstable=crosstable(db, name) if ranked else None,
+                    teams=team_standings_model(db, name) if numbers and g.teams else None,
+                    bracket=bracket(db, name) if bracket_of(db, name) is not None else None,
+                )
+            )
+        return PublicSite(info.name, tuple(groups), _optional_prizes(db))
 
 
 # --------------------------------------------------------------------------- results book, certificates

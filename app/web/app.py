@@ -41,8 +41,9 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.engine.types import GameResult, UserError
+from app.reports import html as pages
+from app.reports.html import HALL
 from app.services import hall
-from app.web import pages
 from app.web.site import HallSite, Key, Rendered
 
 log = logging.getLogger("xqarbiter.hall")
@@ -61,6 +62,8 @@ SECURITY_HEADERS = [
 MAX_FORM_BYTES = 2048
 MAX_QUERY = 40
 SUBMIT_TIMEOUT = 10.0
+#: the hall's stylesheet and script (the renderer's files), read once
+CSS, JS = pages.asset("hall.css"), pages.asset("hall.js")
 
 
 class Owner(Protocol):
@@ -256,7 +259,7 @@ class Hall:
         if status == 403:
             self.failures.allow(_client(request))
         snap = self.site.current
-        body = pages.message_page(snap.event if snap else "", "无法录入", text)
+        body = pages.message_page(HALL, snap.event if snap else "", "无法录入", text)
         return Response(
             body, status, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"}
         )
@@ -373,13 +376,11 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         )
 
     async def css(request: Request) -> Response:
-        return Response(
-            pages.CSS, media_type="text/css; charset=utf-8", headers={"Cache-Control": "max-age=86400"}
-        )
+        return Response(CSS, media_type="text/css; charset=utf-8", headers={"Cache-Control": "max-age=86400"})
 
     async def js(request: Request) -> Response:
         return Response(
-            pages.JS, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "max-age=86400"}
+            JS, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "max-age=86400"}
         )
 
     async def no_token(request: Request) -> Response:
@@ -424,7 +425,7 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
             notice,
         )
         snap = state.site.current
-        body = pages.frame(snap.event if snap else "", "副裁判录入", main, 0, refresh=False)
+        body = pages.frame(HALL, snap.event if snap else "", "副裁判录入", main, 0, refresh=False)
         return Response(body, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
 
     async def deputy_post(request: Request, token: str) -> Response:

@@ -20,12 +20,13 @@ from datetime import datetime
 from typing import Any
 
 from app.engine.types import UserError
+from app.reports import html as pages
+from app.reports.html import HALL
 from app.reports.model import PairingList
 from app.services import exports, hall
 from app.services.knockout import bracket_of
 from app.services.rounds import RoundSummary, rounds_of
 from app.services.tournaments import tournament_info
-from app.web import pages
 
 Key = tuple[Any, ...]
 
@@ -195,31 +196,26 @@ class HallSite:
     def _render_into(self, snap: Snapshot, key: Key, query: str = "") -> Rendered:
         try:
             title, main, nav = self._main(snap, key, query)
-            rendered = Rendered.of(200, pages.frame(snap.event, title, main, snap.version, nav), main)
+            rendered = Rendered.of(200, pages.frame(HALL, snap.event, title, main, snap.version, nav), main)
         except NotFound as missing:
             text = str(missing) or "没有这一页"
-            main = f'<h1>没有这一页</h1><p class="msg">{pages.e(text)}</p><p><a href="/">返回首页</a></p>'
+            main = pages.message_main("没有这一页", text, [pages.NavLink(HALL.home(), "返回首页")])
             return Rendered.of(
-                404, pages.frame(snap.event, "没有这一页", main, snap.version), main, cacheable=False
+                404, pages.frame(HALL, snap.event, "没有这一页", main, snap.version), main, cacheable=False
             )
         if not query:
             snap.pages[key] = rendered
         return rendered
 
     def _nav(self, snap: Snapshot, g: GroupState, here: str) -> list[pages.NavLink]:
-        links = [("round", f"/g/{g.index}/", f"{g.name} 对阵")]
+        kinds = []
         if g.complete is not None:
-            links += [
-                ("standings", f"/g/{g.index}/standings", "名次"),
-                ("crosstable", f"/g/{g.index}/crosstable", "总表"),
-            ]
-            if g.teams:
-                links.append(("teams", f"/g/{g.index}/teams", "团体"))
+            kinds += ["standings", "crosstable"] + (["teams"] if g.teams else [])
         if g.bracket:
-            links.append(("bracket", f"/g/{g.index}/bracket", "淘汰赛"))
+            kinds.append("bracket")
         if g.players:
-            links.append(("entries", f"/g/{g.index}/entries", "名单"))
-        return [pages.NavLink(href, label, kind == here) for kind, href, label in links]
+            kinds.append("entries")
+        return pages.group_nav(HALL, g.index, g.name, kinds, here)
 
     def _main(self, snap: Snapshot, key: Key, query: str) -> tuple[str, str, list[pages.NavLink]]:
         kind = key[0]
@@ -239,20 +235,20 @@ class HallSite:
                 )
                 for g in snap.groups
             ]
-            return "首页", pages.index_main(snap.event, links, snap.prizes_final, at), []
+            return "首页", pages.index_main(HALL, snap.event, links, snap.prizes_final, at), []
         if kind == "find":
-            return "查台次", pages.find_main(query, self._find(snap, query), at), []
+            return "查台次", pages.find_main(HALL, query, self._find(snap, query), at), []
         if kind == "prizes":
             if not snap.prizes_final:
                 raise NotFound("比赛结束后公布获奖名单")
-            return "获奖名单", pages.prizes_main(snap.model(key), at), []
+            return "获奖名单", pages.prizes_main(HALL, snap.model(key), at), []
         g = snap.group(key[1])
         if kind == "round":
             number = key[2] if len(key) > 2 else (g.current.number if g.current else None)
             if number is None or number not in g.numbers:
                 raise NotFound(f"{g.name}第 {number} 轮尚未编排" if number else f"{g.name}尚未编排")
             model: PairingList = snap.model(("round", g.index, number))
-            main = pages.round_main(model, g.index, number, g.numbers, query, at)
+            main = pages.round_main(HALL, model, g.index, number, g.numbers, query, at)
             return f"{g.name} 第{number}轮", main, self._nav(snap, g, "round")
         if kind == "board":
             number, board = key[2], key[3]
@@ -263,30 +259,46 @@ class HallSite:
             if not rows:
                 raise NotFound(f"{g.name}第 {number} 轮没有第 {board} 台")
             # a knockout board lists each game; the last one is the game being played
-            main = pages.board_main(model, rows[-1], g.index, number, at)
+            main = pages.board_main(HALL, model, rows[-1], g.index, number, at)
             return f"第{board}台", main, self._nav(snap, g, "round")
         if kind in ("standings", "crosstable", "teams") and g.complete is None:
             raise NotFound(f"{g.name}还没有完整结束的轮次")
         if kind == "standings":
-            return f"{g.name} 名次", pages.standings_main(snap.model(key), at), self._nav(snap, g, kind)
+            return (
+                f"{g.name} 名次",
+                pages.standings_main(HALL, snap.model(key), g.index, at),
+                self._nav(snap, g, kind),
+            )
         if kind == "crosstable":
             return (
                 f"{g.name} 个人成绩总表",
-                pages.crosstable_main(snap.model(key), at),
+                pages.crosstable_main(HALL, snap.model(key), g.index, at),
                 self._nav(snap, g, kind),
             )
         if kind == "teams":
             if not g.teams:
                 raise NotFound(f"{g.name}不设团体")
-            return f"{g.name} 团体名次", pages.teams_main(snap.model(key), at), self._nav(snap, g, kind)
+            return (
+                f"{g.name} 团体名次",
+                pages.teams_main(HALL, snap.model(key), g.index, at),
+                self._nav(snap, g, kind),
+            )
         if kind == "bracket":
             if not g.bracket:
                 raise NotFound(f"{g.name}尚无淘汰赛对阵")
-            return f"{g.name} 淘汰赛", pages.bracket_main(snap.model(key), at), self._nav(snap, g, kind)
+            return (
+                f"{g.name} 淘汰赛",
+                pages.bracket_main(HALL, snap.model(key), g.index, at),
+                self._nav(snap, g, kind),
+            )
         if kind == "entries":
             if not g.players:
                 raise NotFound(f"{g.name}还没有报名的棋手")
-            return f"{g.name} 参赛名单", pages.entries_main(snap.model(key), at), self._nav(snap, g, kind)
+            return (
+                f"{g.name} 参赛名单",
+                pages.entries_main(HALL, snap.model(key), g.index, at),
+                self._nav(snap, g, kind),
+            )
         raise NotFound("没有这一页")
 
     def _find(self, snap: Snapshot, query: str) -> list[pages.Found]:

@@ -105,7 +105,7 @@ def test_excel_and_html(event: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     assert main(["html", str(event), "-o", str(site)]) == 0
     assert (site / "index.html").exists()
-    assert len(list(site.glob("round-*.html"))) == 4
+    assert len(list(site.glob("g*-r*.html"))) == 4  # every paired round of every group
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("tmp")]  # no temporary folder left
 
 

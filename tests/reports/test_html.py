@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.reports.html import PublicSite, write_site
+from app.reports.html import PublicSite, SiteGroup, write_site
 from app.reports.model import EntryLine, EntryList, EventHeader
 from app.services import exports
 
@@ -50,6 +50,7 @@ def test_no_id_or_phone_anywhere(site: Path, event: DemoEvent) -> None:
 
 def test_text_is_escaped(tmp_path: Path) -> None:
     lines = (EntryLine(1, "<b>王</b>", "A&B", "男"),)
-    write_site(PublicSite("赛", entries=(EntryList(EventHeader("赛"), lines),)), tmp_path, PRINTED_AT)
-    text = (tmp_path / "entry-list-1.html").read_text(encoding="utf-8")
+    site = PublicSite("赛", (SiteGroup("组", entries=EntryList(EventHeader("赛", "组"), lines)),))
+    write_site(site, tmp_path, PRINTED_AT)
+    text = (tmp_path / "g1-entries.html").read_text(encoding="utf-8")
     assert "&lt;b&gt;王&lt;/b&gt;" in text and "A&amp;B" in text
