@@ -235,6 +235,7 @@ class GroupLinks:
     bracket: bool
     entries: bool
     rounds: tuple[int, ...] = ()
+    standings: str = ""  # what the standings are after: "第 3 轮后", "最终名次"
 
 
 def index_main(
@@ -250,7 +251,8 @@ class Found:
     group_index: int
     round: int
     row: PairingRow | None
-    bye: PlayerLine | None = None
+    bye: PlayerLine | None = None  # a player not paired this round: a bye, or excused (请假)
+    label: str = "轮空"  # 轮空 / 请假
 
 
 def matches(row: PairingRow, query: str) -> bool:
@@ -551,6 +553,7 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
                 g.bracket is not None,
                 g.entries is not None,
                 numbers,
+                basis(g.standings) if g.standings is not None else "",
             )
         )
     main = index_main(links, site.event_name, groups, site.prizes is not None, printed_at)

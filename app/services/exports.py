@@ -34,7 +34,7 @@ from app.engine.knockout import (
     time_control,
 )
 from app.engine.privacy import mask_personal
-from app.engine.regulations import DecidingDraw, Regulations, Tiebreak
+from app.engine.regulations import DecidingDraw, KnockoutRules, Regulations, Tiebreak
 from app.engine.types import (
     AbsenceKind,
     Colour,
@@ -56,7 +56,7 @@ from app.services.rounds import Seat, group_state, round_view, rounds_of
 from app.services.standings import (
     PrizesView,
     StandingsView,
-    final_standings,
+    final_if_over,
     group_standings,
     prize_list,
     team_standings,
@@ -236,18 +236,19 @@ def _knockout_rows(
         for g in m.games[-1:] if current_only else m.games:
             result = g.result if with_results else GameResult.PENDING
             game = f"第{g.number}局 {_GAME_NAMES[g.kind]}"
-            rows.append(
-                model.PairingRow.with_result(
-                    plan.board,
-                    line(g.red),
-                    line(g.black),
-                    result,
-                    (plan.title_zh, game),
-                    match=short_title_zh(plan.code),
-                    game=game,
-                    time_control=time_control(g.kind, bracket.rules).label,
-                )
+            row = model.PairingRow.with_result(
+                plan.board,
+                line(g.red),
+                line(g.black),
+                result,
+                (plan.title_zh, game),
+                match=short_title_zh(plan.code),
+                game=game,
+                time_control=time_control(g.kind, bracket.rules).label,
             )
+            if with_results and not result.is_pending:
+                row = replace(row, result_zh=knockout_game_text(g, bracket.rules))
+            rows.append(row)
     return rows
 
 
@@ -363,10 +364,7 @@ def _standing_round(db: Database, group: str, after_round: int | None) -> tuple[
 
 def _final_view(db: Database, group: str) -> StandingsView | None:
     """The final ranking once the group is over (every round complete, the knockout decided)."""
-    try:
-        return final_standings(db, group)
-    except UserError:
-        return None
+    return final_if_over(db, group)
 
 
 def standings(db: Database, group: str, after_round: int | None = None) -> model.Standings:
@@ -718,14 +716,20 @@ def _bracket_match(
     )
 
 
-def _bracket_game(g: KnockoutGame, names: dict[int, str], eb: EngineBracket) -> model.BracketGame:
-    text = g.result.zh
+def knockout_game_text(g: KnockoutGame, rules: KnockoutRules) -> str:
+    """A knockout game's result as every list prints it: a drawn deciding game that counts as a win for
+    Black (和棋黑胜, 2020 rules art. 30) reads ``和（黑胜）``, never a bare 和."""
     if (
         g.kind is GameKind.DECIDING
         and g.result is GameResult.DRAW
-        and eb.rules.deciding_draw is DecidingDraw.BLACK_WINS
+        and rules.deciding_draw is DecidingDraw.BLACK_WINS
     ):
-        text = "和（黑胜）"
+        return "和（黑胜）"
+    return g.result.zh
+
+
+def _bracket_game(g: KnockoutGame, names: dict[int, str], eb: EngineBracket) -> model.BracketGame:
+    text = knockout_game_text(g, eb.rules)
     return model.BracketGame(g.kind.zh, names.get(g.red, str(g.red)), names.get(g.black, str(g.black)), text)
 
 

@@ -169,12 +169,14 @@ class HallSite:
         g = snap.group(key[1])
         if kind == "round":
             return exports.round_results(self.db, g.name, key[2])
+        # what the printed lists say unless a round is named: after the last complete round, and once
+        # the group is over its final ranking (knockout places first)
         if kind == "standings":
-            return exports.standings(self.db, g.name, g.complete)
+            return exports.standings(self.db, g.name)
         if kind == "crosstable":
-            return exports.crosstable(self.db, g.name, g.complete)
+            return exports.crosstable(self.db, g.name)
         if kind == "teams":
-            return exports.team_standings_model(self.db, g.name, g.complete)
+            return exports.team_standings_model(self.db, g.name)
         if kind == "bracket":
             return exports.bracket(self.db, g.name)
         if kind == "entries":
@@ -232,6 +234,9 @@ class HallSite:
                     g.teams,
                     g.bracket,
                     g.players > 0,
+                    standings=pages.basis(snap.model(("standings", g.index)))
+                    if g.complete is not None
+                    else "",
                 )
                 for g in snap.groups
             ]
@@ -313,7 +318,14 @@ class HallSite:
             model: PairingList = snap.model(("round", g.index, number))
             found += [pages.Found(g.name, g.index, number, r) for r in model.rows if pages.matches(r, q)]
             found += [
-                pages.Found(g.name, g.index, number, None, b) for b in model.byes if pages.bye_matches(b, q)
+                pages.Found(g.name, g.index, number, None, b, model.bye_label)
+                for b in model.byes
+                if pages.bye_matches(b, q)
+            ]
+            found += [
+                pages.Found(g.name, g.index, number, None, b, model.excused_label)
+                for b in model.excused
+                if pages.bye_matches(b, q)
             ]
         return found[:50]
 
