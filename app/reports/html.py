@@ -14,7 +14,7 @@ carries the same stylesheet inline and no script.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -26,14 +26,21 @@ from app.reports.model import (
     Bracket,
     Crosstable,
     EntryList,
+    GameView,
     PairingList,
     PairingRow,
+    PlayerBook,
+    PlayerCard,
     PlayerLine,
+    PrizeLine,
     PrizeList,
+    Schedule,
     Standings,
+    TeamRow,
     TeamStandings,
     fmt_num,
 )
+from app.reports.names import initial, pinyin_key
 
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = TEMPLATES / "static"
@@ -92,8 +99,8 @@ class Links:
 
     live = True
     #: the stylesheet and script, with a version that changes when they do (cached for a day)
-    css = "/static/hall.css?v=2"
-    js = "/static/hall.js?v=2"
+    css = "/static/hall.css?v=3"
+    js = "/static/hall.js?v=3"
 
     def home(self) -> str:
         return "/"
@@ -101,17 +108,32 @@ class Links:
     def find(self) -> str:
         return "/find"
 
+    def schedule(self) -> str:
+        return "/schedule"
+
     def group(self, gi: int) -> str:
         return f"/g/{gi}/"
 
     def round(self, gi: int, number: int) -> str:
         return f"/g/{gi}/r/{number}/"
 
+    def names(self, gi: int, number: int) -> str:
+        """A round's players in 拼音 order (the notice board's list)."""
+        return f"/g/{gi}/r/{number}/names"
+
     def board(self, gi: int, number: int, board: int) -> str:
         return f"/g/{gi}/r/{number}/b/{board}"
 
+    def record(self, gi: int, number: int, board: int, game: int) -> str:
+        """A stored game record (棋谱) shown on a board; "" where there is no such page."""
+        return f"/g/{gi}/r/{number}/b/{board}/game/{game}"
+
+    def player(self, gi: int, no: int) -> str:
+        return f"/g/{gi}/p/{no}"
+
     def page(self, gi: int, kind: str) -> str:
-        """A group's page: ``standings``, ``crosstable``, ``teams``, ``bracket``, ``entries``."""
+        """A group's page: ``standings``, ``crosstable``, ``teams``, ``bracket``, ``entries``,
+        ``entries/names`` (the entry list in 拼音 order)."""
         return f"/g/{gi}/{kind}"
 
     def prizes(self) -> str:
@@ -125,11 +147,17 @@ class StaticLinks(Links):
     css = ""
     js = ""
 
+    def __init__(self, current: dict[int, int] | None = None) -> None:
+        self.current = current or {}
+
     def home(self) -> str:
         return "index.html"
 
     def find(self) -> str:
         return ""
+
+    def schedule(self) -> str:
+        return "schedule.html"
 
     def group(self, gi: int) -> str:
         return f"g{gi}-r{self.current.get(gi, 1)}.html"
@@ -137,20 +165,53 @@ class StaticLinks(Links):
     def round(self, gi: int, number: int) -> str:
         return f"g{gi}-r{number}.html"
 
+    def names(self, gi: int, number: int) -> str:
+        return f"g{gi}-r{number}-names.html"
+
     def board(self, gi: int, number: int, board: int) -> str:
         return f"g{gi}-r{number}.html#b{board}"
 
+    def record(self, gi: int, number: int, board: int, game: int) -> str:
+        return ""
+
+    def player(self, gi: int, no: int) -> str:
+        return f"g{gi}-p{no}.html"
+
     def page(self, gi: int, kind: str) -> str:
-        return f"g{gi}-{kind}.html"
+        return f"g{gi}-{kind.replace('/', '-')}.html"
 
     def prizes(self) -> str:
         return "prizes.html"
 
-    def __init__(self, current: dict[int, int] | None = None) -> None:
-        self.current = current or {}
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A table cell that opens a page (a name, an opponent, a board)."""
+
+    text: object
+    href: str
+
+    def __str__(self) -> str:
+        return _shown(self.text).__str__()
 
 
 HALL = Links()
+
+_env.tests["link"] = lambda v: isinstance(v, Link)
+_env.tests["list_of_values"] = lambda v: isinstance(v, list)
+
+
+def seats(p: PairingList) -> dict[str, list[object]]:
+    """Where each player of a round sits (for the index's "这是我" line): the latest game of a board."""
+    out: dict[str, list[object]] = {}
+    for r in p.rows:
+        out[str(r.red.no)] = [r.board, "红", r.black.no, r.black.name, r.result_zh]
+        out[str(r.black.no)] = [r.board, "黑", r.red.no, r.red.name, r.result_zh]
+    for b in p.byes:
+        out[str(b.no)] = [p.bye_label]
+    for b in p.excused:
+        out[str(b.no)] = [p.excused_label]
+    return out
 
 
 # --------------------------------------------------------------------------- the frame
@@ -194,8 +255,10 @@ def frame(
     *,
     refresh: bool = True,
     at: datetime | None = None,
+    css: Markup | None = None,
 ) -> str:
-    """A whole page: the event's name, the navigation, the ``<main>`` part, the footer."""
+    """A whole page: the event's name, the navigation, the ``<main>`` part, the footer (``css``: the
+    stylesheet a static page carries inline, read once by the caller)."""
     return render(
         "frame.html",
         links=links,
@@ -236,6 +299,9 @@ class GroupLinks:
     entries: bool
     rounds: tuple[int, ...] = ()
     standings: str = ""  # what the standings are after: "第 3 轮后", "最终名次"
+    #: where each player of the current round sits, for "这是我" (read by the page's script, nothing sent):
+    #: 序号 → [board, colour, opponent 序号, opponent's name, result] or [label] (轮空 / 请假)
+    seats: dict[str, list[object]] = field(default_factory=dict)
 
 
 def index_main(
@@ -289,7 +355,30 @@ def search_text(row: PairingRow) -> str:
     return " ".join((row.red.name, row.black.name, row.red.unit, row.black.unit))
 
 
-_env.globals["search_text"] = search_text
+def number_hit(row: PairingRow, query: str) -> str:
+    """What a number search matched on a board: ``台次 9``, ``红方序号 9``, ``黑方序号 9`` (or "")."""
+    q = query.strip()
+    if not q.isdigit():
+        return ""
+    n = int(q)
+    hits = [f"台次 {n}"] if row.board == n else []
+    hits += [f"{side}序号 {n}" for side, p in (("红方", row.red), ("黑方", row.black)) if p.no == n]
+    return "，".join(hits)
+
+
+def _board_ids(rows: Sequence[PairingRow]) -> list[str]:
+    """Each line's element id: ``b7`` for a board's latest game (where its page's link lands), ``b7-1``
+    … for the earlier games of a knockout board — never the same id twice on a page."""
+    last = {r.board: i for i, r in enumerate(rows)}
+    count: dict[int, int] = {}
+    out = []
+    for i, r in enumerate(rows):
+        count[r.board] = count.get(r.board, 0) + 1
+        out.append(f"b{r.board}" if last[r.board] == i else f"b{r.board}-{count[r.board]}")
+    return out
+
+
+_env.globals.update(search_text=search_text, number_hit=number_hit, board_ids=_board_ids)
 
 
 def round_main(
@@ -300,9 +389,22 @@ def round_main(
     rounds: Sequence[int],
     query: str,
     at: datetime,
+    starts: str = "",
 ) -> str:
+    """A round's boards (search narrows them on the server; the page's script narrows them as one types)."""
     entered = sum(1 for r in p.rows if r.result_zh)
     q = query.strip()
+    rows = [r for r in p.rows if matches(r, query)]
+    byes = [b for b in p.byes if not q or bye_matches(b, query)]
+    excused = [b for b in p.excused if not q or bye_matches(b, query)]
+    count = ""
+    if q:
+        count = f"找到 {len(rows) + len(byes) + len(excused)} 项"
+        if q.isdigit():
+            boards = sum(1 for r in rows if r.board == int(q))
+            players = sum(1 for r in rows for x in (r.red, r.black) if x.no == int(q))
+            players += sum(1 for b in (*byes, *excused) if b.no == int(q))
+            count += f"：台次 {q} 有 {boards} 台，序号 {q} 有 {players} 人"
     return render(
         "round.html",
         links=links,
@@ -314,26 +416,92 @@ def round_main(
         at=at,
         entered=entered,
         title="成绩公告" if entered == len(p.rows) and p.rows else "对阵与成绩",
-        rows=[r for r in p.rows if matches(r, query)],
-        byes=[b for b in p.byes if not q or bye_matches(b, query)],
-        excused=[b for b in p.excused if not q or bye_matches(b, query)],
+        rows=rows,
+        ids=_board_ids(rows),
+        byes=byes,
+        excused=excused,
+        count=count,
+        starts=starts,
+        time_control=p.header.time_control,
     )
 
 
 def board_main(
-    links: Links, p: PairingList, row: PairingRow, group_index: int, number: int, at: datetime
+    links: Links,
+    p: PairingList,
+    row: PairingRow,
+    group_index: int,
+    number: int,
+    at: datetime,
+    records: Sequence[int] = (),
 ) -> str:
-    return render("board.html", links=links, p=p, row=row, gi=group_index, number=number, at=at)
+    """One board: its players and result; a knockout board lists every game, with its record if stored."""
+    games = [r for r in p.rows if r.board == row.board]
+    return render(
+        "board.html",
+        links=links,
+        p=p,
+        row=row,
+        games=games if len(games) > 1 else [],
+        gi=group_index,
+        number=number,
+        at=at,
+        records=records,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NameLine:
+    """A line of a list in 拼音 order: the player, where they sit, and the letter they are listed under."""
+
+    letter: str
+    player: PlayerLine
+    board: int | None = None
+    colour: str = ""
+    opponent: PlayerLine | None = None
+    result: str = ""
+    label: str = ""  # 轮空 / 请假
+
+
+def names_main(
+    links: Links, p: PairingList, gi: int, number: int, rounds: Sequence[int], at: datetime
+) -> str:
+    """A round's players by name (拼音), each with board, colour and opponent: the notice board's list."""
+    lines = [NameLine("", r.red, r.board, "红", r.black, r.result_zh) for r in p.rows]
+    lines += [NameLine("", r.black, r.board, "黑", r.red, r.result_zh) for r in p.rows]
+    lines += [NameLine("", b, label=p.bye_label) for b in p.byes]
+    lines += [NameLine("", b, label=p.excused_label) for b in p.excused]
+    seen: dict[int, NameLine] = {}
+    for line in lines:  # a knockout board lists each game: the latest one says where a player sits
+        seen[line.player.no] = line
+    ordered = sorted(seen.values(), key=lambda x: (pinyin_key(x.player.name), x.player.no))
+    ordered = [replace(x, letter=initial(x.player.name)) for x in ordered]
+    return render(
+        "names.html",
+        links=links,
+        p=p,
+        gi=gi,
+        number=number,
+        rounds=rounds,
+        lines=ordered,
+        letters=sorted({x.letter for x in ordered}),
+        at=at,
+    )
 
 
 # --------------------------------------------------------------------------- tables
+
+
+def _name(links: Links, gi: int, no: int | None, text: str) -> object:
+    href = links.player(gi, no) if no else ""
+    return Link(text, href) if href else text
 
 
 def standings_main(links: Links, s: Standings, gi: int, at: datetime) -> str:
     rows = [
         [
             r.rank,
-            r.name + (f"（{r.note}）" if r.note else ""),
+            _name(links, gi, r.no, r.name + (f"（{r.note}）" if r.note else "")),
             r.no,
             r.unit,
             r.score,
@@ -368,39 +536,148 @@ def basis(s: Standings) -> str:
 
 
 def crosstable_main(links: Links, c: Crosstable, gi: int, at: datetime) -> str:
-    rows = [[r.no, r.name, r.unit, *r.round_texts(c.rounds), r.score, r.place] for r in c.rows]
+    rows = [
+        [
+            r.no,
+            _name(links, gi, r.no, r.name),
+            r.unit,
+            *(
+                Link(cell.text, links.player(gi, cell.opponent)) if cell.opponent else cell.text
+                for cell in r.per_round
+            ),
+            *([""] * (c.rounds - len(r.per_round))),
+            r.score,
+            r.place,
+        ]
+        for r in c.rows
+    ]
     header = ["序号", "姓名", "单位", *(f"第{n}轮" for n in range(1, c.rounds + 1)), "积分", "名次"]
     return render("crosstable.html", links=links, c=c, gi=gi, at=at, header=header, rows=rows)
 
 
 def teams_main(links: Links, t: TeamStandings, gi: int, at: datetime) -> str:
-    rows = [
-        [r.rank, r.team, "、".join(f"{n}（{p}）" for n, p in r.members), r.total, r.best, r.note]
-        for r in t.rows
-    ]
-    header = ["名次", "团体", "队员（名次）", "名次和", "最好名次", "备注"]
+    def members(r: TeamRow) -> list[object]:
+        nos = r.member_nos or (None,) * len(r.members)
+        return [_name(links, gi, no, f"{n}（{p}）") for (n, p), no in zip(r.members, nos, strict=True)]
+
+    rows = [[r.rank, r.team, r.total, r.best, members(r), r.note] for r in t.rows]
+    header = ["名次", "团体", "名次和", "最好名次", "队员（名次）", "备注"]
     return render("teams.html", links=links, t=t, gi=gi, at=at, header=header, rows=rows)
 
 
-def entries_main(links: Links, x: EntryList, gi: int, at: datetime) -> str:
-    rows = [[line.no or "", line.name, line.unit, line.gender, line.team] for line in x.lines]
-    header = ["序号", "姓名", "单位", "性别", "团体"]
-    return render("entries.html", links=links, x=x, gi=gi, at=at, header=header, rows=rows)
-
-
-def prizes_main(links: Links, p: PrizeList, at: datetime) -> str:
-    items = any(x.item for x in p.lines)  # non-cash prizes: a column only if any
-    rows: list[list[object]] = [
-        [x.table, f"第{x.place}名", x.name, x.unit, f"{x.amount:,}", *([x.item] if items else [])]
-        for x in p.lines
+def entries_main(links: Links, x: EntryList, gi: int, at: datetime, by_name: bool = False) -> str:
+    """参赛名单 by 序号, or by name (拼音, with the letters to jump to)."""
+    lines = sorted(x.lines, key=lambda e: (e.no or 10**9, e.name))
+    if by_name:
+        lines = sorted(x.lines, key=lambda e: (pinyin_key(e.name), e.no))
+    rows = [
+        (
+            initial(e.name) if by_name else "",
+            [e.no or "", _name(links, gi, e.no, e.name), e.unit, e.gender, e.team],
+        )
+        for e in lines
     ]
-    rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}", *([""] if items else [])])
-    header = ["类别", "名次", "姓名", "单位", "奖金（元，税前）", *(["奖品"] if items else [])]
-    return render("prizes.html", links=links, p=p, at=at, header=header, rows=rows)
+    header = ["序号", "姓名", "单位", "性别", "团体"]
+    return render(
+        "entries.html",
+        links=links,
+        x=x,
+        gi=gi,
+        at=at,
+        header=header,
+        rows=rows,
+        by_name=by_name,
+        letters=sorted({letter for letter, _ in rows}) if by_name else [],
+    )
+
+
+def prizes_main(links: Links, p: PrizeList, at: datetime, groups: Sequence[str] = ()) -> str:
+    """奖励名单, one table per prize table: place, name, amount — the amount never off a phone's screen."""
+    items = any(x.item for x in p.lines)  # non-cash prizes: a column only if any
+    tables: dict[str, list[PrizeLine]] = {}
+    for x in p.lines:
+        tables.setdefault(x.table, []).append(x)
+
+    def who(x: PrizeLine) -> object:
+        gi = groups.index(x.group) + 1 if x.group in groups else 0
+        return _name(links, gi, x.no, x.name) if gi else x.name
+
+    parts = [
+        (
+            name,
+            [
+                [f"第{x.place}名", who(x), f"{x.amount:,}", x.unit, *([x.item] if items else [])]
+                for x in lines
+            ],
+            f"{sum(x.amount for x in lines):,}",
+        )
+        for name, lines in tables.items()
+    ]
+    header = ["名次", "姓名", "奖金（元，税前）", "单位", *(["奖品"] if items else [])]
+    total = f"{sum(x.amount for x in p.lines):,}"
+    return render("prizes.html", links=links, p=p, at=at, header=header, parts=parts, total=total)
 
 
 def bracket_main(links: Links, b: Bracket, gi: int, at: datetime) -> str:
     return render("bracket.html", links=links, b=b, gi=gi, at=at)
+
+
+# --------------------------------------------------------------------------- a player's own page
+
+
+def player_main(links: Links, book: PlayerBook, card: PlayerCard, gi: int, at: datetime) -> str:
+    return render("player.html", links=links, book=book, c=card, gi=gi, at=at)
+
+
+def schedule_main(links: Links, s: Schedule, at: datetime) -> str:
+    return render("schedule.html", links=links, s=s, at=at)
+
+
+# --------------------------------------------------------------------------- a game record on a board
+
+_GLYPHS = {
+    "K": "帥", "A": "仕", "B": "相", "N": "傌", "R": "俥", "C": "炮", "P": "兵",
+    "k": "將", "a": "士", "b": "象", "n": "馬", "r": "車", "c": "砲", "p": "卒",
+}  # fmt: skip
+
+
+def pieces(fen: str) -> list[tuple[int, int, str, bool]]:
+    """(file 0–8 from Red's left, rank 0–9 from Red's side, glyph, red) of every piece of a FEN.
+
+    >>> pieces("4k4/9/9/9/9/9/9/9/9/4K4 w")
+    [(4, 9, '將', False), (4, 0, '帥', True)]
+    """
+    out = []
+    for i, line in enumerate(fen.split()[0].split("/")):
+        f = 0
+        for ch in line:
+            if ch.isdigit():
+                f += int(ch)
+            else:
+                out.append((f, 9 - i, _GLYPHS.get(ch, "?"), ch.isupper()))
+                f += 1
+    return out
+
+
+def board_svg(fen: str, last: tuple[int, int, int, int] | None = None) -> Markup:
+    """The position as an SVG diagram (Red at the bottom); the page's script redraws it move by move."""
+    return Markup(render("_board.svg", pieces=pieces(fen), last=last))
+
+
+def record_main(links: Links, game: GameView, gi: int, number: int, ply: int, at: datetime) -> str:
+    ply = max(0, min(ply, len(game.moves)))
+    fen = game.moves[ply - 1].fen if ply else game.start_fen
+    return render(
+        "record.html",
+        links=links,
+        g=game,
+        gi=gi,
+        number=number,
+        ply=ply,
+        svg=board_svg(fen),
+        at=at,
+        base=links.record(gi, number, game.board, game.game_no),
+    )
 
 
 # --------------------------------------------------------------------------- deputies
@@ -413,6 +690,8 @@ class DeputyLine:
     black: str
     recorded: str  # "" while pending
     sent: str  # this deputy's entry waiting for the chief, "" if none
+    game: str = ""  # a knockout board: which game is being played (colours swap between games)
+    game_no: int = 1
 
 
 def deputy_main(
@@ -454,73 +733,93 @@ class SiteGroup:
     crosstable: Crosstable | None = None
     teams: TeamStandings | None = None
     bracket: Bracket | None = None
+    players: PlayerBook | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class PublicSite:
-    """The public pages to publish: the event's groups and, once final, the prizes."""
+    """The public pages to publish: the event's groups, the schedule and, once final, the prizes."""
 
     event_name: str
     groups: tuple[SiteGroup, ...] = ()
     prizes: PrizeList | None = None
+    schedule: Schedule | None = None
 
 
-def _site_pages(
-    site: PublicSite, links: StaticLinks, at: datetime
-) -> list[tuple[str, str, str, list[NavLink]]]:
-    """(file, title, main, nav) of every page of the static folder but the index."""
-    out: list[tuple[str, str, str, list[NavLink]]] = []
+Page = tuple[str, str, str, list[NavLink]]  # (file, title, main, nav)
+
+
+def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> list[Page]:
+    kinds = [
+        kind
+        for kind, part in (
+            ("standings", g.standings),
+            ("crosstable", g.crosstable),
+            ("teams", g.teams),
+            ("bracket", g.bracket),
+            ("entries", g.entries),
+        )
+        if part is not None
+    ]
+    numbers = [r.header.round or 0 for r in g.rounds]
+
+    def nav(here: str) -> list[NavLink]:
+        return group_nav(links, gi, g.name, kinds, here, has_round=bool(g.rounds))
+
+    out: list[Page] = []
+    for r in g.rounds:
+        n = r.header.round or 0
+        kind = "成绩公告" if r.rows and all(x.result_zh for x in r.rows) else "对阵表"
+        out.append(
+            (
+                links.round(gi, n),
+                f"{g.name} 第{n}轮 {kind}",
+                round_main(links, r, gi, n, numbers, "", at),
+                nav("round"),
+            )
+        )
+        main = names_main(links, r, gi, n, numbers, at)
+        out.append((links.names(gi, n), f"{g.name} 第{n}轮 按姓名", main, nav("round")))
+    if g.standings is not None:
+        main = standings_main(links, g.standings, gi, at)
+        out.append((links.page(gi, "standings"), f"{g.name} 名次表", main, nav("standings")))
+    if g.crosstable is not None:
+        main = crosstable_main(links, g.crosstable, gi, at)
+        out.append((links.page(gi, "crosstable"), f"{g.name} 个人成绩总表", main, nav("crosstable")))
+    if g.teams is not None:
+        main = teams_main(links, g.teams, gi, at)
+        out.append((links.page(gi, "teams"), f"{g.name} 团体名次表", main, nav("teams")))
+    if g.bracket is not None:
+        main = bracket_main(links, g.bracket, gi, at)
+        out.append((links.page(gi, "bracket"), f"{g.name} 淘汰赛对阵", main, nav("bracket")))
+    if g.entries is not None:
+        out.append(
+            (
+                links.page(gi, "entries"),
+                f"{g.name} 参赛名单",
+                entries_main(links, g.entries, gi, at),
+                nav("entries"),
+            )
+        )
+        main = entries_main(links, g.entries, gi, at, by_name=True)
+        out.append((links.page(gi, "entries/names"), f"{g.name} 参赛名单（按姓名）", main, nav("entries")))
+    if g.players is not None:
+        for c in g.players.players:
+            main = player_main(links, g.players, c, gi, at)
+            out.append((links.player(gi, c.no), f"{c.no}号 {c.name}", main, nav("")))
+    return out
+
+
+def _site_pages(site: PublicSite, links: StaticLinks, at: datetime) -> list[Page]:
+    """Every page of the static folder but the index."""
+    out: list[Page] = []
     for gi, g in enumerate(site.groups, start=1):
-        kinds = [
-            kind
-            for kind, part in (
-                ("standings", g.standings),
-                ("crosstable", g.crosstable),
-                ("teams", g.teams),
-                ("bracket", g.bracket),
-                ("entries", g.entries),
-            )
-            if part is not None
-        ]
-        numbers = [r.header.round or 0 for r in g.rounds]
-
-        def nav(here: str, gi: int = gi, g: SiteGroup = g, kinds: list[str] = kinds) -> list[NavLink]:
-            return group_nav(links, gi, g.name, kinds, here, has_round=bool(g.rounds))
-
-        for r in g.rounds:
-            n = r.header.round or 0
-            main = round_main(links, r, gi, n, numbers, "", at)
-            kind = "成绩公告" if r.rows and all(x.result_zh for x in r.rows) else "对阵表"
-            out.append((links.round(gi, n), f"{g.name} 第{n}轮 {kind}", main, nav("round")))
-        if g.standings is not None:
-            out.append(
-                (
-                    links.page(gi, "standings"),
-                    f"{g.name} 名次表",
-                    standings_main(links, g.standings, gi, at),
-                    nav("standings"),
-                )
-            )
-        if g.crosstable is not None:
-            main = crosstable_main(links, g.crosstable, gi, at)
-            out.append((links.page(gi, "crosstable"), f"{g.name} 个人成绩总表", main, nav("crosstable")))
-        if g.teams is not None:
-            out.append(
-                (
-                    links.page(gi, "teams"),
-                    f"{g.name} 团体名次表",
-                    teams_main(links, g.teams, gi, at),
-                    nav("teams"),
-                )
-            )
-        if g.bracket is not None:
-            main = bracket_main(links, g.bracket, gi, at)
-            out.append((links.page(gi, "bracket"), f"{g.name} 淘汰赛对阵", main, nav("bracket")))
-        if g.entries is not None:
-            main = entries_main(links, g.entries, gi, at)
-            out.append((links.page(gi, "entries"), f"{g.name} 参赛名单", main, nav("entries")))
+        out += _group_pages(links, gi, g, at)
+    if site.schedule is not None:
+        out.append((links.schedule(), "赛程", schedule_main(links, site.schedule, at), []))
     if site.prizes is not None:
-        out.append((links.prizes(), "奖励名单", prizes_main(links, site.prizes, at), []))
+        names = [g.name for g in site.groups]
+        out.append((links.prizes(), "奖励名单", prizes_main(links, site.prizes, at, names), []))
     return out
 
 
@@ -532,10 +831,13 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
         {gi: g.rounds[-1].header.round or 1 for gi, g in enumerate(site.groups, 1) if g.rounds}
     )
     pages = _site_pages(site, links, printed_at)
+    css = Markup(asset("hall.css"))
     written = []
     for name, title, main, nav in pages:
         path = folder / name
-        path.write_text(frame(links, site.event_name, title, main, nav=nav, at=printed_at), encoding="utf-8")
+        path.write_text(
+            frame(links, site.event_name, title, main, nav=nav, at=printed_at, css=css), encoding="utf-8"
+        )
         written.append(path)
     groups = []
     for gi, g in enumerate(site.groups, start=1):
@@ -558,5 +860,5 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
         )
     main = index_main(links, site.event_name, groups, site.prizes is not None, printed_at)
     index = folder / "index.html"
-    index.write_text(frame(links, site.event_name, "首页", main, at=printed_at), encoding="utf-8")
+    index.write_text(frame(links, site.event_name, "首页", main, at=printed_at, css=css), encoding="utf-8")
     return [index, *written]

@@ -50,7 +50,7 @@ class Node:
 
     def table_rows(self) -> tuple[list[str], list[list[str]]]:
         """The header and body rows of the first table below, as cell texts."""
-        table = self.all("table")[0]
+        table = self if self.tag == "table" else self.all("table")[0]
         header = [c.text().strip() for c in table.one("thead").all("th")]
         body = [
             [c.text().strip() for c in tr.all() if c.tag in ("td", "th")]

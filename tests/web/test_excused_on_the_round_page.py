@@ -14,7 +14,8 @@ def test_excused_players_are_listed_after_the_boards() -> None:
         excused=(PlayerLine(7, "<丙>", "定西"),),
     )
     html = round_main(HALL, page, 0, 3, [1, 2, 3], "", datetime(2024, 7, 26, 9))
-    assert "7 &lt;丙&gt;</span>：请假" in html
+    # escaped, linked to the player's own page, listed as 请假
+    assert '7 <a class="name" href="/g/0/p/7">&lt;丙&gt;</a></span>：请假' in html
     assert "请假" not in round_main(
         HALL, page, 0, 3, [1, 2, 3], "甲", datetime(2024, 7, 26, 9)
     )  # search narrows

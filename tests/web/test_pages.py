@@ -86,7 +86,7 @@ def test_pages_need_nothing_from_outside(client: TestClient) -> None:
         body = client.get(path).text
         parser = Links()
         parser.feed(body)
-        assert parser.scripts == [{"src": "/static/hall.js?v=2", "defer": None}]
+        assert parser.scripts == [{"src": "/static/hall.js?v=3", "defer": None}]
         assert "<style" not in body and " style=" not in body  # the CSP allows neither
         assert not re.search(r"""(src|href)=["']?(https?:)?//""", body), path
     assert client.get("/static/hall.css").headers["content-type"].startswith("text/css")
@@ -134,7 +134,9 @@ def test_board_search_on_the_server(client: TestClient, db: Any) -> None:
     body = client.get("/g/1/r/4/").text
     boards = re.findall(r'<li class="board[^"]*" id="b(\d+)"', body)
     assert len(boards) == 60
-    name = re.search(r'id="b17".*?<div class="p red"><b>([^<]+)</b>', body).group(1)
+    name = re.search(
+        r'id="b17".*?<div class="p red"><b><a class="name" href="[^"]+">([^<]+)</a></b>', body
+    ).group(1)
     found = client.get("/g/1/r/4/", params={"q": name}).text
     assert 'id="b17"' in found and len(re.findall(r'<li class="board', found)) < 5
     assert 'id="b17"' in client.get("/g/1/r/4/", params={"q": "17"}).text

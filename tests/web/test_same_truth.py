@@ -223,7 +223,13 @@ def test_every_public_page_holds_what_the_printed_document_of_its_name_holds(sta
                     f"{g.kind}：红 {g.red} — 黑 {g.black} {g.result_zh or '待赛'}" for g in m.games
                 ], (name, m.code)
                 win = section.first("p", "win")
-                assert (win.text().strip() if win else "") == (f"胜者：{m.winner}" if m.winner else "")
+                assert bool(win) == bool(m.winner), (name, m.code)
+                if m.winner:  # the paper prints "seed name"; the page says the name, the 序号 and the seed
+                    seed, winner = m.winner.split(" ", 1)
+                    assert win.text().strip() == f"胜者：{winner} {m.winner_no}号 · 种子{seed}", (
+                        name,
+                        m.code,
+                    )
             seen(kind)
         elif kind == "entries":
             doc = printed("entry-list", group=groups[key[1] - 1])
@@ -234,9 +240,13 @@ def test_every_public_page_holds_what_the_printed_document_of_its_name_holds(sta
             seen(kind)
         elif kind == "prizes":
             doc = printed("prizes", group=None)
-            header, rows = _main(site, key).table_rows()
-            page = [(r[header.index("姓名")], r[header.index("奖金（元，税前）")]) for r in rows[:-1]]
+            main = _main(site, key)
+            page = []
+            for table in main.all("div", "wrap"):  # one table per prize table, each under its name
+                header, rows = table.table_rows()
+                page += [(r[header.index("姓名")], r[header.index("奖金（元，税前）")]) for r in rows]
             assert page == [(x.name, f"{x.amount:,}") for x in doc.lines]
+            assert f"总计 {sum(x.amount for x in doc.lines):,} 元" in main.text()
             seen(kind)
 
     # and every document that can be printed has its page (the prizes only once they are final)
