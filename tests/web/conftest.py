@@ -28,6 +28,14 @@ def midway_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def stage_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The demo event at each stage a chief arbiter publishes (:mod:`tests.web.stages`)."""
+    from .stages import build_stages
+
+    return build_stages(tmp_path_factory.mktemp("stages"))
+
+
 @pytest.fixture
 def db(midway_template: Path, tmp_path: Path) -> Iterator[Any]:
     target = tmp_path / "event.xqt"

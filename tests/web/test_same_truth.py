@@ -25,12 +25,7 @@ from app.services.tournaments import open_tournament, tournament_info
 from app.web.site import HallSite, path_of
 
 from .htmltree import Node, parse
-from .stages import LOCAL, OPEN, STAGES, build_stages
-
-
-@pytest.fixture(scope="session")
-def stage_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    return build_stages(tmp_path_factory.mktemp("stages"))
+from .stages import LOCAL, OPEN, STAGES
 
 
 @pytest.fixture(params=STAGES)
