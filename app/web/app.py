@@ -541,7 +541,20 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         finally:
             await state.stop()
 
-    application = Starlette(routes=routes, lifespan=lifespan)
+    async def not_found(request: Request, exc: Exception) -> Response:
+        """An address the hall does not have: a page in Chinese with the way back (not a bare 404)."""
+        status = getattr(exc, "status_code", 404)
+        snap = state.site.current
+        title = "没有这一页" if status == 404 else "不支持的请求"
+        main = pages.message_main(title, "地址有误或页面已不存在。", [pages.NavLink(HALL.home(), "返回首页")])
+        body = pages.frame(HALL, snap.event if snap else "", title, main, refresh=False)
+        return Response(
+            body, status, headers=getattr(exc, "headers", None), media_type="text/html; charset=utf-8"
+        )
+
+    application = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: not_found}
+    )
     application.state.hall = state
     application.add_middleware(Guard)
     return application
