@@ -378,3 +378,26 @@ def test_a_game_record_is_stepped_through_on_the_board(browser: Any, site: tuple
         assert problems == []
     finally:
         context.close()
+
+
+def test_a_number_typed_in_the_search_says_board_or_number(
+    browser: Any, site: tuple[str, HallServer]
+) -> None:
+    context = _context(browser, 390)
+    page = context.new_page()
+    try:
+        page.goto(site[0] + "/g/1/r/4/")
+        page.fill("#q", "9")  # the list narrows as one types, no request
+        count = page.inner_text("#count")
+        assert "台次 9 有 1 台" in count and "序号 9 有 1 人" in count
+        assert page.inner_text("#b9 .why").startswith("台次 9")
+        shown = page.eval_on_selector_all(
+            "li.board",
+            "els => els.filter(e => e.offsetParent !== null).map(e => e.querySelector('.why').textContent)",
+        )
+        assert (
+            sorted(shown) == sorted(w for w in shown if w.startswith("台次 9") or w.endswith("序号 9"))
+            and len(shown) == 2
+        )
+    finally:
+        context.close()

@@ -70,6 +70,8 @@ def test_every_page_is_reachable_answers_and_carries_no_personal_number(client: 
     pages["/find?q=1"] = client.get("/find?q=1").text
     assert {"/", "/g/1/", "/g/1/standings", "/g/1/crosstable", "/g/1/teams", "/g/2/bracket"} <= set(pages)
     assert len([p for p in pages if "/b/" in p]) > 100  # every board of every round has its page
+    assert len([p for p in pages if "/p/" in p]) == 160  # and every player (their own pages)
+    assert {"/schedule", "/g/1/entries/names", "/g/1/r/4/names"} <= set(pages)
     people = list_players(db)
     text = "\n".join(pages.values())
     for p in people:
