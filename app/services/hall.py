@@ -29,7 +29,7 @@ from app.db.models import AuditEntry, DeputyToken, GameRow, Group, PendingResult
 from app.db.session import Database
 from app.engine.text import clean_text
 from app.engine.types import GameResult, UserError
-from app.reports.html import HALL
+from app.reports.links import HALL
 from app.services import audit
 from app.services.results import enter_result, round_row
 from app.services.tournaments import group_row
