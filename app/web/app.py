@@ -21,6 +21,7 @@ Security model (README, "赛场网络"):
 from __future__ import annotations
 
 import asyncio
+import base64
 import concurrent.futures
 import contextlib
 import hashlib
@@ -253,7 +254,10 @@ class Hall:
     # ------------------------------------------------------------------ deputies
 
     def csrf_for(self, token: str) -> str:
-        return hmac.new(self.secret, hall.token_digest(token).encode(), hashlib.sha256).hexdigest()[:32]
+        """The pass's CSRF field: an HMAC under this start's secret, in base64url (never a run of digits
+        that could be read as an ID or phone number on the page)."""
+        mac = hmac.new(self.secret, hall.token_digest(token).encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac[:24]).decode("ascii")
 
     def refuse(self, request: Request, status: int, text: str, token: str = "") -> Response:
         """The page saying why nothing was stored, with the way back: the hall's home page, and the

@@ -39,7 +39,7 @@ def issued(db: Any) -> hall.IssuedToken:
 def csrf_of(client: TestClient, token: str) -> str:
     page = client.get(hall.deputy_path(token))
     assert page.status_code == 200
-    return re.search(r'name="csrf" value="([0-9a-f]+)"', page.text).group(1)
+    return re.search(r'name="csrf" value="([A-Za-z0-9_-]+)"', page.text).group(1)
 
 
 def post(client: TestClient, token: str, data: dict[str, str], **headers: str) -> Any:
