@@ -2,7 +2,7 @@
 
 Each function reads the file through the services and returns one read model of
 :mod:`app.reports.model`; :func:`write_document`, :func:`write_result_workbook` and
-:func:`write_public_site` render them. A document that cannot exist yet (the results of an
+render them (the public web pages: :mod:`app.services.public_pages`). A document that cannot exist yet (the results of an
 unpaired round, a bracket before the split, team standings of a group without teams, record sheets
 when none are due) raises :class:`UserError` before anything is written.
 
@@ -34,7 +34,7 @@ from app.engine.knockout import (
     time_control,
 )
 from app.engine.privacy import mask_personal
-from app.engine.regulations import DecidingDraw, Regulations, Tiebreak
+from app.engine.regulations import DecidingDraw, KnockoutRules, Regulations, Tiebreak
 from app.engine.types import (
     AbsenceKind,
     Colour,
@@ -44,7 +44,6 @@ from app.engine.types import (
     ViolationKind,
 )
 from app.reports import model
-from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
 from app.services import hall, paperwork_docs
 from app.services.audit import audit_log
@@ -56,7 +55,7 @@ from app.services.rounds import Seat, group_state, round_view, rounds_of
 from app.services.standings import (
     PrizesView,
     StandingsView,
-    final_standings,
+    final_if_over,
     group_standings,
     prize_list,
     team_standings,
@@ -245,18 +244,19 @@ def _knockout_rows(
         for g in m.games[-1:] if current_only else m.games:
             result = g.result if with_results else GameResult.PENDING
             game = f"第{g.number}局 {_GAME_NAMES[g.kind]}"
-            rows.append(
-                model.PairingRow.with_result(
-                    plan.board,
-                    line(g.red),
-                    line(g.black),
-                    result,
-                    (plan.title_zh, game),
-                    match=short_title_zh(plan.code),
-                    game=game,
-                    time_control=time_control(g.kind, bracket.rules).label,
-                )
+            row = model.PairingRow.with_result(
+                plan.board,
+                line(g.red),
+                line(g.black),
+                result,
+                (plan.title_zh, game),
+                match=short_title_zh(plan.code),
+                game=game,
+                time_control=time_control(g.kind, bracket.rules).label,
             )
+            if with_results and not result.is_pending:
+                row = replace(row, result_zh=knockout_game_text(g, bracket.rules))
+            rows.append(row)
     return rows
 
 
@@ -372,10 +372,7 @@ def _standing_round(db: Database, group: str, after_round: int | None) -> tuple[
 
 def _final_view(db: Database, group: str) -> StandingsView | None:
     """The final ranking once the group is over (every round complete, the knockout decided)."""
-    try:
-        return final_standings(db, group)
-    except UserError:
-        return None
+    return final_if_over(db, group)
 
 
 def standings(db: Database, group: str, after_round: int | None = None) -> model.Standings:
@@ -503,6 +500,7 @@ def team_standings_model(db: Database, group: str, after_round: int | None = Non
             tuple((view.names[no], place) for no, place in r.members),
             r.total,
             r.best_place,
+            member_nos=tuple(no for no, _ in r.members),
         )
         for r in view.ranking.rows
     ]
@@ -576,7 +574,9 @@ def prize_list_model(db: Database, group: str | None = None) -> model.PrizeList:
             if x.no is not None:
                 key = (t.table.group, x.no)
                 lines.append(
-                    model.PrizeLine(name, x.place, view.names[key], view.units[key], x.amount, x.item)
+                    model.PrizeLine(
+                        name, x.place, view.names[key], view.units[key], x.amount, x.item, t.table.group, x.no
+                    )
                 )
             elif x.team is not None:
                 lines.append(model.PrizeLine(name, x.place, x.team, "", x.amount, x.item))
@@ -725,6 +725,10 @@ def _bracket_match(
         winner = f"{winner}（{result.reason_zh}）"
     prefix = plan.code.split("_")[0].rstrip("0123456789")
     round_name = _MAIN_ROUND_NAMES.get(prefix, "排位赛")
+
+    def player(no: int | None) -> tuple[int, int, str] | None:
+        return None if no is None else (eb.seed_rank(no), no, names.get(no, ""))
+
     return model.BracketMatch(
         plan.code,
         round_name,
@@ -733,18 +737,29 @@ def _bracket_match(
         tuple(_bracket_game(g, names, eb) for g in m.games),
         winner,
         plan.title_zh,
+        player(m.high),
+        player(m.low),
+        None if result is None else result.winner,
     )
 
 
-def _bracket_game(g: KnockoutGame, names: dict[int, str], eb: EngineBracket) -> model.BracketGame:
-    text = g.result.zh
+def knockout_game_text(g: KnockoutGame, rules: KnockoutRules) -> str:
+    """A knockout game's result as every list prints it: a drawn deciding game that counts as a win for
+    Black (和棋黑胜, 2020 rules art. 30) reads ``和（黑胜）``, never a bare 和."""
     if (
         g.kind is GameKind.DECIDING
         and g.result is GameResult.DRAW
-        and eb.rules.deciding_draw is DecidingDraw.BLACK_WINS
+        and rules.deciding_draw is DecidingDraw.BLACK_WINS
     ):
-        text = "和（黑胜）"
-    return model.BracketGame(g.kind.zh, names.get(g.red, str(g.red)), names.get(g.black, str(g.black)), text)
+        return "和（黑胜）"
+    return g.result.zh
+
+
+def _bracket_game(g: KnockoutGame, names: dict[int, str], eb: EngineBracket) -> model.BracketGame:
+    text = knockout_game_text(g, eb.rules)
+    return model.BracketGame(
+        g.kind.zh, names.get(g.red, str(g.red)), names.get(g.black, str(g.black)), text, g.red, g.black
+    )
 
 
 # --------------------------------------------------------------------------- whole event
@@ -836,23 +851,6 @@ def result_workbook(db: Database) -> model.ResultWorkbook:
             teams=tuple(teams),
             prizes=_optional_prizes(db),
             audit=_audit_lines(db),
-        )
-
-
-def public_site(db: Database) -> PublicSite:
-    """The public web pages: entry lists, every round, standings, crosstables, teams, prizes, brackets
-    (one reading of the file, as for the workbook)."""
-    with db.one_reading():
-        entries, rounds, tables, crosstables, teams, with_bracket = _event_parts(db)
-        return PublicSite(
-            event_name=mask_personal(tournament_info(db).name),
-            entries=tuple(entries),
-            rounds=tuple(rounds),
-            standings=tuple(tables),
-            crosstables=tuple(crosstables),
-            teams=tuple(teams),
-            prizes=_optional_prizes(db),
-            brackets=tuple(bracket(db, name) for name in with_bracket),
         )
 
 
@@ -1154,43 +1152,3 @@ def write_result_workbook(db: Database, out: str | Path) -> Path:
     buf = io.BytesIO()
     write_workbook(data, buf)
     return write_atomic(out, buf.getvalue())
-
-
-def write_public_site(db: Database, out_dir: str | Path, printed_at: datetime | None = None) -> list[Path]:
-    """The public pages in the folder ``out_dir`` (created if missing; pages of an earlier export are
-    replaced). They are written into a fresh folder beside it first and renamed in one by one, so a
-    failure leaves no half-written page."""
-    import os
-    import tempfile
-
-    from app.files import os_error
-    from app.reports.html import write_site
-
-    out = Path(out_dir)
-    if not str(out_dir).strip() or "\x00" in str(out_dir):
-        raise UserError("没有给出网页要导出到的文件夹", "no output folder was given")
-    if out.exists() and not out.is_dir():
-        raise UserError(
-            f"{out} 是一个文件；网页要导出到一个文件夹", f"{out} is a file; the pages go into a folder"
-        )
-    if not out.parent.is_dir():
-        raise UserError(f"文件夹 {out.parent} 不存在", f"the folder {out.parent} does not exist")
-    site = public_site(db)
-    written: list[Path] = []
-    try:
-        with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}.") as tmp:
-            files = write_site(site, tmp, printed_at or datetime.now())
-            out.mkdir(exist_ok=True)
-            for f in files:
-                target = out / f.name
-                if target.is_dir():
-                    raise UserError(
-                        f"{target} 是文件夹，无法写入网页",
-                        f"{target} is a folder; the page cannot be written",
-                    )
-                os.chmod(f, 0o644)
-                os.replace(f, target)
-                written.append(target)
-    except OSError as exc:
-        raise os_error(exc, out) from None
-    return written
