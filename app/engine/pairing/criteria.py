@@ -97,8 +97,13 @@ def colour_kind(allowed: int, due: int) -> int:
 
 
 def colour_table() -> list[list[int]]:
-    """``colour_cost`` of every pair of kinds, for element-wise lookup."""
+    """``colour_cost`` of every pair of kinds, for lookup (``table[kind_i][kind_j]``)."""
     return [[colour_cost(ka >> 2, kb >> 2, ka & 3, kb & 3) for kb in range(16)] for ka in range(16)]
+
+
+#: :func:`colour_cost` and :func:`may_meet` by table: what the scalar methods of the pool read, pair by pair
+COLOUR_TABLE = colour_table()
+MEET_TABLE = [[may_meet(a, b) for b in range(4)] for a in range(4)]
 
 
 # --------------------------------------------------------------------------- S3: order
@@ -131,7 +136,11 @@ def order_cost(
 ) -> int | Ints:
     """S3 of a pair, i before j in the order (``size_i``: the size of i's group). Across groups the
     natural floater is the lowest-ranked of the higher group meeting the highest of the lower."""
-    # the pair's facts are all ints or all arrays (the overloads): one expression serves both
+    # the pair's facts are all ints or all arrays (the overloads): the same expressions serve both
+    if same_group is True:
+        return order_within(rank_i, rank_j, size_i)  # type: ignore[type-var]
+    if same_group is False:
+        return floater_order(rank_i, size_i) + opponent_order(rank_j)  # type: ignore[type-var]
     within = order_within(rank_i, rank_j, size_i)  # type: ignore[type-var]
     across = floater_order(rank_i, size_i) + opponent_order(rank_j)  # type: ignore[type-var]
     return _pick(same_group, within, across)
@@ -146,6 +155,10 @@ def float_cost(same_group: bool, down_i: int, up_j: int) -> int: ...
 def float_cost(same_group: Flags, down_i: Ints, up_j: Ints) -> Ints: ...
 def float_cost(same_group: bool | Flags, down_i: int | Ints, up_j: int | Ints) -> int | Ints:
     """S4 of a pair, i before j: the higher player floated down last round, the lower one up."""
+    if same_group is True:
+        return 0
+    if same_group is False:
+        return down_i + up_j
     return _pick(same_group, 0 * down_i, down_i + up_j)
 
 

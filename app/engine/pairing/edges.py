@@ -71,19 +71,23 @@ def edge_set(
 def edges_of(pool: OrderedPool, members: list[int], glo: int, pairs: list[tuple[int, int]]) -> EdgeSet:
     """The edge set of the given legal ``pairs`` of ``members`` (groups from ``glo``), every field."""
     local = {x: t for t, x in enumerate(members)}
-    grp = pool.grp
+    grp, rank, size, kind, down, up = pool.grp, pool.rank, pool.group_size, pool.kind, pool.down, pool.up
     weak = [pool.weak_cost(i, j) for i, j in pairs] if pool.weak else [0] * len(pairs)
+    # the pool's criteria (OrderedPool.skipped_groups, colour_cost …), read pair by pair without the
+    # method calls: this is the hot loop of every block solved pair by pair
+    skipped_groups, order_cost, float_cost = criteria.skipped_groups, criteria.order_cost, criteria.float_cost
+    table = criteria.COLOUR_TABLE
     return EdgeSet(
         i=[local[i] for i, _ in pairs],
         j=[local[j] for _, j in pairs],
         gi=[grp[i] - glo for i, _ in pairs],
         gj=[grp[j] - glo for _, j in pairs],
         low=(
-            [pool.skipped_groups(i, j) for i, j in pairs],
+            [skipped_groups(grp[i], grp[j]) for i, j in pairs],
             weak,
-            [pool.colour_cost(i, j) for i, j in pairs],
-            [pool.order_cost(i, j) for i, j in pairs],
-            [pool.float_cost(i, j) for i, j in pairs],
+            [table[kind[i]][kind[j]] for i, j in pairs],
+            [order_cost(grp[i] == grp[j], rank[i], rank[j], size[grp[i]]) for i, j in pairs],
+            [float_cost(grp[i] == grp[j], down[i], up[j]) for i, j in pairs],
         ),
     )
 

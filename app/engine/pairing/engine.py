@@ -155,9 +155,12 @@ def _pair_round(
     avoid_teams = avoids_teams(rules, round_number)
     by_tiebreaks = rules.score_group_order is ScoreGroupOrder.TIEBREAKS
     ordered = sorted(players, key=lambda p: order_key(p, by_tiebreaks))
-    bye, bye_explanation = choose_bye(ordered, avoid_teams, constraints, tuning)
-    paired = [p for p in ordered if bye is None or p.no != bye.no]
-    state = OrderedPool(paired, avoid_teams, constraints, tuning)
+    full = OrderedPool(ordered, avoid_teams, constraints, tuning)
+    bye, bye_explanation = choose_bye(full)
+    if bye is None:
+        state = full
+    else:
+        state = OrderedPool([p for p in ordered if p.no != bye.no], avoid_teams, constraints, tuning)
     solution = pair_all(state)
     games = boards_and_colours(state, solution.pairs, solution.bounded == 0, seed)
     return Pairing(

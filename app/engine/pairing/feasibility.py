@@ -16,11 +16,9 @@ from collections.abc import Sequence
 
 import rustworkx as rx
 
-from app.engine.pairing.constraints import RoundConstraints
 from app.engine.pairing.edges import dense_edges, sparse_edges
 from app.engine.pairing.model import ByeExplanation, NoLegalPairing, PairingPlayer
 from app.engine.pairing.pool import OrderedPool
-from app.engine.pairing.tuning import Tuning
 
 
 def numbers(nos: Sequence[int]) -> str:
@@ -28,11 +26,9 @@ def numbers(nos: Sequence[int]) -> str:
     return "、".join(f"{n}号" for n in nos)
 
 
-def choose_bye(
-    ordered: list[PairingPlayer], avoid_teams: bool, constraints: RoundConstraints | None, tuning: Tuning
-) -> tuple[PairingPlayer | None, ByeExplanation | None]:
-    """The bye player of an odd pool (None for an even one), or :class:`NoLegalPairing`."""
-    full = OrderedPool(ordered, avoid_teams, constraints, tuning)
+def choose_bye(full: OrderedPool) -> tuple[PairingPlayer | None, ByeExplanation | None]:
+    """The bye player of the whole pool when it is odd (None when even), or :class:`NoLegalPairing`."""
+    ordered = full.players
     if len(ordered) % 2 == 0:
         mate, unmatched = completable(full, list(range(full.n)))
         if mate is None:

@@ -49,7 +49,7 @@ class PairingPlayer:
     @property
     def imbalance(self) -> int:
         """Red games minus black games (played over the board only)."""
-        return sum(1 if c is Colour.RED else -1 for c in self.colours)
+        return 2 * self.colours.count(Colour.RED) - len(self.colours)
 
     @property
     def due_colour(self) -> Colour | None:

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 
 from app.engine.pairing import criteria
 from app.engine.pairing.constraints import RoundConstraints
-from app.engine.pairing.criteria import BLACK, RED
+from app.engine.pairing.criteria import BLACK, COLOUR_TABLE, MEET_TABLE, RED
 from app.engine.pairing.model import Float, PairingPlayer
 from app.engine.pairing.tuning import DEFAULT_TUNING, Tuning
 from app.engine.regulations import AvoidanceStrength, PairingRules, ScoreGroupOrder, TeamAvoidance
@@ -113,6 +113,7 @@ class OrderedPool:
         ]
         due = [p.due_colour for p in self.players]
         self.due = [0 if d is None else (RED if d is Colour.RED else BLACK) for d in due]
+        self.kind = [criteria.colour_kind(a, d) for a, d in zip(self.allowed, self.due, strict=True)]
         self.imb = [p.imbalance for p in self.players]
         self.last_float = [p.float_history[-1] if p.float_history else Float.NONE for p in self.players]
         self.down = [int(f is Float.DOWN) for f in self.last_float]
@@ -184,7 +185,7 @@ class OrderedPool:
             return False
         if self.constraints is not None and self.avoided(i, j):
             return False
-        return criteria.may_meet(self.allowed[i], self.allowed[j])
+        return MEET_TABLE[self.allowed[i]][self.allowed[j]]  # criteria.may_meet
 
     def teammates(self, i: int, j: int) -> bool:
         """Both in one team (whether or not H2 applies this round)."""
@@ -217,7 +218,7 @@ class OrderedPool:
 
     def colour_cost(self, i: int, j: int) -> int:
         """S2 of a legal pair: fewest players not getting their due colour, over H3-allowed ways."""
-        return criteria.colour_cost(self.allowed[i], self.allowed[j], self.due[i], self.due[j])
+        return COLOUR_TABLE[self.kind[i]][self.kind[j]]  # criteria.colour_cost
 
     def order_cost(self, i: int, j: int) -> int:
         """S3 of a pair, i before j in the order."""

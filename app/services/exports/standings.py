@@ -93,6 +93,7 @@ def standings(db: Database, group: str, after_round: int | None = None) -> model
     columns = _chain_columns(view.chain)
     rows = []
     ties = []
+    named = [(t, t.zh) for t in columns]
     for i, line in enumerate(view.lines):
         values = {
             Tiebreak.OPPONENT_SCORE: line.opponent_score,
@@ -109,7 +110,7 @@ def standings(db: Database, group: str, after_round: int | None = None) -> model
                 name=line.name,
                 unit=unit_or_team(line.unit, line.team),
                 score=line.score,
-                tiebreaks=tuple((t.zh, _value(values[t])) for t in columns),
+                tiebreaks=tuple((zh, _value(values[t])) for t, zh in named),
                 separated_by=line.separated_by_zh,
                 note=_STATUS_NOTE.get(line.status, ""),
             )
