@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.db.session import Database
-from app.engine.privacy import mask_personal
+from app.engine.privacy import KnownNumbers, mask_personal
 from app.engine.types import (
     UserError,
 )
@@ -27,7 +27,7 @@ from app.services.rounds import rounds_of
 from app.services.tournaments import tournament_info
 
 
-def _scrub(text: str, known: Sequence[str] = ()) -> str:
+def _scrub(text: str, known: Sequence[str] | KnownNumbers = ()) -> str:
     """Mask every personal number (the event's own in any spelling, and anything shaped like an ID,
     permit, passport or phone number) and cut absolute paths to the file name: audit details may
     quote them (:func:`app.engine.privacy.mask_personal`)."""
@@ -42,7 +42,7 @@ def _personal_numbers(db: Database) -> tuple[str, ...]:
 def _audit_lines(db: Database) -> tuple[model.AuditLine, ...]:
     """The audit log for the workbook: when, who, what and why — never the before/after values, never
     a personal number or a folder."""
-    known = _personal_numbers(db)
+    known = KnownNumbers(_personal_numbers(db))  # compiled once for every line
     return tuple(
         model.AuditLine(
             f"{a.at:%Y-%m-%d %H:%M:%S}",
