@@ -103,6 +103,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: commands that keep the terminal for themselves (the hall server prints its address and runs on)
+_NO_PROGRESS_LINE = frozenset({"serve"})
+
 # "-+" and "--" look like options to argparse: `result` gets the snapshot code instead
 _DASH_RESULTS = {"-+": "red_forfeit", "--": "double_forfeit"}
 
@@ -122,7 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         args = build_parser(argv[0] if argv else None).parse_args(argv)
         handler: Handler = args.func
-        return handler(args)
+        if args.command in _NO_PROGRESS_LINE:
+            return handler(args)
+        with common.progress_line(f"执行 {args.command}"):
+            return handler(args)
     except UserError as exc:
         print(f"错误：{exc}", file=sys.stderr)
         return 2
