@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import tomllib
 import types
 import typing
 from dataclasses import dataclass, field
@@ -61,15 +60,18 @@ class Tiebreak(enum.Enum):
 
     @property
     def zh(self) -> str:
-        return {
-            Tiebreak.OPPONENT_SCORE: "对手分",
-            Tiebreak.WINS: "胜局",
-            Tiebreak.VIOLATIONS: "犯规",
-            Tiebreak.BLACK_GAMES: "后走局数",
-            Tiebreak.BLACK_WINS: "后走胜局",
-            Tiebreak.PROGRESSIVE: "累进分",
-            Tiebreak.PREVIOUS_ROUNDS: "前轮成绩",
-        }[self]
+        return _TIEBREAK_ZH[self.value]
+
+
+_TIEBREAK_ZH = {
+    "opponent_score": "对手分",
+    "wins": "胜局",
+    "violations": "犯规",
+    "black_games": "后走局数",
+    "black_wins": "后走胜局",
+    "progressive": "累进分",
+    "previous_rounds": "前轮成绩",
+}
 
 
 class DecidingDraw(enum.Enum):
@@ -766,6 +768,8 @@ def _depth(value: Any, limit: int) -> int:
 def parse_toml(text: str, what_zh: str = "规程文件", what_en: str = "the regulation file") -> dict[str, Any]:
     """A TOML text as a dict; :class:`UserError` for bad syntax or nesting deeper than any setting has
     (a deeply nested ``x = [[[…]]]`` is refused in words, never a RecursionError)."""
+    import tomllib  # only for a regulation file (its parser costs ~5 ms to load)
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,8 +23,9 @@ from app.engine.pairing.constraints import (
 )
 from app.engine.pairing.history import Entrant as PoolEntrant
 from app.engine.pairing.history import pool_from_history
-from app.engine.regulations import AvoidanceStrength, Regulations
-from app.engine.types import PlayerStatus, UserError
+from app.engine.regulations import AvoidanceStrength, GroupFormat, Regulations
+from app.engine.text import count_en
+from app.engine.types import GameResult, PlayerStatus, UserError
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,38 @@ def next_swiss_round(state: GroupState) -> int:
     """The next Swiss round: one after the last round with Swiss games or a bye."""
     played = [r.number for r in state.rounds if r.games or r.byes]
     return max(played, default=0) + 1
+
+
+def round_to_pair(group: str, state: GroupState, fmt: GroupFormat, unnumbered: Sequence[str]) -> int:
+    """The group's next Swiss round, once it may be paired; else :class:`UserError` saying what must
+    come first: every round is already paired, the previous round has boards without a result (they
+    are listed), or ``unnumbered`` players (active, without a sequence number) are still to be drawn.
+
+    Both pairing paths ask this: the full service shows the message, the command line's fast path
+    leaves the refusal to it.
+    """
+    number = next_swiss_round(state)
+    if number > fmt.rounds:
+        raise UserError(f"{group}共 {fmt.rounds} 轮，已全部编排", f"{group} has only {fmt.rounds} rounds")
+    previous = next((r for r in state.rounds if r.number == number - 1), None)
+    pending = [] if previous is None else [g.board for g in previous.games if g.result is GameResult.PENDING]
+    if pending:
+        raise UserError(
+            f"第 {number - 1} 轮还有 {len(pending)} 台未录入成绩：{'、'.join(map(str, pending))}",
+            f"round {number - 1} still has boards without a result: {', '.join(map(str, pending))}",
+        )
+    if unnumbered:
+        raise UserError(
+            f"{group}还有 {len(unnumbered)} 名棋手没有序号（如 {unnumbered[0]}），请先抽签",
+            f"{group}: {count_en(len(unnumbered), 'player')} without a sequence number yet; "
+            "draw the numbers first",
+        )
+    return number
+
+
+def after_split(fmt: GroupFormat, number: int) -> bool:
+    """Round ``number`` comes after the split: the knockout's players are left out of the Swiss."""
+    return bool(fmt.knockout_size) and number > fmt.swiss_rounds
 
 
 def new_pairing_seed() -> int:

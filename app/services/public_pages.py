@@ -28,6 +28,7 @@ from app.engine.xiangqi import Board, format_chinese
 from app.reports import model
 from app.reports.html import PublicSite, SiteGroup, write_site
 from app.services import exports
+from app.services.exports.common import event_dates
 from app.services.game_records import record_of
 from app.services.knockout import bracket_of
 from app.services.rounds import group_state, rounds_of
@@ -248,9 +249,8 @@ def schedule(db: Database) -> model.Schedule:
                 )
             )
         groups.append((g.name, tuple(lines)))
-    return model.Schedule(
-        model.EventHeader(info.name, dates=exports._dates(reg.start_date, reg.end_date)), tuple(groups)
-    )
+    header = model.EventHeader(mask_personal(info.name), dates=event_dates(reg.start_date, reg.end_date))
+    return model.Schedule(header, tuple(groups))
 
 
 def game_view(db: Database, group: str, number: int, board: int, game_no: int = 1) -> model.GameView:
@@ -288,7 +288,7 @@ def public_site(db: Database) -> PublicSite:
     with db.one_reading():
         info = tournament_info(db)
         groups = []
-        for name, numbers in exports._paired_groups(db):
+        for name, numbers in exports.paired_groups(db):
             g = next(x for x in info.groups if x.name == name)
             ranked = bool(numbers) and any(r.pending == 0 for r in rounds_of(db, name)[:1])
             groups.append(
@@ -303,7 +303,7 @@ def public_site(db: Database) -> PublicSite:
                     players=player_book(db, name) if g.players else None,
                 )
             )
-        return PublicSite(mask_personal(info.name), tuple(groups), exports._optional_prizes(db), schedule(db))
+        return PublicSite(mask_personal(info.name), tuple(groups), exports.optional_prizes(db), schedule(db))
 
 
 def write_public_site(db: Database, out_dir: str | Path, printed_at: datetime | None = None) -> list[Path]:

@@ -26,12 +26,14 @@ from app.services.brackets import knockout_players
 from app.services.constraints import constraints_in_round
 from app.services.pairing_plan import (
     PairingOutcome,
+    after_split,
     audit_after,
     explanation_of,
     forfeit_streaks,
     new_pairing_seed,
     next_swiss_round,
     pool_for,
+    round_to_pair,
 )
 from app.services.results import round_row
 from app.services.tournaments import group_row, regulations_of
@@ -203,25 +205,10 @@ def pair_next_round(
         g = group_row(s, group)
         state = load_group_state(s, g, reg)
         fmt = reg.group(group)
-        number = next_swiss_round(state)
-        if number > fmt.rounds:
-            raise UserError(f"{group}共 {fmt.rounds} 轮，已全部编排", f"{group} has only {fmt.rounds} rounds")
-        if number > 1:
-            previous = next(r for r in state.rounds if r.number == number - 1)
-            pending = [gm.board for gm in previous.games if gm.result is GameResult.PENDING]
-            if pending:
-                raise UserError(
-                    f"第 {number - 1} 轮还有 {len(pending)} 台未录入成绩：{'、'.join(map(str, pending))}",
-                    f"round {number - 1} still has boards without a result: {', '.join(map(str, pending))}",
-                )
         unnumbered = [p.name for p in g.players if p.no is None and p.status == PlayerStatus.ACTIVE.value]
-        if unnumbered:
-            raise UserError(
-                f"{group}还有 {len(unnumbered)} 名棋手没有序号（如 {unnumbered[0]}），请先抽签",
-                f"{group}: {count_en(len(unnumbered), 'player')} without a sequence number yet; draw the numbers first",
-            )
+        number = round_to_pair(group, state, fmt, unnumbered)
         ko = knockout_players(s, g, reg)
-        split = fmt.knockout_size and number > fmt.swiss_rounds
+        split = after_split(fmt, number)
         if split and ko is None:
             raise UserError(
                 f"{group}前 {fmt.swiss_rounds} 轮已结束，请先产生淘汰赛对阵，再编排其余棋手",

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.db.mapping import load_group_state
 from app.db.models import Group, Player
-from app.db.session import Database
+from app.db.session import Database, kept
 from app.engine import standings as ranking
 from app.engine.event import GroupState
 from app.engine.knockout import Bracket, final_ranking, match_result
@@ -79,10 +79,18 @@ def _pending_in(state: GroupState, number: int) -> int:
 def _standings(
     s: Session, group: Group, reg: Regulations, after_round: int | None
 ) -> tuple[GroupState, ranking.Standings]:
-    """The ranking after ``after_round``; ``None``: after the last round with every result in."""
+    """The ranking after ``after_round``; ``None``: after the last round with every result in.
+
+    Inside :meth:`Database.one_reading` each ranking is computed once (the final standings read the
+    group's standings twice: as they are, and for the final order)."""
     state = load_group_state(s, group, reg)
     if after_round is None:
         after_round = complete_through(state.rounds)
+    memo = kept(s)
+    key = ("standings", group.id, after_round)
+    if memo is not None and key in memo:
+        table: ranking.Standings = memo[key]
+        return state, table
     entrants, rounds, violations = _swiss_input(state)
     ko = knockout_players(s, group, reg)
     table = ranking.standings(
@@ -95,6 +103,8 @@ def _standings(
         split_round=ko.split_round if ko else None,
         knockout_black=_knockout_black(s, group, reg) if ko else (),
     )
+    if memo is not None:
+        memo[key] = table
     return state, table
 
 
@@ -235,7 +245,7 @@ class StandingsView:
 
 def group_standings(db: Database, group: str, after_round: int | None = None) -> StandingsView:
     """The standings of a group after a round (default: the last round with every result in)."""
-    with db.session() as s:
+    with db.one_reading(), db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
         state, table = _standings(s, g, reg, after_round)
@@ -410,9 +420,10 @@ def _final_why(db: Database, group: str, a: int, b: int) -> FinalSeparation:
 def final_standings(db: Database, group: str) -> StandingsView:
     """The final ranking as standings lines: places 1–n, tiebreak values over every Swiss round, and
     what separates each player from the next one **in the final order** (places 1–8 by the knockout)."""
-    view = group_standings(db, group)
-    with db.session() as s:
-        final = _final(s, group_row(s, group), regulations_of(s))
+    with db.one_reading():  # the group, its bracket and its standings read once for both
+        view = group_standings(db, group)
+        with db.session() as s:
+            final = _final(s, group_row(s, group), regulations_of(s))
     by_no = {line.no: line for line in view.lines}
     order = final.order
     below = dict(itertools.pairwise(order))

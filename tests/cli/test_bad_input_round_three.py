@@ -309,8 +309,14 @@ def test_the_version_matches_the_package_metadata() -> None:
 
     import app
 
-    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
-    assert project["project"]["version"] == app.__version__
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    project = pyproject["project"]
+    if "version" in project:
+        assert project["version"] == app.__version__
+    else:  # one source: the package's metadata is read from app.__version__
+        assert "version" in project["dynamic"]
+        assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "app.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+", app.__version__)
 
 
 def test_players_of_an_unknown_group_exits_2(event: Path, capsys: pytest.CaptureFixture[str]) -> None:

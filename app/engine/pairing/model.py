@@ -49,7 +49,7 @@ class PairingPlayer:
     @property
     def imbalance(self) -> int:
         """Red games minus black games (played over the board only)."""
-        return sum(1 if c is Colour.RED else -1 for c in self.colours)
+        return 2 * self.colours.count(Colour.RED) - len(self.colours)
 
     @property
     def due_colour(self) -> Colour | None:
@@ -136,6 +136,9 @@ class PairingQuality:
     counted once per avoidance broken). ``exact``: the pairing is the proved
     lexicographic optimum of the whole round; otherwise ``bounded_players`` were paired by the
     bounded step method (score-group steps on sparse edges, see the engine docstring).
+    ``certified_blocks``: the sizes of the blocks proved on sparse candidates by an LP duality
+    certificate (large events, :mod:`app.engine.pairing.large`); ``dense_steps``: the sizes of the
+    bounded steps whose sparse candidates had no perfect pairing, redone on every legal pair.
     """
 
     cuts: tuple[int, ...]
@@ -148,6 +151,8 @@ class PairingQuality:
     bounded_players: int = 0
     solves: int = 0
     weak_avoidances: int = 0
+    certified_blocks: tuple[int, ...] = ()
+    dense_steps: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
