@@ -63,7 +63,7 @@ def pairing(window: MainWindow, number: int) -> list[tuple[int, int, int, GameRe
 
 
 def menu_action(view: RoundsView, row: int, name: str) -> QAction:
-    menu = view.board_menu(row)
+    menu = view.board_actions.board_menu(row)
     found = menu.findChild(QAction, name)
     assert found is not None, name
     return found
@@ -118,9 +118,9 @@ def test_unpair_button_and_its_undo(qtbot, window: MainWindow) -> None:
     view = rounds_view(window)
     view.pair_next_round()
     first = pairing(window, 1)
-    view.swap_colours  # noqa: B018 (a hand edit first, so the restore has work to do)
+    # a hand edit first, so the restore has work to do
     view.confirm_override = lambda title, preview: ""  # type: ignore[method-assign]
-    assert view.swap_colours(2)
+    assert view.board_actions.swap_colours(2)
     edited = pairing(window, 1)
     assert edited[1][1:3] == (first[1][2], first[1][1])
     qtbot.mouseClick(view.unpair_button, Qt.MouseButton.LeftButton)

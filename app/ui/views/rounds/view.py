@@ -1,0 +1,521 @@
+"""编排 Rounds: one tab per round, pairing the next round, and result entry from the keyboard.
+
+Result entry goes through one box, 录入成绩 (:mod:`app.ui.widgets.result_entry`): the board number and
+the result key, e.g. ``12 1``; ``7=`` / ``7+`` / ``7-`` / ``7*`` are taken at once; a result key alone
+with Enter goes to the board under the table's cursor. The box has the keyboard focus whenever the
+view is shown, after a pairing and after every action, and keys typed while the pairing table (or
+the list of records owed, or a button) has the focus are **sent to the box**, never taken as a result
+for the table's current row: the same text gives the same result wherever the focus was. Changing a
+result already entered asks first (Enter or Y confirms, Esc cancels). After each result the cursor
+moves to the next board without one.
+
+Keys: ``1`` red wins, ``0`` black wins, ``=`` or ``5`` draw, ``+`` black forfeits (red wins by
+forfeit), ``-`` red forfeits, ``*`` both forfeit; Delete on a table row asks to clear its result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QKeyEvent, QShowEvent
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QInputDialog,
+    QMessageBox,
+    QProgressDialog,
+    QTreeWidgetItem,
+    QWidget,
+)
+
+from app.engine.types import GameResult, UserError
+from app.services import records
+from app.services import rounds as rounds_service
+from app.services.overrides import OverridePreview
+from app.services.rounds import RoundView
+from app.ui.document import TournamentDocument
+from app.ui.i18n import current_language
+from app.ui.models.pairings import RESULT_COLUMN, result_name
+from app.ui.undo import (
+    EnterResultCommand,
+    PairRoundCommand,
+    ServiceCommand,
+    UnpairRoundCommand,
+    perform,
+)
+from app.ui.views.rounds.board_actions import BoardActions, OverrideDialog
+from app.ui.views.rounds.board_actions import fill as _fill
+from app.ui.views.rounds.layout import RoundsLayout, typed_text
+from app.ui.widgets.result_entry import Reading
+
+_ROUND_AND_BOARD = re.compile(r"^第\s*\d+\s*轮第\s*\d+\s*台[：:]\s*")
+
+
+class RoundsView(RoundsLayout):
+    """The round tabs, the pairing table, keyboard result entry, pairing edits and discipline.
+
+    Pairing runs in the GUI thread behind a busy dialog and a wait cursor, not in a ``QThread``:
+    every action must be a synchronous ``QUndoCommand.redo`` (redo of a pairing pairs again with
+    the same seed), the database session is opened and committed inside the service call, and the
+    measured pairing of 160 players takes well under a second.
+
+    Dialogs go through the ``ask_*``/``confirm_*`` methods so tests can answer them.
+    """
+
+    def __init__(self, document: TournamentDocument, parent: QWidget | None = None) -> None:
+        super().__init__(document, parent)
+        self.document = document
+        self.round_number = 0
+        self.view: RoundView | None = None
+        self._change: tuple[int, GameResult] | None = None  # a change of a result, waiting for a yes
+        self._stale = False  # a change came while another view was shown
+        self.board_actions = BoardActions(self)
+
+        self.tabs.currentChanged.connect(self._tab_changed)
+        for button, slot in (
+            (self.pair_button, self.pair_next_round),
+            (self.unpair_button, self.unpair_round),
+            (self.close_button, self.close_round),
+            (self.actions_button, self.board_actions.menu_for_current_row),
+        ):
+            button.clicked.connect(lambda _checked=False, slot=slot: self.then_focus(slot))
+        self.entry_box.submitted.connect(self._submitted)
+        self.entry_box.refused.connect(self.show_error)
+        self.entry_box.navigate.connect(self._navigate)
+        self.entry_box.confirmed.connect(self._change_confirmed)
+        self.entry_box.cancelled.connect(self._change_cancelled)
+        self.table.typed.connect(self._typed_elsewhere)
+        self.table.clear_requested.connect(lambda board: self.enter(board, GameResult.PENDING))
+        self.table.menu_requested.connect(self.board_actions.show_menu)
+        self.owed_timer.timeout.connect(self._update_owed)
+        self._routed: list[QWidget] = [self.owed, self.pending.list]  # keys typed here go to the entry box
+        for widget in self._routed:
+            widget.installEventFilter(self)
+
+        document.changed.connect(self.refresh)
+        document.group_changed.connect(self._group_changed)
+        self.reload()
+
+    def then_focus(self, action: Callable[[], object]) -> None:
+        """Run an action of the view, then give the keyboard back to the entry box."""
+        try:
+            action()
+        finally:
+            self.focus_entry()
+
+    def _group_changed(self, _name: str) -> None:
+        self.message.clear()  # a message about the other group does not belong here
+        self.entry_box.cancel()
+        self._change = None
+        self.reload()
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        """Rebuild the round tabs for the current group and show its latest round."""
+        summaries = rounds_service.rounds_of(self.document.db, self.document.group)
+        self.tabs.blockSignals(True)
+        while self.tabs.count():
+            self.tabs.removeTab(0)
+        for s in summaries:
+            self.tabs.addTab(self.tr("第 %1 轮").replace("%1", str(s.number)))
+        self.tabs.blockSignals(False)
+        if summaries:
+            self.tabs.setCurrentIndex(len(summaries) - 1)
+            self.show_round(summaries[-1].number)
+        else:
+            self.round_number = 0
+            self.view = None
+            self.model.set_round(None)
+            self._update_controls()
+            self.pending.set_round(0)
+
+    def _tab_changed(self, index: int) -> None:
+        if index >= 0:
+            self.show_round(index + 1)
+
+    def show_round(self, number: int) -> None:
+        self.round_number = number
+        self.view = rounds_service.round_view(self.document.db, self.document.group, number)
+        self.model.set_round(self.view)
+        self.table.resizeColumnsToContents()
+        self.table.horizontalHeader().resizeSection(RESULT_COLUMN, self._result_width())
+        self._move_to_next_empty(after=0)
+        self.table.reveal_current()
+        self._update_controls()
+        self.entry_box.cancel()
+        self._change = None
+        self.focus_entry()
+        self.pending.set_round(number)
+
+    def refresh(self) -> None:
+        """After any change: new rounds get tabs, the shown round's results are updated in place.
+
+        While another view is shown this only notes that the view is out of date (a result entered
+        with the standings shown pays for the standings, not for this table too); showing it again
+        brings it up to date.
+        """
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
+        count = len(rounds_service.rounds_of(self.document.db, self.document.group))
+        if count != self.tabs.count():
+            self.reload()
+            return
+        if self.round_number:
+            self.view = rounds_service.round_view(self.document.db, self.document.group, self.round_number)
+            self.model.update_round(self.view)
+        self._update_controls()
+
+    def _update_controls(self) -> None:
+        has_round = self.round_number > 0
+        self.entry.setEnabled(has_round)
+        self.close_button.setEnabled(has_round)
+        self.actions_button.setEnabled(has_round and self.model.rowCount() > 0)
+        pending = [
+            self.model.line(r).board
+            for r in range(self.model.rowCount())
+            if self.model.line(r).result.is_pending
+        ]
+        swiss = [b for b in self.view.boards if b.match is None] if self.view else []
+        self.unpair_button.setEnabled(
+            self.view is not None
+            and not self.view.closed
+            and self.round_number == self.tabs.count()
+            and bool(swiss or self.view.byes)
+            and all(b.result.is_pending for b in swiss)
+        )
+        if not has_round:
+            self.next_label.setText(self.tr("尚未编排"))
+        elif pending:
+            self.next_label.setText(self.tr("未录入 %1 台").replace("%1", str(len(pending))))
+        else:
+            self.next_label.setText(self.tr("本轮成绩已全部录入"))
+        self.owed_timer.start()
+
+    def _update_owed(self) -> None:
+        self.owed.clear()
+        if not self.round_number:
+            self.owed_box.setTitle(self.tr("本轮待交棋谱"))
+            return
+        try:
+            owed = records.records_owed(self.document.db, self.document.group, self.round_number)
+        except UserError:
+            owed = []
+        for line in owed:
+            # "第4轮第1台：" repeats the round and the board shown beside it; the tooltip has it all
+            reason = _ROUND_AND_BOARD.sub("", line.reason)
+            item = QTreeWidgetItem([str(line.board), f"{line.recorder_no} {line.recorder_name}", reason])
+            item.setToolTip(2, line.reason)
+            item.setData(0, Qt.ItemDataRole.UserRole, line.board)
+            self.owed.addTopLevelItem(item)
+        self.owed_box.setTitle(self.tr("本轮待交棋谱（%1）").replace("%1", str(len(owed))))
+
+    # ------------------------------------------------------------------ dialogs (tests answer these)
+
+    def ask_text(self, title: str, label: str) -> str | None:
+        text, ok = QInputDialog.getText(self, title, label)
+        return text.strip() if ok else None
+
+    def ask_number(self, title: str, label: str) -> int | None:
+        value, ok = QInputDialog.getInt(self, title, label, 1, 1, 9999)
+        return value if ok else None
+
+    def ask_choice(self, title: str, label: str, items: Sequence[str]) -> int | None:
+        chosen, ok = QInputDialog.getItem(self, title, label, list(items), 0, False)
+        return list(items).index(chosen) if ok else None
+
+    def confirm_override(self, title: str, preview: OverridePreview) -> str | None:
+        """The reason for the change, or ``None`` when the arbiter cancels."""
+        names = self.names()
+        lines = [
+            _fill(
+                self.tr("第 %1 台：%2 %3 — %4 %5"),
+                board,
+                red,
+                names.get(red, ""),
+                black,
+                names.get(black, ""),
+            )
+            for board, red, black in preview.games
+            if board in preview.changed_boards
+        ]
+        lines += [_fill(self.tr("轮空：%1 %2"), no, names.get(no, "")) for no in preview.byes]
+        english = current_language() == "en"
+        dialog = OverrideDialog(title, lines, [b.en if english else b.zh for b in preview.breaks], self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return dialog.reason.text().strip()
+
+    def confirm_refusals(self, lines: Sequence[str]) -> bool:
+        answer = QMessageBox.question(
+            self,
+            self.tr("结束本轮"),
+            self.tr("以下棋谱未交，结束本轮将记为拒不录谱（犯规）：") + "\n" + "\n".join(lines),
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def inform(self, title: str, text: str) -> None:
+        QMessageBox.information(self, title, text)
+
+    # ------------------------------------------------------------------ actions
+
+    def pair_next_round(self) -> None:
+        busy = QProgressDialog(self.tr("正在编排……"), "", 0, 0, self)
+        busy.setCancelButton(None)
+        busy.setWindowModality(Qt.WindowModality.WindowModal)
+        busy.setMinimumDuration(0)
+        busy.show()
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        QApplication.processEvents()
+        command = PairRoundCommand(self.document, self.document.group)
+        try:
+            perform(self.document, command)
+        except UserError as error:
+            self.show_error(error)
+            return
+        finally:
+            QApplication.restoreOverrideCursor()
+            busy.close()
+            busy.deleteLater()
+            self.window().activateWindow()  # the busy dialog took the activation (and the shortcuts)
+        outcome = command.outcome
+        assert outcome is not None
+        parts = [
+            _fill(self.tr("第 %1 轮已编排：%2 台，随机种子 %3"), outcome.number, outcome.boards, outcome.seed)
+        ]
+        if outcome.bye is not None:
+            parts.append(_fill(self.tr("轮空：%1 号"), outcome.bye))
+        if outcome.withdrawn:
+            parts.append(
+                _fill(self.tr("因连续弃权退赛：%1 号"), "、".join(str(no) for no in outcome.withdrawn))
+            )
+        text = "；".join(parts)
+        if outcome.backup_warning:
+            text += f"<br><span style='color:#b22222'>{outcome.backup_warning}</span>"
+        self.message.setText(text)
+
+    def unpair_round(self) -> None:
+        if not self.round_number:
+            return
+        command = UnpairRoundCommand(self.document, self.document.group, self.round_number)
+        number = self.round_number
+        try:
+            perform(self.document, command)
+        except UserError as error:
+            self.show_error(error)
+            return
+        self.message.setText(_fill(self.tr("第 %1 轮编排已撤销（Ctrl+Z 恢复）"), number))
+
+    def close_round(self) -> None:
+        group, number = self.document.group, self.round_number
+        try:
+            if not any(self.model.line(r).result.is_pending for r in range(self.model.rowCount())):
+                refusals = records.refusals_at_close(self.document.db, group, number)
+                if refusals:
+                    names = self.names()
+                    lines = [
+                        _fill(
+                            self.tr("第 %1 台 %2 %3：%4"),
+                            v.board,
+                            v.player_no,
+                            names.get(v.player_no, ""),
+                            v.reason,
+                        )
+                        for v in refusals
+                    ]
+                    if not self.confirm_refusals(lines):
+                        return
+                    records.confirm_refusals(self.document.db, group, number)
+            warning = rounds_service.close_round(self.document.db, group, number)
+        except UserError as error:
+            self.show_error(error)
+            return
+        text = self.tr("第 %1 轮已结束").replace("%1", str(number))
+        if warning:
+            text += f"<br><span style='color:#b22222'>{warning}</span>"
+        self.message.setText(text)
+        self.document.notify()
+
+    def enter(self, board: int, result: GameResult, *, confirmed: bool = False) -> bool:
+        """Enter ``result`` on ``board`` of the shown round (undoable); moves to the next empty board.
+
+        A board that already has another result is changed only ``confirmed``: otherwise the entry
+        box asks (Enter / Y, Esc) and ``False`` is returned for now. ``GameResult.PENDING`` clears.
+        """
+        row = self.model.row_of_board(board)
+        if row is None:
+            self.show_error(UserError(f"本轮没有第 {board} 台", f"this round has no board {board}"))
+            return False
+        before = self.model.line(row).result
+        if before is result:
+            self._move_to_next_empty(after=board)
+            return True
+        if not before.is_pending and not confirmed:
+            self._ask_change(board, before, result)
+            return False
+        if before.is_pending and result.is_pending:
+            return True
+        number = self.round_number
+        command = EnterResultCommand(self.document, self.document.group, number, board, result)
+        try:
+            perform(self.document, command)
+        except UserError as error:
+            if before.is_pending:
+                self.show_error(error)
+                return False
+            reason = self.ask_text(self.tr("更正成绩"), _fill(self.tr("更正第 %1 台成绩的理由："), board))
+            if not reason:
+                self.show_error(error)
+                return False
+            command = EnterResultCommand(self.document, self.document.group, number, board, result, reason)
+            if not self.run_command(command):
+                return False
+        if before.is_pending:
+            self.message.setText("")
+        else:
+            self.message.setText(
+                _fill(self.tr("第 %1 台：%2 → %3"), board, result_name(before), result_name(result))
+            )
+        self._move_to_next_empty(after=board)
+        return True
+
+    def _ask_change(self, board: int, before: GameResult, result: GameResult) -> None:
+        self._change = (board, result)
+        if result.is_pending:
+            question = _fill(self.tr("清除第 %1 台的成绩 %2？"), board, result_name(before))
+        else:
+            question = _fill(
+                self.tr("第 %1 台已录入 %2，改为 %3？"), board, result_name(before), result_name(result)
+            )
+        self.message.setText("")
+        self.entry_box.ask(question)
+
+    def _change_confirmed(self) -> None:
+        change, self._change = self._change, None
+        if change is not None:
+            self.enter(*change, confirmed=True)
+        self.focus_entry()
+
+    def _change_cancelled(self) -> None:
+        change, self._change = self._change, None
+        if change is not None:
+            self.message.setText(_fill(self.tr("第 %1 台的成绩未改动"), change[0]))
+
+    def _move_to_next_empty(self, *, after: int) -> None:
+        rows = self.model.rowCount()
+        if not rows:
+            return
+        start = self.model.row_of_board(after)
+        start = -1 if start is None else start
+        for step in range(1, rows + 1):
+            row = (start + step) % rows
+            if self.model.line(row).result.is_pending:
+                break
+        else:
+            row = min(start + 1, rows - 1)
+        index = self.model.index(row, RESULT_COLUMN)
+        self.table.setCurrentIndex(index)
+        self.table.scrollTo(index)
+
+    def current_board(self) -> int | None:
+        index = self.table.currentIndex()
+        return self.model.line(index.row()).board if index.isValid() else None
+
+    # ------------------------------------------------------------------ the entry box
+
+    def _boards(self) -> list[int]:
+        return [self.model.line(r).board for r in range(self.model.rowCount())]
+
+    def _describe(self, reading: Reading) -> str:
+        """How the entry box reads: "第 12 台 红胜", with the board's current result if it has one."""
+        board = reading.board if reading.board is not None else self.current_board()
+        if board is None:
+            return self.tr("没有选中的台次")
+        row = self.model.row_of_board(board)
+        if row is None:
+            return _fill(self.tr("本轮没有第 %1 台"), board)
+        before = self.model.line(row).result
+        text = _fill(self.tr("第 %1 台 %2"), board, result_name(reading.result))
+        if not before.is_pending and before is not reading.result:
+            text += _fill(self.tr("（现为 %1，将询问）"), result_name(before))
+        return text
+
+    def _submitted(self, reading: Reading) -> None:
+        board = reading.board if reading.board is not None else self.current_board()
+        if board is None:
+            return
+        ok = self.enter(board, reading.result)
+        if not self.entry_box.confirming:
+            self.entry_box.done(ok)
+
+    def _navigate(self, key: int) -> None:
+        """Up/Down/PageUp/PageDown in the entry box move the table's cursor; the focus stays in the box."""
+        QApplication.sendEvent(
+            self.table, QKeyEvent(QEvent.Type.KeyPress, Qt.Key(key), Qt.KeyboardModifier.NoModifier)
+        )
+        self.entry_box.show_reading()
+
+    def _typed_elsewhere(self, event: QKeyEvent) -> None:
+        """A key typed while the table, the records list or a button had the focus: into the box."""
+        if not self.entry.isEnabled():
+            return
+        self.focus_entry()
+        QApplication.sendEvent(self.entry, event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched in self._routed
+            and isinstance(event, QKeyEvent)
+            and event.type() == QEvent.Type.KeyPress
+            and typed_text(event)
+        ):
+            self._typed_elsewhere(QKeyEvent(event.type(), event.key(), event.modifiers(), event.text()))
+            return True
+        return super().eventFilter(watched, event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Keys no child took (a button or the tabs had the focus) go to the entry box as well."""
+        if typed_text(event) and event.text() != " ":
+            self._typed_elsewhere(QKeyEvent(event.type(), event.key(), event.modifiers(), event.text()))
+            return
+        super().keyPressEvent(event)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
+        QTimer.singleShot(0, self.focus_entry)
+
+    def show_error(self, error: UserError) -> None:
+        text = error.en if current_language() == "en" else error.zh
+        self.message.setText(f"<span style='color:#b22222'>{text}</span>")
+
+    def focus_entry(self) -> None:
+        """The keyboard goes back to the entry box (when the view is shown and a round is open)."""
+        if self.isVisible() and self.entry.isEnabled():
+            self.entry.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    # ------------------------------------------------------------------ names
+
+    def names(self) -> dict[int, str]:
+        """The names of the round's players by number (for the questions and messages)."""
+        names: dict[int, str] = {}
+        if self.view is not None:
+            for line in self.view.boards:
+                names[line.red.no], names[line.black.no] = line.red.name, line.black.name
+            for seat in self.view.byes:
+                names[seat.no] = seat.name
+        return names
+
+    def run_command(self, command: ServiceCommand) -> bool:
+        """Run an undoable action; a refusal is shown below the table and nothing is pushed."""
+        try:
+            perform(self.document, command)
+        except UserError as error:
+            self.show_error(error)
+            return False
+        return True
