@@ -2901,4 +2901,141 @@
       <translation>No. %1 and no. %2 avoid each other</translation>
     </message>
   </context>
+  <!-- desk: keyboard entry and the window's questions -->
+  <context>
+    <name>GameKind</name>
+    <message>
+      <source>慢棋</source>
+      <translation>slow</translation>
+    </message>
+    <message>
+      <source>快棋</source>
+      <translation>rapid</translation>
+    </message>
+    <message>
+      <source>附加赛</source>
+      <translation>deciding</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 局 %3</source>
+      <translation>%1 game %2 %3</translation>
+    </message>
+  </context>
+  <context>
+    <name>PendingPanel</name>
+    <message>
+      <source>确认副裁判报送的成绩</source>
+      <translation>Confirm a deputy's result</translation>
+    </message>
+    <message>
+      <source>已确认：%1：%2（%3 报送）</source>
+      <translation>Confirmed: %1: %2 (sent by %3)</translation>
+    </message>
+    <message>
+      <source>已确认：%1：%2 → %3（%4 报送）</source>
+      <translation>Confirmed: %1: %2 → %3 (sent by %4)</translation>
+    </message>
+    <message>
+      <source>确认改动(&amp;Y)</source>
+      <translation>&amp;Yes, change it</translation>
+    </message>
+    <message>
+      <source>未确认：%1（%2 报送 %3）</source>
+      <translation>Not confirmed: %1 (%2 sent %3)</translation>
+    </message>
+    <message>
+      <source>%1：副裁判报送的结果不一致。确认 %2 报送的 %3 吗？（同台其他报送将作废）</source>
+      <translation>%1: the deputies' results differ. Confirm %3 sent by %2? (the board's other entries are set aside)</translation>
+    </message>
+    <message>
+      <source>%1 已录入 %2。改为 %3 报送的 %4 吗？</source>
+      <translation>%1 has %2. Change it to %4 sent by %3?</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 轮 第 %3 台 %4 — %5</source>
+      <translation>%1 round %2 board %3 %4 — %5</translation>
+    </message>
+  </context>
+  <context>
+    <name>Questions</name>
+    <message>
+      <source>否(&amp;N)</source>
+      <translation>&amp;No</translation>
+    </message>
+    <message>
+      <source>是(&amp;Y)</source>
+      <translation>&amp;Yes</translation>
+    </message>
+  </context>
+  <context>
+    <name>ResultEntry</name>
+    <message>
+      <source>逐台：只按结果键</source>
+      <translation>board by board: result keys</translation>
+    </message>
+    <message>
+      <source>按 Y 改动；回车、N 或 Esc 不改</source>
+      <translation>Y changes it; Enter, N or Esc keep it</translation>
+    </message>
+    <message>
+      <source>逐台录入（F4 或 Esc 退出）：</source>
+      <translation>Board by board (F4 or Esc leaves): </translation>
+    </message>
+  </context>
+  <context>
+    <name>RoundsView</name>
+    <message>
+      <source>逐台录入 F4</source>
+      <translation>Board by board F4</translation>
+    </message>
+    <message>
+      <source>按结果键直接录入光标所在台，然后移到下一台（不输台次）；F4 或 Esc 退出</source>
+      <translation>A result key enters the highlighted board at once and moves on (no board numbers); F4 or Esc leaves</translation>
+    </message>
+    <message>
+      <source>1 红胜　0 黑胜　= 或 5 和　+ 黑弃权　- 红弃权　* 双弃权　↑↓ 换台　F4 逐台录入　Ctrl+Z 撤销</source>
+      <translation>1 Red wins   0 Black wins   = or 5 draw   + Black forfeits   - Red forfeits   * both forfeit   ↑↓ board   F4 board by board   Ctrl+Z undo</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 轮 第 %3 台 %4 — %5</source>
+      <translation>%1 round %2 board %3 %4 — %5</translation>
+    </message>
+    <message>
+      <source>记为拒不录谱并结束本轮吗？（回车＝否）</source>
+      <translation>Record the refusals and close the round? (Enter = no)</translation>
+    </message>
+    <message>
+      <source>记犯规并结束(&amp;Y)</source>
+      <translation>&amp;Yes, record and close</translation>
+    </message>
+    <message>
+      <source>已录入：%1：%2</source>
+      <translation>Entered: %1: %2</translation>
+    </message>
+    <message>
+      <source>。本台接着下：%1</source>
+      <translation>. The board plays on: %1</translation>
+    </message>
+    <message>
+      <source>清除 %1 的成绩 %2？</source>
+      <translation>Clear the result %2 of %1?</translation>
+    </message>
+    <message>
+      <source>%1 已录入 %2，改为 %3？</source>
+      <translation>%1 has %2: change it to %3?</translation>
+    </message>
+    <message>
+      <source>已清除：%1：%2</source>
+      <translation>Cleared: %1: %2</translation>
+    </message>
+    <message>
+      <source>已改动：%1：%2 → %3</source>
+      <translation>Changed: %1: %2 → %3</translation>
+    </message>
+    <message>
+      <source>（现为 %1）</source>
+      <translation> (now %1)</translation>
+    </message>
+  </context>
+  <!-- /desk -->
 </TS>

@@ -7,9 +7,10 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
+from app.engine.knockout import short_title_zh
 from app.engine.types import GameResult
 from app.services.rounds import BoardLine, RoundView
-from app.ui.i18n import tr, translate_noop
+from app.ui.i18n import current_language, tr, translate_noop
 from app.ui.models.base import FixedColumnsModel, Index
 
 RESULT_COLUMN = 5
@@ -47,6 +48,28 @@ def result_label(result: GameResult) -> str:
     """The result as the printed documents say it (红胜, 和, 黑弃权 …; English in the English
     window), empty when pending: one vocabulary for the window and the paper."""
     return "" if result.is_pending else result_name(result)
+
+
+_GAME_KINDS = {
+    "slow": translate_noop("GameKind", "慢棋"),
+    "rapid": translate_noop("GameKind", "快棋"),
+    "deciding": translate_noop("GameKind", "附加赛"),
+}
+
+
+def game_label(line: BoardLine) -> str:
+    """Which game of a knockout match a board is playing: 决赛 第 2 局 快棋 ("" for a Swiss game)."""
+    if line.match is None:
+        return ""
+    english = current_language() == "en"
+    match = line.match if english else short_title_zh(line.match)
+    kind = tr("GameKind", _GAME_KINDS.get(line.kind, line.kind))
+    return (
+        tr("GameKind", "%1 第 %2 局 %3")
+        .replace("%1", match)
+        .replace("%2", str(line.game_no))
+        .replace("%3", kind)
+    )
 
 
 def score_label(score: int) -> str:

@@ -123,11 +123,19 @@ class RoundsLayout(QWidget):
 
         self.entry_box = ResultEntry(self._boards, self._describe, self)
         self.entry = self.entry_box.edit
+        self.by_board_button = self._button(tr("RoundsView", "逐台录入 F4"))
+        self.by_board_button.setCheckable(True)
+        self.by_board_button.setToolTip(
+            tr("RoundsView", "按结果键直接录入光标所在台，然后移到下一台（不输台次）；F4 或 Esc 退出")
+        )
         self.next_label = QLabel(self)
         self.message = QLabel(self)
         self.message.setWordWrap(True)
         self.keys = QLabel(
-            tr("RoundsView", "1 红胜　0 黑胜　= 或 5 和　+ 黑弃权　- 红弃权　* 双弃权　↑↓ 换台　Ctrl+Z 撤销"),
+            tr(
+                "RoundsView",
+                "1 红胜　0 黑胜　= 或 5 和　+ 黑弃权　- 红弃权　* 双弃权　↑↓ 换台　F4 逐台录入　Ctrl+Z 撤销",
+            ),
             self,
         )
         self.keys.setStyleSheet("color: #555")
@@ -180,6 +188,7 @@ class RoundsLayout(QWidget):
         entry_row = QHBoxLayout()
         entry_row.addWidget(QLabel(tr("RoundsView", "录入成绩："), self))
         entry_row.addWidget(self.entry_box, 1)
+        entry_row.addWidget(self.by_board_button)
         side = QSplitter(Qt.Orientation.Vertical, self)
         side.addWidget(self.owed_box)
         side.addWidget(self.pending)

@@ -2,12 +2,15 @@
 
 Result entry goes through one box, 录入成绩 (:mod:`app.ui.widgets.result_entry`): the board number and
 the result key, e.g. ``12 1``; ``7=`` / ``7+`` / ``7-`` / ``7*`` are taken at once; a result key alone
-with Enter goes to the board under the table's cursor. The box has the keyboard focus whenever the
-view is shown, after a pairing and after every action, and keys typed while the pairing table (or
-the list of records owed, or a button) has the focus are **sent to the box**, never taken as a result
-for the table's current row: the same text gives the same result wherever the focus was. Changing a
-result already entered asks first (Enter or Y confirms, Esc cancels). After each result the cursor
-moves to the next board without one.
+with Enter goes to the board under the table's cursor; F4 (逐台录入) takes bare result keys for the
+highlighted board and moves on. The box has the keyboard focus whenever the view is shown, after a
+pairing and after every action, and keys typed while the pairing table (or the list of records
+owed, or a button) has the focus are **sent to the box**, never taken as a result for the table's
+current row: the same text gives the same result wherever the focus was. Changing a result already
+entered asks first (Y changes it; Enter, N or Esc leave it; keys typed before the question appeared
+are not its answer). Switching the group or the round drops a half-typed entry. After each result
+the cursor moves to the next board without one, and the message line reads back what was stored:
+group, round, board, both names and the result.
 
 Keys: ``1`` red wins, ``0`` black wins, ``=`` or ``5`` draw, ``+`` black forfeits (red wins by
 forfeit), ``-`` red forfeits, ``*`` both forfeit; Delete on a table row asks to clear its result.
@@ -19,7 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QKeyEvent, QShowEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -34,10 +37,10 @@ from app.engine.types import GameResult, UserError
 from app.services import records
 from app.services import rounds as rounds_service
 from app.services.overrides import OverridePreview
-from app.services.rounds import RoundView
+from app.services.rounds import BoardLine, RoundView
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language
-from app.ui.models.pairings import RESULT_COLUMN, result_name
+from app.ui.models.pairings import RESULT_COLUMN, game_label, result_name
 from app.ui.undo import (
     EnterResultCommand,
     PairRoundCommand,
@@ -48,6 +51,7 @@ from app.ui.undo import (
 from app.ui.views.rounds.board_actions import BoardActions, OverrideDialog
 from app.ui.views.rounds.board_actions import fill as _fill
 from app.ui.views.rounds.layout import RoundsLayout, typed_text
+from app.ui.widgets.key_guard import ask_guarded, guarded
 from app.ui.widgets.result_entry import Reading
 
 _ROUND_AND_BOARD = re.compile(r"^第\s*\d+\s*轮第\s*\d+\s*台[：:]\s*")
@@ -90,6 +94,12 @@ class RoundsView(RoundsLayout):
         self.table.clear_requested.connect(lambda board: self.enter(board, GameResult.PENDING))
         self.table.menu_requested.connect(self.board_actions.show_menu)
         self.owed_timer.timeout.connect(self._update_owed)
+        self.by_board_button.toggled.connect(self._by_board_toggled)
+        self.entry_box.mode_changed.connect(self._by_board_changed)
+        by_board = QShortcut(QKeySequence(Qt.Key.Key_F4), self)
+        by_board.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        by_board.activated.connect(lambda: self.by_board_button.toggle())
+        self.pending.said.connect(self.message.setText)
         self._routed: list[QWidget] = [self.owed, self.pending.list]  # keys typed here go to the entry box
         for widget in self._routed:
             widget.installEventFilter(self)
@@ -105,9 +115,18 @@ class RoundsView(RoundsLayout):
         finally:
             self.focus_entry()
 
+    def _by_board_toggled(self, on: bool) -> None:
+        self.entry_box.set_by_board(on)
+        self.focus_entry()
+
+    def _by_board_changed(self, on: bool) -> None:
+        self.by_board_button.blockSignals(True)
+        self.by_board_button.setChecked(on)
+        self.by_board_button.blockSignals(False)
+
     def _group_changed(self, _name: str) -> None:
         self.message.clear()  # a message about the other group does not belong here
-        self.entry_box.cancel()
+        self.entry_box.reset()  # nor a half-typed entry or a question
         self._change = None
         self.reload()
 
@@ -145,7 +164,7 @@ class RoundsView(RoundsLayout):
         self._move_to_next_empty(after=0)
         self.table.reveal_current()
         self._update_controls()
-        self.entry_box.cancel()
+        self.entry_box.reset()  # a half-typed entry or a question belongs to the round left
         self._change = None
         self.focus_entry()
         self.pending.set_round(number)
@@ -216,17 +235,41 @@ class RoundsView(RoundsLayout):
 
     # ------------------------------------------------------------------ dialogs (tests answer these)
 
+    def _input(self, title: str, label: str) -> QInputDialog:
+        """A question asking for a value; keys typed before it showed are not its answer."""
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle(title)
+        dialog.setLabelText(label)
+        guarded(dialog)
+        return dialog
+
     def ask_text(self, title: str, label: str) -> str | None:
-        text, ok = QInputDialog.getText(self, title, label)
-        return text.strip() if ok else None
+        dialog = self._input(title, label)
+        try:
+            return dialog.textValue().strip() if dialog.exec() == QDialog.DialogCode.Accepted else None
+        finally:
+            dialog.deleteLater()
 
     def ask_number(self, title: str, label: str) -> int | None:
-        value, ok = QInputDialog.getInt(self, title, label, 1, 1, 9999)
-        return value if ok else None
+        dialog = self._input(title, label)
+        dialog.setInputMode(QInputDialog.InputMode.IntInput)
+        dialog.setIntRange(1, 9999)
+        dialog.setIntValue(1)
+        try:
+            return dialog.intValue() if dialog.exec() == QDialog.DialogCode.Accepted else None
+        finally:
+            dialog.deleteLater()
 
     def ask_choice(self, title: str, label: str, items: Sequence[str]) -> int | None:
-        chosen, ok = QInputDialog.getItem(self, title, label, list(items), 0, False)
-        return list(items).index(chosen) if ok else None
+        dialog = self._input(title, label)
+        dialog.setComboBoxItems(list(items))
+        dialog.setComboBoxEditable(False)
+        try:
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return None
+            return list(items).index(dialog.textValue())
+        finally:
+            dialog.deleteLater()
 
     def confirm_override(self, title: str, preview: OverridePreview) -> str | None:
         """The reason for the change, or ``None`` when the arbiter cancels."""
@@ -246,17 +289,23 @@ class RoundsView(RoundsLayout):
         lines += [_fill(self.tr("轮空：%1 %2"), no, names.get(no, "")) for no in preview.byes]
         english = current_language() == "en"
         dialog = OverrideDialog(title, lines, [b.en if english else b.zh for b in preview.breaks], self)
+        guarded(dialog)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         return dialog.reason.text().strip()
 
     def confirm_refusals(self, lines: Sequence[str]) -> bool:
-        answer = QMessageBox.question(
+        """结束本轮 with records owed: each becomes a 拒不录谱 violation. Default: no."""
+        return ask_guarded(
             self,
             self.tr("结束本轮"),
-            self.tr("以下棋谱未交，结束本轮将记为拒不录谱（犯规）：") + "\n" + "\n".join(lines),
+            self.tr("以下棋谱未交，结束本轮将记为拒不录谱（犯规）：")
+            + "\n"
+            + "\n".join(lines)
+            + "\n\n"
+            + self.tr("记为拒不录谱并结束本轮吗？（回车＝否）"),
+            yes=self.tr("记犯规并结束(&Y)"),
         )
-        return answer == QMessageBox.StandardButton.Yes
 
     def inform(self, title: str, text: str) -> None:
         QMessageBox.information(self, title, text)
@@ -344,13 +393,15 @@ class RoundsView(RoundsLayout):
         """Enter ``result`` on ``board`` of the shown round (undoable); moves to the next empty board.
 
         A board that already has another result is changed only ``confirmed``: otherwise the entry
-        box asks (Enter / Y, Esc) and ``False`` is returned for now. ``GameResult.PENDING`` clears.
+        box asks (Y changes; Enter, N, Esc keep) and ``False`` is returned for now.
+        ``GameResult.PENDING`` clears.
         """
         row = self.model.row_of_board(board)
         if row is None:
             self.show_error(UserError(f"本轮没有第 {board} 台", f"this round has no board {board}"))
             return False
-        before = self.model.line(row).result
+        line = self.model.line(row)
+        before = line.result
         if before is result:
             self._move_to_next_empty(after=board)
             return True
@@ -374,22 +425,48 @@ class RoundsView(RoundsLayout):
             command = EnterResultCommand(self.document, self.document.group, number, board, result, reason)
             if not self.run_command(command):
                 return False
-        if before.is_pending:
-            self.message.setText("")
-        else:
-            self.message.setText(
-                _fill(self.tr("第 %1 台：%2 → %3"), board, result_name(before), result_name(result))
-            )
+        self.message.setText(self._read_back(line, before, result))
         self._move_to_next_empty(after=board)
         return True
 
+    def board_words(self, line: BoardLine) -> str:
+        """The board in words: 公开组 第 2 轮 第 12 台 张三 — 李四 (with the knockout game, if one)."""
+        text = _fill(
+            self.tr("%1 第 %2 轮 第 %3 台 %4 — %5"),
+            self.document.group,
+            self.round_number,
+            line.board,
+            line.red.name,
+            line.black.name,
+        )
+        if line.match is not None:
+            text += f"（{game_label(line)}）"
+        return text
+
+    def _read_back(self, line: BoardLine, before: GameResult, result: GameResult) -> str:
+        """What was stored, in full: group, round, board, both names and the result (and what next)."""
+        words = self.board_words(line)
+        if before.is_pending:
+            text = _fill(self.tr("已录入：%1：%2"), words, result_name(result))
+        elif result.is_pending:
+            text = _fill(self.tr("已清除：%1：%2"), words, result_name(before))
+        else:
+            text = _fill(self.tr("已改动：%1：%2 → %3"), words, result_name(before), result_name(result))
+        row = self.model.row_of_board(line.board)
+        now = self.model.line(row) if row is not None else None
+        if line.match is not None and now is not None and now.game_no != line.game_no:
+            text += _fill(self.tr("。本台接着下：%1"), game_label(now))
+        return text
+
     def _ask_change(self, board: int, before: GameResult, result: GameResult) -> None:
         self._change = (board, result)
+        row = self.model.row_of_board(board)
+        words = self.board_words(self.model.line(row)) if row is not None else str(board)
         if result.is_pending:
-            question = _fill(self.tr("清除第 %1 台的成绩 %2？"), board, result_name(before))
+            question = _fill(self.tr("清除 %1 的成绩 %2？"), words, result_name(before))
         else:
             question = _fill(
-                self.tr("第 %1 台已录入 %2，改为 %3？"), board, result_name(before), result_name(result)
+                self.tr("%1 已录入 %2，改为 %3？"), words, result_name(before), result_name(result)
             )
         self.message.setText("")
         self.entry_box.ask(question)
@@ -431,15 +508,21 @@ class RoundsView(RoundsLayout):
         return [self.model.line(r).board for r in range(self.model.rowCount())]
 
     def _describe(self, reading: Reading) -> str:
-        """How the entry box reads: "第 12 台 红胜", with the board's current result if it has one."""
+        """How the entry box reads: "公开组 第 2 轮 第 12 台 张三 — 李四 红胜", and the board's result if it has one."""
         board = reading.board if reading.board is not None else self.current_board()
         if board is None:
             return self.tr("没有选中的台次")
         row = self.model.row_of_board(board)
         if row is None:
             return _fill(self.tr("本轮没有第 %1 台"), board)
-        before = self.model.line(row).result
-        text = _fill(self.tr("第 %1 台 %2"), board, result_name(reading.result))
+        line = self.model.line(row)
+        before = line.result
+        if reading.result.is_pending:  # the board alone (逐台录入 shows where the next key goes)
+            text = self.board_words(line)
+            if not before.is_pending:
+                text += _fill(self.tr("（现为 %1）"), result_name(before))
+            return text
+        text = f"{self.board_words(line)} {result_name(reading.result)}"
         if not before.is_pending and before is not reading.result:
             text += _fill(self.tr("（现为 %1，将询问）"), result_name(before))
         return text
