@@ -2922,6 +2922,17 @@
     </message>
   </context>
   <context>
+    <name>HallDialog</name>
+    <message>
+      <source>副裁判：</source>
+      <translation>Deputy:</translation>
+    </message>
+    <message>
+      <source>台次：</source>
+      <translation>Boards:</translation>
+    </message>
+  </context>
+  <context>
     <name>PendingPanel</name>
     <message>
       <source>确认副裁判报送的成绩</source>
