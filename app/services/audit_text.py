@@ -20,7 +20,7 @@ from app.db.models import Group, Player
 from app.db.session import Database
 from app.engine.paperwork import Paperwork, paperwork_to_dict
 from app.engine.types import GameResult, ViolationKind, mask_id_number
-from app.services.audit import audit_log
+from app.services.audit import REDO_MARK, UNDO_MARK, audit_log
 
 #: action → (Chinese verb, English verb)
 ACTIONS: dict[str, tuple[str, str]] = {
@@ -172,12 +172,15 @@ def _change(action: str, before: Any, after: Any) -> tuple[str, str]:
         "correct_knockout_result",
         "forfeit",
         "agreed_result",
+        "confirm_deputy_result",
     ):
         a_zh, a_en = _result(after)
         if before in (None, "", GameResult.PENDING.value):
             return a_zh, a_en
         b_zh, b_en = _result(before)
         return f"{b_zh} → {a_zh}", f"{b_en} → {a_en}"
+    if action in ("deputy_submit_result", "reject_deputy_result"):  # what the deputy sent (nothing changed)
+        return _result(after)
     if action.startswith("set_") and action[4:] in _FIELDS and isinstance(after, bool | str):
         (b_zh, b_en), (a_zh, a_en) = _yes_no(before), _yes_no(after)
         return f"{b_zh} → {a_zh}", f"{b_en} → {a_en}"
@@ -285,6 +288,10 @@ def audit_sentences(db: Database) -> list[AuditSentence]:
     for line in audit_log(db):
         before, after = _value(line.before), _value(line.after)
         verb_zh, verb_en = ACTIONS.get(line.action, (line.action, line.action.replace("_", " ")))
+        if line.reason.startswith(UNDO_MARK):  # an undo or a redo says so beside the verb
+            verb_zh, verb_en = f"{verb_zh}（撤销）", f"{verb_en} (undo)"
+        elif line.reason.startswith(REDO_MARK):
+            verb_zh, verb_en = f"{verb_zh}（重做）", f"{verb_en} (redo)"
         entity = _PLAYER.sub(lambda m: who_is.get(int(m.group(1)), f"已删除的棋手 {m.group(1)}"), line.entity)
         if (
             line.entity.startswith("player:")

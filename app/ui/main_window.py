@@ -376,6 +376,7 @@ class MainWindow(QMainWindow):
         document.changed.connect(self._update_status)
         document.group_changed.connect(self._group_changed)
         document.failed.connect(self._service_failed)
+        document.announced.connect(lambda text: self.statusBar().showMessage(text, 10_000))
         document.undo_stack.cleanChanged.connect(self._clean_changed)
         self.group_box.blockSignals(True)
         self.group_box.clear()

@@ -3048,5 +3048,20 @@
       <translation> (now %1)</translation>
     </message>
   </context>
+  <context>
+    <name>UndoCommands</name>
+    <message>
+      <source>已重做：%1</source>
+      <translation>Redone: %1</translation>
+    </message>
+    <message>
+      <source>已撤销：%1</source>
+      <translation>Undone: %1</translation>
+    </message>
+    <message>
+      <source>%4 第 %1 轮第 %2 台：%3</source>
+      <translation>%4 round %1 board %2: %3</translation>
+    </message>
+  </context>
   <!-- /desk -->
 </TS>

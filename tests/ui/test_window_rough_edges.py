@@ -84,3 +84,73 @@ def test_the_deputy_name_field_keeps_its_width_once_the_hall_server_runs(qtbot, 
         assert dialog.address.width() >= dialog.address.fontMetrics().horizontalAdvance(dialog.address.text())
     finally:
         qtbot.mouseClick(dialog.start_button, Qt.MouseButton.LeftButton)
+
+
+def test_undo_and_redo_say_what_they_undid_and_the_log_marks_them(qtbot, window: MainWindow) -> None:
+    from app.services.audit import audit_log
+    from app.services.audit_text import audit_sentences
+
+    view = rounds_view(qtbot, window)
+    type_keys(qtbot, "7+")
+    assert "第 7 台" in view.message.text()
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    for said in (view.message.text(), window.statusBar().currentMessage()):
+        assert "已撤销" in said and OPEN in said and "第 7 台" in said and "黑弃权" in said, said
+    press(qtbot, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    for said in (view.message.text(), window.statusBar().currentMessage()):
+        assert "已重做" in said and "第 7 台" in said and "黑弃权" in said, said
+    assert window.document is not None
+    lines = audit_log(window.document.db)[-3:]
+    assert [line.action for line in lines] == ["enter_result", "correct_result", "enter_result"]
+    assert [line.reason for line in lines] == ["", "撤销 (undo)", "重做 (redo)"]
+    sentences = audit_sentences(window.document.db)[-3:]
+    assert "撤销" in sentences[1].action_zh and "undo" in sentences[1].action_en
+    assert "重做" in sentences[2].action_zh and "redo" in sentences[2].action_en
+    assert "重做" not in sentences[0].action_zh
+    # the audit viewer shows it: newest first, the redo marked
+    dialog = window.show_audit_log()
+    assert dialog is not None
+    assert "重做" in dialog.model.index(0, 2).data() and "黑弃权" in dialog.model.index(0, 4).data()
+    assert "撤销" in dialog.model.index(1, 2).data()
+    dialog.close()
+
+
+def test_the_audit_viewer_shows_a_confirmed_deputy_result_before_and_after(qtbot, window: MainWindow) -> None:
+    from app.services import hall
+    from app.services.audit_text import audit_sentences
+
+    assert window.document is not None
+    db = window.document.db
+    rounds_view(qtbot, window)
+    type_keys(qtbot, "6 1")
+    issued = hall.issue_deputy_token(db, OPEN, 1, 20, "张副裁判")
+    entry = hall.submit_deputy_result(db, issued.token, 6, "draw", "测试手机")
+    other = hall.submit_deputy_result(db, issued.token, 9, "black_win", "测试手机")
+    hall.confirm_pending_result(db, entry)
+    hall.confirm_pending_result(db, other)
+    confirmed = [s for s in audit_sentences(db) if s.action_zh.startswith("确认副裁判")]
+    assert [(s.change_zh, s.change_en) for s in confirmed] == [
+        ("红胜 → 和", "red wins → draw"),
+        ("黑胜", "black wins"),
+    ]
+    sent = [s for s in audit_sentences(db) if s.action_zh.startswith("副裁判报送")]
+    assert [s.change_zh for s in sent] == ["和", "黑胜"]
+
+
+def test_old_messages_do_not_stay_on_screen(qtbot, window: MainWindow, monkeypatch) -> None:
+    from app.ui.widgets import message_line
+
+    monkeypatch.setattr(message_line, "INFO_MS", 300)
+    view = rounds_view(qtbot, window)
+    type_keys(qtbot, "5 1")
+    assert "第 5 台" in view.message.text()
+    qtbot.waitUntil(lambda: view.message.text() == "", timeout=3000)  # it goes after a while
+    type_keys(qtbot, "99=")  # a refusal stays longer, but goes as well once the next entry is read back
+    assert "99" in view.message.text()
+    view.entry.clear()
+    type_keys(qtbot, "6 1")
+    assert "99" not in view.message.text() and "第 6 台" in view.message.text()
+    settings = window.show_view("settings")
+    settings.save()  # nothing changed: said so, then gone
+    assert settings.message.text() != ""
+    qtbot.waitUntil(lambda: settings.message.text() == "", timeout=3000)

@@ -29,6 +29,7 @@ from app.ui.document import TournamentDocument
 from app.ui.i18n import tr
 from app.ui.models.pairings import NAME_COLUMNS, RESULT_COLUMN, PairingTableModel, result_name
 from app.ui.views.pending import PendingPanel
+from app.ui.widgets.message_line import MessageLine
 from app.ui.widgets.result_entry import Reading, ResultEntry
 
 
@@ -129,8 +130,7 @@ class RoundsLayout(QWidget):
             tr("RoundsView", "按结果键直接录入光标所在台，然后移到下一台（不输台次）；F4 或 Esc 退出")
         )
         self.next_label = QLabel(self)
-        self.message = QLabel(self)
-        self.message.setWordWrap(True)
+        self.message = MessageLine(self)
         self.keys = QLabel(
             tr(
                 "RoundsView",

@@ -100,6 +100,7 @@ class RoundsView(RoundsLayout):
         by_board.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         by_board.activated.connect(lambda: self.by_board_button.toggle())
         self.pending.said.connect(self.message.setText)
+        document.announced.connect(self.message.setText)
         self._routed: list[QWidget] = [self.owed, self.pending.list]  # keys typed here go to the entry box
         for widget in self._routed:
             widget.installEventFilter(self)
