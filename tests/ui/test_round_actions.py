@@ -223,8 +223,7 @@ def test_violation_and_disqualification_are_undoable(paired_window: MainWindow) 
     assert paired_window.document is not None
     db, stack = paired_window.document.db, paired_window.document.undo_stack
     red = pairing(paired_window, 2)[0][1]
-    view.ask_choice = lambda title, label, items: 0  # type: ignore[method-assign]
-    view.ask_text = lambda title, label: "大声喧哗"  # type: ignore[method-assign]
+    view.ask_choice_and_reason = lambda title, label, items, reason: (0, "大声喧哗")  # type: ignore[method-assign]
     menu_action(view, 0, "red:violation").trigger()
     assert [(v["player"], v["kind"]) for v in export_snapshot(db)["violations"]] == [(red, "other")]
     stack.undo()
@@ -232,7 +231,7 @@ def test_violation_and_disqualification_are_undoable(paired_window: MainWindow) 
     stack.redo()
     assert len(export_snapshot(db)["violations"]) == 1
 
-    view.ask_choice = lambda title, label, items: 1  # type: ignore[method-assign]  # games annulled
+    view.ask_choice_and_reason = lambda title, label, items, reason: (1, "作弊")  # type: ignore[method-assign]  # annulled
     menu_action(view, 0, "red:disqualify").trigger()
     assert next(p.status for p in list_players(db, GROUP) if p.no == red) in (
         "disqualified",

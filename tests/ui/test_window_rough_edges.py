@@ -154,3 +154,54 @@ def test_old_messages_do_not_stay_on_screen(qtbot, window: MainWindow, monkeypat
     settings.save()  # nothing changed: said so, then gone
     assert settings.message.text() != ""
     qtbot.waitUntil(lambda: settings.message.text() == "", timeout=3000)
+
+
+def test_the_violation_dialog_keeps_the_chosen_type_while_the_reason_is_missing(
+    qtbot, window: MainWindow
+) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QAction
+    from PySide6.QtWidgets import QComboBox, QDialog
+
+    from app.services.snapshot import export_snapshot
+
+    view = rounds_view(qtbot, window)
+    seen: list[str] = []
+
+    def fill_in() -> None:
+        dialog = QApplication.activeModalWidget()
+        assert isinstance(dialog, QDialog)
+
+        def key(k: Qt.Key, text: str = "") -> None:
+            target = QApplication.focusWidget() or dialog
+            if text:
+                qtbot.keyClicks(target, text)
+            else:
+                qtbot.keyClick(target, k)
+
+        key(Qt.Key.Key_Down)  # the type list has the keyboard: 其他犯规 → 拒不录谱
+        key(Qt.Key.Key_Return)  # no reason yet: nothing is recorded, the dialog stays
+        shown = QApplication.activeModalWidget()
+        combo = shown.findChild(QComboBox) if shown is not None else None
+        seen.append(combo.currentText() if combo is not None else "—")
+        seen.append(str(shown is dialog and dialog.isVisible()))
+        if shown is not None:
+            key(Qt.Key.Key_Tab)
+            key(Qt.Key.Key_unknown, "no record handed in")
+            key(Qt.Key.Key_Return)
+
+    def close_what_is_left() -> None:  # a question still open when it should not be: fail, not hang
+        while (left := QApplication.activeModalWidget()) is not None:
+            seen.append("left open")
+            left.close()
+
+    QTimer.singleShot(900, fill_in)
+    QTimer.singleShot(4000, close_what_is_left)
+    menu = view.board_actions.board_menu(0)
+    action = menu.findChild(QAction, "red:violation")
+    assert action is not None
+    action.trigger()
+    assert seen == ["拒不录谱", "True"]
+    assert window.document is not None
+    violations = export_snapshot(window.document.db)["violations"]
+    assert [(v["kind"], v["reason"]) for v in violations] == [("refused_record", "no record handed in")]

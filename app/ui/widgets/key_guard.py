@@ -14,7 +14,7 @@ when it shows and defaults to No; :func:`guarded` does the same for any dialog.
 from __future__ import annotations
 
 import time
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtGui import QKeyEvent, QShowEvent
@@ -85,7 +85,10 @@ class _GuardOnShow(QObject):
         return False
 
 
-def guarded(dialog: QDialog) -> QDialog:
+D = TypeVar("D", bound=QDialog)
+
+
+def guarded(dialog: D) -> D:
     """``dialog`` discards keys for a moment each time it shows (see the module's docstring)."""
     watcher = _GuardOnShow(dialog)
     dialog.installEventFilter(watcher)

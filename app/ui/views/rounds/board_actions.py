@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QPoint
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QMenu, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.engine.types import UserError, ViolationKind
 from app.services import discipline
@@ -109,6 +118,49 @@ class OverrideDialog(QDialog):
 
     def _reason_changed(self, text: str) -> None:
         self.ok.setEnabled(not self.needs_reason or bool(text.strip()))
+
+
+class ReasonDialog(QDialog):
+    """A reason (required: OK waits for one), and before it, when given, a choice (a violation's kind,
+    what becomes of the games …). The choice stays as made while the reason is still missing."""
+
+    def __init__(
+        self,
+        title: str,
+        label: str,
+        parent: QWidget,
+        *,
+        choice_label: str = "",
+        choices: Sequence[str] = (),
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        layout = QVBoxLayout(self)
+        self.choice = QComboBox(self)
+        self.choice.addItems(list(choices))
+        if choices:
+            layout.addWidget(QLabel(choice_label, self))
+            layout.addWidget(self.choice)
+        else:
+            self.choice.hide()
+        layout.addWidget(QLabel(label, self))
+        self.reason = QLineEdit(self)
+        self.reason.setMinimumWidth(self.reason.fontMetrics().horizontalAdvance("理由") * 12)
+        layout.addWidget(self.reason)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.reason.textChanged.connect(lambda text: self.ok.setEnabled(bool(text.strip())))
+        self.ok.setEnabled(False)
+        layout.addWidget(buttons)
+        (self.choice if choices else self.reason).setFocus()
+
+    def accept(self) -> None:
+        if self.reason.text().strip():  # Enter with no reason yet: the dialog stays, choice and all
+            super().accept()
 
 
 class BoardActions(QObject):
@@ -311,17 +363,16 @@ class BoardActions(QObject):
     def record_violation(self, seat: Seat) -> bool:
         """记犯规: counted where its kind counts; undoable (undo removes it, logged)."""
         view = self.view
-        chosen = view.ask_choice(
+        answer = view.ask_choice_and_reason(
             tr("RoundsView", "记犯规"),
             fill(tr("RoundsView", "%1 号 %2 的犯规类型："), seat.no, seat.name),
             [violation_name(k) for k in VIOLATION_CHOICES],
+            tr("RoundsView", "犯规的理由："),
         )
-        if chosen is None:
+        if answer is None:
             return False
+        chosen, reason = answer
         kind = VIOLATION_CHOICES[chosen]
-        reason = view.ask_text(tr("RoundsView", "记犯规"), tr("RoundsView", "犯规的理由："))
-        if reason is None:
-            return False
         text = fill(tr("RoundsView", "已记录 %1 号 %2 犯规：%3"), seat.no, seat.name, violation_name(kind))
         command = ViolationCommand(
             self.document, self.document.group, seat.no, view.round_number, kind.value, reason, text
@@ -357,16 +408,15 @@ class BoardActions(QObject):
         """取消成绩 with the arbiter's choice for the games played; undoable (undo lifts it, logged)."""
         view = self.view
         choices = [tr("RoundsView", "已赛对局成绩有效"), tr("RoundsView", "已赛对局作废（对手按弃权胜计）")]
-        chosen = view.ask_choice(
+        answer = view.ask_choice_and_reason(
             tr("RoundsView", "取消成绩"),
             fill(tr("RoundsView", "取消 %1 号 %2 的成绩："), seat.no, seat.name),
             choices,
+            tr("RoundsView", "取消成绩的理由："),
         )
-        if chosen is None:
+        if answer is None:
             return False
-        reason = view.ask_text(tr("RoundsView", "取消成绩"), tr("RoundsView", "取消成绩的理由："))
-        if reason is None:
-            return False
+        chosen, reason = answer
         text = fill(tr("RoundsView", "已取消 %1 号 %2 的成绩"), seat.no, seat.name)
         command = DisqualifyCommand(
             self.document, self.document.group, seat.no, ("stand", "annul")[chosen], reason, text

@@ -48,7 +48,7 @@ from app.ui.undo import (
     UnpairRoundCommand,
     perform,
 )
-from app.ui.views.rounds.board_actions import BoardActions, OverrideDialog
+from app.ui.views.rounds.board_actions import BoardActions, OverrideDialog, ReasonDialog
 from app.ui.views.rounds.board_actions import fill as _fill
 from app.ui.views.rounds.layout import RoundsLayout, typed_text
 from app.ui.widgets.key_guard import ask_guarded, guarded
@@ -245,9 +245,22 @@ class RoundsView(RoundsLayout):
         return dialog
 
     def ask_text(self, title: str, label: str) -> str | None:
-        dialog = self._input(title, label)
+        """A reason (required); ``None`` when the arbiter cancels."""
+        dialog = guarded(ReasonDialog(title, label, self))
         try:
-            return dialog.textValue().strip() if dialog.exec() == QDialog.DialogCode.Accepted else None
+            return dialog.reason.text().strip() if dialog.exec() == QDialog.DialogCode.Accepted else None
+        finally:
+            dialog.deleteLater()
+
+    def ask_choice_and_reason(
+        self, title: str, choice_label: str, items: Sequence[str], label: str
+    ) -> tuple[int, str] | None:
+        """A choice among ``items`` and a reason, in one dialog; ``None`` when the arbiter cancels."""
+        dialog = guarded(ReasonDialog(title, label, self, choice_label=choice_label, choices=items))
+        try:
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return None
+            return dialog.choice.currentIndex(), dialog.reason.text().strip()
         finally:
             dialog.deleteLater()
 
@@ -258,17 +271,6 @@ class RoundsView(RoundsLayout):
         dialog.setIntValue(1)
         try:
             return dialog.intValue() if dialog.exec() == QDialog.DialogCode.Accepted else None
-        finally:
-            dialog.deleteLater()
-
-    def ask_choice(self, title: str, label: str, items: Sequence[str]) -> int | None:
-        dialog = self._input(title, label)
-        dialog.setComboBoxItems(list(items))
-        dialog.setComboBoxEditable(False)
-        try:
-            if dialog.exec() != QDialog.DialogCode.Accepted:
-                return None
-            return list(items).index(dialog.textValue())
         finally:
             dialog.deleteLater()
 
