@@ -2933,6 +2933,47 @@
     </message>
   </context>
   <context>
+    <name>MainWindow</name>
+    <message>
+      <source>待录入 %1 台，积分编排部分未编排</source>
+      <translation>results pending: %1, Swiss part not paired</translation>
+    </message>
+    <message>
+      <source>积分编排部分未编排</source>
+      <translation>Swiss part not paired</translation>
+    </message>
+  </context>
+  <context>
+    <name>OpenFile</name>
+    <message>
+      <source>锁文件内容无法读取</source>
+      <translation>the lock file cannot be read</translation>
+    </message>
+    <message>
+      <source>接管该文件并继续编辑吗？（接管会记入审计日志）</source>
+      <translation>Take the file over and go on editing? (the take-over is written to the audit log)</translation>
+    </message>
+    <message>
+      <source>%1 上次未正常关闭（%2，该程序已不在运行）。</source>
+      <translation>%1 was not closed properly (%2, no longer running).</translation>
+    </message>
+  </context>
+  <context>
+    <name>PairingTableModel</name>
+    <message>
+      <source>对局</source>
+      <translation>Game</translation>
+    </message>
+    <message>
+      <source>轮空</source>
+      <translation>bye</translation>
+    </message>
+    <message>
+      <source>请假</source>
+      <translation>excused</translation>
+    </message>
+  </context>
+  <context>
     <name>PendingPanel</name>
     <message>
       <source>确认副裁判报送的成绩</source>
@@ -2992,6 +3033,10 @@
       <source>逐台录入（F4 或 Esc 退出）：</source>
       <translation>Board by board (F4 or Esc leaves): </translation>
     </message>
+    <message>
+      <source>%1：请输入结果</source>
+      <translation>%1: type the result</translation>
+    </message>
   </context>
   <context>
     <name>RoundsView</name>
@@ -3046,6 +3091,14 @@
     <message>
       <source>（现为 %1）</source>
       <translation> (now %1)</translation>
+    </message>
+    <message>
+      <source>未录入 %1 台；积分编排部分未编排</source>
+      <translation>%1 boards pending; Swiss part not paired</translation>
+    </message>
+    <message>
+      <source>淘汰赛成绩已录入；积分编排部分未编排</source>
+      <translation>knockout results in; Swiss part not paired</translation>
     </message>
   </context>
   <context>

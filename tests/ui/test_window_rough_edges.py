@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -205,3 +206,157 @@ def test_the_violation_dialog_keeps_the_chosen_type_while_the_reason_is_missing(
     assert window.document is not None
     violations = export_snapshot(window.document.db)["violations"]
     assert [(v["kind"], v["reason"]) for v in violations] == [("refused_record", "no record handed in")]
+
+
+# --------------------------------------------------------------------------- knockout games, byes, status
+
+
+@pytest.fixture(scope="module")
+def knockout_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo event: 天水本地组 played through its 8 Swiss rounds, the knockout created and the
+    colours of round 9 drawn; the continuing Swiss of round 9 not paired yet."""
+    from app.services.demo import create_demo
+    from app.services.knockout import create_knockout, draw_round_colours
+    from app.services.rounds import close_round, pair_next_round
+    from app.services.simulation import play_random_results
+
+    path = tmp_path_factory.mktemp("knockout") / "template.xqt"
+    db = create_demo(path, seed=2024)
+    for number in range(1, 9):
+        pair_next_round(db, LOCAL, seed=number)
+        play_random_results(db, LOCAL, number, seed=number)
+        close_round(db, LOCAL, number)
+    create_knockout(db, LOCAL)
+    draw_round_colours(db, LOCAL, 9, seed=9)
+    db.close()
+    return path
+
+
+@pytest.fixture
+def knockout_window(qtbot, knockout_template: Path, tmp_path: Path) -> MainWindow:
+    target = tmp_path / "knockout.xqt"
+    target.write_bytes(knockout_template.read_bytes())
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert w.open_file(target)
+    w.show()
+    w.group_box.setCurrentText(LOCAL)
+    return w
+
+
+def test_a_drawn_slow_game_is_followed_by_the_rapid_game_and_the_row_says_so(
+    qtbot, knockout_window: MainWindow
+) -> None:
+    from app.ui.models.pairings import GAME_COLUMN
+
+    view = rounds_view(qtbot, knockout_window)
+    assert view.round_number == 9 and view.model.rowCount() == 4
+    assert not view.table.isColumnHidden(GAME_COLUMN)
+    assert view.model.index(0, GAME_COLUMN).data() == "1/4决赛第1场 第 1 局 慢棋"
+    type_keys(qtbot, "1=")  # the slow game of board 1 drawn
+    assert view.model.index(0, GAME_COLUMN).data() == "1/4决赛第1场 第 2 局 快棋"
+    assert view.model.index(0, 5).data() == ""  # the rapid game waits for its result
+    said = view.message.text()
+    assert "第 1 台" in said and "慢棋" in said and "和" in said and "第 2 局 快棋" in said, said
+    press(qtbot, Qt.Key.Key_Up)
+    assert view.current_board() == 1
+    type_keys(qtbot, "=")  # a key for the cursor's board: read as its rapid game
+    assert "第 1 台" in view.entry_box.reading.text() and "快棋" in view.entry_box.reading.text()
+
+
+def test_a_round_whose_swiss_part_is_not_paired_is_not_complete(qtbot, knockout_window: MainWindow) -> None:
+    view = rounds_view(qtbot, knockout_window)
+    for board in range(1, 5):
+        type_keys(qtbot, f"{board} 1")  # every quarter-final decided by its slow game
+    assert all(not view.model.line(r).result.is_pending for r in range(4))
+    for said in (knockout_window.status_round.text(), view.next_label.text()):
+        assert "成绩已齐" not in said and "全部录入" not in said, said
+        assert "积分编排" in said and "未编排" in said, said
+    qtbot.mouseClick(view.pair_button, Qt.MouseButton.LeftButton)  # the continuing Swiss of round 9
+    assert view.round_number == 9 and len(view.model.lines) > 4
+    assert "未编排" not in knockout_window.status_round.text()
+    assert "待录入" in knockout_window.status_round.text()
+
+
+def test_the_bye_is_a_row_of_the_pairing_table(qtbot, tmp_path: Path) -> None:
+    from tests.ui.sample_event import make_event
+
+    path = make_event(tmp_path / "odd.xqt", players=41, rounds=1)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    assert window.open_file(path)
+    window.show()
+    view = rounds_view(qtbot, window)
+    boards = len(view.model.lines)
+    assert view.model.rowCount() == boards + 1
+    row = boards
+    bye = view.view.byes[0]  # type: ignore[union-attr]
+    texts = [view.model.index(row, c).data() for c in range(view.model.columnCount())]
+    assert texts[1] == str(bye.no) and texts[2] == bye.name and texts[5] == "轮空"
+    view.table.setCurrentIndex(view.model.index(row, 5))  # the keys do nothing to a bye
+    view.table.setFocus()
+    press(qtbot, Qt.Key.Key_Delete)
+    assert not view.entry_box.confirming
+    type_keys(qtbot, "1")
+    press(qtbot, Qt.Key.Key_Return)
+    assert window.document is not None and window.document.undo_stack.count() == 0
+    assert "轮空" in view.message.text() or "没有选中" in view.message.text()
+
+
+# --------------------------------------------------------------------------- forms and questions
+
+
+def _walk_tab(qtbot, start, steps: int) -> list[object]:
+    start.setFocus()
+    seen = []
+    for _ in range(steps):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        seen.append(QApplication.focusWidget())
+    return seen
+
+
+def test_tab_goes_through_the_new_event_form_in_its_order_and_out_of_each_date(qtbot) -> None:
+    from app.ui.dialogs.new_event import NewEventDialog
+
+    dialog = NewEventDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    seen = _walk_tab(qtbot, dialog.name, 5)
+    assert seen == [dialog.start, dialog.end, dialog.venue, dialog.deadline, dialog.groups]
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab)
+    assert QApplication.focusWidget() is dialog.deadline  # Shift+Tab comes back one field
+
+
+def test_tab_leaves_the_date_fields_of_the_settings(qtbot, window: MainWindow) -> None:
+    view = window.show_view("settings")
+    start, end, venue = (view.editors[k] for k in ("start_date", "end_date", "venue"))
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    assert _walk_tab(qtbot, view.editors["event_name"], 3) == [start, end, venue]
+
+
+def test_the_take_over_question_speaks_the_window_s_words(
+    qtbot, event_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from app.services.tournaments import open_tournament
+    from app.ui.dialogs import open_file
+
+    lock = Path(str(event_file) + ".lock")
+    db = open_tournament(event_file)
+    holder = json.loads(lock.read_text(encoding="utf-8"))
+    db.close()
+    done = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    lock.write_text(json.dumps({**holder, "pid": int(done.stdout)}), encoding="utf-8")  # a crashed copy
+    asked: list[str] = []
+    monkeypatch.setattr(open_file, "_ask", lambda _parent, title, text: asked.append(text) or False)
+    assert open_file.open_document(event_file, None) is None  # declined: nothing opened
+    (question,) = asked
+    assert "--take-over" not in question and "命令行" not in question
+    assert event_file.name in question and "接管" in question and "审计日志" in question

@@ -63,6 +63,7 @@ from app.ui.undo import ServiceCommand, perform
 from app.ui.views.live import LiveView, error_text, show_message
 from app.ui.views.paperwork_editor import ImportRegulationFileCommand, PaperworkEditor
 from app.ui.views.prize_editor import PRIZE_LABELS, PrizeEditor
+from app.ui.widgets.dates import DateEdit, DateTimeEdit
 
 # Field labels, by section, in the order shown.
 FIELD_LABELS: dict[str, str] = {
@@ -351,15 +352,9 @@ class SettingsView(LiveView):
             spin.setRange(0, 1_000_000)
             editor = spin
         elif isinstance(sample, datetime):
-            dt = QDateTimeEdit(self)
-            dt.setDisplayFormat("yyyy-MM-dd HH:mm")
-            dt.setCalendarPopup(True)
-            editor = dt
+            editor = DateTimeEdit(self)  # Tab leaves it (not its year, month, day …)
         elif isinstance(sample, date):
-            d = QDateEdit(self)
-            d.setDisplayFormat("yyyy-MM-dd")
-            d.setCalendarPopup(True)
-            editor = d
+            editor = DateEdit(self)
         else:
             line = QLineEdit(self)
             line.setMinimumWidth(420)
@@ -509,7 +504,7 @@ class SettingsView(LiveView):
             return editor.currentData()
         if isinstance(editor, QSpinBox):
             return editor.value()
-        if isinstance(editor, QDateEdit) and type(editor) is QDateEdit:
+        if isinstance(editor, QDateEdit):  # a date (QDateEdit is a QDateTimeEdit too)
             return _from_qdate(editor.date())
         if isinstance(editor, QDateTimeEdit):
             qdt = editor.dateTime()

@@ -193,7 +193,10 @@ class ResultEntry(QWidget):
             )
             return
         if reading is None:
-            if text.strip().isdigit():
+            if text.strip().isdigit() and int(text) in self._boards():  # the board, named: whose game
+                words = self._describe(Reading(int(text), GameResult.PENDING))
+                self.reading.setText(tr("ResultEntry", "%1：请输入结果").replace("%1", words))
+            elif text.strip().isdigit():
                 self.reading.setText(tr("ResultEntry", "第 %1 台：请输入结果").replace("%1", text.strip()))
             else:
                 self.reading.setText(

@@ -86,8 +86,8 @@ class PairingTable(QTableView):
                 self.setCurrentIndex(index)
         else:
             index = self.currentIndex()
-        if index.isValid():
-            self.menu_requested.emit(index.row(), event.globalPos())
+        if index.isValid() and self.model().index(index.row(), 0).data(Qt.ItemDataRole.UserRole) is not None:
+            self.menu_requested.emit(index.row(), event.globalPos())  # a board (a bye has no menu)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if typed_text(event):
@@ -98,7 +98,9 @@ class PairingTable(QTableView):
             Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
         )
         if plain and index.isValid() and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace):
-            self.clear_requested.emit(int(self.model().index(index.row(), 0).data(Qt.ItemDataRole.UserRole)))
+            board = self.model().index(index.row(), 0).data(Qt.ItemDataRole.UserRole)
+            if board is not None:  # a bye or an excused player has no result to clear
+                self.clear_requested.emit(int(board))
             return
         super().keyPressEvent(event)
 

@@ -40,7 +40,7 @@ from app.services.overrides import OverridePreview
 from app.services.rounds import BoardLine, RoundView
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language
-from app.ui.models.pairings import RESULT_COLUMN, game_label, result_name
+from app.ui.models.pairings import GAME_COLUMN, RESULT_COLUMN, game_label, result_name
 from app.ui.undo import (
     EnterResultCommand,
     PairRoundCommand,
@@ -75,6 +75,7 @@ class RoundsView(RoundsLayout):
         self.view: RoundView | None = None
         self._change: tuple[int, GameResult] | None = None  # a change of a result, waiting for a yes
         self._stale = False  # a change came while another view was shown
+        self._summaries: list[rounds_service.RoundSummary] = []
         self.board_actions = BoardActions(self)
 
         self.tabs.currentChanged.connect(self._tab_changed)
@@ -136,6 +137,7 @@ class RoundsView(RoundsLayout):
     def reload(self) -> None:
         """Rebuild the round tabs for the current group and show its latest round."""
         summaries = rounds_service.rounds_of(self.document.db, self.document.group)
+        self._summaries = summaries
         self.tabs.blockSignals(True)
         while self.tabs.count():
             self.tabs.removeTab(0)
@@ -160,6 +162,7 @@ class RoundsView(RoundsLayout):
         self.round_number = number
         self.view = rounds_service.round_view(self.document.db, self.document.group, number)
         self.model.set_round(self.view)
+        self.table.setColumnHidden(GAME_COLUMN, not self.model.has_knockout)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().resizeSection(RESULT_COLUMN, self._result_width())
         self._move_to_next_empty(after=0)
@@ -181,7 +184,8 @@ class RoundsView(RoundsLayout):
             self._stale = True
             return
         self._stale = False
-        count = len(rounds_service.rounds_of(self.document.db, self.document.group))
+        self._summaries = rounds_service.rounds_of(self.document.db, self.document.group)
+        count = len(self._summaries)
         if count != self.tabs.count():
             self.reload()
             return
@@ -194,12 +198,8 @@ class RoundsView(RoundsLayout):
         has_round = self.round_number > 0
         self.entry.setEnabled(has_round)
         self.close_button.setEnabled(has_round)
-        self.actions_button.setEnabled(has_round and self.model.rowCount() > 0)
-        pending = [
-            self.model.line(r).board
-            for r in range(self.model.rowCount())
-            if self.model.line(r).result.is_pending
-        ]
+        self.actions_button.setEnabled(has_round and bool(self.model.lines))
+        pending = [line.board for line in self.model.lines if line.result.is_pending]
         swiss = [b for b in self.view.boards if b.match is None] if self.view else []
         self.unpair_button.setEnabled(
             self.view is not None
@@ -208,10 +208,17 @@ class RoundsView(RoundsLayout):
             and bool(swiss or self.view.byes)
             and all(b.result.is_pending for b in swiss)
         )
+        swiss_due = any(s.number == self.round_number and s.swiss_due for s in self._summaries)
         if not has_round:
             self.next_label.setText(self.tr("尚未编排"))
+        elif pending and swiss_due:
+            self.next_label.setText(
+                self.tr("未录入 %1 台；积分编排部分未编排").replace("%1", str(len(pending)))
+            )
         elif pending:
             self.next_label.setText(self.tr("未录入 %1 台").replace("%1", str(len(pending))))
+        elif swiss_due:  # the knockout games are in; the players outside it still wait for a pairing
+            self.next_label.setText(self.tr("淘汰赛成绩已录入；积分编排部分未编排"))
         else:
             self.next_label.setText(self.tr("本轮成绩已全部录入"))
         self.owed_timer.start()
@@ -365,7 +372,7 @@ class RoundsView(RoundsLayout):
     def close_round(self) -> None:
         group, number = self.document.group, self.round_number
         try:
-            if not any(self.model.line(r).result.is_pending for r in range(self.model.rowCount())):
+            if not any(line.result.is_pending for line in self.model.lines):
                 refusals = records.refusals_at_close(self.document.db, group, number)
                 if refusals:
                     names = self.names()
@@ -486,7 +493,7 @@ class RoundsView(RoundsLayout):
             self.message.setText(_fill(self.tr("第 %1 台的成绩未改动"), change[0]))
 
     def _move_to_next_empty(self, *, after: int) -> None:
-        rows = self.model.rowCount()
+        rows = len(self.model.lines)
         if not rows:
             return
         start = self.model.row_of_board(after)
@@ -503,12 +510,12 @@ class RoundsView(RoundsLayout):
 
     def current_board(self) -> int | None:
         index = self.table.currentIndex()
-        return self.model.line(index.row()).board if index.isValid() else None
+        return self.model.line(index.row()).board if self.model.is_board(index.row()) else None
 
     # ------------------------------------------------------------------ the entry box
 
     def _boards(self) -> list[int]:
-        return [self.model.line(r).board for r in range(self.model.rowCount())]
+        return [line.board for line in self.model.lines]
 
     def _describe(self, reading: Reading) -> str:
         """How the entry box reads: "公开组 第 2 轮 第 12 台 张三 — 李四 红胜", and the board's result if it has one."""
@@ -533,6 +540,13 @@ class RoundsView(RoundsLayout):
     def _submitted(self, reading: Reading) -> None:
         board = reading.board if reading.board is not None else self.current_board()
         if board is None:
+            self.show_error(
+                UserError(
+                    "光标不在对局上（轮空、请假没有成绩），未录入",
+                    "the cursor is not on a board (a bye or an excused player has no result); nothing entered",
+                )
+            )
+            self.entry_box.done(False)
             return
         ok = self.enter(board, reading.result)
         if not self.entry_box.confirming:
