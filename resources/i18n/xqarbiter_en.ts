@@ -2933,6 +2933,33 @@
     </message>
   </context>
   <context>
+    <name>ImportPreviewDialog</name>
+    <message>
+      <source>同名同出生日期</source>
+      <translation>Same name, same birth date</translation>
+    </message>
+    <message>
+      <source>仍然导入吗？（回车＝否）</source>
+      <translation>Import them anyway? (Enter = no)</translation>
+    </message>
+    <message>
+      <source>仍然导入(&amp;Y)</source>
+      <translation>&amp;Yes, import</translation>
+    </message>
+    <message>
+      <source>未导入：请核对同名同出生日期的行</source>
+      <translation>Nothing imported: check the rows with the same name and birth date</translation>
+    </message>
+    <message>
+      <source>%1 行同名同出生日期，请核对（⚠）。</source>
+      <translation> %1 rows share a name and a birth date with another: check them (⚠).</translation>
+    </message>
+    <message>
+      <source>以下棋手与他人同名同出生日期，可能是重复报名：</source>
+      <translation>These players have the same name and birth date as another, perhaps entered twice:</translation>
+    </message>
+  </context>
+  <context>
     <name>MainWindow</name>
     <message>
       <source>待录入 %1 台，积分编排部分未编排</source>

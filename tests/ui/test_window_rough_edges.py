@@ -360,3 +360,79 @@ def test_the_take_over_question_speaks_the_window_s_words(
     (question,) = asked
     assert "--take-over" not in question and "命令行" not in question
     assert event_file.name in question and "接管" in question and "审计日志" in question
+
+
+def test_duplicate_names_with_the_same_birth_date_are_flagged_and_asked_about(
+    qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import date
+
+    from app.services import excel_import
+    from app.services.registration import add_player, list_players
+    from app.services.tournaments import create_tournament
+    from app.ui.dialogs import import_preview
+    from app.ui.dialogs.import_preview import ImportPreviewDialog
+    from app.ui.document import TournamentDocument
+    from tests.idnumbers import make_id
+    from tests.ui.test_player_and_import_dialogs import registration_form
+
+    path = tmp_path / "event.xqt"
+    create_tournament(path, "tianshui-2024").close()
+    document = TournamentDocument.open(path)
+    try:
+        from app.engine.registration import PlayerEntry
+
+        born = date(1990, 5, 1)
+        add_player(
+            document.db,
+            PlayerEntry(name="李四", id_number=make_id(born, 1), phone="13800000009", group=OPEN),
+            override_reason="测试",
+        )
+        rows = [  # row 4: 李四 again (another ID number, same birth date); rows 5 and 6: 王五 twice
+            {"name": "李四", "id_number": make_id(born, 2), "phone": "13800000001", "group": OPEN},
+            {
+                "name": "王五",
+                "id_number": make_id(date(1991, 6, 2), 3),
+                "phone": "13800000002",
+                "group": OPEN,
+            },
+            {
+                "name": "王五",
+                "id_number": make_id(date(1991, 6, 2), 4),
+                "phone": "13800000003",
+                "group": LOCAL,
+            },
+            {
+                "name": "赵六",
+                "id_number": make_id(date(1992, 7, 3), 5),
+                "phone": "13800000004",
+                "group": OPEN,
+            },
+        ]
+        form = registration_form(tmp_path / "form.xlsx", rows)
+        preview = excel_import.preview_import(document.db, form, override_reason="补报")
+        flagged = {w.row: w.message_zh for w in preview.warnings}
+        assert sorted(flagged) == [4, 5, 6]
+        assert "已报名" in flagged[4] and "李四" in flagged[4]
+        assert "第 6 行" in flagged[5] and "第 5 行" in flagged[6]
+        assert len(preview.valid) == 4  # a warning is not a refusal
+
+        dialog = ImportPreviewDialog(document, form)
+        qtbot.addWidget(dialog)
+        dialog.reason.insert("补报")
+        dialog.recheck()
+        cells = [dialog.table.item(r, 3).text() for r in range(dialog.table.rowCount())]
+        assert "同名同出生日期" in cells[0] and "同名同出生日期" in cells[1] and cells[3] == "✓"
+        assert "3 行同名同出生日期" in dialog.summary.text()
+        asked: list[str] = []
+        monkeypatch.setattr(
+            import_preview, "ask_guarded", lambda _p, _t, text, **_k: asked.append(text) or False
+        )
+        assert not dialog.run_import("all_or_nothing")  # the arbiter says no: nothing written
+        assert asked and "李四" in asked[0] and "王五" in asked[0]
+        assert [p.name for p in list_players(document.db)] == ["李四"]
+        monkeypatch.setattr(import_preview, "ask_guarded", lambda *_a, **_k: True)
+        assert dialog.run_import("all_or_nothing")
+        assert len(list_players(document.db)) == 5
+    finally:
+        document.close()
