@@ -366,7 +366,24 @@ def test_board_by_board_takes_bare_result_keys_for_the_highlighted_boards(qtbot,
     qtbot.wait(AFTER_GUARD)
     press(qtbot, Qt.Key.Key_Escape)
     assert result(window, 8) is GameResult.BLACK_WIN and not view.entry_box.confirming
+    press(qtbot, Qt.Key.Key_Escape)  # Esc leaves the mode too (as the line beside the box says)
+    assert not view.entry_box.by_board and not view.by_board_button.isChecked()
+    press(qtbot, Qt.Key.Key_F4)
+    assert view.entry_box.by_board
     press(qtbot, Qt.Key.Key_F4)  # back to typing board numbers
     assert not view.entry_box.by_board
     type_keys(qtbot, "10=")
     assert result(window, 10) is GameResult.DRAW
+
+
+def test_ctrl_z_after_undoing_a_pairing_brings_it_back_as_the_message_says(qtbot, window: MainWindow) -> None:
+    view = rounds_view(qtbot, window)
+    assert window.document is not None
+    before = [(b.board, b.red.no, b.black.no) for b in round_view(window.document.db, OPEN, 2).boards]
+    qtbot.mouseClick(view.unpair_button, Qt.MouseButton.LeftButton)
+    assert len(rounds_of(window.document.db, OPEN)) == 1 and "Ctrl+Z" in view.message.text()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is view.entry)
+    press(qtbot, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(rounds_of(window.document.db, OPEN)) == 2
+    assert [(b.board, b.red.no, b.black.no) for b in round_view(window.document.db, OPEN, 2).boards] == before
+    assert "已撤销" in view.message.text()
