@@ -7,10 +7,12 @@ does, to whatever has the focus when they are finally read (:func:`type_ahead`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent, QKeyEvent
-from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
+from PySide6.QtWidgets import QApplication, QMenu, QMessageBox, QWidget
 
 from app.engine.types import GameResult
 from app.services import hall
@@ -21,6 +23,7 @@ from app.services.snapshot import export_snapshot
 from app.ui.main_window import MainWindow
 from app.ui.models.pairings import RESULT_COLUMN
 from app.ui.views.rounds import RoundsView
+from tests.ui.questions import when_asked
 
 OPEN, LOCAL = "公开组", "天水本地组"  # 60 and 20 boards in round 2
 AFTER_GUARD = 900  # ms: longer than the moment a question discards keys
@@ -143,13 +146,15 @@ def test_every_key_the_rounds_view_advertises_works_from_the_entry_box(qtbot, wi
     assert result(window, 2) is kept
     shown: list[QMenu] = []
 
-    def close_menu() -> None:
+    def close_menu(tries: int = 600) -> None:  # once the menu is up (a slow machine shows it late)
         menu = QApplication.activePopupWidget()
         if isinstance(menu, QMenu):
             shown.append(menu)
             menu.close()
+        elif tries:
+            QTimer.singleShot(50, lambda: close_menu(tries - 1))
 
-    QTimer.singleShot(200, close_menu)
+    QTimer.singleShot(50, close_menu)
     view.table.setFocus()
     # the Menu key: the platform turns it into a keyboard context-menu event for the focused widget
     index = view.table.currentIndex()
@@ -236,15 +241,15 @@ def test_the_close_round_question_about_owed_records_defaults_to_no(qtbot, windo
     view = rounds_view(qtbot, window)
     asked: list[str] = []
 
-    def answer_with_enter() -> None:
-        box = QApplication.activeModalWidget()
-        if isinstance(box, QMessageBox):
-            asked.append(box.text())
-            qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+    def answer_with_enter(box: QWidget) -> None:  # a reflex Enter once the question is there
+        assert isinstance(box, QMessageBox)
+        asked.append(box.text())
+        qtbot.keyClick(QApplication.focusWidget() or box, Qt.Key.Key_Return)
 
     type_ahead(RETURN, key_of("y"))  # typed before the question shows: not its answer
-    QTimer.singleShot(AFTER_GUARD, answer_with_enter)  # a reflex Enter once it is there
+    left = when_asked(answer_with_enter)
     qtbot.mouseClick(view.close_button, Qt.MouseButton.LeftButton)
+    assert left == []
     assert asked and "拒不录谱" in asked[0]
     assert not rounds_of(db, OPEN)[-1].closed
     assert export_snapshot(db)["violations"] == []
@@ -270,24 +275,28 @@ def test_a_deputy_result_that_differs_from_the_recorded_one_asks_and_defaults_to
     assert view.pending.list.topLevelItem(0).text(4) == "冲突"
     asked: list[str] = []
 
-    def answer(key: Qt.Key) -> None:
-        box = QApplication.activeModalWidget()
-        if isinstance(box, QMessageBox):
+    def answer(key: Qt.Key) -> Callable[[QWidget], None]:
+        def act(box: QWidget) -> None:
+            assert isinstance(box, QMessageBox)
             asked.append(box.text())
-            qtbot.keyClick(QApplication.focusWidget(), key)
+            qtbot.keyClick(QApplication.focusWidget() or box, key)
+
+        return act
 
     press(qtbot, Qt.Key.Key_F8)
     assert QApplication.focusWidget() is view.pending.list
-    QTimer.singleShot(AFTER_GUARD, lambda: answer(Qt.Key.Key_Return))
+    left = when_asked(answer(Qt.Key.Key_Return))
     press(qtbot, Qt.Key.Key_Return)
+    assert left == []
     assert asked and "红胜" in asked[0] and "和" in asked[0]
     assert result(window, 6) is GameResult.RED_WIN
     assert view.pending.list.topLevelItemCount() == 1  # still waiting
     qtbot.wait(AFTER_GUARD)
     view.pending.list.setFocus()
-    QTimer.singleShot(AFTER_GUARD, lambda: answer(Qt.Key.Key_Y))
+    left = when_asked(answer(Qt.Key.Key_Y))
     press(qtbot, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: result(window, 6) is GameResult.DRAW)
+    assert left == []
     assert len(asked) == 2
 
 

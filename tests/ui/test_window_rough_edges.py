@@ -160,17 +160,16 @@ def test_old_messages_do_not_stay_on_screen(qtbot, window: MainWindow, monkeypat
 def test_the_violation_dialog_keeps_the_chosen_type_while_the_reason_is_missing(
     qtbot, window: MainWindow
 ) -> None:
-    from PySide6.QtCore import QTimer
     from PySide6.QtGui import QAction
-    from PySide6.QtWidgets import QComboBox, QDialog
+    from PySide6.QtWidgets import QComboBox, QDialog, QWidget
 
     from app.services.snapshot import export_snapshot
+    from tests.ui.questions import when_asked
 
     view = rounds_view(qtbot, window)
     seen: list[str] = []
 
-    def fill_in() -> None:
-        dialog = QApplication.activeModalWidget()
+    def fill_in(dialog: QWidget) -> None:
         assert isinstance(dialog, QDialog)
 
         def key(k: Qt.Key, text: str = "") -> None:
@@ -191,18 +190,12 @@ def test_the_violation_dialog_keeps_the_chosen_type_while_the_reason_is_missing(
             key(Qt.Key.Key_unknown, "no record handed in")
             key(Qt.Key.Key_Return)
 
-    def close_what_is_left() -> None:  # a question still open when it should not be: fail, not hang
-        while (left := QApplication.activeModalWidget()) is not None:
-            seen.append("left open")
-            left.close()
-
-    QTimer.singleShot(900, fill_in)
-    QTimer.singleShot(4000, close_what_is_left)
+    left = when_asked(fill_in)
     menu = view.board_actions.board_menu(0)
     action = menu.findChild(QAction, "red:violation")
     assert action is not None
     action.trigger()
-    assert seen == ["拒不录谱", "True"]
+    assert left == [] and seen == ["拒不录谱", "True"]
     assert window.document is not None
     violations = export_snapshot(window.document.db)["violations"]
     assert [(v["kind"], v["reason"]) for v in violations] == [("refused_record", "no record handed in")]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar, TypeVar
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 from PySide6.QtGui import QKeyEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
@@ -26,11 +26,14 @@ from app.ui.i18n import tr
 #: of a fast typist (80–250 ms apart), shorter than reading the question.
 GUARD_MS = 600
 
+_FLUSHED = QEvent.Type(QEvent.registerEventType())
 _KEY_EVENTS = frozenset({QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride})
 
 
 class KeyGuard(QObject):
-    """Discards every key event of the application until it is released (after ``ms``)."""
+    """Discards every key event of the application until it is released: ``ms`` from now, and not
+    before every event already queued when it started has been delivered (a slow machine may read
+    keys typed before the question later than ``ms`` after it appeared — they are still discarded)."""
 
     _active: ClassVar[list[KeyGuard]] = []
 
@@ -38,15 +41,24 @@ class KeyGuard(QObject):
         app = QApplication.instance()
         super().__init__(app)
         self.until = time.monotonic() + ms / 1000
-        self.discarded = 0  # key presses discarded
+        self.flushed = False  # the marker posted now has come back: the queue before it is read
         assert app is not None
         app.installEventFilter(self)
         KeyGuard._active.append(self)
-        QTimer.singleShot(ms, self.release)
+        QCoreApplication.postEvent(self, QEvent(_FLUSHED))
+        QTimer.singleShot(ms, self._time_up)
 
-    @property
-    def active(self) -> bool:
-        return self in KeyGuard._active
+    def event(self, event: QEvent) -> bool:
+        if event.type() == _FLUSHED:
+            self.flushed = True
+            if time.monotonic() >= self.until:
+                self.release()
+            return True
+        return super().event(event)
+
+    def _time_up(self) -> None:
+        if self.flushed:
+            self.release()
 
     def release(self) -> None:
         if self in KeyGuard._active:
@@ -54,17 +66,16 @@ class KeyGuard(QObject):
             app = QApplication.instance()
             if app is not None:
                 app.removeEventFilter(self)
+            self.deleteLater()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() not in _KEY_EVENTS or not isinstance(event, QKeyEvent):
             return False
-        if time.monotonic() >= self.until:
+        if self.flushed and time.monotonic() >= self.until:
             QTimer.singleShot(0, self.release)
             return False
         if event.type() == QEvent.Type.ShortcutOverride:
             event.accept()  # the key is "taken": no shortcut fires, the KeyPress that follows is discarded
-        elif event.type() == QEvent.Type.KeyPress:
-            self.discarded += 1
         return True
 
 
@@ -74,8 +85,8 @@ def guard_keys(ms: int = GUARD_MS) -> KeyGuard:
 
 
 def keys_guarded() -> bool:
-    """Whether a guard is discarding keys at this moment."""
-    return any(time.monotonic() < g.until for g in KeyGuard._active)
+    """Whether keys are being discarded at this moment (a question has just appeared)."""
+    return bool(KeyGuard._active)
 
 
 class _GuardOnShow(QObject):
