@@ -248,6 +248,8 @@ def test_a_drawn_slow_game_is_followed_by_the_rapid_game_and_the_row_says_so(
     assert view.model.index(0, GAME_COLUMN).data() == "1/4决赛第1场 第 1 局 慢棋"
     type_keys(qtbot, "1=")  # the slow game of board 1 drawn
     assert view.model.index(0, GAME_COLUMN).data() == "1/4决赛第1场 第 2 局 快棋"
+    metrics = view.table.fontMetrics()  # the column was sized for the games to come: nothing cut off
+    assert view.table.columnWidth(GAME_COLUMN) > metrics.horizontalAdvance("1/4决赛第1场 第 4 局 附加赛")
     assert view.model.index(0, 5).data() == ""  # the rapid game waits for its result
     said = view.message.text()
     assert "第 1 台" in said and "慢棋" in said and "和" in said and "第 2 局 快棋" in said, said

@@ -18,6 +18,7 @@ forfeit), ``-`` red forfeits, ``*`` both forfeit; Delete on a table row asks to 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 
@@ -165,6 +166,12 @@ class RoundsView(RoundsLayout):
         self.table.setColumnHidden(GAME_COLUMN, not self.model.has_knockout)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().resizeSection(RESULT_COLUMN, self._result_width())
+        if self.model.has_knockout:  # wide enough for the games to come (快棋, 附加赛 …), not only today's
+            metrics = self.table.fontMetrics()
+            later = [dataclasses.replace(b, kind="deciding", game_no=b.game_no + 3) for b in self.model.lines]
+            widest = max(metrics.horizontalAdvance(game_label(b)) for b in later if b.match is not None)
+            header = self.table.horizontalHeader()
+            header.resizeSection(GAME_COLUMN, max(header.sectionSize(GAME_COLUMN), widest + 24))
         self._move_to_next_empty(after=0)
         self.table.reveal_current()
         self._update_controls()
