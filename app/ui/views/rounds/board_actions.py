@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtCore import QObject, QPoint
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -28,22 +29,21 @@ from PySide6.QtWidgets import (
 from app.engine.types import UserError, ViolationKind
 from app.services import discipline
 from app.services import rounds as rounds_service
-from app.services.overrides import SetPair, SwapColours, SwapPlayers, preview_override
+from app.services.overrides import OverridePreview, SetPair, SwapColours, SwapPlayers, preview_override
 from app.services.registration import list_players
-from app.services.rounds import Seat
+from app.services.rounds import RoundView, Seat
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language, tr, translate_noop
+from app.ui.models.pairings import PairingTableModel
 from app.ui.undo import (
     Change,
     DisqualifyCommand,
     GameDecisionCommand,
     OverrideCommand,
+    ServiceCommand,
     ViolationCommand,
     WithdrawCommand,
 )
-
-if TYPE_CHECKING:
-    from app.ui.views.rounds.view import RoundsView
 
 #: Violations the arbiter may record with 记犯规 (the others have their own actions).
 VIOLATION_CHOICES = (
@@ -163,11 +163,40 @@ class ReasonDialog(QDialog):
             super().accept()
 
 
-class BoardActions(QObject):
+class RoundsHost(Protocol):
+    """What the board's actions need of the rounds view: the round shown, its table and message line,
+    running an undoable command, and the questions (answered there by the arbiter, or by a test)."""
+
+    @property
+    def document(self) -> TournamentDocument: ...
+    @property
+    def round_number(self) -> int: ...
+    @property
+    def view(self) -> RoundView | None: ...
+    @property
+    def model(self) -> PairingTableModel: ...
+    @property
+    def table(self) -> QTableView: ...
+    @property
+    def message(self) -> QLabel: ...
+
+    def then_focus(self, action: Callable[[], object]) -> None: ...
+    def show_error(self, error: UserError) -> None: ...
+    def run_command(self, command: ServiceCommand) -> bool: ...
+    def names(self) -> dict[int, str]: ...
+    def ask_text(self, title: str, label: str) -> str | None: ...
+    def ask_number(self, title: str, label: str) -> int | None: ...
+    def ask_choice_and_reason(
+        self, title: str, choice_label: str, items: Sequence[str], label: str
+    ) -> tuple[int, str] | None: ...
+    def confirm_override(self, title: str, preview: OverridePreview) -> str | None: ...
+    def inform(self, title: str, text: str) -> None: ...
+
+
+class BoardActions:
     """The menu of one board and its actions, on the round the view shows."""
 
-    def __init__(self, view: RoundsView) -> None:
-        super().__init__(view)
+    def __init__(self, view: RoundsHost) -> None:
         self.view = view
 
     @property
@@ -190,7 +219,7 @@ class BoardActions(QObject):
         """The actions on one board: pairing edits, explanations and discipline for Red and Black."""
         view = self.view
         line = view.model.line(row)
-        menu = QMenu(view)
+        menu = QMenu(view.table)
         swiss = line.match is None
         open_round = view.view is not None and not view.view.closed
 
