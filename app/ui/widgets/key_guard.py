@@ -84,6 +84,12 @@ def guard_keys(ms: int = GUARD_MS) -> KeyGuard:
     return KeyGuard(ms)
 
 
+def release_all() -> None:
+    """End every guard now (a document closed under a question; a test that ends)."""
+    for guard in list(KeyGuard._active):
+        guard.release()
+
+
 def keys_guarded() -> bool:
     """Whether keys are being discarded at this moment (a question has just appeared)."""
     return bool(KeyGuard._active)
