@@ -22,7 +22,7 @@ from app.db.session import Database
 from app.engine.paperwork import Paperwork, paperwork_to_dict
 from app.engine.text import count_en
 from app.engine.types import GameResult, ViolationKind, mask_id_number
-from app.services.audit import audit_log
+from app.services.audit import REDO_MARK, UNDO_MARK, audit_log
 
 #: action → (Chinese verb, English verb)
 ACTIONS: dict[str, tuple[str, str]] = {
@@ -182,6 +182,10 @@ def _describe_result(action: str, before: Any, after: Any) -> Change | None:
         return a_zh, a_en
     b_zh, b_en = _result(before)
     return f"{b_zh} → {a_zh}", f"{b_en} → {a_en}"
+
+
+def _describe_sent_result(action: str, before: Any, after: Any) -> Change | None:
+    return _result(after)
 
 
 def _describe_flag(action: str, before: Any, after: Any) -> Change | None:
@@ -358,9 +362,12 @@ DESCRIBERS: dict[str, Describer] = {
             "correct_knockout_result",
             "forfeit",
             "agreed_result",
+            "confirm_deputy_result",
         ),
         _describe_result,
     ),
+    # what the deputy sent (nothing changed)
+    **dict.fromkeys(("deputy_submit_result", "reject_deputy_result"), _describe_sent_result),
     **{f"set_{field}": _describe_flag for field in ("fee_paid", "insurance", "pledge", "checked_in")},
     "set_team": _describe_team,
     "restore_backup": _describe_restore,
@@ -410,6 +417,10 @@ def audit_sentences(db: Database) -> list[AuditSentence]:
     for line in audit_log(db):
         before, after = _value(line.before), _value(line.after)
         verb_zh, verb_en = ACTIONS.get(line.action, (line.action, line.action.replace("_", " ")))
+        if line.reason.startswith(UNDO_MARK):  # an undo or a redo says so beside the verb
+            verb_zh, verb_en = f"{verb_zh}（撤销）", f"{verb_en} (undo)"
+        elif line.reason.startswith(REDO_MARK):
+            verb_zh, verb_en = f"{verb_zh}（重做）", f"{verb_en} (redo)"
         entity = _PLAYER.sub(lambda m: who_is.get(int(m.group(1)), f"已删除的棋手 {m.group(1)}"), line.entity)
         if (
             line.entity.startswith("player:")

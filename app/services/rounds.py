@@ -84,6 +84,9 @@ class RoundSummary:
     boards: int
     pending: int
     closed: bool
+    #: a knockout round whose continuing Swiss (the players outside the knockout) is not paired yet:
+    #: the round is not complete even when every knockout game has its result
+    swiss_due: bool = False
 
 
 def group_state(db: Database, group: str) -> GroupState:
@@ -148,10 +151,12 @@ def rounds_of(db: Database, group: str) -> list[RoundSummary]:
         pending = GameRow.result == GameResult.PENDING.value
         rows = s.execute(
             select(
+                Round.id,
                 Round.number,
                 Round.stage,
                 func.count(GameRow.id),
                 func.count(GameRow.id).filter(pending),
+                func.count(GameRow.id).filter(GameRow.match_id.is_(None)),
                 Round.closed_at,
             )
             .outerjoin(GameRow, GameRow.round_id == Round.id)
@@ -159,10 +164,37 @@ def rounds_of(db: Database, group: str) -> list[RoundSummary]:
             .group_by(Round.id)
             .order_by(Round.number)
         ).all()
-        return [
-            RoundSummary(number, RoundStage(stage), boards, waiting, closed is not None)
-            for number, stage, boards, waiting, closed in rows
+        # a knockout round without Swiss games: is its continuing Swiss still to be paired?
+        bare = [
+            (rid, number)
+            for rid, number, stage, _b, _p, swiss, closed in rows
+            if stage == RoundStage.KNOCKOUT.value and not swiss and closed is None
         ]
+        due = _swiss_due(s, g, bare) if bare else set()
+        return [
+            RoundSummary(number, RoundStage(stage), boards, waiting, closed is not None, number in due)
+            for _rid, number, stage, boards, waiting, _swiss, closed in rows
+        ]
+
+
+def _swiss_due(s: Session, g: Group, rounds: list[tuple[int, int]]) -> set[int]:
+    """Which of these knockout rounds (id, number) still wait for their continuing Swiss pairing."""
+    with_byes = set(s.scalars(select(Bye.round_id).where(Bye.round_id.in_([rid for rid, _ in rounds]))))
+    reg = regulations_of(s)
+    fmt = reg.group(g.name)
+    ko = knockout_players(s, g, reg)
+    if ko is None:
+        return set()
+    state = load_group_state(s, g, reg)
+    following = next_swiss_round(state)
+    due = set()
+    for rid, number in rounds:
+        if rid in with_byes or number != following or number > fmt.rounds:
+            continue
+        left_out = set(ko.players) | state.excused_in(number)
+        if any(e.may_be_paired and e.no not in left_out for e in state.entrants):
+            due.add(number)
+    return due
 
 
 def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAULT_ARBITER) -> str:

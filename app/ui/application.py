@@ -124,5 +124,15 @@ def run(path: Path | None, *, demo: bool = False, screenshot: str | None = None)
         return 0
     QTimer.singleShot(0, window.raise_)
     code = app.exec()
-    window.close()  # releases the file's lock if the window was not closed by hand
+    # The window shown now — a language switch replaced (and deleted) the first one. Closing it
+    # releases the file's lock if it was not closed by hand.
+    if program.window is not None and shiboken_alive(program.window):
+        program.window.close()
     return code
+
+
+def shiboken_alive(widget: MainWindow) -> bool:
+    """Whether the Qt object behind ``widget`` still exists (``deleteLater`` may have run)."""
+    import shiboken6
+
+    return bool(shiboken6.isValid(widget))

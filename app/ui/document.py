@@ -22,6 +22,7 @@ class TournamentDocument(QObject):
     changed = Signal()  # data in the file changed (a result, a flag, a round)
     group_changed = Signal(str)
     failed = Signal(object)  # a UserError raised by a service during undo/redo
+    announced = Signal(str)  # what was just done, in words, for the message lines (an undo, a redo)
 
     def __init__(self, path: Path, db: Any, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -62,6 +63,10 @@ class TournamentDocument(QObject):
 
     def report(self, error: UserError) -> None:
         self.failed.emit(error)
+
+    def announce(self, text: str) -> None:
+        """Say what was just done (``已撤销：…``) wherever the window shows messages."""
+        self.announced.emit(text)
 
     def close(self) -> None:
         self.undo_stack.blockSignals(True)

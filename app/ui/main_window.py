@@ -381,6 +381,7 @@ class MainWindow(QMainWindow):
         document.changed.connect(self._update_status)
         document.group_changed.connect(self._group_changed)
         document.failed.connect(self._service_failed)
+        document.announced.connect(lambda text: self.statusBar().showMessage(text, 10_000))
         document.undo_stack.cleanChanged.connect(self._clean_changed)
         self.group_box.blockSignals(True)
         self.group_box.clear()
@@ -618,8 +619,12 @@ class MainWindow(QMainWindow):
         last = summaries[-1]
         if last.closed:
             state = self.tr("已结束")
+        elif last.pending and last.swiss_due:
+            state = self.tr("待录入 %1 台，积分编排部分未编排").replace("%1", str(last.pending))
         elif last.pending:
             state = self.tr("待录入 %1 台").replace("%1", str(last.pending))
+        elif last.swiss_due:  # the knockout games are in, the continuing Swiss is not paired yet
+            state = self.tr("积分编排部分未编排")
         else:
             state = self.tr("成绩已齐")
         self.status_round.setText(

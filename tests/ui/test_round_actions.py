@@ -63,7 +63,7 @@ def pairing(window: MainWindow, number: int) -> list[tuple[int, int, int, GameRe
 
 
 def menu_action(view: RoundsView, row: int, name: str) -> QAction:
-    menu = view.board_menu(row)
+    menu = view.board_actions.board_menu(row)
     found = menu.findChild(QAction, name)
     assert found is not None, name
     return found
@@ -118,9 +118,9 @@ def test_unpair_button_and_its_undo(qtbot, window: MainWindow) -> None:
     view = rounds_view(window)
     view.pair_next_round()
     first = pairing(window, 1)
-    view.swap_colours  # noqa: B018 (a hand edit first, so the restore has work to do)
+    # a hand edit first, so the restore has work to do
     view.confirm_override = lambda title, preview: ""  # type: ignore[method-assign]
-    assert view.swap_colours(2)
+    assert view.board_actions.swap_colours(2)
     edited = pairing(window, 1)
     assert edited[1][1:3] == (first[1][2], first[1][1])
     qtbot.mouseClick(view.unpair_button, Qt.MouseButton.LeftButton)
@@ -223,8 +223,7 @@ def test_violation_and_disqualification_are_undoable(paired_window: MainWindow) 
     assert paired_window.document is not None
     db, stack = paired_window.document.db, paired_window.document.undo_stack
     red = pairing(paired_window, 2)[0][1]
-    view.ask_choice = lambda title, label, items: 0  # type: ignore[method-assign]
-    view.ask_text = lambda title, label: "大声喧哗"  # type: ignore[method-assign]
+    view.ask_choice_and_reason = lambda title, label, items, reason: (0, "大声喧哗")  # type: ignore[method-assign]
     menu_action(view, 0, "red:violation").trigger()
     assert [(v["player"], v["kind"]) for v in export_snapshot(db)["violations"]] == [(red, "other")]
     stack.undo()
@@ -232,7 +231,7 @@ def test_violation_and_disqualification_are_undoable(paired_window: MainWindow) 
     stack.redo()
     assert len(export_snapshot(db)["violations"]) == 1
 
-    view.ask_choice = lambda title, label, items: 1  # type: ignore[method-assign]  # games annulled
+    view.ask_choice_and_reason = lambda title, label, items, reason: (1, "作弊")  # type: ignore[method-assign]  # annulled
     menu_action(view, 0, "red:disqualify").trigger()
     assert next(p.status for p in list_players(db, GROUP) if p.no == red) in (
         "disqualified",

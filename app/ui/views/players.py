@@ -28,6 +28,7 @@ from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language, tr, translate_noop
 from app.ui.models.players import FLAGS, PlayerFilter, PlayerTableModel
 from app.ui.undo import SetFlagCommand, perform
+from app.ui.widgets.message_line import MessageLine
 
 FLAG_SERVICES: dict[str, Callable[..., None]] = {
     "fee_paid": registration.set_fee_paid,
@@ -79,7 +80,7 @@ class PlayersView(QWidget):
             self.buttons[key] = button
         buttons.addStretch(1)
         buttons.addWidget(self.count_label)
-        self.message = QLabel(self)
+        self.message = MessageLine(self)
 
         self.table = QTableView(self)
         self.table.setModel(self.proxy)
