@@ -255,6 +255,11 @@ def _same_file(fd: int, path: Path) -> bool:
 _held: weakref.WeakValueDictionary[str, TournamentLock] = weakref.WeakValueDictionary()
 
 
+def held_by_this_process(path: Path) -> bool:
+    """Whether this process holds the lock of ``path`` (a live :class:`TournamentLock`)."""
+    return _held_here(path) is not None
+
+
 def _held_here(path: Path) -> TournamentLock | None:
     """The lock of ``path`` this process holds, if it does."""
     try:

@@ -159,6 +159,11 @@ class Database:
             with suppress_storage_errors():
                 session.close()
 
+    def borrowed(self) -> Database:
+        """This open file for a command its owner runs for the command line: the same connections,
+        and closing it closes nothing (the owner closes its file itself)."""
+        return BorrowedDatabase(path=self.path, engine=self.engine, read_only=self.read_only, lock=None)
+
     def __enter__(self) -> Database:
         return self
 
@@ -174,6 +179,13 @@ class Database:
         elif self.read_only and not getattr(self, "_tidied", False):
             self._tidied = True
             tidy_after_reading(self.path)
+
+
+class BorrowedDatabase(Database):
+    """An owner's open file lent to a command (:meth:`Database.borrowed`)."""
+
+    def close(self) -> None:
+        self._unhold()
 
 
 def tidy_after_reading(path: Path) -> None:

@@ -353,6 +353,8 @@ class MainWindow(QMainWindow):
             self.document.close()
         self.document = document
         file_dialogs.set_default_folder(document.path.parent if document is not None else None)
+        if document is not None and not document.read_only:
+            self._serve_command_line(document)
         self.edit_menu.clear()
         self.copy_action.setEnabled(document is not None)
         self.print_menu.setEnabled(document is not None)
@@ -408,6 +410,18 @@ class MainWindow(QMainWindow):
         layout.addLayout(row)
         layout.addStretch(2)
         return page
+
+    def _serve_command_line(self, document: TournamentDocument) -> None:
+        """Offer the file to the command line beside the window (app/ui/command_line.py)."""
+        from app.ui.command_line import CommandLineHost
+
+        if document.command_line is None:
+            document.command_line = CommandLineHost(document)
+        document.command_line.window = self
+        document.command_line.changed_by_command_line.connect(self._changed_by_command_line)
+
+    def _changed_by_command_line(self, message: str) -> None:
+        self.statusBar().showMessage(message, 15000)
 
     def _workspace(self, document: TournamentDocument) -> QWidget:
         page = QWidget(self)

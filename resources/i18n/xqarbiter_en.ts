@@ -302,6 +302,13 @@
     </message>
   </context>
   <context>
+    <name>CommandLine</name>
+    <message>
+      <source>命令行修改了赛事文件（已记入审计日志）；此前的操作不能再撤销</source>
+      <translation>The command line changed the tournament file (written to the audit log); earlier actions can no longer be undone</translation>
+    </message>
+  </context>
+  <context>
     <name>GameEditor</name>
     <message>
       <source>着法，如 炮二平五、C2=5 或 h2e2，回车</source>

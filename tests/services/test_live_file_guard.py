@@ -14,56 +14,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from app.engine.types import UserError
-from app.files import COMPANION_SUFFIXES, live_file_of, read_limited, write_atomic
+from app.files import live_file_of, read_limited, write_atomic
+from tests.raw_opens import watching
 from tests.sqlite_locks import holders
-
-_watch: dict[str, list[str]] = {}  # real path watched → the opens seen (one global hook, switched on here)
-_watch_lock = threading.Lock()
-
-
-def _audit(event: str, args: tuple[object, ...]) -> None:
-    if event != "open" or not _watch or not args or not isinstance(args[0], str | bytes | os.PathLike):
-        return
-    try:
-        real = os.path.realpath(os.fsdecode(args[0]))  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return
-    with _watch_lock:
-        for base, seen in _watch.items():
-            if any(real == base + suffix for suffix in COMPANION_SUFFIXES):
-                seen.append(f"{real} {args[1:]}")
-
-
-sys.addaudithook(_audit)
-
-
-@pytest.fixture
-def raw_opens(tmp_path: Path) -> Iterator[tuple[Path, list[str]]]:
-    """A 40-player event with round 1 paired; yields (FILE, the raw opens of its names seen)."""
-    from app.services.demo import create_demo
-    from app.services.rounds import pair_next_round
-
-    path = tmp_path / "event.xqt"
-    db = create_demo(path, players=40)
-    pair_next_round(db, "公开组", seed=1)
-    db.close()
-    seen: list[str] = []
-    yield path, seen
-    with _watch_lock:
-        _watch.pop(os.path.realpath(path), None)
-
-
-def _watching(path: Path, seen: list[str]) -> None:
-    with _watch_lock:
-        _watch[os.path.realpath(path)] = seen
 
 
 def test_an_open_file_and_its_companions_are_never_read_or_written_as_ordinary_files(tmp_path: Path) -> None:
@@ -115,38 +73,42 @@ def test_a_hard_link_to_the_open_file_is_the_open_file(tmp_path: Path) -> None:
         db.close()
 
 
-def test_what_the_owner_does_with_the_file_open_opens_none_of_its_names(raw_opens, tmp_path: Path) -> None:
+def test_what_the_owner_does_with_the_file_open_opens_none_of_its_names(tmp_path: Path) -> None:
     from app.db.lock import lock_in_use, read_holder
     from app.engine.types import GameResult
     from app.services import hall
     from app.services.backups import check_file, list_backups, make_backup
+    from app.services.demo import create_demo
     from app.services.exports import DOCUMENTS, render_pdf, write_public_site, write_result_workbook
     from app.services.results import enter_result
     from app.services.rounds import close_round, pair_next_round, round_view
     from app.services.snapshot import export_snapshot
     from app.services.tournaments import open_tournament
 
-    path, seen = raw_opens
+    path = tmp_path / "event.xqt"
+    db = create_demo(path, players=40)
+    pair_next_round(db, "公开组", seed=1)
+    db.close()
     db = open_tournament(path)
     try:
-        _watching(path, seen)
-        for b in round_view(db, "公开组", 1).boards:
-            enter_result(db, "公开组", 1, b.board, GameResult.DRAW)
-        close_round(db, "公开组", 1)  # with its automatic backup
-        pair_next_round(db, "公开组", seed=2)
-        make_backup(db, "manual")
-        list_backups(path)
-        report = check_file(path)
-        assert report.lock_alive and report.lock is not None and report.lock.pid == os.getpid()
-        assert read_holder(path) is not None and lock_in_use(path)
-        for name in DOCUMENTS:
-            with contextlib.suppress(UserError):  # a document that cannot exist yet
-                render_pdf(db, name, group="公开组")
-        write_result_workbook(db, tmp_path / "out.xlsx")
-        write_public_site(db, tmp_path / "site")
-        export_snapshot(db)
-        hall.change_stamp(db)
-        assert holders(path) == {"file_shared": os.getpid(), "shm_dms": os.getpid()}
+        with watching(path) as seen:
+            for b in round_view(db, "公开组", 1).boards:
+                enter_result(db, "公开组", 1, b.board, GameResult.DRAW)
+            close_round(db, "公开组", 1)  # with its automatic backup
+            pair_next_round(db, "公开组", seed=2)
+            make_backup(db, "manual")
+            list_backups(path)
+            report = check_file(path)
+            assert report.lock_alive and report.lock is not None and report.lock.pid == os.getpid()
+            assert read_holder(path) is not None and lock_in_use(path)
+            for name in DOCUMENTS:
+                with contextlib.suppress(UserError):  # a document that cannot exist yet
+                    render_pdf(db, name, group="公开组")
+            write_result_workbook(db, tmp_path / "out.xlsx")
+            write_public_site(db, tmp_path / "site")
+            export_snapshot(db)
+            hall.change_stamp(db)
+            assert holders(path) == {"file_shared": os.getpid(), "shm_dms": os.getpid()}
     finally:
         db.close()
     assert seen == []
