@@ -191,3 +191,30 @@ def test_a_full_round_closed_and_the_next_paired_from_the_command_line(owner: Ow
     assert [r.number for r in rounds_of(owner.db, GROUP)] == [1, 2]
     actions = [e.action for e in audit_log(owner.db)]
     assert {"close_round", "pair_round", "issue_deputy_token", "violation"} <= set(actions), actions[-8:]
+
+
+def test_a_change_not_begun_is_not_made_when_the_client_left_or_the_owner_closed(owner: Owner) -> None:
+    from app.channel.server import Request
+    from app.cli.hosted import NOT_RUN, Host, run_command
+
+    argv = ("result", str(owner.path), "--group", GROUP, "--round", "1", "--board", "7", "1-0")
+    gone = Request(argv, "/", client_gone=lambda: True)
+
+    def run_now(action: Callable[[], Any]) -> concurrent.futures.Future[Any]:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        future.set_result(action())
+        return future
+
+    host = Host(owner.db, "serve", run_now, lambda: None)
+    assert run_command(host, gone).code == NOT_RUN
+
+    def closed(action: Callable[[], Any]) -> concurrent.futures.Future[Any]:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        future.cancel()
+        return future
+
+    answer = run_command(Host(owner.db, "window", closed, lambda: None), Request(argv, "/", lambda: False))
+    assert answer.code == 2 and "已关闭赛事文件，命令没有执行" in answer.stderr
+    from app.services.rounds import round_view
+
+    assert round_view(owner.db, GROUP, 1).boards[6].result.is_pending
