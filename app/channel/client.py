@@ -15,7 +15,6 @@ import socket
 import time
 from pathlib import Path
 
-from app.channel.server import Answer
 from app.channel.wire import (
     CONNECT_SECONDS,
     HANDSHAKE_SECONDS,
@@ -23,6 +22,7 @@ from app.channel.wire import (
     MAX_HELLO,
     PROTOCOL,
     SILENCE_SECONDS,
+    Answer,
     ChannelClosed,
     ChannelError,
     Rendezvous,

@@ -28,6 +28,7 @@ from app.channel.wire import (
     KEEPALIVE_SECONDS,
     MAX_HELLO,
     MAX_REQUEST,
+    Answer,
     ChannelError,
     ChannelUnavailable,
     Rendezvous,
@@ -61,13 +62,6 @@ class Request:
     argv: tuple[str, ...]
     cwd: str
     client_gone: Callable[[], bool]  # True once the client has hung up (a change not yet begun is skipped)
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    code: int
-    stdout: str = ""
-    stderr: str = ""
 
 
 Handler = Callable[[Request], Answer]

@@ -49,6 +49,15 @@ UNIX_PATH_MAX = 100  # sockaddr_un holds 104–108 bytes; longer folders use TCP
 _WINDOWS = sys.platform == "win32"
 
 
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What the owner sends back: the command's exit code and what it printed."""
+
+    code: int
+    stdout: str = ""
+    stderr: str = ""
+
+
 class ChannelError(Exception):
     """The channel failed (closed, garbage, too large, a proof that does not check)."""
 

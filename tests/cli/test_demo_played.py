@@ -38,7 +38,11 @@ def test_played_to_a_round_closes_that_round_in_every_group_and_no_more(
     try:
         for group in GROUPS:
             rounds = rounds_of(db, group)
-            assert [(r.number, r.closed, r.pending) for r in rounds] == [(1, True, 0), (2, True, 0), (3, True, 0)]
+            assert [(r.number, r.closed, r.pending) for r in rounds] == [
+                (1, True, 0),
+                (2, True, 0),
+                (3, True, 0),
+            ]
         entries = audit_log(db)
         assert {e.who for e in entries if e.action == "enter_result"} == {"演示"}
     finally:
@@ -52,11 +56,16 @@ def test_the_same_seed_plays_the_same_event(tmp_path: Path, capsys: pytest.Captu
     for name in ("a.xqt", "b.xqt"):
         assert main(["demo", str(tmp_path / name), "--played-to", "2", "--players", "40", "--seed", "7"]) == 0
         capsys.readouterr()
-        games.append(_json(capsys, "pairings", str(tmp_path / name), "--group", "公开组", "--round", "2", "--json"))
+        games.append(
+            _json(capsys, "pairings", str(tmp_path / name), "--group", "公开组", "--round", "2", "--json")
+        )
     assert games[0] == games[1]
     assert main(["demo", str(tmp_path / "c.xqt"), "--played-to", "2", "--players", "40", "--seed", "8"]) == 0
     capsys.readouterr()
-    assert _json(capsys, "pairings", str(tmp_path / "c.xqt"), "--group", "公开组", "--round", "2", "--json") != games[0]
+    assert (
+        _json(capsys, "pairings", str(tmp_path / "c.xqt"), "--group", "公开组", "--round", "2", "--json")
+        != games[0]
+    )
 
 
 def test_played_to_the_end_decides_the_knockout_ranks_and_awards(

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from app.channel import wire
-from app.channel.client import ask_owner, owner_answers
+from app.channel.client import ask_owner
 from app.channel.server import Answer, OwnerChannel, Request
 from app.channel.wire import read_rendezvous, rendezvous_path
 

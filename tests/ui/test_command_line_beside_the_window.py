@@ -23,7 +23,7 @@ from app.channel.wire import read_rendezvous
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_beside(qtbot, *args: str) -> subprocess.CompletedProcess[str]:  # noqa: ANN001
+def run_beside(qtbot, *args: str) -> subprocess.CompletedProcess[str]:
     """A real ``xqarbiter`` process; the window's event loop keeps running while it waits."""
     process = subprocess.Popen(
         [sys.executable, "-m", "app.cli", *args],
@@ -46,11 +46,24 @@ def test_a_result_from_the_command_line_is_entered_by_the_window(qtbot, window, 
     document = window.document
     assert read_rendezvous(event_file).pid == os.getpid()  # type: ignore[union-attr]
     board = next(b for b in round_view(document.db, "公开组", 2).boards if b.result.is_pending)
-    perform(document, EnterResultCommand(document, "公开组", 2, board.board, GameResult.RED_WIN))  # the arbiter's own
+    perform(
+        document, EnterResultCommand(document, "公开组", 2, board.board, GameResult.RED_WIN)
+    )  # the arbiter's own
     assert document.undo_stack.canUndo()
     threads: list[bool] = []
     document.changed.connect(lambda: threads.append(QThread.currentThread() is window.thread()))
-    run = run_beside(qtbot, "result", str(event_file), "--group", "公开组", "--round", "2", "--board", str(board.board + 1), "=")
+    run = run_beside(
+        qtbot,
+        "result",
+        str(event_file),
+        "--group",
+        "公开组",
+        "--round",
+        "2",
+        "--board",
+        str(board.board + 1),
+        "=",
+    )
     assert run.returncode == 0 and "：和" in run.stdout, run.stderr
     assert threads and all(threads)  # told in the window's thread
     assert not document.undo_stack.canUndo()  # the history before the command line's change is gone
@@ -63,7 +76,9 @@ def test_a_result_from_the_command_line_is_entered_by_the_window(qtbot, window, 
     assert document.undo_stack.canUndo()  # a read clears nothing
 
 
-def test_a_change_still_queued_when_the_window_closes_the_file_is_not_made(qtbot, window, event_file: Path) -> None:
+def test_a_change_still_queued_when_the_window_closes_the_file_is_not_made(
+    qtbot, window, event_file: Path
+) -> None:
     from app.cli.hosted import NOT_RUN
 
     host = window.document.command_line
