@@ -171,7 +171,7 @@ class PrintPreviewDialog(QDialog):
 
     def print_pages(self) -> None:
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        if QPrintDialog(printer, self).exec() != QDialog.DialogCode.Accepted:
+        if printer_dialog(printer, self).exec() != QDialog.DialogCode.Accepted:
             return
         self.paint(printer)
 
@@ -187,3 +187,12 @@ class PrintPreviewDialog(QDialog):
                 painter.drawImage(QRect(area.x(), area.y(), size.width(), size.height()), image)
         finally:
             painter.end()
+
+
+def printer_dialog(printer: QPrinter, parent: QWidget | None) -> QPrintDialog:
+    """Qt's print dialog without its "print to file" choice: that choice opens Qt's own file dialog,
+    which reads the files of the folder it shows (dropping SQLite's locks on the open tournament file,
+    docs/file-safety.md). PDFs are saved with 另存为 PDF, through the program's own file dialogs."""
+    dialog = QPrintDialog(printer, parent)
+    dialog.setOption(QPrintDialog.PrintDialogOption.PrintToFile, False)
+    return dialog

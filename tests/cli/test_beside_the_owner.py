@@ -218,3 +218,29 @@ def test_a_change_not_begun_is_not_made_when_the_client_left_or_the_owner_closed
     from app.services.rounds import round_view
 
     assert round_view(owner.db, GROUP, 1).boards[6].result.is_pending
+
+
+def test_the_tcp_fallback_used_on_windows_carries_commands_too(
+    paired_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The channel Windows uses (127.0.0.1 and a secret in the user's private folder), forced here."""
+    from app.channel.wire import read_rendezvous
+    from app.cli.hosted import Host, open_channel
+    from app.services.tournaments import open_tournament
+    from app.web.app import ThreadOwner
+
+    monkeypatch.setenv("XQARBITER_CHANNEL", "tcp")
+    path = tmp_path / "event.xqt"
+    shutil.copy(paired_template, path)
+    db = open_tournament(path)
+    writer = ThreadOwner()
+    channel = open_channel(Host(db, "window", writer.submit, lambda: None))
+    try:
+        assert read_rendezvous(path).transport == "tcp"  # type: ignore[union-attr]
+        run = xq("result", str(path), "--group", GROUP, "--round", "1", "--board", "8", "0-1")
+        assert run.returncode == 0 and "黑胜" in run.stdout, run.stderr
+    finally:
+        assert channel is not None
+        channel.close()
+        writer.close()
+        db.close()

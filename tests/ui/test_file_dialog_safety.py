@@ -188,3 +188,21 @@ def test_the_window_refuses_to_save_a_document_over_its_own_file(
     assert len(warned) == 3 and all("正在使用的赛事文件" in w for w in warned), warned
     assert {s: Path(str(event_file) + s).stat().st_mtime_ns for s in before} == before
     assert holders(event_file) == {"file_shared": os.getpid(), "shm_dms": os.getpid()}
+
+
+def test_the_print_dialog_offers_no_file_dialog_of_its_own(
+    qtbot, live_window, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Qt's print dialog has a "print to file" choice that opens Qt's own file dialog (reading the
+    folder's files): it is switched off; PDFs are saved through the program's dialogs."""
+    from PySide6.QtPrintSupport import QPrintDialog
+
+    shown: list[bool] = []
+    monkeypatch.setattr(
+        QPrintDialog,
+        "exec",
+        lambda self: shown.append(self.testOption(QPrintDialog.PrintDialogOption.PrintToFile)) or 0,
+    )
+    preview = live_window.print_document("pairings")
+    preview.print_pages()
+    assert shown == [False]
