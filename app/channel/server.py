@@ -127,10 +127,17 @@ class OwnerChannel:
                 token,
                 self.owner,
             )
-        listener.listen(16)
-        listener.settimeout(0.5)
+        try:
+            listener.listen(16)
+            listener.settimeout(0.5)
+            write_rendezvous(rendezvous, record)
+        except BaseException:
+            listener.close()
+            if transport == "unix":
+                with contextlib.suppress(OSError):
+                    os.unlink(where)
+            raise
         self._listener = listener
-        write_rendezvous(rendezvous, record)
         self.record = record
         self._thread = threading.Thread(target=self._accept, name="owner-channel", daemon=True)
         self._thread.start()
@@ -308,7 +315,5 @@ def _run_dir_ok() -> bool:
 
 
 def _is_ours(target: Path, record: Rendezvous) -> bool:
-    from app.channel.wire import read_rendezvous as _read
-
-    found = _read(record.file)
+    found = read_rendezvous(record.file)
     return found is not None and found.pid == record.pid and found.token == record.token and target.exists()

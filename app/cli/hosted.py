@@ -134,13 +134,29 @@ def captured() -> Iterator[tuple[io.StringIO, io.StringIO]]:
 def changes_the_file(argv: list[str]) -> bool:
     """Whether the command can change the file: it takes ``--take-over`` (every command that writes
     does), or it is ``serve`` (starting the hall records its address)."""
+    args = _parsed(argv)
+    return args is not None and ("take_over" in vars(args) or getattr(args, "command", "") == "serve")
+
+
+def _parsed(argv: list[str]) -> Any:
     from app.cli import build_parser
 
     try:
-        args = build_parser().parse_args(argv)
+        return build_parser().parse_args(argv)
     except (UserError, SystemExit):
-        return False  # refused by the parser: run where reads run, which says why
-    return "take_over" in vars(args) or getattr(args, "command", "") == "serve"
+        return None  # refused by the parser: run where reads run, which says why
+
+
+def _foreign_file(host: Host, argv: list[str]) -> str | None:
+    """The command's FILE when it is not the owner's file (a command is only handed to its file's owner)."""
+    import os
+
+    args = _parsed(argv)
+    file = getattr(args, "file", None) if args is not None else None
+    if not file:
+        return None
+    same = os.path.normcase(os.path.realpath(file)) == os.path.normcase(os.path.realpath(host.db.path))
+    return None if same else str(file)
 
 
 def run_command(host: Host, request: Request) -> Answer:
@@ -152,6 +168,14 @@ def run_command(host: Host, request: Request) -> Answer:
     install_capture()
     argv = list(request.argv)
     with captured() as (out, err), common.for_client(host, request.cwd):
+        foreign = _foreign_file(host, argv)
+        if foreign is not None:
+            name = host.db.path.name
+            return Answer(
+                2,
+                "",
+                f"错误：本程序打开的是 {name}，不是 {foreign} (this owner has {name} open, not {foreign})\n",
+            )
         context = contextvars.copy_context()
 
         def command() -> int:

@@ -244,3 +244,16 @@ def test_the_tcp_fallback_used_on_windows_carries_commands_too(
         channel.close()
         writer.close()
         db.close()
+
+
+def test_an_owner_runs_commands_for_its_own_file_only(
+    owner: Owner, paired_template: Path, tmp_path: Path
+) -> None:
+    from app.channel.server import Request
+    from app.cli.hosted import Host, run_command
+
+    other = tmp_path / "other.xqt"
+    shutil.copy(paired_template, other)  # (copying the owner's own file here would drop its locks)
+    host = Host(owner.db, "serve", lambda a: concurrent.futures.Future(), lambda: None)
+    answer = run_command(host, Request(("pairings", str(other), "--group", GROUP), "/", lambda: False))
+    assert answer.code == 2 and "不是" in answer.stderr and owner.changes == 0
