@@ -200,9 +200,9 @@ def create_demo(
     Nothing is left behind when it cannot be made (too few players, a full disk …)."""
     check_demo_size(players, absent)
     last_round = check_played_to(played_to)
+    db = create_tournament(path, "tianshui-2024", who=who)  # refuses a path that cannot be a file
     backups = backups_folder(Path(path))
     had_backups = backups.exists()
-    db = create_tournament(path, "tianshui-2024", who=who)
     try:
         with discard_on_failure(db):
             _fill_demo(db, path, seed, players, absent, who)

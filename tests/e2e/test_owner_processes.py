@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 ROOT = Path(__file__).resolve().parents[2]
 GROUP = "公开组"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
-#: a result typed on the command line reaches the phones within this (issue: 2 s)
+#: a result typed on the command line reaches the phones within this (docs/file-safety.md)
 PHONE_SECONDS = 2.0
 
 
