@@ -180,12 +180,12 @@ def test_a_client_without_the_secret_gets_nothing(owner: EchoOwner) -> None:
 def test_garbage_is_dropped_and_the_owner_goes_on(owner: EchoOwner, garbage: bytes) -> None:
     sock = _raw(owner.path)
     started = time.monotonic()
-    sock.sendall(garbage)
-    sock.shutdown(socket.SHUT_WR)
-    try:
+    try:  # the owner may hang up before all of it is sent: that is the point
+        sock.sendall(garbage)
+        sock.shutdown(socket.SHUT_WR)
         while sock.recv(4096):
             pass
-    except ConnectionResetError:  # hung up with our bytes unread: as good as a close
+    except OSError:  # reset, or no longer connected: as good as a close
         pass
     sock.close()
     assert time.monotonic() - started < wire.HANDSHAKE_SECONDS + 3
