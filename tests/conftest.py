@@ -1,8 +1,11 @@
 """Test configuration: headless Qt, hypothesis profiles."""
 
 import os
+import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# owners' rendezvous files (app/channel) in a private folder of this run, not the user's own
+os.environ.setdefault("XQARBITER_RUN_DIR", tempfile.mkdtemp(prefix="xqrun-"))
 
 from hypothesis import HealthCheck, settings
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
@@ -103,6 +104,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     else:
         for family in FAMILIES:
             _register(family)(sub)
+    common.resolve_paths(parser)
     return parser
 
 
@@ -132,10 +134,17 @@ def _join_text_values(argv: list[str]) -> list[str]:
     return out
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    for stream in (sys.stdout, sys.stderr):
-        with suppress(AttributeError, ValueError):
-            stream.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+#: commands that create FILE (never handed to an owner: a file that exists is refused by them)
+CREATING = frozenset({"new", "demo", "import", "import-trf"})
+
+
+def main(argv: Sequence[str] | None = None, *, hosted: bool = False) -> int:
+    """Run one command. ``hosted``: run by the file's owner for a client (:mod:`app.cli.hosted`) —
+    the output streams are the owner's routed ones, and the command is never handed on again."""
+    if not hosted:
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(AttributeError, ValueError):
+                stream.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "result" and argv[-1] in _DASH_RESULTS:
         argv[-1] = _DASH_RESULTS[argv[-1]]
@@ -146,6 +155,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "a command-line argument contains a NUL character (\\x00), which no file name or text may hold",
             )
         args = build_parser(argv[0] if argv else None).parse_args(_join_text_values(argv))
+        if not hosted:
+            answer = _owner_answer(args, argv)
+            if answer is not None:
+                sys.stdout.write(answer.stdout)
+                sys.stderr.write(answer.stderr)
+                return answer.code
         handler: Handler = args.func
         if args.command in _NO_PROGRESS_LINE:
             return handler(args)
@@ -164,6 +179,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
+
+
+def _owner_answer(args: argparse.Namespace, argv: list[str]) -> Any:
+    """When another process owns the command's FILE (the window, ``xqarbiter serve``), hand it the
+    command and return its answer (:class:`app.channel.server.Answer`); None to run it here."""
+    file = getattr(args, "file", None)
+    if not file or args.command in CREATING:
+        return None
+    from pathlib import Path
+
+    path = Path(file)
+    if not path.is_file():
+        return None
+    from app.channel.client import ask_owner
+
+    return ask_owner(path, argv, os.getcwd())
 
 
 __all__ = ["build_parser", "main"]

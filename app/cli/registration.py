@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cli.common import (
+    ROUND,
     SEED,
     add_take_over,
     bounded,
@@ -114,10 +115,43 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from app.services.demo import create_demo
 
-    db = create_demo(Path(args.file), seed=args.seed, players=args.players, absent=args.absent)
-    db.close()
-    print(f"已创建演示赛事 {args.file}：{args.players} 名棋手，种子 {args.seed}")
+    db = create_demo(
+        Path(args.file), seed=args.seed, players=args.players, absent=args.absent, played_to=args.played_to
+    )
+    try:
+        played = _played_text(db, args.played_to)
+    finally:
+        db.close()
+    print(f"已创建演示赛事 {args.file}：{args.players} 名棋手，种子 {args.seed}{played}")
     return 0
+
+
+def _played_text(db: Any, played_to: int | str | None) -> str:
+    """What ``--played-to`` left, group by group (the round each group reached, or its champion)."""
+    if played_to is None:
+        return ""
+    from app.services.rounds import rounds_of
+    from app.services.tournaments import tournament_info
+
+    parts = []
+    for group in (g.name for g in tournament_info(db).groups if g.players):
+        rounds = rounds_of(db, group)
+        last = max((r.number for r in rounds if r.closed), default=0)
+        parts.append(f"{group}已赛完第 {last} 轮")
+    ending = "，全部赛完（含淘汰赛），名次与奖金已可打印" if played_to == "end" else ""
+    return "；" + "，".join(parts) + ending
+
+
+def played_to(text: str) -> int | str:
+    """An argparse ``type``: ``end`` or a round number (checked against the event by the service)."""
+    if text.strip().lower() == "end":
+        return "end"
+    try:
+        return ROUND(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"“{text}”应为轮次（如 5）或 end (a round such as 5, or end)"
+        ) from None
 
 
 def cmd_template(args: argparse.Namespace) -> int:
@@ -284,6 +318,14 @@ def register(sub: Any) -> None:
         type=bounded("人数", "absent", 0, 1_000_000),
         default=0,
         help="leave about N unpaid and N absent",
+    )
+    p.add_argument(
+        "--played-to",
+        type=played_to,
+        default=None,
+        metavar="N|end",
+        help="play the event through the services to round N of every group, or to the end "
+        "(knockout, final ranking and prizes included)",
     )
     p.set_defaults(func=cmd_demo)
 

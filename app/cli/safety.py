@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import group_of, open_file, output_path, write_output
+from app.cli.common import group_of, hosting, open_file, output_path, write_output
 from app.engine.types import UserError
 
 
@@ -35,6 +35,15 @@ def cmd_backups(args: argparse.Namespace) -> int:
 def cmd_restore(args: argparse.Namespace) -> int:
     from app.services.backups import restore_backup
 
+    host = hosting()
+    if host is not None:  # the file is open in its owner, which would go on with the replaced file
+        who_zh, who_en = host.describe()
+        raise UserError(
+            f"{Path(args.file).name} 正由{who_zh}打开，不能在它运行时恢复备份："
+            "请在编排窗口的 文件 → 从备份恢复 中恢复，或先关闭它（停止 serve）",
+            f"{Path(args.file).name} is open in {who_en}; a backup cannot be restored under it: restore "
+            "from the window's File menu, or close it (stop serve) first",
+        )
     saved = restore_backup(Path(args.file), Path(args.backup), take_over=args.take_over)
     print(f"已从 {Path(args.backup).name} 恢复 {args.file}；恢复前的状态已备份为 {saved.name}")
     return 0

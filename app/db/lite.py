@@ -25,6 +25,7 @@ from app.db.revisions import file_revision, head_revision
 from app.db.tables import AUTO, REQUIRED, TABLES
 from app.engine.event import GroupState
 from app.engine.regulations import Regulations, regulations_from_dict
+from app.files import hold_live, release_live
 
 BUSY_TIMEOUT_MS = 10_000
 PRAGMAS = (
@@ -90,6 +91,7 @@ class LiteFile:
         self.path = path
         self.con = con
         self.lock = lock
+        self._live = hold_live(path)
 
     @classmethod
     def open(cls, path: Path | str) -> LiteFile | None:
@@ -122,6 +124,9 @@ class LiteFile:
 
     def close(self) -> None:
         self.con.close()
+        if self._live:
+            release_live(self._live)
+            self._live = ""
         self.lock.release()
 
     def __enter__(self) -> LiteFile:

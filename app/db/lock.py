@@ -151,7 +151,14 @@ def _holder_from(raw: bytes) -> LockHolder | None:
 
 
 def read_holder(path: Path) -> LockHolder | None:
-    """The holder recorded in ``FILE.lock``, or None when it is missing or unreadable."""
+    """The holder recorded in ``FILE.lock``, or None when it is missing or unreadable.
+
+    When this process holds the lock it reads its own descriptor: opening and closing the lock file
+    again would drop the lock where ``flock`` is emulated with POSIX locks (NFS), which belong to the
+    process (docs/file-safety.md)."""
+    mine = _held_here(path)
+    if mine is not None:
+        return mine.holder()
     try:
         with open(lock_path(path), "rb") as f:
             return _holder_from(f.read(4096))
@@ -213,6 +220,8 @@ def _os_lock_within(fd: int, seconds: float) -> bool | None:
 
 def lock_in_use(path: Path) -> bool:
     """Whether a running instance holds ``FILE.lock`` now (False when there is no lock file)."""
+    if _held_here(path) is not None:
+        return True  # this process: known without opening the lock file (see read_holder)
     try:
         fd = os.open(lock_path(path), os.O_RDONLY if not _WINDOWS else os.O_RDWR)
     except OSError:
@@ -247,6 +256,21 @@ def _same_file(fd: int, path: Path) -> bool:
 
 # locks held by live TournamentLock objects of this process, by lock-file path
 _held: weakref.WeakValueDictionary[str, TournamentLock] = weakref.WeakValueDictionary()
+
+
+def held_by_this_process(path: Path) -> bool:
+    """Whether this process holds the lock of ``path`` (a live :class:`TournamentLock`)."""
+    return _held_here(path) is not None
+
+
+def _held_here(path: Path) -> TournamentLock | None:
+    """The lock of ``path`` this process holds, if it does."""
+    try:
+        key = str(lock_path(Path(path)).resolve())
+    except (OSError, RuntimeError):
+        return None
+    lock = _held.get(key)
+    return lock if lock is not None and lock.held and lock._fd is not None else None
 
 
 class TournamentLock:
@@ -409,6 +433,15 @@ class TournamentLock:
             if not keep:
                 _os_unlock(fd)
                 os.close(fd)
+
+    def holder(self) -> LockHolder | None:
+        """What this lock records, read from its own descriptor."""
+        if self._fd is None:
+            return None
+        try:
+            return _holder_from(_read_fd(self._fd))
+        except OSError:
+            return None
 
     def _young(self) -> bool:
         try:

@@ -192,6 +192,9 @@ def _open_workbook(path: Path) -> Any:
             f"the file is too large ({size // 1024 // 1024} MB; a registration form is at most "
             f"{MAX_FORM_BYTES // 1024 // 1024} MB)",
         )
+    from app.files import refuse_live
+
+    refuse_live(path, writing=False)  # the open tournament's own file is never read as a form
     try:
         data = path.read_bytes()
     except OSError as exc:

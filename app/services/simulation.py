@@ -109,14 +109,26 @@ def play_demo_to_end(db: Database, *, seed: int = 2024, forfeit_rate: float = 0.
     """The demo event played to its end in both groups, every round closed: the Swiss rounds, the split,
     the knockout with its rapid and deciding games, and the continuing Swiss — for the documents'
     tests, the benchmarks and the samples of a finished event."""
+    play_demo_to(db, None, seed=seed, forfeit_rate=forfeit_rate)
+
+
+def play_demo_to(
+    db: Database, last_round: int | None, *, seed: int = 2024, forfeit_rate: float = 0.02
+) -> dict[str, int]:
+    """Play every group of the demo event through the services up to round ``last_round`` (None: to
+    the end), each round paired, its results entered and closed — from round ``split + 1`` on with the
+    knockout (its colours drawn, every game to the deciding one) beside the continuing Swiss. A group
+    with fewer rounds is played to its end. Returns the last round closed per group."""
     from app.services.knockout import create_knockout, draw_round_colours
     from app.services.rounds import close_round, pair_next_round
     from app.services.tournaments import tournament_info
 
     info = tournament_info(db)
+    played: dict[str, int] = {}
     for group in (g.name for g in info.groups if g.players):
         fmt = info.regulations.group(group)
-        for number in range(1, fmt.rounds + 1):
+        last = fmt.rounds if last_round is None else min(last_round, fmt.rounds)
+        for number in range(1, last + 1):
             knockout_round = bool(fmt.knockout_size) and number > fmt.swiss_rounds
             if knockout_round and number == fmt.swiss_rounds + 1:
                 create_knockout(db, group, who=DEMO_ARBITER)
@@ -129,3 +141,5 @@ def play_demo_to_end(db: Database, *, seed: int = 2024, forfeit_rate: float = 0.
             if knockout_round:
                 play_knockout_round(db, group, number, seed=seed)
             close_round(db, group, number, who=DEMO_ARBITER)
+        played[group] = last
+    return played

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import functools
 import json
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -204,6 +206,29 @@ def create_event(
     return create_tournament(path, preset_name, name=reg.event_name, regulations=reg, who=who)
 
 
+_lent: contextvars.ContextVar[Database | None] = contextvars.ContextVar("xq_lent_database", default=None)
+
+
+@contextmanager
+def lending(db: Database) -> Iterator[None]:
+    """Inside the block, opening ``db``'s file borrows ``db`` (:meth:`Database.borrowed`): the owner of an
+    open file runs a command of the command line with its own connections — the file is never opened
+    a second time (docs/file-safety.md)."""
+    token = _lent.set(db)
+    try:
+        yield
+    finally:
+        _lent.reset(token)
+
+
+def _lent_for(path: Path | str) -> Database | None:
+    lent = _lent.get()
+    if lent is None:
+        return None
+    same = os.path.normcase(os.path.realpath(path)) == os.path.normcase(os.path.realpath(lent.path))
+    return lent.borrowed() if same else None
+
+
 def open_tournament(path: Path | str, *, read_only: bool = False, take_over: bool = False) -> Database:
     """Open a tournament for writing (locked, integrity-checked) or read-only (``db.read_only``).
 
@@ -211,6 +236,9 @@ def open_tournament(path: Path | str, *, read_only: bool = False, take_over: boo
     ``StaleLockError`` when a crashed instance left its lock (pass ``take_over=True`` to continue),
     ``CorruptFileError`` naming the newest good backup when the file is damaged.
     """
+    lent = _lent_for(path)
+    if lent is not None:
+        return lent
     db = open_database(path, read_only=read_only, take_over=take_over)
     try:
         with db.session() as s:

@@ -31,6 +31,7 @@ class TournamentDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self.info: TournamentInfo = tournament_info(db)
         self.group = self.info.groups[0].name if self.info.groups else ""
+        self.command_line: Any = None  # app.ui.command_line.CommandLineHost, while open for writing
 
     @classmethod
     def open(
@@ -69,6 +70,9 @@ class TournamentDocument(QObject):
         self.announced.emit(text)
 
     def close(self) -> None:
+        if self.command_line is not None:  # the command line's channel goes before the file
+            self.command_line.close()
+            self.command_line = None
         self.undo_stack.blockSignals(True)
         self.undo_stack.clear()
         self.db.close()

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDialog,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -33,6 +32,7 @@ from app.services import rounds as rounds_service
 from app.services.backups import restore_backup
 from app.services.snapshot import export_snapshot, import_snapshot
 from app.services.tournaments import FILE_SUFFIX, NewEvent, create_event
+from app.ui import file_dialogs
 from app.ui.dialogs.audit_backups import AuditLogDialog, BackupListDialog
 from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
@@ -292,7 +292,7 @@ class MainWindow(QMainWindow):
 
         if self.document is None:
             return
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self,
             self.tr("导出成绩册"),
             str(self.document.path.with_suffix(".xlsx")),
@@ -312,7 +312,7 @@ class MainWindow(QMainWindow):
 
         if self.document is None:
             return
-        folder = QFileDialog.getExistingDirectory(self, self.tr("导出成绩网页到文件夹"))
+        folder = file_dialogs.existing_directory(self, self.tr("导出成绩网页到文件夹"))
         if not folder:
             return
         try:
@@ -357,6 +357,9 @@ class MainWindow(QMainWindow):
                 self.hall_dialog = None
             self.document.close()
         self.document = document
+        file_dialogs.set_default_folder(document.path.parent if document is not None else None)
+        if document is not None and not document.read_only:
+            self._serve_command_line(document)
         self.edit_menu.clear()
         self.copy_action.setEnabled(document is not None)
         self.print_menu.setEnabled(document is not None)
@@ -414,6 +417,18 @@ class MainWindow(QMainWindow):
         layout.addStretch(2)
         return page
 
+    def _serve_command_line(self, document: TournamentDocument) -> None:
+        """Offer the file to the command line beside the window (app/ui/command_line.py)."""
+        from app.ui.command_line import CommandLineHost
+
+        if document.command_line is None:
+            document.command_line = CommandLineHost(document)
+        document.command_line.window = self
+        document.command_line.changed_by_command_line.connect(self._changed_by_command_line)
+
+    def _changed_by_command_line(self, message: str) -> None:
+        self.statusBar().showMessage(message, 15000)
+
     def _workspace(self, document: TournamentDocument) -> QWidget:
         page = QWidget(self)
         self.navigation = QListWidget(page)
@@ -467,7 +482,7 @@ class MainWindow(QMainWindow):
         return True
 
     def open_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(
+        name = file_dialogs.open_file_name(
             self, self.tr("打开赛事"), "", self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX)
         )
         if name:
@@ -480,7 +495,7 @@ class MainWindow(QMainWindow):
         dialog = NewEventDialog(self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self,
             self.tr("新建赛事"),
             dialog.new_event().name.strip(),
@@ -503,7 +518,7 @@ class MainWindow(QMainWindow):
         from app.services.regulation_files import read_regulation_file
         from app.ui.dialogs.new_event import NewEventDialog
 
-        name, _ = QFileDialog.getOpenFileName(self, self.tr("选择规程文件"), "", self.tr("规程文件 (*.toml)"))
+        name = file_dialogs.open_file_name(self, self.tr("选择规程文件"), "", self.tr("规程文件 (*.toml)"))
         if not name:
             return
         try:
@@ -514,7 +529,7 @@ class MainWindow(QMainWindow):
         dialog = NewEventDialog(self, regulation=regulation, source=Path(name).name)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        target, _ = QFileDialog.getSaveFileName(
+        target = file_dialogs.save_file_name(
             self,
             self.tr("新建赛事"),
             dialog.new_event().name.strip(),
@@ -538,7 +553,7 @@ class MainWindow(QMainWindow):
     def save_copy(self) -> None:
         if self.document is None:
             return
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self, self.tr("另存副本"), "", self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX)
         )
         if name:

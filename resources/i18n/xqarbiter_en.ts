@@ -251,6 +251,64 @@
     </message>
   </context>
   <context>
+    <name>FileDialogs</name>
+    <message>
+      <source>查找范围(&amp;I)：</source>
+      <translation>Look &amp;in:</translation>
+    </message>
+    <message>
+      <source>文件类型(&amp;T)：</source>
+      <translation>Files of &amp;type:</translation>
+    </message>
+    <message>
+      <source>取消</source>
+      <translation>Cancel</translation>
+    </message>
+    <message>
+      <source>驱动器</source>
+      <translation>Drive</translation>
+    </message>
+    <message>
+      <source>文件夹</source>
+      <translation>Folder</translation>
+    </message>
+    <message>
+      <source>文件</source>
+      <translation>File</translation>
+    </message>
+    <message>
+      <source>打开(&amp;O)</source>
+      <translation>&amp;Open</translation>
+    </message>
+    <message>
+      <source>保存(&amp;S)</source>
+      <translation>&amp;Save</translation>
+    </message>
+    <message>
+      <source>选择文件夹</source>
+      <translation>Choose folder</translation>
+    </message>
+    <message>
+      <source>文件夹(&amp;N)：</source>
+      <translation>Fol&amp;der:</translation>
+    </message>
+    <message>
+      <source>文件名(&amp;N)：</source>
+      <translation>File &amp;name:</translation>
+    </message>
+    <message>
+      <source>%1 文件</source>
+      <translation>%1 file</translation>
+    </message>
+  </context>
+  <context>
+    <name>CommandLine</name>
+    <message>
+      <source>命令行修改了赛事文件（已记入审计日志）；此前的操作不能再撤销</source>
+      <translation>The command line changed the tournament file (written to the audit log); earlier actions can no longer be undone</translation>
+    </message>
+  </context>
+  <context>
     <name>GameEditor</name>
     <message>
       <source>着法，如 炮二平五、C2=5 或 h2e2，回车</source>
@@ -1185,6 +1243,10 @@
   </context>
   <context>
     <name>PrintPreviewDialog</name>
+    <message>
+      <source>无法保存</source>
+      <translation>Cannot save</translation>
+    </message>
     <message>
       <source>打印…</source>
       <translation>Print…</translation>

@@ -21,6 +21,7 @@ from app.engine.types import GameResult
 from app.services import hall
 from app.services.audit import audit_log
 from app.services.rounds import round_view
+from app.ui import file_dialogs
 from app.ui.hall import HallDialog
 from app.ui.main_window import MainWindow
 from app.ui.views.rounds import RoundsView
@@ -193,10 +194,9 @@ def test_closing_the_window_stops_the_server(qtbot, window: MainWindow) -> None:
 def test_the_print_preview_saves_a_long_picture_of_public_lists(
     qtbot, window: MainWindow, tmp_path: Path, monkeypatch
 ) -> None:
-    from app.ui import printing
 
     target = tmp_path / "results.png"
-    monkeypatch.setattr(printing.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: str(target))
     preview = window.print_document("pairings")
     assert preview is not None and preview.picture_button.isVisibleTo(preview)
     assert preview.save_picture() == target

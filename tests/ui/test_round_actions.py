@@ -14,6 +14,7 @@ from app.engine.types import GameResult, PlayerStatus
 from app.services.records import designate_records, records_owed
 from app.services.registration import list_players
 from app.services.rounds import round_view, rounds_of
+from app.ui import file_dialogs
 from app.ui.main_window import MainWindow
 from app.ui.views.rounds import RoundsView
 from tests.ui.sample_event import make_event
@@ -281,7 +282,7 @@ def test_print_table_cards_to_a_pdf(qtbot, paired_window: MainWindow, tmp_path: 
     assert isinstance(preview, printing.PrintPreviewDialog)
     assert preview.isVisible() and len(preview.images) >= 30  # 60 boards, two cards a page
     target = tmp_path / "cards.pdf"
-    monkeypatch.setattr(printing.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: str(target))
     qtbot.mouseClick(preview.save_button, Qt.MouseButton.LeftButton)
     reader = PdfReader(str(target))
     assert len(reader.pages) == len(preview.images)
@@ -298,9 +299,8 @@ def test_print_table_cards_to_a_pdf(qtbot, paired_window: MainWindow, tmp_path: 
 
 
 def test_excel_export_from_the_menu(paired_window: MainWindow, tmp_path: Path, monkeypatch) -> None:
-    import app.ui.main_window as main_window
 
     target = tmp_path / "results.xlsx"
-    monkeypatch.setattr(main_window.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: str(target))
     paired_window.excel_action.trigger()
     assert target.read_bytes()[:2] == b"PK"

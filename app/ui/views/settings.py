@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDateEdit,
     QDateTimeEdit,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -56,6 +55,7 @@ from app.engine.regulations import (
 from app.engine.types import Colour, UserError
 from app.services.regulation_files import write_regulation_file
 from app.services.tournaments import load_regulations, update_regulations
+from app.ui import file_dialogs
 from app.ui.document import TournamentDocument
 from app.ui.i18n import tr, translate_noop
 from app.ui.models.standings import tiebreak_name
@@ -583,7 +583,7 @@ class SettingsView(LiveView):
         return True
 
     def import_toml(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, self.tr("导入规程"), "", self.tr("规程 (*.toml)"))
+        name = file_dialogs.open_file_name(self, self.tr("导入规程"), "", self.tr("规程 (*.toml)"))
         if name:
             self.import_from(Path(name))
 
@@ -598,7 +598,7 @@ class SettingsView(LiveView):
         return True
 
     def export_toml(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self, self.tr("导出规程"), "regulations.toml", self.tr("规程 (*.toml)")
         )
         if name:
