@@ -1,4 +1,4 @@
-"""Small hand-made tournaments for tests, as snapshot dicts (the snapshot format of issue 2)."""
+"""Small hand-made tournaments for tests, as snapshot dicts (the snapshot format of ``xqarbiter export``)."""
 
 from __future__ import annotations
 

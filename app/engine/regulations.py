@@ -1,6 +1,6 @@
 """The regulation (竞赛规程) of a tournament as one typed, immutable value.
 
-Everything RULES.md calls a *setting* lives here, with the default of RULES.md. A tournament
+Everything docs/rules.md calls a *setting* lives here, with the default of docs/rules.md. A tournament
 stores its ``Regulations`` (as the dict of :func:`regulations_to_dict`) and every rule module
 reads its settings from it. ``PRESETS["tianshui-2024"]`` is the 2024 Tianshui event exactly.
 
@@ -35,7 +35,7 @@ class TeamAvoidance(enum.Enum):
 
 
 class SeedingOrder(enum.Enum):
-    """How sequence numbers are given (RULES.md §3)."""
+    """How sequence numbers are given (docs/rules.md §3)."""
 
     LOT = "lot"  # 抽签
     RATING = "rating"  # by rating first, unrated drawn by lot after them
@@ -49,7 +49,7 @@ class ScoreGroupOrder(enum.Enum):
 
 
 class Tiebreak(enum.Enum):
-    """One link of the individual ranking chain after 积分 (RULES.md §6)."""
+    """One link of the individual ranking chain after 积分 (docs/rules.md §6)."""
 
     OPPONENT_SCORE = "opponent_score"  # 对手分
     WINS = "wins"  # 胜局
@@ -117,7 +117,7 @@ class TimeControl:
 
 @dataclass(frozen=True, slots=True)
 class Points:
-    """Points per result (RULES.md §4). Draw points may depend on colour."""
+    """Points per result (docs/rules.md §4). Draw points may depend on colour."""
 
     win: int = 2
     red_draw: int = 1
@@ -157,7 +157,7 @@ MAX_SETTING_INT = 2**53  # any whole-number setting (stored as JSON, read by eve
 
 @dataclass(frozen=True, slots=True)
 class GroupFormat:
-    """A group (组别) and its format (RULES.md §1)."""
+    """A group (组别) and its format (docs/rules.md §1)."""
 
     name: str
     teams: bool = True
@@ -174,7 +174,7 @@ class LateEntryPoints(enum.Enum):
 
 
 class AvoidanceStrength(enum.Enum):
-    """How strongly two players are kept apart (feature of issue 16: pairing constraints)."""
+    """How strongly two players are kept apart (pairing constraints: 绝对回避 / 尽量回避)."""
 
     ABSOLUTE = "absolute"  # 绝对回避: never paired in those rounds (no edge)
     WEAK = "weak"  # 尽量回避: paired only where avoiding them would cost S1 (ranked just below S1)

@@ -149,7 +149,7 @@ def _teams_page(t: TeamStandings) -> str:
 
 
 def _prizes_page(p: PrizeList) -> str:
-    items = any(x.item for x in p.lines)  # non-cash prizes (issue 16): a column only if any
+    items = any(x.item for x in p.lines)  # non-cash prizes (奖品): a column only if any
     rows: list[list[object]] = [
         [x.table, x.place, x.name, x.unit, f"{x.amount:,}", *([x.item] if items else [])] for x in p.lines
     ]

@@ -1,7 +1,7 @@
 """Read models the documents are rendered from: small frozen values, plain data only.
 
 The services build these from a tournament file; the renderers (PDF, Excel, HTML) only read them.
-Privacy is structural (RULES.md §11): the public read models have **no field** for an ID number or a
+Privacy is structural (docs/rules.md §11): the public read models have **no field** for an ID number or a
 phone number. Only :class:`PayoutLine` (奖金发放签收表, 内部) and :class:`InternalEntryLine` (内部参赛名单)
 carry them, and only the internal documents accept those lines.
 
@@ -57,7 +57,7 @@ class EventHeader:
 
 @dataclass(frozen=True, slots=True)
 class SignOff:
-    """Under a list: the officials' signature lines (role, name) and the seal line (issue 16).
+    """Under a list: the officials' signature lines (role, name) and the seal line (the paperwork).
 
     ``date`` is printed as given ("" prints a blank 年 月 日 line to fill in by hand).
     """
@@ -448,7 +448,7 @@ class ResultWorkbook:
     audit: tuple[AuditLine, ...] = field(default=())
 
 
-# --------------------------------------------------------------------------- paperwork (issue 16)
+# --------------------------------------------------------------------------- paperwork
 
 
 @dataclass(frozen=True, slots=True)

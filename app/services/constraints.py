@@ -1,4 +1,4 @@
-"""Pairing constraints beyond teams (issue 16): the named pairs the arbiter keeps apart (家属回避 …) and the
+"""Pairing constraints beyond teams: the named pairs the arbiter keeps apart (家属回避 …) and the
 avoidances in force in a round (the regulation's unit / region rules with them), for the pairing, the
 overrides' warnings and the window.
 

@@ -6,7 +6,7 @@ Each function reads the file through the services and returns one read model of
 unpaired round, a bracket before the split, team standings of a group without teams, record sheets
 when none are due) raises :class:`UserError` before anything is written.
 
-Privacy is structural (RULES.md §11): only :func:`payout_sheet` and :func:`internal_entry_list`
+Privacy is structural (docs/rules.md §11): only :func:`payout_sheet` and :func:`internal_entry_list`
 read ID and phone numbers; every other document is built from values that have no such field.
 """
 
@@ -63,13 +63,13 @@ from app.services.standings import (
 )
 from app.services.tournaments import TournamentInfo, tournament_info
 
-#: The documents ``xqarbiter print`` knows, in the order of OUTPUTS.md.
+#: The documents ``xqarbiter print`` knows, in the order of docs/outputs.md.
 DOCUMENTS = PDF_DOCUMENTS
 #: Documents of the whole event (no group needed).
 EVENT_DOCUMENTS = ("prizes", "payout", "results-book", "certificates")
-#: Lists that can be ordered by number, name or rating (``order``), issue 16.
+#: Lists that can be ordered by number, name or rating (``order``).
 ORDERED_DOCUMENTS = ("entry-list", "check-in")
-#: Documents that carry the officials' signature and seal lines (issue 16).
+#: Documents that carry the officials' signature and seal lines (the paperwork).
 SIGNED_DOCUMENTS = (
     "pairings",
     "results",
@@ -926,7 +926,7 @@ def document(
     order: str = "",
 ) -> object:
     """The read model of document ``name`` (one of :data:`DOCUMENTS`), as ``xqarbiter print`` asks
-    (one reading of the file). ``order``: the entry list's or check-in sheet's order (issue 16).
+    (one reading of the file). ``order``: the entry list's or check-in sheet's order (by team, number, name or rating).
 
     Table cards, the pairing list and the round results carry links to the hall network's pages
     (printed as QR codes) under ``base_url``; ``None`` takes the address the window recorded when it
@@ -975,7 +975,7 @@ def _document(
     internal: bool,
     order: str = "",
 ) -> object:
-    """The document's read model; the lists get the officials' signature and seal lines (issue 16)."""
+    """The document's read model; the lists get the officials' signature and seal lines (the paperwork)."""
     paperwork_docs.check_order(order)
     if order and name not in ORDERED_DOCUMENTS:
         raise UserError(

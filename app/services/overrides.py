@@ -1,8 +1,8 @@
-"""The arbiter's manual pairing changes (RULES.md §5 "Arbiter overrides").
+"""The arbiter's manual pairing changes (docs/rules.md §5 "Arbiter overrides").
 
 Each change is previewed first: :func:`preview_override` returns the pairing after the change and
 every hard rule it would break (rematch, teammates in round 1, colour H3, second bye) and every
-avoidance it breaks (absolute, or weak as a warning: issue 16). Applying it
+avoidance it breaks (absolute, or weak as a warning: pairing constraints). Applying it
 with broken rules needs the arbiter's explicit confirmation (``confirm=True``) and a reason, and it
 is written to the audit log. Only boards without a result may change.
 """

@@ -1,4 +1,4 @@
-"""The paperwork documents (issue 16): the officials' sign-off under the lists, the check-in sheet (报到表)
+"""The paperwork documents: the officials' sign-off under the lists, the check-in sheet (报到表)
 with paid / owed totals, lists in the order asked (number, name, rating), the results book (成绩册) and the
 prize certificates (获奖证书) from the editable template.
 

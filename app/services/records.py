@@ -1,4 +1,4 @@
-"""Record duty (录谱, RULES.md §8): who owes which record, records handed in, refusals at closing.
+"""Record duty (录谱, docs/rules.md §8): who owes which record, records handed in, refusals at closing.
 
 Duties are recomputed from the round's results each time (a corrected result changes who owes
 the record). The designated boards of rounds 1–3 and the records handed in are stored in

@@ -1,4 +1,4 @@
-"""Standings, final ranking, team ranking and prizes of a group (RULES.md §6, §9, §10).
+"""Standings, final ranking, team ranking and prizes of a group (docs/rules.md §6, §9, §10).
 
 Everything is computed from the games on every call (no stored ranking), so a corrected result
 changes every later standing and tiebreak by itself.

@@ -249,7 +249,7 @@ def round_main(
             + f"：{e(p.bye_label)}</p>"
         )
     excused = [b for b in p.excused if not query.strip() or bye_matches(b, query)]
-    if excused:  # 请假 (issue 16): excused from this round, not paired
+    if excused:  # 请假 (excused absence): excused from this round, not paired
         parts.append(
             '<p class="bye">'
             + "；".join(
@@ -371,7 +371,7 @@ def entries_main(x: EntryList, at: datetime) -> str:
 
 
 def prizes_main(p: PrizeList, at: datetime) -> str:
-    items = any(x.item for x in p.lines)  # non-cash prizes (issue 16): a column only if any
+    items = any(x.item for x in p.lines)  # non-cash prizes (奖品): a column only if any
     rows: list[list[object]] = [
         [x.table, f"第{x.place}名", x.name, x.unit, f"{x.amount:,}", *([x.item] if items else [])]
         for x in p.lines

@@ -1,4 +1,4 @@
-"""The bad-input corpus (issue 12): every case refused cleanly or done right — never a traceback, never a
+"""The bad-input corpus: every case refused cleanly or done right — never a traceback, never a
 changed file on a refusal, never a partial file, never a personal number in a public output.
 
 Run ``python scripts/corpus_table.py`` for the table of categories (tried / refused cleanly /

@@ -162,12 +162,12 @@ def test_a_value_the_fast_path_cannot_read_goes_to_the_full_path(played: Path, t
     assert path.read_bytes() == before
 
 
-# --------------------------------------------------------------------------- issue 16's data
+# --------------------------------------------------------------------------- absences, late entries, re-entries, avoidances
 
 
 @pytest.fixture(scope="module")
 def arbiter_requests(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """公开组 after three rounds, with every kind of issue 16's data in force for round 4: a weak
+    """公开组 after three rounds, with every kind of absence, late entry, re-entry and avoidance in force for round 4: a weak
     same-unit rule and an absolute same-region rule, late entries compensated with a bye's points,
     named pairs (absolute and weak), excused absences, a re-entry after a withdrawal."""
     import dataclasses
@@ -227,7 +227,7 @@ def arbiter_requests(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_the_lite_reading_of_a_group_with_issue_16_data_is_the_orms(arbiter_requests: Path) -> None:
+def test_the_lite_reading_of_a_group_with_absences_and_avoidances_is_the_orms(arbiter_requests: Path) -> None:
     db = open_tournament(arbiter_requests, read_only=True)
     try:
         with db.session() as s:
@@ -245,7 +245,7 @@ def test_the_lite_reading_of_a_group_with_issue_16_data_is_the_orms(arbiter_requ
         assert read_group_state(lite.con, group_id, OPEN, reg) == expected
 
 
-def test_both_ways_store_the_same_round_with_issue_16_data(arbiter_requests: Path, tmp_path: Path) -> None:
+def test_both_ways_store_the_same_round_with_absences(arbiter_requests: Path, tmp_path: Path) -> None:
     from app.services.constraints import round_constraints_of
 
     fast, full = _both_ways(arbiter_requests, tmp_path, OPEN, 42)

@@ -1,4 +1,4 @@
-"""The Swiss pairing engine: the lexicographic optimum of the whole round (RULES.md §5).
+"""The Swiss pairing engine: the lexicographic optimum of the whole round (docs/rules.md §5).
 
 Definitions. The *pool* is ordered by score (high first), then — inside a score — by
 ``rank_key`` when ``ScoreGroupOrder.TIEBREAKS`` is set, then by sequence number. A player's
@@ -7,7 +7,7 @@ Definitions. The *pool* is ordered by score (high first), then — inside a scor
 - H1 they have never been paired (``opponents``),
 - H2 they are not teammates, when team avoidance applies to this round,
 - H3 some colour assignment gives each a colour they may take (:meth:`PairingPlayer.may_take`);
-- and no *absolute avoidance* (绝对回避: same unit, same region or a named pair, issue 16,
+- and no *absolute avoidance* (绝对回避: same unit, same region or a named pair,
   :mod:`app.engine.pairing.constraints`) is in force between them this round;
 - H4 is a bye rule: only a player with ``byes == 0`` can receive the bye.
 
@@ -30,8 +30,8 @@ compared lexicographically (smaller is better):
   and the distance they float are minimal, from the top down. Then ``L`` = the number of whole
   score groups floated past, summed over the pairs (``b − a − 1`` for a pair joining ``G_a`` and
   ``G_b``): among pairings crossing every cut equally often, a chain of short floats between
-  neighbouring groups beats a float past a whole group (近分者对弈, RULES.md §5).
-- **W** the number of weak avoidances (尽量回避, issue 16) broken by the pairs made: a pair of the
+  neighbouring groups beats a float past a whole group (近分者对弈, docs/rules.md §5).
+- **W** the number of weak avoidances (尽量回避) broken by the pairs made: a pair of the
   same unit under a weak unit rule counts 1, and so on for each weak rule or named pair it breaks.
   Ranked just below S1 and above S2: the score groups are kept first, then as few weakly avoided
   pairs as they allow, then colours and order. W is 0 for every pair when no weak avoidance is in
@@ -165,7 +165,7 @@ def pair_round(
     seed: int,
     constraints: RoundConstraints | None = None,
 ) -> Pairing:
-    """Pair one Swiss round of ``pool`` under ``rules`` (RULES.md §5).
+    """Pair one Swiss round of ``pool`` under ``rules`` (docs/rules.md §5).
 
     ``seed`` draws the colour of round 1's board 1 (and of any pair of players without history);
     it is returned in the :class:`Pairing` to be recorded. Raises :class:`NoLegalPairing` naming
@@ -246,7 +246,7 @@ class _Pool:
         self.n = n = len(self.players)
         self.avoid_teams = avoid_teams
         self.no = [p.no for p in self.players]
-        # avoidances (issue 16): per rule in force, each player's class (-1: none); named pairs by partner
+        # avoidances (pairing constraints): per rule in force, each player's class (-1: none); named pairs by partner
         self.constraints = constraints if constraints is not None and not constraints.empty else None
         self.barred: list[frozenset[int]] = []  # absolute named partners (sequence numbers)
         self.abs_class: list[tuple[int, ...]] = []
@@ -1146,7 +1146,7 @@ def _boards_and_colours(pool: _Pool, solution: _Solution, seed: int) -> tuple[Pa
 def allocate_colours(
     higher: PairingPlayer, lower: PairingPlayer, board: int, lot: Colour
 ) -> tuple[bool, ColourReason]:
-    """Whether ``higher`` (the higher-ranked of the pair) gets red, and why (RULES.md §5 (a)–(d)).
+    """Whether ``higher`` (the higher-ranked of the pair) gets red, and why (docs/rules.md §5 (a)–(d)).
 
     >>> a = PairingPlayer(no=1, score=2, colours=(Colour.RED,))
     >>> b = PairingPlayer(no=2, score=2, colours=(Colour.RED,))

@@ -1,8 +1,8 @@
-"""An independent, brute-force reading of RULES.md §5 and the objective in the engine's docstring.
+"""An independent, brute-force reading of docs/rules.md §5 and the objective in the engine's docstring.
 
 Written without the engine's weight packing: legality, the bye, and the lexicographic objective
 (S1 cut crossings from the top, then the score groups floated past — a chain of short floats
-beats one long float, RULES.md §5; W weak avoidances broken (issue 16); S2 players without their
+beats one long float, docs/rules.md §5; W weak avoidances broken (尽量回避); S2 players without their
 due colour; S3 order cost; S4 repeated floats) are computed directly, and every perfect pairing
 is enumerated. An absolutely avoided pair is illegal, like a rematch. The avoidances themselves are
 read through :class:`RoundConstraints` (``forbidden`` / ``weak`` of a pair: what the regulation and

@@ -1,0 +1,133 @@
+"""The repository explains itself: the rules are inside it and in step with the spec, every rule the code
+cites exists, no tracker number stands in for a name, and every link of the documentation resolves."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+#: The spec files brought into docs/, and the only differences allowed: (text in the spec, text in docs/).
+#: The spec lives outside the project (``shared/spec/`` in a folder above it, when it exists there).
+IN_STEP: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
+    "rules.md": (
+        "RULES.md",
+        (
+            (
+                "`../reference/regulations-2024-tianshui.txt`",
+                "[`docs/reference/regulations-2024-tianshui.txt`](reference/regulations-2024-tianshui.txt)",
+            ),
+        ),
+    ),
+    "outputs.md": ("OUTPUTS.md", (("(RULES.md §11)", "(docs/rules.md §11)"),)),
+}
+
+
+def _spec_dir() -> Path | None:
+    """``shared/spec`` beside the project or beside a folder above it (a worktree sits one level lower)."""
+    for folder in ROOT.parents:
+        if (folder / "shared" / "spec" / "RULES.md").is_file():
+            return folder / "shared" / "spec"
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(IN_STEP))
+def test_the_rules_in_docs_are_the_specs_rules(name: str) -> None:
+    spec = _spec_dir()
+    if spec is None:
+        pytest.skip("no shared/spec/ beside the project: nothing to compare docs/ with")
+    spec_name, substitutions = IN_STEP[name]
+    expected = (spec / spec_name).read_text(encoding="utf-8")
+    for old, new in substitutions:
+        assert old in expected, f"{spec_name} no longer says {old!r}: update IN_STEP"
+        expected = expected.replace(old, new)
+    assert (DOCS / name).read_text(encoding="utf-8") == expected, (
+        f"docs/{name} differs from {spec / spec_name}: copy the spec's change into docs/{name}"
+    )
+
+
+def rule_sections(text: str) -> set[str]:
+    """``"5"`` for ``## 5. Swiss pairing``; ``"6.2"`` for item 2 of the numbered list inside §6."""
+    found: set[str] = set()
+    section = None
+    for line in text.splitlines():
+        heading = re.match(r"## (\d+)\. ", line)
+        if heading:
+            section = heading.group(1)
+            found.add(section)
+            continue
+        item = re.match(r"(\d+)\. ", line)
+        if item and section is not None:
+            found.add(f"{section}.{item.group(1)}")
+    return found
+
+
+#: ``RULES.md §5``, ``docs/rules.md §6, §9, §10``, ``rules.md §2–§3``, ``RULES.md §6.4``
+_CITATION = re.compile(r"(?:RULES|rules)\.md ((?:§\d+(?:\.\d+)?(?:, | and |–| or )?)+)")
+
+
+def citations(text: str) -> list[str]:
+    return [n for run in _CITATION.findall(text) for n in re.findall(r"§(\d+(?:\.\d+)?)", run)]
+
+
+def _texts(*folders: str, suffixes: tuple[str, ...] = (".py", ".md")) -> dict[Path, str]:
+    out: dict[Path, str] = {}
+    for folder in folders:
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in suffixes and path.is_file():
+                out[path] = path.read_text(encoding="utf-8")
+    return out
+
+
+def test_the_section_reader_and_the_citation_finder() -> None:
+    text = "## 5. Pairing\n1. first\n## 6. Ranking\n1. score\n2. 对手分\n"
+    assert rule_sections(text) == {"5", "5.1", "6", "6.1", "6.2"}
+    assert citations("see RULES.md §5 H3 and docs/rules.md §6, §9, §10; rules.md §2–§3.") == [
+        "5", "6", "9", "10", "2", "3",
+    ]  # fmt: skip
+
+
+def test_every_cited_rule_exists_in_docs_rules() -> None:
+    sections = rule_sections((DOCS / "rules.md").read_text(encoding="utf-8"))
+    cited = {
+        (path.relative_to(ROOT).as_posix(), n)
+        for path, text in _texts("app", "tests", "docs", "bench", "scripts").items()
+        for n in citations(text)
+    }
+    cited |= {("README.md", n) for n in citations((ROOT / "README.md").read_text(encoding="utf-8"))}
+    assert len(cited) > 30  # the finder sees the code's citations
+    missing = sorted((where, n) for where, n in cited if n not in sections)
+    assert not missing, f"cited but not in docs/rules.md: {missing}"
+
+
+def test_the_code_cites_the_rules_inside_the_repository() -> None:
+    outside = [
+        path.relative_to(ROOT).as_posix()
+        for path, text in _texts("app", "tests", "bench", "scripts").items()
+        if path != Path(__file__).resolve() and re.search(r"(?<![/\w])(RULES|OUTPUTS|ARCHITECTURE)\.md", text)
+    ]
+    assert not outside, f"cite docs/rules.md (or docs/outputs.md, docs/architecture.md) instead: {outside}"
+
+
+def test_no_tracker_number_stands_for_a_capability() -> None:
+    """Name the capability or the rule, not the number it had in a tracker outside the repository."""
+    pattern = re.compile(r"\bissue[ _-]?\d+", re.IGNORECASE)
+    hits = [
+        f"{path.relative_to(ROOT).as_posix()}:{i}: {line.strip()}"
+        for path, text in _texts("app", "tests", "bench", "scripts", "docs").items()
+        if path != Path(__file__).resolve()
+        for i, line in enumerate(text.splitlines(), 1)
+        if pattern.search(line)
+    ]
+    hits += [
+        f"{name}: {line.strip()}"
+        for name in ("README.md", "CHANGELOG.md", "CONTRIBUTING.md", "Makefile", "pyproject.toml")
+        if (ROOT / name).exists()
+        for line in (ROOT / name).read_text(encoding="utf-8").splitlines()
+        if pattern.search(line)
+    ]
+    assert not hits, "\n".join(hits)
