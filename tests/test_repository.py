@@ -131,3 +131,23 @@ def test_no_tracker_number_stands_for_a_capability() -> None:
         if pattern.search(line)
     ]
     assert not hits, "\n".join(hits)
+
+
+def test_the_version_is_written_once_and_the_changelog_names_it() -> None:
+    import tomllib
+
+    import app
+
+    assert re.fullmatch(r"\d+\.\d+\.\d+", app.__version__)
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "version" not in project and "version" in project["dynamic"]
+    released = re.findall(r"^## (\d+\.\d+\.\d+) ", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), re.M)
+    assert released[0] == app.__version__, "CHANGELOG.md's newest version is not app.__version__"
+    assert released == sorted(released, key=lambda v: tuple(map(int, v.split("."))), reverse=True)
+
+
+def test_the_lock_file_names_the_programs_version() -> None:
+    import app
+    from app.db.lock import program_version
+
+    assert program_version() == app.__version__

@@ -48,12 +48,9 @@ _WINDOWS_LOCK_OFFSET = 1 << 30  # lock a byte far past the JSON, so that the JSO
 
 
 def program_version() -> str:
-    try:
-        from importlib.metadata import version
+    from app import __version__
 
-        return version("xqarbiter")
-    except Exception:  # not installed (frozen build without metadata)
-        return "0.1.0"
+    return __version__
 
 
 def lock_path(path: Path) -> Path:
