@@ -15,6 +15,7 @@ carry them, and only the internal documents accept those lines.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import overload
 
 from app.engine.types import Colour, GameResult
 
@@ -233,7 +234,11 @@ class CrosstableRow:
     score: Number
     place: int | None = None
 
-    def round_texts(self, rounds: int, blank: str | None = "") -> list[str | None]:
+    @overload
+    def round_texts(self, rounds: int, blank: str = "") -> list[str]: ...
+    @overload
+    def round_texts(self, rounds: int, blank: None) -> list[str | None]: ...
+    def round_texts(self, rounds: int, blank: str | None = "") -> list[str] | list[str | None]:
         """The text of each of ``rounds`` cells, ``blank`` for a round not played yet."""
         return [c.text for c in self.per_round] + [blank] * (rounds - len(self.per_round))
 
