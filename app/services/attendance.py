@@ -170,6 +170,7 @@ def absences(db: Database, group: str) -> list[AbsenceView]:
                 .join(Player, Absence.player_id == Player.id)
                 .where(Player.group_id == g.id)
             )
+            if no is not None
         }
     return absence_views(state, reasons)
 

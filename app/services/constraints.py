@@ -197,6 +197,7 @@ def constraints_in_round(s: Session, g: Group, reg: Regulations, round_number: i
                 Player.group_id == g.id, Player.no.is_not(None)
             )
         )
+        if no is not None
     ]
     named = [
         (v.first, v.second, v.strength.value, v.from_round, v.to_round, v.reason) for v in _pair_rows(s, g)

@@ -10,7 +10,7 @@ The same seed always gives the same event.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -171,12 +171,8 @@ def demo_field(seed: int = 2024, players: int = 160, *, absent: int = 0) -> list
         picked = rng.sample(range(len(field)), min(absent * 2, len(field)))
         for k, i in enumerate(picked):
             p = field[i]
-            field[i] = DemoPlayer(**{**_asdict(p), "fee_paid": k % 2 == 1, "checked_in": k % 2 == 0})
+            field[i] = replace(p, fee_paid=k % 2 == 1, checked_in=k % 2 == 0)
     return field
-
-
-def _asdict(p: DemoPlayer) -> dict[str, object]:
-    return {name: getattr(p, name) for name in DemoPlayer.__slots__}
 
 
 def create_demo(

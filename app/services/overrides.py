@@ -10,6 +10,7 @@ is written to the audit log. Only boards without a result may change.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from sqlalchemy.orm import Session
 
@@ -120,7 +121,7 @@ def apply_override(
         for no in preview.byes:
             s.add(Bye(round_id=rnd.id, player_id=id_of[no]))
         explanation = dict(rnd.explanation or {})
-        overridden = set(explanation.get("overridden", [])) | set(preview.changed_boards)
+        overridden = set(cast(list[int], explanation.get("overridden", []))) | set(preview.changed_boards)
         explanation["overridden"] = sorted(overridden)
         rnd.explanation = explanation
         audit.record(
