@@ -264,7 +264,7 @@ class ResultEntry(QWidget):
             if event.text() or key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete):
                 self._cancel()  # and the key is typed as usual
         if key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
-            self.navigate.emit(int(key.value))
+            self.navigate.emit(int(key))
             return True
         return False
 
