@@ -27,7 +27,8 @@ run: $(STAMP) $(QM)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --strict app/engine
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy app
 	$(VENV)/bin/lint-imports
 
 test: lint $(QM)

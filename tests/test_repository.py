@@ -151,3 +151,49 @@ def test_the_lock_file_names_the_programs_version() -> None:
     from app.db.lock import program_version
 
     assert program_version() == app.__version__
+
+
+#: The modules mypy --strict still excused when the whole of app/ came under it. The list in
+#: pyproject.toml may lose names, never gain one: new code is typed from the start.
+MYPY_EXCUSED_AT_MOST = frozenset(
+    {
+        "app.services.audit_text",
+        "app.services.exports",
+        "app.services.rounds",
+        "app.services.schemas",
+        "app.services.snapshot",
+        "app.ui.dialogs.audit_backups",
+        "app.ui.dialogs.new_event",
+        "app.ui.main_window",
+        "app.ui.undo",
+        "app.ui.views.bracket",
+        "app.ui.views.rounds",
+        "app.ui.views.settings",
+        "app.web.app",
+    }
+)
+
+
+def mypy_excused(pyproject: str) -> set[str]:
+    import tomllib
+
+    overrides = tomllib.loads(pyproject)["tool"]["mypy"]["overrides"]
+    modules: set[str] = set()
+    for o in overrides:
+        names = [o["module"]] if isinstance(o["module"], str) else o["module"]
+        if o.get("ignore_errors") or any(n.startswith("app") for n in names):
+            modules |= set(names)
+    return modules
+
+
+def test_the_list_of_modules_excused_from_strict_typing_only_shrinks() -> None:
+    excused = mypy_excused((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert excused <= MYPY_EXCUSED_AT_MOST, (
+        f"newly excused from mypy --strict: {excused - MYPY_EXCUSED_AT_MOST}"
+    )
+    for name in excused:  # each name is a module that exists (a renamed one is not silently excused)
+        path = ROOT.joinpath(*name.split("."))
+        assert path.with_suffix(".py").is_file() or (path / "__init__.py").is_file(), name
+    # the checker sees an app module however it is excused (any option on an app.* module counts)
+    grown = '[[tool.mypy.overrides]]\nmodule = "app.cli.rounds"\ndisallow_untyped_defs = false\n'
+    assert "app.cli.rounds" in mypy_excused(f"[tool.mypy]\n{grown}")
