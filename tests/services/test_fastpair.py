@@ -16,7 +16,7 @@ from app.db.mapping import read_group_state as orm_read_group_state
 from app.services.backups import backups_folder
 from app.services.demo import create_demo
 from app.services.rounds import close_round, pair_next_round
-from app.services.simulation import play_demo_midway, play_random_results
+from app.services.simulation import play_random_results
 from app.services.tournaments import group_row, open_tournament, regulations_of
 
 OPEN, LOCAL = "公开组", "天水本地组"
@@ -94,13 +94,10 @@ def test_round_one_with_team_avoidance_and_an_odd_pool(tmp_path: Path) -> None:
     _both_ways(fresh, tmp_path, LOCAL, 5)
 
 
-def test_anything_but_the_plain_case_goes_to_the_full_service(tmp_path: Path) -> None:
+def test_anything_but_the_plain_case_goes_to_the_full_service(tmp_path: Path, midway_demo: Path) -> None:
     from app.services.fastpair import pair_next_round_lite
 
-    path = tmp_path / "midway.xqt"
-    db = create_demo(path, seed=2024)
-    play_demo_midway(db, seed=2024)  # 公开组 round 4 half entered; 天水本地组 past the split
-    db.close()
+    path = midway_demo  # 公开组 round 4 half entered; 天水本地组 past the split
     before = _rows(path)
     assert pair_next_round_lite(path, OPEN, seed=1) is None  # round 4 has boards without a result
     assert pair_next_round_lite(path, LOCAL, seed=1) is None  # the knockout is under way
@@ -109,10 +106,9 @@ def test_anything_but_the_plain_case_goes_to_the_full_service(tmp_path: Path) ->
     assert _rows(path) == before
 
 
-def test_the_lite_reading_of_a_group_is_the_orms(tmp_path: Path) -> None:
-    path = tmp_path / "midway.xqt"
-    db = create_demo(path, seed=2024)
-    play_demo_midway(db, seed=2024)
+def test_the_lite_reading_of_a_group_is_the_orms(midway_demo: Path) -> None:
+    path = midway_demo
+    db = open_tournament(path)
     try:
         with db.session() as s:
             reg = regulations_of(s)
