@@ -197,3 +197,87 @@ def test_the_list_of_modules_excused_from_strict_typing_only_shrinks() -> None:
     # the checker sees an app module however it is excused (any option on an app.* module counts)
     grown = '[[tool.mypy.overrides]]\nmodule = "app.cli.rounds"\ndisallow_untyped_defs = false\n'
     assert "app.cli.rounds" in mypy_excused(f"[tool.mypy]\n{grown}")
+
+
+def github_anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped (CJK kept), spaces to hyphens."""
+    text = re.sub(r"[`*_]", "", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(markdown: str) -> set[str]:
+    found: set[str] = set()
+    seen: dict[str, int] = {}
+    for line in re.sub(r"(?ms)^```.*?^```", "", markdown).splitlines():
+        heading = re.match(r"#{1,6} (.+)", line)
+        if heading:
+            slug = github_anchor(heading.group(1))
+            n = seen.get(slug, 0)
+            seen[slug] = n + 1
+            found.add(slug if n == 0 else f"{slug}-{n}")
+    return found
+
+
+_LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def relative_links(markdown: str) -> list[str]:
+    """The targets of the Markdown links and images that point inside the repository."""
+    text = re.sub(r"(?ms)^```.*?^```", "", markdown)
+    text = re.sub(r"`[^`\n]*`", "", text)  # code spans are not links
+    return [t for t in _LINK.findall(text) if not re.match(r"[a-z][a-z0-9+.-]*:", t)]
+
+
+def test_the_link_reader() -> None:
+    text = "[a](docs/x.md#two-words) ![b](docs/screenshots/p.png) [c](https://e.org) `[d](no.md)`\n## Two words\n"
+    assert relative_links(text) == ["docs/x.md#two-words", "docs/screenshots/p.png"]
+    assert anchors(text) == {"two-words"}
+    assert (
+        github_anchor("赛场网络 Hall network: pairings and standings")
+        == "赛场网络-hall-network-pairings-and-standings"
+    )
+
+
+def test_every_relative_link_of_the_documentation_resolves() -> None:
+    pages = [ROOT / name for name in ("README.md", "CHANGELOG.md", "CONTRIBUTING.md", "LICENSE")]
+    pages += sorted(DOCS.rglob("*.md"))
+    broken = []
+    for page in pages:
+        if not page.exists() or page.suffix != ".md":
+            continue
+        text = page.read_text(encoding="utf-8")
+        for target in relative_links(text):
+            path, _, anchor = target.partition("#")
+            resolved = (page.parent / path).resolve() if path else page
+            where = f"{page.relative_to(ROOT)} → {target}"
+            if not resolved.exists():
+                broken.append(f"{where}: no such file")
+            elif anchor and resolved.suffix == ".md" and anchor not in anchors(resolved.read_text("utf-8")):
+                broken.append(f"{where}: no such heading")
+    assert not broken, "\n".join(broken)
+
+
+def test_the_frozen_builds_lock_pins_every_shipped_package() -> None:
+    """requirements-dist.lock (make dist) names an exact version of every dependency pyproject declares
+    for running, and of PyInstaller; the Windows-only ones carry their marker."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    pins: dict[str, Requirement] = {}
+    for line in (ROOT / "requirements-dist.lock").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            req = Requirement(line)
+            assert len(req.specifier) == 1 and next(iter(req.specifier)).operator == "==", line
+            pins[canonicalize_name(req.name)] = req
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    for spec in [*project["dependencies"], *project["optional-dependencies"]["dist"]]:
+        req = Requirement(spec)
+        name = canonicalize_name(req.name)
+        assert name in pins, f"{req.name} is shipped but not locked: run make lock"
+        version = next(iter(pins[name].specifier)).version
+        assert req.specifier.contains(version), (
+            f"{req.name}=={version} is outside pyproject's {req.specifier}"
+        )
+    assert {"pefile", "pywin32-ctypes"} <= {n for n, r in pins.items() if r.marker is not None}

@@ -31,6 +31,8 @@ def test_every_case_of_the_category_is_refused_cleanly_or_done_right(category: s
     assert failures == [], f"{len(failures)} case(s):\n" + "\n".join(failures[:30])
 
 
+@pytest.mark.stress
+@pytest.mark.serial
 def test_two_real_processes_never_both_hold_the_lock() -> None:
     """Two processes racing to create the lock, to take over a stale one, and taking and releasing
     it in a loop (every write slowed to 100 ms: a slow disk widens any gap between creating the lock

@@ -23,6 +23,8 @@ from app.services.results import enter_result
 from app.web.app import ThreadOwner
 from app.web.server import HallServer
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
