@@ -98,7 +98,7 @@ class Termination:
         import ctypes
         from ctypes import wintypes
 
-        handler_type = ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.DWORD)
+        handler_type = ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.DWORD)  # type: ignore[attr-defined,unused-ignore]
 
         def handler(ctrl_type: int) -> bool:
             return self.console_event(int(ctrl_type))

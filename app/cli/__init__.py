@@ -160,7 +160,7 @@ def main(argv: Sequence[str] | None = None, *, hosted: bool = False) -> int:
             if answer is not None:
                 sys.stdout.write(answer.stdout)
                 sys.stderr.write(answer.stderr)
-                return answer.code
+                return int(answer.code)
         handler: Handler = args.func
         if args.command in _NO_PROGRESS_LINE:
             return handler(args)

@@ -1,4 +1,4 @@
-"""Pairing constraints beyond teams (issue 16): named pairs kept apart, and the avoidances in force."""
+"""Pairing constraints beyond teams: named pairs kept apart, and the avoidances in force."""
 
 from __future__ import annotations
 

@@ -112,7 +112,9 @@ def _serve_beside_the_owner(args: argparse.Namespace) -> int:
     url = host.start_hall(args.host, args.port)
     print(qr_text(url))
     print(f"赛场网络由{who_zh}提供：{url}")
-    print("要停止它，请在" + ("窗口的 赛场网络 菜单中停止" if host.owner == "window" else "它的控制台按 Ctrl+C"))
+    print(
+        "要停止它，请在" + ("窗口的 赛场网络 菜单中停止" if host.owner == "window" else "它的控制台按 Ctrl+C")
+    )
     return 0
 
 

@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO, TypeVar
 
-from app.channel.server import Answer, OwnerChannel, Request
-from app.channel.wire import ChannelUnavailable
+from app.channel.server import OwnerChannel, Request
+from app.channel.wire import Answer, ChannelUnavailable
 from app.cli import common
 from app.engine.types import UserError
 

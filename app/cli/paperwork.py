@@ -1,4 +1,4 @@
-"""Regulations as files and the paperwork (issue 16): export / import a regulation, a preset as a file,
+"""Regulations as files and the paperwork: export / import a regulation, a preset as a file,
 the officials and the certificate template."""
 
 from __future__ import annotations

@@ -214,12 +214,12 @@ def cmd_import_players(args: argparse.Namespace) -> int:
 
 
 def cmd_draw_numbers(args: argparse.Namespace) -> int:
-    from app.services.registration import draw_numbers, new_seed
+    from app.services.registration import NumbersMethod, draw_numbers, new_seed
     from app.services.tournaments import tournament_info
 
     with writing(args) as db:
         groups = [args.group] if args.group else [g.name for g in tournament_info(db).groups if g.players]
-        method = "rating" if args.by_rating else "lot"
+        method: NumbersMethod = "rating" if args.by_rating else "lot"
         seed = new_seed() if args.seed is None else args.seed
         for group in groups:
             numbers = draw_numbers(db, group, method=method, seed=seed)

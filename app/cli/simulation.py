@@ -93,7 +93,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             records.append(RoundRecord(r["round"], games, tuple(r.get("byes", []))))
             seeds.append(r.get("seed"))
         entrants = [Entrant(p["no"], p.get("team"), p.get("rating")) for p in players]
-        # absences (请假, late entries' points) and avoidances: issue 16's snapshot keys, read as the
+        # absences (请假, late entries' points) and avoidances: the snapshot's own keys, read as the
         # file's readers read them (the snapshot was checked whole above)
         excused = [(a["player"], a["round"]) for a in data["absences"] if a["group"] == group]
         late = {p["no"]: p.get("late_entry_round") for p in players}

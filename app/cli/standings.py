@@ -80,9 +80,9 @@ def cmd_teams(args: argparse.Namespace) -> int:
         print_json({"group": view.group, "final": view.final, "ranked": rows, "unranked": unranked})
         return 0
     print(f"{view.group} 团体名次{'' if view.final else '（暂列）'}")
-    for r in rows:
-        members = "、".join(f"{m['name']}({m['place']})" for m in r["members"])  # type: ignore[index]
-        print(f"{r['rank']:>3} {r['team']:<8} {members}  合计 {r['total']}  最好 {r['best_place']}")
+    for t in view.ranking.rows:
+        members = "、".join(f"{view.names[no]}({place})" for no, place in t.members)
+        print(f"{t.rank:>3} {t.team:<8} {members}  合计 {t.total}  最好 {t.best_place}")
     for u in unranked:
         print(f"不计名次：{u['team']}（{u['reason']}）")
     return 0
@@ -93,11 +93,11 @@ def cmd_prizes(args: argparse.Namespace) -> int:
 
     with open_file(args.file, read_only=True) as db:
         view = prize_list(db)
-    tables = []
+    tables: list[dict[str, Any]] = []
     for t in view.prizes.tables:
         basis = view.basis.get(t.table.group)
         final = basis is None or basis.final
-        lines = []
+        lines: list[dict[str, Any]] = []
         for line in t.lines:
             key = (t.table.group, line.no) if line.no is not None else None
             lines.append(
@@ -132,12 +132,12 @@ def cmd_prizes(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    for t in tables:
-        mark = "" if t["final"] else "（暂列）"
-        print(f"{t['table']}{mark}（合计 {t['total']} 元）")
-        if not t["final"]:
-            print(f"  {t['basis']}，比赛结束前获奖者和奖金都可能变化")
-        for p in t["prizes"]:  # type: ignore[attr-defined]
+    for table in tables:
+        mark = "" if table["final"] else "（暂列）"
+        print(f"{table['table']}{mark}（合计 {table['total']} 元）")
+        if not table["final"]:
+            print(f"  {table['basis']}，比赛结束前获奖者和奖金都可能变化")
+        for p in table["prizes"]:
             who = p["team"] or (f"{p['no']} {p['name']}" if p["no"] is not None else "（空缺）")
             print(f"  第{p['place']:>2}名 {who:<12} {p['amount']:>6} 元")
     print(f"总计 {view.prizes.grand_total} 元")

@@ -110,7 +110,7 @@ def _coded_values() -> dict[tuple[str, str], frozenset[str]]:
         ("knockout_matches", "colour_method"): values(ColourMethod, extra=("",)),
         ("violations", "kind"): values(ViolationKind),
         ("violations", "source"): frozenset({"arbiter", "auto"}),
-        ("pair_avoidances", "strength"): values(AvoidanceStrength),  # issue 16
+        ("pair_avoidances", "strength"): values(AvoidanceStrength),  # pairing constraints
     }
 
 

@@ -121,12 +121,12 @@ def pid_alive(pid: int) -> bool:
         still_active = 259
         handle = kernel32.OpenProcess(process_query_limited_information, False, pid)
         if not handle:
-            return kernel32.GetLastError() == 5  # access denied: it exists
+            return bool(kernel32.GetLastError() == 5)  # access denied: it exists
         try:
             code = ctypes.c_ulong()
             if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
                 return True
-            return code.value == still_active
+            return bool(code.value == still_active)
         finally:
             kernel32.CloseHandle(handle)
     try:

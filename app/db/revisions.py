@@ -59,3 +59,6 @@ def check_version(path: Path) -> str | None:
             "upgrade the program to open it",
         )
     return revision
+
+
+__all__ = ["MIGRATIONS", "check_version", "file_revision", "head_revision", "known_revisions"]

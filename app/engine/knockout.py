@@ -1,6 +1,6 @@
 """The second stage (第二阶段): the knockout (淘汰赛) of the top players after the Swiss split.
 
-RULES.md §1, §6 (final ranking) and §7. Pure values in, new values out; the services store and load
+docs/rules.md §1, §6 (final ranking) and §7. Pure values in, new values out; the services store and load
 exactly the fields of :class:`Match` (code, round, players, colour lot, deciding colour, games) and the
 seeds, and rebuild the whole bracket with :func:`restore_bracket`.
 

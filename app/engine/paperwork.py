@@ -1,4 +1,4 @@
-"""The paperwork of an event (issue 16): its officials, the organiser, the seal line and the prize
+"""The paperwork of an event: its officials, the organiser, the seal line and the prize
 certificate's editable template — as one immutable value, kept in the tournament file and in the
 regulation file (``[paperwork]``) so that next year's event starts from this one.
 

@@ -1,4 +1,4 @@
-"""Keeping personal numbers and the arbiter's folders out of public documents (RULES.md §11).
+"""Keeping personal numbers and the arbiter's folders out of public documents (docs/rules.md §11).
 
 Free text that reaches a public document — the audit log's "what and why" in the result workbook,
 a unit — may quote an ID or phone number in any spelling the registration accepts, or a file's full

@@ -1,4 +1,4 @@
-"""Registration (报名) checks and the draw for sequence numbers (序号), RULES.md §2–§3.
+"""Registration (报名) checks and the draw for sequence numbers (序号), docs/rules.md §2–§3.
 
 Everything here is pure: a :class:`PlayerEntry` and a :class:`RegistrationContext` (what the
 tournament already holds, the rules, and the time the caller says it is) go in; a

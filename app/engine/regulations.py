@@ -1,6 +1,6 @@
 """The regulation (竞赛规程) of a tournament as one typed, immutable value.
 
-Everything RULES.md calls a *setting* lives here, with the default of RULES.md. A tournament
+Everything docs/rules.md calls a *setting* lives here, with the default of docs/rules.md. A tournament
 stores its ``Regulations`` (as the dict of :func:`regulations_to_dict`) and every rule module
 reads its settings from it. ``PRESETS["tianshui-2024"]`` is the 2024 Tianshui event exactly.
 
@@ -34,7 +34,7 @@ class TeamAvoidance(enum.Enum):
 
 
 class SeedingOrder(enum.Enum):
-    """How sequence numbers are given (RULES.md §3)."""
+    """How sequence numbers are given (docs/rules.md §3)."""
 
     LOT = "lot"  # 抽签
     RATING = "rating"  # by rating first, unrated drawn by lot after them
@@ -48,7 +48,7 @@ class ScoreGroupOrder(enum.Enum):
 
 
 class Tiebreak(enum.Enum):
-    """One link of the individual ranking chain after 积分 (RULES.md §6)."""
+    """One link of the individual ranking chain after 积分 (docs/rules.md §6)."""
 
     OPPONENT_SCORE = "opponent_score"  # 对手分
     WINS = "wins"  # 胜局
@@ -119,7 +119,7 @@ class TimeControl:
 
 @dataclass(frozen=True, slots=True)
 class Points:
-    """Points per result (RULES.md §4). Draw points may depend on colour."""
+    """Points per result (docs/rules.md §4). Draw points may depend on colour."""
 
     win: int = 2
     red_draw: int = 1
@@ -159,7 +159,7 @@ MAX_SETTING_INT = 2**53  # any whole-number setting (stored as JSON, read by eve
 
 @dataclass(frozen=True, slots=True)
 class GroupFormat:
-    """A group (组别) and its format (RULES.md §1)."""
+    """A group (组别) and its format (docs/rules.md §1)."""
 
     name: str
     teams: bool = True
@@ -176,7 +176,7 @@ class LateEntryPoints(enum.Enum):
 
 
 class AvoidanceStrength(enum.Enum):
-    """How strongly two players are kept apart (feature of issue 16: pairing constraints)."""
+    """How strongly two players are kept apart (pairing constraints: 绝对回避 / 尽量回避)."""
 
     ABSOLUTE = "absolute"  # 绝对回避: never paired in those rounds (no edge)
     WEAK = "weak"  # 尽量回避: paired only where avoiding them would cost S1 (ranked just below S1)
@@ -539,9 +539,10 @@ class Regulations:
         """The announced start of round ``number``, if the schedule has it."""
         return next((t for t in self.schedule if t.round == number), None)
 
+
 def check_public_texts(reg: Regulations) -> None:
     """The regulation's texts printed on every public page — the event's name, the venue, the group
-    and prize-table names — hold no phone or ID number (RULES.md §11); :class:`UserError` naming the
+    and prize-table names — hold no phone or ID number (docs/rules.md §11); :class:`UserError` naming the
     key. Checked where a regulation enters (a new event, a change, a file, a snapshot), not when a
     stored one is read: the public outputs mask such a number as a second line of defence."""
     from app.engine.privacy import looks_personal

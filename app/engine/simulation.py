@@ -198,7 +198,7 @@ class FindingKind(enum.Enum):
     DIFFERENT_COLOURS = "different_colours"
     DIFFERENT_BYE = "different_bye"
     NO_LEGAL_PAIRING = "no_legal_pairing"
-    AVOIDANCE = "avoidance"  # an absolutely avoided pair was made (issue 16)
+    AVOIDANCE = "avoidance"  # an absolutely avoided pair was made (绝对回避)
 
     @property
     def breaks_hard_constraint(self) -> bool:
@@ -232,7 +232,7 @@ def check_event(
 
     The pool of round r is the players who appear in round r (games or bye). ``seeds[r-1]`` is the
     recorded seed of round r (``None``: colours of pairs without history are not compared).
-    ``constraints_for(r)``: the avoidances in force in round r (issue 16), used by the re-pairing; an
+    ``constraints_for(r)``: the avoidances in force in round r (pairing constraints), used by the re-pairing; an
     absolutely avoided pair in the stored round is reported. ``annulled``: player → the
     first round paired after he was disqualified with his games annulled (取消成绩，已赛对局作废);
     from that round on the re-pairing counts his games as forfeits by him, as the pairing did

@@ -101,7 +101,7 @@ def clean_text(
 
 def public_text(text: str, what_zh: str, what_en: str, max_len: int, *, required: bool = False) -> str:
     """:func:`clean_text` for a text printed on public lists and pages: a phone or ID number (in any
-    spelling) or a path in it is refused, with the field named (RULES.md §11)."""
+    spelling) or a path in it is refused, with the field named (docs/rules.md §11)."""
     from app.engine.privacy import looks_personal
 
     cleaned = clean_text(text, what_zh, what_en, max_len, required=required)

@@ -126,7 +126,7 @@ def player_points(event: TrfEvent) -> dict[int, float]:
             total[g.black] = total.get(g.black, 0.0) + black
         for no in rnd.byes:
             total[no] = total.get(no, 0.0) + event.points.bye
-        for absence in rnd.absent:  # a late entry's compensation (issue 16); an excused round adds 0
+        for absence in rnd.absent:  # a late entry's compensation (points only); an excused round adds 0
             total[absence.no] = total.get(absence.no, 0.0) + absence.points
     return total
 

@@ -3,7 +3,7 @@
 The stored log keeps machine values (``enter_result``, ``red_win``, JSON before/after, ``player:12``);
 here every line becomes: when, who, what was done (a verb), to what (a player by group, number and
 name), the change in words (``未录入 → 红胜``, ``缴费：否 → 是``), and the reason — in Chinese and in
-English. Personal numbers quoted by a line are masked (RULES.md §11); the stored values stay as they
+English. Personal numbers quoted by a line are masked (docs/rules.md §11); the stored values stay as they
 are (the CSV export and the snapshot keep them).
 """
 
@@ -68,7 +68,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "refused_records": ("拒不录谱记犯规", "refusals to record"),
     "take_over_lock": ("接管上次未正常关闭留下的锁", "stale lock taken over"),
     "restore_backup": ("从备份恢复", "restored from a backup"),
-    # the hall network (issue 15)
+    # the hall network
     "issue_deputy_token": ("发放副裁判录入权限", "deputy access issued"),
     "revoke_deputy_token": ("收回副裁判录入权限", "deputy access revoked"),
     "deputy_submit_result": ("副裁判报送成绩", "result sent by a deputy"),
@@ -76,7 +76,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "reject_deputy_result": ("退回副裁判报送的成绩", "deputy's result sent back"),
     "reopen_deputy_result": ("重新处理副裁判报送的成绩", "deputy's result reopened"),
     "set_hall_address": ("设置赛场网络地址", "hall address set"),
-    # issue 16: absence and re-entry, pairing constraints, the paperwork
+    # absence and re-entry, pairing constraints, the paperwork
     "excuse_absence": ("请假", "excused from a round"),
     "cancel_absence": ("取消请假", "absence cancelled"),
     "reenter_player": ("退赛后恢复参赛", "re-entered after withdrawal"),

@@ -167,11 +167,11 @@ def save_bracket(s: Session, group: Group, bracket: Bracket) -> None:
             continue
         rnd = _round(s, group, m.round_number)
         for number, kg in wanted.items():
-            g = existing.get(number)
-            if g is None:
-                g = GameRow(round_id=rnd.id, board=plan.board, game_no=number, match_id=row.id)
-                s.add(g)
-            g.kind, g.red_id, g.black_id, g.result = (
+            game = existing.get(number)
+            if game is None:
+                game = GameRow(round_id=rnd.id, board=plan.board, game_no=number, match_id=row.id)
+                s.add(game)
+            game.kind, game.red_id, game.black_id, game.result = (
                 kg.kind.value,
                 id_of[kg.red],
                 id_of[kg.black],

@@ -1,4 +1,4 @@
-"""Pairing constraints beyond teams (issue 16): the named pairs the arbiter keeps apart (家属回避 …) and the
+"""Pairing constraints beyond teams: the named pairs the arbiter keeps apart (家属回避 …) and the
 avoidances in force in a round (the regulation's unit / region rules with them), for the pairing, the
 overrides' warnings and the window.
 
@@ -215,6 +215,7 @@ def constraints_in_round(s: Session, g: Group, reg: Regulations, round_number: i
                 Player.group_id == g.id, Player.no.is_not(None)
             )
         )
+        if no is not None
     ]
     named = [
         (v.first, v.second, v.strength.value, v.from_round, v.to_round, v.reason) for v in _pair_rows(s, g)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -180,12 +180,8 @@ def demo_field(seed: int = 2024, players: int = 160, *, absent: int = 0) -> list
         picked = rng.sample(range(len(field)), min(absent * 2, len(field)))
         for k, i in enumerate(picked):
             p = field[i]
-            field[i] = DemoPlayer(**{**_asdict(p), "fee_paid": k % 2 == 1, "checked_in": k % 2 == 0})
+            field[i] = replace(p, fee_paid=k % 2 == 1, checked_in=k % 2 == 0)
     return field
-
-
-def _asdict(p: DemoPlayer) -> dict[str, object]:
-    return {name: getattr(p, name) for name in DemoPlayer.__slots__}
 
 
 PLAYED_TO_END = "end"

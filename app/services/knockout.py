@@ -1,4 +1,4 @@
-"""The second stage: the knockout bracket after the split (RULES.md §7).
+"""The second stage: the knockout bracket after the split (docs/rules.md §7).
 
 Stored as one ``knockout_matches`` row per match of the bracket (code, round, players, colour lot,
 deciding colour) and the match's games as rows of their round (``games.match_id``, ``game_no``,

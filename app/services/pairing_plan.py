@@ -131,7 +131,7 @@ def constraints_from_rows(
     players: Iterable[tuple[int, str, str, str]],
     named: Iterable[tuple[int, int, str, int, int, str]],
 ) -> RoundConstraints:
-    """The avoidances in force in ``round_number`` (issue 16): the regulation's unit and region rules
+    """The avoidances in force in ``round_number`` (pairing constraints): the regulation's unit and region rules
     on each numbered player's ``(no, unit, team name, region)`` — the team's name where no unit is
     given — and the named pairs ``(first, second, strength, from, to, reason)``."""
     facts = [ConstraintFacts(no, unit or team or "", region or "") for no, unit, team, region in players]

@@ -129,7 +129,7 @@ def _entity(p: Player) -> str:
 
 def _snapshot(p: Player) -> dict[str, object]:
     """A player's registration as the audit log keeps it: the ID number and the phone masked as on
-    public documents (RULES.md §11) — the log is exported and printed, and personal numbers go into
+    public documents (docs/rules.md §11) — the log is exported and printed, and personal numbers go into
     no audit text."""
     values = _full(p)
     values["id_number"] = mask_id_number(p.id_number)

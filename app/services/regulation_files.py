@@ -1,4 +1,4 @@
-"""Regulations as files (issue 16): a tournament's regulation — the TOML behind the presets — written to a
+"""Regulations as files: a tournament's regulation — the TOML behind the presets — written to a
 file and read back, into this event or into a new one, so that next year's event starts from this one.
 
 The file is the regulation's TOML (every setting of :class:`~app.engine.regulations.Regulations`, the

@@ -224,7 +224,7 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
 def pair_next_round(
     db: Database, group: str, *, seed: int | None = None, who: str = audit.DEFAULT_ARBITER
 ) -> PairingOutcome:
-    """Pair the group's next Swiss round and store it (RULES.md §5).
+    """Pair the group's next Swiss round and store it (docs/rules.md §5).
 
     Refused while the previous round has boards without a result (they are listed), before the
     numbers are drawn, past the last round, and after the split until the knockout exists. Players
@@ -255,7 +255,7 @@ def pair_next_round(
             order = ranking_after(s, g, reg, number - 1)
             rank_keys = {no: (i,) for i, no in enumerate(order)}
         pool = pool_for(state, reg, number, excluded | set(withdrawn), rank_keys)  # less the excused (请假)
-        constraints = constraints_in_round(s, g, reg, number)  # 同单位 / 同地区 / 指定回避 (issue 16)
+        constraints = constraints_in_round(s, g, reg, number)  # 同单位 / 同地区 / 指定回避
         pairing = pair_round(pool, number, reg.pairing, used_seed, constraints)
         offset = _knockout_boards(s, g, number)
         ids = {p.no: p.id for p in g.players if p.no is not None}

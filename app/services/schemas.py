@@ -190,8 +190,8 @@ class PlayerDoc(_Strict):
     dq_games: _literal("", "stand", "annul") = ""
     registered_at: IsoDateTime | None = None
     late_entry_round: RoundNo | None = None
-    region: Region = ""  # issue 16
-    reentry_round: RoundNo | None = None  # issue 16: paired again from this round after a withdrawal
+    region: Region = ""  # 地区, for the region avoidances and the local prizes
+    reentry_round: RoundNo | None = None  # re-entry: paired again from this round after a withdrawal
 
 
 class GameDoc(_Strict):
@@ -263,7 +263,7 @@ class AuditDoc(_Strict):
     reason: _plain(REASON_MAX * 4) = ""
 
 
-# issue 16: absence and re-entry, named pair avoidances, the paperwork
+# absence and re-entry, named pair avoidances, the paperwork
 
 
 class AbsenceDoc(_Strict):

@@ -194,7 +194,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
         "knockout": matches,
         "violations": violations,
         "records": records,
-        # issue 16 (absence and re-entry, pairing constraints): clearly named keys of their own
+        # absence and re-entry, pairing constraints: clearly named keys of their own
         "absences": [
             {
                 "group": player_group[a.player_id],
@@ -588,7 +588,7 @@ def _whole(value: Any, where: str) -> int:
 
 
 def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> None:
-    """The keys of issue 16: excused absences, named pair avoidances and the paperwork (officials,
+    """The keys of the arbiters' requests: excused absences, named pair avoidances and the paperwork (officials,
     certificate template), all absent in older snapshots."""
     paperwork = data.get("paperwork")
     for key in ("absences", "pair_avoidances"):

@@ -1,4 +1,4 @@
-"""Standings, final ranking, team ranking and prizes of a group (RULES.md §6, §9, §10).
+"""Standings, final ranking, team ranking and prizes of a group (docs/rules.md §6, §9, §10).
 
 Everything is computed from the games on every call (no stored ranking), so a corrected result
 changes every later standing and tiebreak by itself.
@@ -35,6 +35,7 @@ from app.engine.types import (
     GameResult,
     Gender,
     IdDocument,
+    PlayerStatus,
     RoundRecord,
     UserError,
     ViolationKind,
@@ -138,9 +139,42 @@ class StandingLine:
     # in the final ranking: what separates this player from the next one in the final order
     final_separation: FinalSeparation | None = None
 
-    def __getattr__(self, name: str) -> object:
-        # team, status, score, opponent_score, wins, violations, black_games, black_wins, progressive
-        return getattr(self.standing, name)
+    # the engine row's values, read through (no copy: the final standings of 5,000 make many lines)
+    @property
+    def team(self) -> str | None:
+        return self.standing.team
+
+    @property
+    def status(self) -> PlayerStatus:
+        return self.standing.status
+
+    @property
+    def score(self) -> int:
+        return self.standing.score
+
+    @property
+    def opponent_score(self) -> int:
+        return self.standing.opponent_score
+
+    @property
+    def wins(self) -> int:
+        return self.standing.wins
+
+    @property
+    def violations(self) -> int:
+        return self.standing.violations
+
+    @property
+    def black_games(self) -> int:
+        return self.standing.black_games
+
+    @property
+    def black_wins(self) -> int:
+        return self.standing.black_wins
+
+    @property
+    def progressive(self) -> int | None:
+        return self.standing.progressive
 
     def _separation(self) -> ranking.Separation | FinalSeparation | None:
         return self.final_separation if self.final_separation is not None else self.standing.separated_by

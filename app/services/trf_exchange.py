@@ -48,7 +48,7 @@ def trf_event_of(snapshot: dict[str, Any], group: str) -> TrfEvent:
         for r in snapshot["rounds"]
         if r["group"] == group and r.get("stage", "swiss") == "swiss"
     ]
-    # issue 16: excused rounds and late entries' compensation (points only) from the snapshot's keys
+    # absence and re-entry: excused rounds and late entries' compensation (points only) from the snapshot's keys
     excused: dict[int, set[int]] = {}
     for a in snapshot.get("absences", []):
         if a.get("group") == group:

@@ -512,7 +512,7 @@ class MainWindow(QMainWindow):
         self.open_file(path)
 
     def new_from_regulation_file(self) -> None:
-        """A new event from a regulation file exported from an earlier one (issue 16): the file gives
+        """A new event from a regulation file exported from an earlier one (regulation files): the file gives
         the settings, the new-event dialog (with the file as its template) this event's own name,
         dates, venue, deadline and groups."""
         from app.services.regulation_files import read_regulation_file

@@ -26,8 +26,8 @@ from PySide6.QtWidgets import (
 from app.ui import file_dialogs
 from app.ui.i18n import translate_noop
 
-#: (document name in the exports service, label in the 打印 menu), in the order of OUTPUTS.md; a name
-#: ``doc:order`` prints a list in that order (issue 16: by rating, by name).
+#: (document name in the exports service, label in the 打印 menu), in the order of docs/outputs.md; a name
+#: ``doc:order`` prints a list in that order (by rating, by name).
 PRINTED = (
     ("table-cards", translate_noop("PrintMenu", "台卡")),
     ("pairings", translate_noop("PrintMenu", "对阵表")),

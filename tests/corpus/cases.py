@@ -82,7 +82,7 @@ NUMERIC_OPTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("deputy", EVENT, "--boards", "1-3", "--name", "副裁判"), "--round"),
     (("pending", EVENT), "--round"),
     (("serve", EVENT), "--port"),
-    # issue 16: absence and re-entry, named pair avoidances
+    # absence and re-entry, named pair avoidances
     (("excuse", EVENT, "--round", "3", "--reason", "请假"), "--player"),
     (("excuse", EVENT, "--player", "3", "--reason", "请假"), "--round"),
     (("cancel-excuse", EVENT, "--round", "3"), "--player"),
@@ -344,7 +344,7 @@ def cli_arguments() -> list[Case]:
             ("records", EVENT, "-o", "{ws}/out/r.pgn"),
             expect="refuse",
         ),
-        # issue 16's commands, each asked for what cannot be
+        # the commands of absence, constraints and paperwork, each asked for what cannot be
         *(
             Case("CLI arguments", name, argv, expect="refuse")
             for name, argv in (
@@ -757,7 +757,7 @@ def _certificate_file(text: str) -> Callable[[Path], None]:
     return make
 
 
-#: issue 16's free texts: (label, command line, preparation, labels of HOSTILE_TEXTS the field may hold)
+#: the free texts of absence, constraints and paperwork: (label, command line, preparation, labels of HOSTILE_TEXTS the field may hold)
 TEXT_FIELDS_16: tuple[
     tuple[str, Callable[[str], tuple[str, ...]], Callable[[str], Any] | None, frozenset[str]], ...
 ] = (
@@ -916,7 +916,7 @@ SNAPSHOT_FIELDS: tuple[tuple[str, ...], ...] = (
     ("groups", 0, "teams"),
     ("violations",),
     ("tournament", "settings", "points", "win"),
-    # issue 16
+    # region, absences, named pair avoidances, paperwork
     ("players", 0, "region"),
     ("players", 0, "reentry_round"),
     ("absences",),
@@ -1051,7 +1051,7 @@ def json_documents() -> list[Case]:
             lambda d: d["players"][0].update(id_type="passport", id_number="E1234567", birth_date=None),
         ),
         ("audit line with a control character", lambda d: d["audit"].append({"action": "x\x1b[2J"})),
-        # issue 16's keys
+        # the keys of absence, constraints and paperwork
         (
             "absence of an unknown player",
             lambda d: d.update(absences=[{"group": GROUP, "player": 99, "round": 3}]),

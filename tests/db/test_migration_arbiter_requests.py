@@ -1,4 +1,4 @@
-"""Migration 0004 (issue 16, after 0003 the hall network): an old file gains the region and re-entry
+"""Migration 0004 (the arbiters' requests, after 0003 the hall network): an old file gains the region and re-entry
 columns and the absences and pair-avoidance tables, its data intact; new rows can be written at once."""
 
 import shutil

@@ -1,4 +1,4 @@
-"""The audit viewer's sentences: every action the program logs has one, and issue 16's actions say
+"""The audit viewer's sentences: every action the program logs has one, and the actions of absence, constraints and paperwork say
 what changed in words (the round excused, the avoidance and its rounds, the officials who sign)."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def test_every_logged_action_has_a_sentence() -> None:
     assert sorted(logged - set(ACTIONS)) == []
 
 
-def test_issue_16_actions_in_words(tmp_path: Path) -> None:
+def test_absence_constraint_and_paperwork_actions_in_words(tmp_path: Path) -> None:
     db = import_snapshot(snapshot([player(i, f"棋手{i}") for i in range(1, 7)]), tmp_path / "t.xqt")
     excuse_absence(db, OPEN, 3, 2, "家中有事")
     cancel_absence(db, OPEN, 3, 2, reason="改变主意")

@@ -1,4 +1,4 @@
-"""Pairing constraints through the services (issue 16): named pairs stored and logged, the regulation's
+"""Pairing constraints through the services: named pairs stored and logged, the regulation's
 unit / region rules, the pairing and its explanation, the overrides' warnings, the snapshot check."""
 
 from __future__ import annotations

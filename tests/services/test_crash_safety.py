@@ -52,7 +52,11 @@ for command in sys.stdin:
         i += 1
 """
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX"),
+    pytest.mark.stress,
+    pytest.mark.serial,
+]
 
 
 def _expected(i: int) -> tuple[int, str]:

@@ -1,4 +1,4 @@
-"""Issue 16 in the window: officials and certificate template (typed, saved, undone, previewed), the new
+"""The paperwork in the window: officials and certificate template (typed, saved, undone, previewed), the new
 documents from the 打印 menu, a regulation file exported and a new event started from it, category prizes
 in the settings and the prizes view."""
 

@@ -1,4 +1,4 @@
-"""A whole event driven through the real window (issue 6, "Done means").
+"""A whole event driven through the real window (the window's acceptance: every step of the event from the keyboard).
 
 New tournament from the preset through the new-event dialog (this year's name, dates and deadline) →
 Excel import with its preview (every row within the deadline, no override) → the

@@ -19,6 +19,8 @@ from app.web.server import HallServer
 from bench.hall_load import delivery, run_load
 
 
+@pytest.mark.stress
+@pytest.mark.serial
 def test_twenty_phones_are_served_and_told_of_a_change(db: Any, owner: ThreadOwner) -> None:
     server = HallServer(db, owner, port=0, poll_seconds=0.2)
     url = server.start()

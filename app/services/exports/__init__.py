@@ -12,7 +12,7 @@ name. The read models by subject: :mod:`.rounds` (table cards, pairings, results
 (entry lists, check-in sheet), :mod:`.knockout` (bracket), :mod:`.event` (the workbook, the public
 site, the results book, certificates, avoidances); :mod:`.output` renders and writes them.
 
-Privacy is structural (RULES.md §11): only :func:`payout_sheet` and :func:`internal_entry_list`
+Privacy is structural (docs/rules.md §11): only :func:`payout_sheet` and :func:`internal_entry_list`
 read ID and phone numbers; every other document is built from values that have no such field.
 """
 
@@ -45,7 +45,7 @@ from app.services.exports.registry import document
 from app.services.exports.rounds import pairing_list, record_sheets, round_results, table_cards
 from app.services.exports.standings import crosstable, standings, team_standings_model
 
-#: The documents ``xqarbiter print`` knows, in the order of OUTPUTS.md.
+#: The documents ``xqarbiter print`` knows, in the order of docs/outputs.md.
 DOCUMENTS = NAMES
 #: Documents of one round of one group.
 ROUND_DOCUMENTS = names(lambda d: d.scope is Scope.ROUND)

@@ -30,7 +30,7 @@ def event_header(
     info: TournamentInfo, group: str = "", number: int | None = None, round_label: str = ""
 ) -> model.EventHeader:
     reg = info.regulations
-    return model.EventHeader(  # a number that reached a stored name is masked (RULES.md §11)
+    return model.EventHeader(  # a number that reached a stored name is masked (docs/rules.md §11)
         event_name=mask_personal(info.name),
         group=mask_personal(group),
         round=number,

@@ -1,4 +1,4 @@
-"""The prize list (public) and the payout sheet (internal, with the personal numbers) (RULES.md §10)."""
+"""The prize list (public) and the payout sheet (internal, with the personal numbers) (docs/rules.md §10)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Standings, crosstable and team standings of a group, after a round or final (RULES.md §6, §9)."""
+"""Standings, crosstable and team standings of a group, after a round or final (docs/rules.md §6, §9)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ The preset is chosen by its name (never by its key); the fields start from
 OK asks the service, and a refusal (no name, the end before the start, a deadline after the first
 day, duplicate groups) is shown in the dialog, which stays open.
 
-From a regulation file (文件 → 从规程文件新建赛事, issue 16) the same dialog opens with the file as its
+From a regulation file (文件 → 从规程文件新建赛事, regulation files) the same dialog opens with the file as its
 template, shown by the file's name instead of the preset list: the file gives every setting, the
 dialog the event's own name, dates, venue, deadline and groups.
 """

@@ -145,8 +145,9 @@ class PendingPanel(QGroupBox):
             self.list.addTopLevelItem(item)
             if line.id == keep:
                 self.list.setCurrentItem(item)
-        if self.list.currentItem() is None and self.list.topLevelItemCount():
-            self.list.setCurrentItem(self.list.topLevelItem(0))
+        first = self.list.topLevelItem(0)
+        if self.list.currentItem() is None and first is not None:
+            self.list.setCurrentItem(first)
         self.setTitle(self.tr("待确认（%1）").replace("%1", str(len(lines))))
         self.setVisible(bool(lines))
 

@@ -1,4 +1,4 @@
-"""The engine's documentation and ``why`` say RULES.md §5's rulings on L and S3 in its own words:
+"""The engine's documentation and ``why`` say docs/rules.md §5's rulings on L and S3 in its own words:
 L counts the whole score groups skipped (not the pairs), and S3 is one sum of the floater's cost
 and the order inside the groups (traded against each other, not ranked one above the other)."""
 
