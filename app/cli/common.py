@@ -147,7 +147,20 @@ def path_arg(text: str) -> str:
 
 #: the arguments that name a file or a folder, in every command (``path_arg`` is their type)
 PATH_DESTS = frozenset(
-    {"file", "xlsx", "out", "input", "snapshot", "pgn", "backup", "trf", "toml", "regulation", "template"}
+    {
+        "file",
+        "xlsx",
+        "out",
+        "input",
+        "snapshot",
+        "pgn",
+        "backup",
+        "trf",
+        "toml",
+        "regulation",
+        "template",
+        "event",
+    }
 )
 
 

@@ -79,7 +79,8 @@ def test_what_the_owner_does_with_the_file_open_opens_none_of_its_names(tmp_path
     from app.services import hall
     from app.services.backups import check_file, list_backups, make_backup
     from app.services.demo import create_demo
-    from app.services.exports import DOCUMENTS, render_pdf, write_public_site, write_result_workbook
+    from app.services.exports import DOCUMENTS, render_pdf, write_result_workbook
+    from app.services.public_pages import write_public_site
     from app.services.results import enter_result
     from app.services.rounds import close_round, pair_next_round, round_view
     from app.services.snapshot import export_snapshot

@@ -98,7 +98,7 @@ def test_a_number_already_in_a_stored_event_name_is_masked_on_public_outputs(tmp
     import sqlite3
 
     from app.services.exports import standings as standings_model
-    from app.services.exports import write_public_site
+    from app.services.public_pages import write_public_site
     from app.services.rounds import pair_next_round
 
     path = tmp_path / "old.xqt"
