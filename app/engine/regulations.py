@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import tomllib
 import types
 import typing
@@ -22,6 +23,28 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from app.engine.formats import (
+    COMMON_STAGE_KEYS,
+    MAX_KNOCKOUT,
+    MAX_POOLS,
+    MAX_ROUND_ROBIN,
+    STAGE_KEYS,
+    ColourRule,
+    Entrants,
+    MatchFormat,
+    Stage,
+    StageKind,
+    legacy_match_format,
+    legacy_shape,
+    legacy_stages,
+    plan_stages,
+    source_stage,
+    total_rounds,
+)
+from app.engine.formats import DecidingDraw as DecidingDraw  # re-exported: rules modules read them here
+from app.engine.formats import PlacementRule as PlacementRule
+from app.engine.formats import Tiebreak as Tiebreak
+from app.engine.formats import TimeControl as TimeControl
 from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, REGION_MAX, UNIT_MAX, clean_text
 from app.engine.types import Colour, GameResult, UserError
 
@@ -48,44 +71,6 @@ class ScoreGroupOrder(enum.Enum):
     TIEBREAKS = "tiebreaks"
 
 
-class Tiebreak(enum.Enum):
-    """One link of the individual ranking chain after 积分 (RULES.md §6)."""
-
-    OPPONENT_SCORE = "opponent_score"  # 对手分
-    WINS = "wins"  # 胜局
-    VIOLATIONS = "violations"  # 犯规, fewer first
-    BLACK_GAMES = "black_games"  # 后走局数
-    BLACK_WINS = "black_wins"  # 后走胜局
-    PROGRESSIVE = "progressive"  # 累进分
-    PREVIOUS_ROUNDS = "previous_rounds"  # 比较前一轮成绩，直至区分
-
-    @property
-    def zh(self) -> str:
-        return {
-            Tiebreak.OPPONENT_SCORE: "对手分",
-            Tiebreak.WINS: "胜局",
-            Tiebreak.VIOLATIONS: "犯规",
-            Tiebreak.BLACK_GAMES: "后走局数",
-            Tiebreak.BLACK_WINS: "后走胜局",
-            Tiebreak.PROGRESSIVE: "累进分",
-            Tiebreak.PREVIOUS_ROUNDS: "前轮成绩",
-        }[self]
-
-
-class DecidingDraw(enum.Enum):
-    """What a drawn deciding game (附加赛) means."""
-
-    BLACK_WINS = "black_wins"  # 和棋黑胜 (2020 rules art. 30)
-    REPEAT = "repeat"  # repeat with colours swapped until decisive
-
-
-class PlacementRule(enum.Enum):
-    """How knockout places 5–8 are decided."""
-
-    BRACKET = "bracket"  # quarter-final losers play a small bracket
-    STANDING = "standing"  # by standing after the Swiss stage
-
-
 class DisqualifiedGames(enum.Enum):
     """What becomes of a disqualified player's games (the arbiter chooses; default below)."""
 
@@ -98,21 +83,6 @@ class ShortDrawViolation(enum.Enum):
 
     BOTH = "both"
     BLACK_ONLY = "black_only"
-
-
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    minutes: int
-    increment_seconds: int
-
-    @property
-    def label(self) -> str:
-        """``20′+10″`` as printed on table cards."""
-        return f"{self.minutes}′+{self.increment_seconds}″"
-
-    @property
-    def label_zh(self) -> str:
-        return f"每方{self.minutes}分钟，每步加{self.increment_seconds}秒"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +117,7 @@ class Points:
         raise AssertionError(result)  # pragma: no cover
 
 
-MAX_ROUNDS = 30
+MAX_ROUNDS = 60  # a double round robin of 24 takes 46
 MAX_GROUPS = 20
 MAX_POINTS = 100
 MAX_CAPACITY = 100_000
@@ -157,13 +127,93 @@ MAX_SETTING_INT = 2**53  # any whole-number setting (stored as JSON, read by eve
 
 @dataclass(frozen=True, slots=True)
 class GroupFormat:
-    """A group (组别) and its format (RULES.md §1)."""
+    """A group (组别) and its format: the stages it runs (RULES.md §1, :mod:`app.engine.formats`).
+
+    The default is the 2024 event's: 8 Swiss rounds, then the top 8 play a knockout while the others
+    continue the Swiss for 3 rounds. Old regulation files give ``rounds``, ``swiss_rounds`` and
+    ``knockout_size`` instead of ``stages``; they are read as :func:`legacy_group` (see
+    :func:`regulations_from_dict`).
+    """
 
     name: str
     teams: bool = True
-    rounds: int = 11
-    swiss_rounds: int = 8  # Swiss rounds before the split
-    knockout_size: int = 8  # 0 = pure Swiss
+    stages: tuple[Stage, ...] = legacy_stages(11, 8, 8)
+
+    @property
+    def legacy(self) -> tuple[int, int, int] | None:
+        """(rounds, swiss_rounds, knockout_size) when the format is a Swiss with or without a top-N
+        knockout (the format of old files and of the settings' simple table), else None."""
+        return legacy_shape(self.stages)
+
+    @property
+    def knockout_size(self) -> int:
+        """The size of a top-N knockout after a Swiss stage (0 = none)."""
+        shape = self.legacy
+        return shape[2] if shape else 0
+
+    @property
+    def swiss_rounds(self) -> int:
+        """The Swiss rounds before a top-N knockout (the split), or all of them."""
+        shape = self.legacy
+        return shape[1] if shape else 0
+
+    @property
+    def rounds(self) -> int:
+        """The group's rounds as far as the regulation alone says; a stage whose length depends on its
+        entrants (a round robin, a stand-alone knockout) counts its largest possible length here — the
+        services know the real number once the entrants are (:func:`app.engine.formats.plan_stages`)."""
+        exact = total_rounds(plan_stages(self.stages))
+        if exact is not None:
+            return exact
+        bound = total_rounds(plan_stages(self.stages, MAX_ROUND_ROBIN * MAX_POOLS))
+        return bound if bound is not None else MAX_ROUNDS
+
+    @property
+    def plain_swiss(self) -> bool:
+        """One Swiss stage and nothing else (the command line's fast pairing handles only this)."""
+        return (
+            len(self.stages) == 1
+            and self.stages[0].kind is StageKind.SWISS
+            and not self.stages[0].round_robin_up_to
+        )
+
+    def describe_zh(self) -> str:
+        return "；".join(f"第{i + 1}阶段 {s.describe_zh()}" for i, s in enumerate(self.stages))
+
+
+def legacy_group(
+    name: str, teams: bool = True, rounds: int = 11, swiss_rounds: int = 8, knockout_size: int = 8
+) -> GroupFormat:
+    """A group in the old terms: ``rounds`` in all, a knockout of the top ``knockout_size`` (0 = none)
+    after ``swiss_rounds``, the others continuing the Swiss alongside it.
+
+    >>> legacy_group("甲组", rounds=7, swiss_rounds=7, knockout_size=0).rounds
+    7
+    """
+    _check_legacy(name, rounds, swiss_rounds, knockout_size)
+    return GroupFormat(name, teams, legacy_stages(rounds, swiss_rounds, knockout_size))
+
+
+def _check_legacy(name: str, rounds: int, swiss_rounds: int, knockout_size: int) -> None:
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise UserError(f"{name}：轮次数必须在 1–{MAX_ROUNDS} 之间", f"{name}: rounds must be 1-{MAX_ROUNDS}")
+    if knockout_size and not 2 <= knockout_size <= MAX_KNOCKOUT:
+        raise UserError(
+            f"{name}：淘汰赛人数只能是 0（不设淘汰赛）或 2–{MAX_KNOCKOUT}",
+            f"{name}: knockout size must be 0 (none) or 2-{MAX_KNOCKOUT}",
+        )
+    if knockout_size and not 1 <= swiss_rounds < rounds:
+        raise UserError(
+            f"{name}：分段前的积分编排轮次必须在 1 到 {rounds - 1} 之间",
+            f"{name}: Swiss rounds before the split must be between 1 and {rounds - 1}",
+        )
+    if knockout_size:
+        stage_rounds = (knockout_size - 1).bit_length()
+        if rounds - swiss_rounds < stage_rounds:
+            raise UserError(
+                f"{name}：{knockout_size} 人淘汰赛需要 {stage_rounds} 轮",
+                f"{name}: a knockout of {knockout_size} needs {stage_rounds} rounds",
+            )
 
 
 class LateEntryPoints(enum.Enum):
@@ -262,6 +312,11 @@ class KnockoutRules:
     deciding: TimeControl = TimeControl(5, 3)
     deciding_draw: DecidingDraw = DecidingDraw.BLACK_WINS
     placement: PlacementRule = PlacementRule.BRACKET
+
+    @property
+    def match_format(self) -> MatchFormat:
+        """The ladder of every knockout match unless a stage sets its own (slow, rapid, deciding)."""
+        return legacy_match_format(self.slow, self.rapid, self.deciding, self.deciding_draw)
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,35 +471,8 @@ class Regulations:
                 raise UserError(
                     f"组别名称“{g.name}”前后有多余空白", f"group name {g.name!r} has extra white space"
                 )
-            if not 1 <= g.rounds <= MAX_ROUNDS:
-                raise UserError(
-                    f"{g.name}：轮次数必须在 1–{MAX_ROUNDS} 之间", f"{g.name}: rounds must be 1-{MAX_ROUNDS}"
-                )
-            if g.knockout_size not in (0, 4, 8, 16):
-                raise UserError(
-                    f"{g.name}：淘汰赛人数只能是 0、4、8 或 16",
-                    f"{g.name}: knockout size must be 0, 4, 8 or 16",
-                )
-            if g.knockout_size and not 1 <= g.swiss_rounds < g.rounds:
-                raise UserError(
-                    f"{g.name}：分段前的积分编排轮次必须在 1 到 {g.rounds - 1} 之间",
-                    f"{g.name}: Swiss rounds before the split must be between 1 and {g.rounds - 1}",
-                )
-            if g.knockout_size:
-                stage_rounds = g.knockout_size.bit_length() - 1
-                if g.rounds - g.swiss_rounds < stage_rounds:
-                    raise UserError(
-                        f"{g.name}：{g.knockout_size} 人淘汰赛需要 {stage_rounds} 轮",
-                        f"{g.name}: a knockout of {g.knockout_size} needs {stage_rounds} rounds",
-                    )
-        chain = self.tiebreaks.chain
-        if len(set(chain)) != len(chain):
-            raise UserError("名次区分办法中有重复项", "the tiebreak chain repeats a criterion")
-        if Tiebreak.PREVIOUS_ROUNDS in chain and chain[-1] is not Tiebreak.PREVIOUS_ROUNDS:
-            raise UserError(
-                "“比较前一轮成绩”只能放在名次区分办法的最后",
-                "'previous rounds' must be the last tiebreak",
-            )
+            _validate_stages(g)
+        _validate_chain(self.tiebreaks.chain, "名次区分办法", "the tiebreak chain")
         for t in self.prizes:
             if t.group not in names:
                 raise UserError(
@@ -476,6 +504,118 @@ class Regulations:
                 raise UserError(f"奖励“{t.name}”的金额或名次数过大", f"prize table {t.name!r} is too large")
         if self.end_date < self.start_date:
             raise UserError("结束日期早于开始日期", "the end date is before the start date")
+
+
+def _validate_chain(chain: tuple[Tiebreak, ...], zh: str, en: str) -> None:
+    if len(set(chain)) != len(chain):
+        raise UserError(f"{zh}中有重复项", f"{en} repeats a criterion")
+    expanding = [t for t in chain if t.expands]
+    if len(expanding) > 1:
+        raise UserError(
+            f"{zh}中“{expanding[0].zh}”与“{expanding[1].zh}”只能选一",
+            f"{en}: {expanding[0].en} and {expanding[1].en} exclude each other",
+        )
+    if expanding and chain[-1] is not expanding[0]:
+        raise UserError(
+            f"“比较前一轮成绩”只能放在{zh}的最后"
+            if expanding[0] is Tiebreak.PREVIOUS_ROUNDS
+            else f"“{expanding[0].zh}”只能放在{zh}的最后",
+            f"'{expanding[0].en}' must be the last tiebreak",
+        )
+
+
+def _validate_stages(g: GroupFormat) -> None:
+    """Raise :class:`UserError` naming the stage and setting of a group's format that cannot work."""
+    if not g.stages:
+        raise UserError(f"{g.name}：赛制至少要有一个阶段", f"{g.name}: the format needs at least one stage")
+    if len(g.stages) > 8:
+        raise UserError(f"{g.name}：赛制最多 8 个阶段", f"{g.name}: at most 8 stages")
+    knockouts = 0
+    for i, st in enumerate(g.stages):
+        where_zh, where_en = (
+            f"{g.name}第{i + 1}阶段（{st.kind.zh}）",
+            f"{g.name} stage {i + 1} ({st.kind.value})",
+        )
+
+        def bad(zh: str, en: str, where_zh: str = where_zh, where_en: str = where_en) -> UserError:
+            return UserError(f"{where_zh}：{zh}", f"{where_en}: {en}")
+
+        clean_text(st.name, f"{where_zh}的名称", f"{where_en}: the name", GROUP_NAME_MAX)
+        if i == 0 and (st.entrants is not Entrants.ALL or st.alongside):
+            raise bad("第一阶段由全部棋手参加，不能与前一阶段同时进行", "the first stage takes everyone")
+        if i > 0 and st.entrants is Entrants.ALL:
+            raise bad("只有第一阶段由全部棋手参加", "only the first stage takes everyone")
+        if st.entrants in (Entrants.TOP, Entrants.POOL_TOP) and not 1 <= st.count <= MAX_KNOCKOUT:
+            raise bad(f"参加人数 count 应在 1–{MAX_KNOCKOUT} 之间", f"count must be 1-{MAX_KNOCKOUT}")
+        if st.entrants in (Entrants.ALL, Entrants.REST) and st.count:
+            raise bad("count 只用于“前 N 名”或“各小组前 N 名”", "count applies to top / pool_top only")
+        if st.entrants is Entrants.POOL_TOP:
+            source = source_stage(g.stages, i)
+            if source < 0 or g.stages[source].kind is not StageKind.ROUND_ROBIN:
+                raise bad("“各小组前 N 名”须接在分组循环之后", "pool_top must follow a round robin")
+        if st.entrants is Entrants.REST and not any(
+            o.entrants is Entrants.TOP and source_stage(g.stages, j) == source_stage(g.stages, i)
+            for j, o in enumerate(g.stages)
+            if j != i
+        ):
+            raise bad("“其余棋手”须有另一阶段取前 N 名", "rest needs another stage taking the top")
+        if st.kind is StageKind.SWISS:
+            if not 1 <= st.rounds <= MAX_ROUNDS:
+                raise bad(f"积分编排轮次 rounds 应在 1–{MAX_ROUNDS} 之间", f"rounds must be 1-{MAX_ROUNDS}")
+            if st.round_robin_up_to and not 3 <= st.round_robin_up_to <= MAX_ROUND_ROBIN:
+                raise bad(
+                    f"round_robin_up_to 应为 0 或 3–{MAX_ROUND_ROBIN}",
+                    f"round_robin_up_to must be 0 or 3-{MAX_ROUND_ROBIN}",
+                )
+        if st.kind is StageKind.ROUND_ROBIN:
+            if not 1 <= st.cycles <= 4:
+                raise bad("循环次数 cycles 应在 1–4 之间", "cycles must be 1-4")
+            if not 1 <= st.pools <= MAX_POOLS:
+                raise bad(f"小组数 pools 应在 1–{MAX_POOLS} 之间", f"pools must be 1-{MAX_POOLS}")
+            if st.entrants is Entrants.TOP and st.count > MAX_ROUND_ROBIN * st.pools:
+                raise bad(
+                    f"每个循环组最多 {MAX_ROUND_ROBIN} 人", f"at most {MAX_ROUND_ROBIN} per round-robin table"
+                )
+        if st.kind is StageKind.KNOCKOUT:
+            knockouts += 1
+            if st.entrants is Entrants.TOP and st.count < 2:
+                raise bad("淘汰赛至少 2 人", "a knockout needs at least 2 players")
+            scopes = [m.scope for m in st.matches]
+            if len(set(scopes)) != len(scopes):
+                raise bad("同一类比赛的赛制重复", "a match scope is given twice")
+            for m in st.matches:
+                _validate_match(m, bad)
+        _validate_chain(st.tiebreaks, f"{where_zh}的名次区分办法", f"{where_en}: the tiebreaks")
+    if knockouts > 1:
+        raise UserError(f"{g.name}：一个组别最多一个淘汰赛阶段", f"{g.name}: at most one knockout stage")
+    total = total_rounds(plan_stages(g.stages))
+    if total is not None and total > MAX_ROUNDS:
+        raise UserError(
+            f"{g.name}：全部阶段共 {total} 轮，超过 {MAX_ROUNDS} 轮",
+            f"{g.name}: {total} rounds, over {MAX_ROUNDS}",
+        )
+
+
+def _validate_match(m: MatchFormat, bad: typing.Callable[[str, str], UserError]) -> None:
+    what = m.scope.zh
+    if not m.steps:
+        raise bad(f"{what}的赛制至少要有一个阶段（steps）", f"the {m.scope.value} match needs steps")
+    if len(m.steps) > 12:
+        raise bad(f"{what}的赛制最多 12 个阶段", f"the {m.scope.value} match has too many steps")
+    for k, step in enumerate(m.steps):
+        if not 1 <= step.games <= 8:
+            raise bad(f"{what}第{k + 1}阶段的局数应在 1–8 之间", f"{m.scope.value} step {k + 1}: games 1-8")
+        tc = step.time
+        if not (0 < tc.minutes <= 600 and 0 <= tc.increment_seconds <= 600 and 0 <= tc.black_minutes <= 600):
+            raise bad(f"{what}第{k + 1}阶段的用时无效", f"{m.scope.value} step {k + 1}: invalid time control")
+    if m.steps[-1].games != 1:
+        raise bad(
+            f"{what}的最后一个阶段须为一局决胜局", f"the last step of the {m.scope.value} match is one game"
+        )
+    if m.steps[0].colours is ColourRule.SWAP:
+        raise bad(
+            f"{what}第一局的先后手不能是“换先”", f"the first game of the {m.scope.value} match cannot swap"
+        )
 
 
 def _validate_prize_table(t: PrizeTable) -> None:
@@ -532,8 +672,8 @@ TIANSHUI_2024 = Regulations(
     end_date=date(2024, 7, 28),
     venue="麦积区道北体育馆",
     groups=(
-        GroupFormat(name=_OPEN, teams=True, rounds=11, swiss_rounds=8, knockout_size=8),
-        GroupFormat(name=_LOCAL, teams=False, rounds=11, swiss_rounds=8, knockout_size=8),
+        legacy_group(_OPEN, teams=True, rounds=11, swiss_rounds=8, knockout_size=8),
+        legacy_group(_LOCAL, teams=False, rounds=11, swiss_rounds=8, knockout_size=8),
     ),
     prizes=(
         PrizeTable(
@@ -597,7 +737,13 @@ def regulations_to_dict(reg: Regulations) -> dict[str, Any]:
 
 
 def regulations_from_dict(data: dict[str, Any]) -> Regulations:
-    """Build and validate regulations; a wrong key or value raises :class:`UserError` naming it."""
+    """Build and validate regulations; a wrong key or value raises :class:`UserError` naming it.
+
+    A group given in the old terms (``rounds``, ``swiss_rounds``, ``knockout_size``; every file written
+    before stages existed) is read as the same stages (:func:`legacy_group`); a stage key that belongs to
+    another kind of stage is named.
+    """
+    data = _with_stages(data)
     reg = _from_plain(Regulations, data, "regulations")
     assert isinstance(reg, Regulations)
     reg.validate()
@@ -621,9 +767,88 @@ def regulations_from_toml(text: str) -> Regulations:
     return regulations_from_dict(data)
 
 
+_LEGACY_GROUP_KEYS = ("rounds", "swiss_rounds", "knockout_size")
+
+
+def _with_stages(data: dict[str, Any]) -> dict[str, Any]:
+    """The dict with every group in stage terms: old keys converted, stage keys checked against the kind."""
+    groups = data.get("groups")
+    if not isinstance(groups, list):
+        return data
+    out = []
+    for i, group in enumerate(groups):
+        where = f"regulations.groups[{i}]"
+        if not isinstance(group, dict):
+            out.append(group)
+            continue
+        group = dict(group)
+        legacy = {k: group.pop(k) for k in _LEGACY_GROUP_KEYS if k in group}
+        if legacy and "stages" in group:
+            key = next(iter(legacy))
+            raise _bad(
+                f"{where}.{key}",
+                "与 stages 不能同时出现（旧格式的轮次设置已由 stages 取代）",
+                "cannot be given together with stages (the old format keys are replaced by stages)",
+            )
+        if legacy or "stages" not in group:
+            values = {
+                k: _from_plain(int, legacy.get(k, d), f"{where}.{k}")
+                for k, d in zip(_LEGACY_GROUP_KEYS, (11, 8, 8), strict=True)
+            }
+            name = str(group.get("name", ""))
+            _check_legacy(name, values["rounds"], values["swiss_rounds"], values["knockout_size"])
+            group["stages"] = _to_plain(
+                legacy_stages(values["rounds"], values["swiss_rounds"], values["knockout_size"])
+            )
+        elif isinstance(group["stages"], list):
+            for j, stage in enumerate(group["stages"]):
+                _check_stage_keys(stage, f"{where}.stages[{j}]")
+        out.append(group)
+    return {**data, "groups": out}
+
+
+def _check_stage_keys(stage: Any, where: str) -> None:
+    if not isinstance(stage, dict):
+        return
+    if "kind" not in stage:
+        raise _bad(f"{where}.kind", "缺少阶段类型（swiss、round_robin 或 knockout）", "is missing")
+    try:
+        kind = StageKind(stage["kind"])
+    except ValueError:
+        allowed = ", ".join(k.value for k in StageKind)
+        raise _bad(
+            f"{where}.kind", f"的值“{stage['kind']}”无效（可选：{allowed}）", f"is invalid ({allowed})"
+        ) from None
+    for key in stage:
+        if key in STAGE_KEYS[kind]:
+            continue
+        fits = [k.zh for k, keys in STAGE_KEYS.items() if key in keys and key not in COMMON_STAGE_KEYS]
+        if fits:
+            raise _bad(
+                f"{where}.{key}",
+                f"只用于{'、'.join(fits)}阶段，不适用于{kind.zh}阶段",
+                f"belongs to a {' or '.join(k.value for k, keys in STAGE_KEYS.items() if key in keys)} stage, "
+                f"not a {kind.value} stage",
+            )
+        raise _bad(f"{where}.{key}", "是未知的设置项", "is not a known setting")
+
+
 def _to_plain(value: Any) -> Any:
+    if isinstance(value, Stage):  # the kind and what differs from the defaults: a short, readable stage
+        keys = STAGE_KEYS[value.kind]
+        return {
+            f.name: _to_plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if f.name in keys
+            and getattr(value, f.name) is not None
+            and (f.name == "kind" or getattr(value, f.name) != f.default)
+        }
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: _to_plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if getattr(value, f.name) is not None
+        }
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, datetime):
@@ -640,8 +865,7 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         if not isinstance(value, dict):
             raise _bad(where, "应为一个表", "expected a table")
-        hints = typing.get_type_hints(tp)
-        names = {f.name for f in dataclasses.fields(tp)}
+        hints, names = _fields_of(tp)
         unknown = sorted(set(value) - names)
         if unknown:
             raise _bad(f"{where}.{unknown[0]}", "是未知的设置项", "is not a known setting")
@@ -656,7 +880,10 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
             raise _bad(where, "应为一个列表", "expected a list")
         return tuple(_from_plain(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
     if origin in (types.UnionType, typing.Union):
-        raise _bad(where, "不支持的类型", "unsupported type")  # pragma: no cover - no optional settings
+        options = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(options) != 1:
+            raise _bad(where, "不支持的类型", "unsupported type")  # pragma: no cover
+        return _from_plain(options[0], value, where)  # an optional setting: absent means None
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         try:
             return tp(value)
@@ -690,6 +917,12 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
             raise _bad(where, "应为文本", "expected text")
         return value
     raise _bad(where, f"不支持的类型 {tp}", f"unsupported type {tp}")  # pragma: no cover
+
+
+@functools.cache
+def _fields_of(tp: type) -> tuple[dict[str, Any], frozenset[str]]:
+    """A settings dataclass's field types and names (resolved once: reading a regulation is frequent)."""
+    return typing.get_type_hints(tp), frozenset(f.name for f in dataclasses.fields(tp))
 
 
 def _bad(where: str, zh: str, en: str) -> UserError:

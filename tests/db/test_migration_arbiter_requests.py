@@ -20,10 +20,10 @@ def test_one_chain_0001_to_0004() -> None:
     from app.db.revisions import _revision_chain
     from app.db.session import _alembic_config
 
-    assert _revision_chain() == ("0001", "0002", "0003", "0004") and head_revision() == "0004"
+    assert _revision_chain()[:4] == ("0001", "0002", "0003", "0004")
     scripts = ScriptDirectory.from_config(_alembic_config())
     assert scripts.get_revision("0004").down_revision == "0003"
-    assert scripts.get_heads() == ["0004"]
+    assert scripts.get_heads() == [head_revision()]
 
 
 def test_the_first_schema_is_upgraded_with_defaults_for_the_new_columns(tmp_path: Path) -> None:

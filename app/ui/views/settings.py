@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.engine.formats import legacy_stages
 from app.engine.regulations import (
     AvoidanceBasis,
     AvoidanceRule,
@@ -411,19 +412,25 @@ class SettingsView(LiveView):
     def _add_group_row(self, g: GroupFormat) -> None:
         row = self.groups_table.rowCount()
         self.groups_table.insertRow(row)
-        self.groups_table.setItem(row, 0, QTableWidgetItem(g.name))
+        name = QTableWidgetItem(g.name)
+        name.setData(Qt.ItemDataRole.UserRole, g)  # the stages, kept as they are unless the table edits them
+        self.groups_table.setItem(row, 0, name)
         teams = QCheckBox(self.groups_table)
         teams.setChecked(g.teams)
         self.groups_table.setCellWidget(row, 1, teams)
-        for col, value in ((2, g.rounds), (3, g.swiss_rounds)):
+        shape = g.legacy
+        rounds, swiss, knockout = shape if shape else (g.rounds, 0, 0)
+        for col, value in ((2, rounds), (3, swiss)):
             spin = QSpinBox(self.groups_table)
             spin.setRange(0, 99)
             spin.setValue(value)
+            spin.setEnabled(shape is not None)
             self.groups_table.setCellWidget(row, col, spin)
         size = QComboBox(self.groups_table)
-        for n in (0, 4, 8, 16):
+        for n in sorted({0, 4, 8, 16, knockout}):
             size.addItem(str(n), n)
-        size.setCurrentIndex(size.findData(g.knockout_size))
+        size.setCurrentIndex(size.findData(knockout))
+        size.setEnabled(shape is not None)
         self.groups_table.setCellWidget(row, 4, size)
 
     def _tiebreak_page(self) -> QWidget:
@@ -650,13 +657,16 @@ class SettingsView(LiveView):
             size = self.groups_table.cellWidget(row, 4)
             assert isinstance(teams, QCheckBox) and isinstance(rounds, QSpinBox)
             assert isinstance(swiss, QSpinBox) and isinstance(size, QComboBox)
+            original = item.data(Qt.ItemDataRole.UserRole) if item else None
+            name = (item.text() if item else "").strip()
+            if isinstance(original, GroupFormat) and original.legacy is None:
+                groups.append(GroupFormat(name, teams.isChecked(), original.stages))
+                continue
             groups.append(
                 GroupFormat(
-                    (item.text() if item else "").strip(),
+                    name,
                     teams.isChecked(),
-                    rounds.value(),
-                    swiss.value(),
-                    int(size.currentData()),
+                    legacy_stages(rounds.value(), swiss.value(), int(size.currentData())),
                 )
             )
         return groups
