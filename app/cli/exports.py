@@ -22,7 +22,7 @@ BASE_URL_HELP = (
 # the names of app.services.exports.DOCUMENTS, here so that the parser imports no service
 DOCUMENT_NAMES = (
     "table-cards, pairings, results, standings, crosstable, teams, prizes, payout, record-sheets, "
-    "entry-list, bracket, check-in, results-book, certificates, avoidances"
+    "entry-list, bracket, check-in, results-book, certificates, avoidances, schedule"
 )
 
 

@@ -95,12 +95,31 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    if getattr(args, "format", None) is not None:
+        from app.engine.format_presets import DEFAULT_PLAYERS, FORMATS
+        from app.services.format_demo import create_format_demo
+
+        players = args.players if args.players_given else DEFAULT_PLAYERS[args.format]
+        db = create_format_demo(Path(args.file), args.format, players=players, seed=args.seed)
+        db.close()
+        print(
+            f"已创建演示赛事 {args.file}：赛制 {FORMATS[args.format][0]}，{players} 名棋手，种子 {args.seed}"
+        )
+        return 0
     from app.services.demo import create_demo
 
     db = create_demo(Path(args.file), seed=args.seed, players=args.players, absent=args.absent)
     db.close()
     print(f"已创建演示赛事 {args.file}：{args.players} 名棋手，种子 {args.seed}")
     return 0
+
+
+class _Players(argparse.Action):
+    """--players, remembering that it was given (a format's demo has its own default)."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: Any = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.players_given = True
 
 
 def cmd_template(args: argparse.Namespace) -> int:
@@ -227,6 +246,8 @@ def register(sub: Any) -> None:
     )
     p.set_defaults(func=cmd_new)
 
+    from app.engine.format_presets import FORMATS
+
     p = sub.add_parser("demo", help="create the demo event / 创建演示赛事")
     p.add_argument("file", help="the tournament file to create (.xqt)")
     p.add_argument("--seed", type=SEED, default=2024, help="random seed: the same seed gives the same event")
@@ -234,8 +255,17 @@ def register(sub: Any) -> None:
         "--players",
         type=bounded("人数", "players", 0, 1_000_000),
         default=160,
-        help="number of players (both groups together, 4 to the preset's capacity)",
+        action=_Players,
+        help="number of players (both groups together, 4 to the preset's capacity; with --format one group, "
+        "a default per format)",
     )
+    p.add_argument(
+        "--format",
+        choices=sorted(FORMATS),
+        default=None,
+        help="a demo event of this format: one group, its players registered and numbered",
+    )
+    p.set_defaults(players_given=False)
     p.add_argument(
         "--absent",
         type=bounded("人数", "absent", 0, 1_000_000),

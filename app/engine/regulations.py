@@ -169,13 +169,15 @@ class GroupFormat:
         return bound if bound is not None else MAX_ROUNDS
 
     @property
-    def plain_swiss(self) -> bool:
-        """One Swiss stage and nothing else (the command line's fast pairing handles only this)."""
-        return (
-            len(self.stages) == 1
-            and self.stages[0].kind is StageKind.SWISS
-            and not self.stages[0].round_robin_up_to
-        )
+    def first_swiss_rounds(self) -> int:
+        """The rounds 1 … n that only a Swiss of every player plays (the command line's fast pairing
+        handles those), or 0 when the first stage is something else."""
+        first = self.stages[0]
+        if first.kind is not StageKind.SWISS or first.round_robin_up_to:
+            return 0
+        plans = plan_stages(self.stages)
+        others = [p.first_round for p in plans[1:] if p.first_round]
+        return min([first.rounds, *(f - 1 for f in others)])
 
     def describe_zh(self) -> str:
         return "；".join(f"第{i + 1}阶段 {s.describe_zh()}" for i, s in enumerate(self.stages))

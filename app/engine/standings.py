@@ -705,7 +705,7 @@ def rank_group(table: Crosstable, rules: TiebreakRules, after_round: int | None 
                 black_wins=v(Criterion.BLACK_WINS),
                 progressive=v(Criterion.PROGRESSIVE) if has_progressive else None,
                 separated_by=separation,
-                head_to_head=ranker.head_to_head_value.get(i, 0) if has_h2h else None,
+                head_to_head=ranker.head_to_head_value.get(i) if has_h2h else None,
                 sonneborn_berger=_in_points(v(Criterion.SONNEBORN_BERGER), table.win_points)
                 if has_sb
                 else None,

@@ -59,6 +59,10 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "disqualify": ("取消成绩", "disqualified"),
     "lift_disqualification": ("恢复成绩", "disqualification lifted"),
     "create_knockout": ("产生淘汰赛对阵", "knockout bracket created"),
+    "begin_stage": (
+        "阶段开始（确定参赛者、分组与抽签号）",
+        "stage begun (entrants, pools and numbers drawn)",
+    ),
     "draw_colours": ("淘汰赛先后手抽签", "knockout colours drawn"),
     "choose_deciding_colour": ("附加赛选择先后手", "deciding game colour chosen"),
     "designate_records": ("指定录谱台次", "boards to record designated"),
@@ -224,6 +228,16 @@ def _change(action: str, before: Any, after: Any) -> tuple[str, str]:
         return f"自第 {after['status_round']} 轮起不再编排", f"not paired from round {after['status_round']}"
     if action == "hand_in_record" and isinstance(after, dict):
         return f"{after.get('moves')} 回合", f"{after.get('moves')} moves"
+    if action == "begin_stage" and isinstance(after, dict):
+        pools = after.get("pools") or []
+        if pools:
+            text = "；".join(f"{chr(65 + i)}组 " + "、".join(map(str, p)) for i, p in enumerate(pools))
+            return (
+                f"分组：{text}；抽签种子 {after.get('seed')}",
+                f"pools: {text}; lot seed {after.get('seed')}",
+            )
+        entrants = "、".join(map(str, after.get("entrants", [])))
+        return f"参赛者（按号次）：{entrants}", f"entrants (by number): {entrants}"
     if action == "create_knockout" and isinstance(after, dict):
         seeds = "、".join(map(str, after.get("seeds", [])))
         return f"种子：{seeds}", f"seeds: {seeds}"

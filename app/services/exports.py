@@ -31,7 +31,6 @@ from app.engine.knockout import (
     MatchPlan,
     match_result,
     short_title_zh,
-    time_control,
 )
 from app.engine.privacy import mask_personal
 from app.engine.regulations import DecidingDraw, Regulations, Tiebreak
@@ -58,6 +57,7 @@ from app.services.standings import (
     StandingsView,
     final_standings,
     group_standings,
+    is_final,
     prize_list,
     team_standings,
 )
@@ -87,8 +87,22 @@ ROUND_DOCUMENTS = ("table-cards", "pairings", "results", "record-sheets")
 _GENDER_ZH = {"male": "男", "female": "女"}
 _STATUS_NOTE = {PlayerStatus.WITHDRAWN: "退赛", PlayerStatus.DISQUALIFIED: "取消资格"}
 _MAIN_ROUND_NAMES = {"R16": "1/8决赛", "QF": "1/4决赛", "SF": "半决赛", "F": "决赛"}
-#: A knockout game as printed: slow game, rapid game with colours swapped, deciding game.
-_GAME_NAMES = {GameKind.SLOW: "慢棋", GameKind.RAPID: "快棋（换先）", GameKind.DECIDING: "附加赛"}
+
+
+def _game_name(bracket: EngineBracket, code: str, number: int) -> str:
+    """The name of a knockout game as cards and pairing lists print it: its kind, and 换先 where its
+    colours are the previous game's swapped at the start of a step (快棋（换先）)."""
+    from app.engine.formats import ColourRule
+    from app.engine.knockout import game_kind
+
+    ladder = bracket.ladder_of(code)
+    kind = game_kind(number, ladder)
+    start = 1
+    for step in ladder.steps:
+        if start == number and start > 1 and step.colours is ColourRule.SWAP and step.games == 1:
+            return f"{kind.zh}（换先）"
+        start += step.games
+    return kind.zh
 
 
 # --------------------------------------------------------------------------- common parts
@@ -235,7 +249,7 @@ def _knockout_rows(
         plan = bracket.plan(m.code)
         for g in m.games[-1:] if current_only else m.games:
             result = g.result if with_results else GameResult.PENDING
-            game = f"第{g.number}局 {_GAME_NAMES[g.kind]}"
+            game = f"第{g.number}局 {_game_name(bracket, m.code, g.number)}"
             rows.append(
                 model.PairingRow.with_result(
                     plan.board,
@@ -245,7 +259,7 @@ def _knockout_rows(
                     (plan.title_zh, game),
                     match=short_title_zh(plan.code),
                     game=game,
-                    time_control=time_control(g.kind, bracket.rules).label,
+                    time_control=bracket.time_control_of(m.code, g.number).label,
                 )
             )
     return rows
@@ -323,7 +337,22 @@ def record_sheets(db: Database, group: str, number: int) -> model.RecordSheets:
 
 def _chain_columns(chain: Sequence[Tiebreak]) -> tuple[Tiebreak, ...]:
     """The chain links that have a value column (前轮成绩 is a procedure, not a value)."""
-    return tuple(t for t in chain if t is not Tiebreak.PREVIOUS_ROUNDS)
+    return tuple(t for t in chain if not t.expands)
+
+
+def _plays_round_robin(db: Database, group: str, after_round: int | None) -> bool:
+    """Whether the group's standings after the round are a round robin's (its crosstable is square)."""
+    return group_standings(db, group, after_round).round_robin
+
+
+def _complete(db: Database, group: str) -> int:
+    """The last round with every round before it and every result in it complete."""
+    complete = 0
+    for r in rounds_of(db, group):
+        if r.number != complete + 1 or r.pending:
+            break
+        complete = r.number
+    return complete
 
 
 def _standing_round(db: Database, group: str, after_round: int | None) -> tuple[int, str]:
@@ -391,6 +420,9 @@ def standings(db: Database, group: str, after_round: int | None = None) -> model
             Tiebreak.BLACK_GAMES: line.black_games,
             Tiebreak.BLACK_WINS: line.black_wins,
             Tiebreak.PROGRESSIVE: line.progressive,
+            Tiebreak.HEAD_TO_HEAD: line.head_to_head,
+            Tiebreak.SONNEBORN_BERGER: line.sonneborn_berger,
+            Tiebreak.LOT: line.lot,
         }
         rows.append(
             model.StandingRow(
@@ -401,7 +433,7 @@ def standings(db: Database, group: str, after_round: int | None = None) -> model
                 score=line.score,
                 tiebreaks=tuple((t.zh, _value(values[t])) for t in columns),
                 separated_by=line.separated_by_zh,
-                note=_STATUS_NOTE.get(line.status, ""),
+                note="，".join(x for x in (line.pool, _STATUS_NOTE.get(line.status, "")) if x),
             )
         )
         if line.separated_by == "sequence_number" and i + 1 < len(view.lines):
@@ -424,7 +456,7 @@ def crosstable(db: Database, group: str, after_round: int | None = None) -> mode
     (default: the last round with every result in)."""
     info = tournament_info(db)
     number, label = _standing_round(db, group, after_round)
-    final = _final_view(db, group) if number == info.regulations.group(group).rounds else None
+    final = _final_view(db, group) if number == _complete(db, group) else None
     state = group_state(db, group)
     total = scores(state.scored_rounds, info.regulations.points, number)
     places = {line.no: line.rank for line in (final or group_standings(db, group, number)).lines}
@@ -470,7 +502,7 @@ def _knockout_cells(db: Database, group: str) -> dict[int, dict[int, model.Cross
     for m in bracket.matches:
         if m.high is None or m.low is None:
             continue
-        res = match_result(m, bracket.rules)
+        res = match_result(m, bracket.ladder_of(m.code))
         for me, other in ((m.high, m.low), (m.low, m.high)):
             if res is None:
                 outcome = "淘"
@@ -521,9 +553,7 @@ def _prize_label(db: Database) -> str:
             "尚未编排任何轮次，还没有获奖名单", "no round has been paired yet: there are no prizes"
         )
     for name, summaries in played.items():
-        last = info.regulations.group(name).rounds
-        done = [r for r in summaries if r.number == last and r.pending == 0]
-        if not done:
+        if summaries and not is_final(db, name):
             return "（暂列，比赛尚未结束）"
     return ""
 
@@ -818,7 +848,22 @@ def result_workbook(db: Database) -> model.ResultWorkbook:
             teams=tuple(teams),
             prizes=_optional_prizes(db),
             audit=_audit_lines(db),
+            round_robins=_round_robin_tables(db),
         )
+
+
+def _round_robin_tables(db: Database) -> tuple[model.RoundRobinTable, ...]:
+    """The square tables of the groups playing (or having played) a round robin."""
+    from app.services.round_robin_docs import round_robin_table
+
+    info = tournament_info(db)
+    out = []
+    for g in info.groups:
+        state = group_state(db, g.name)
+        if any(b.kind.value == "round_robin" for b in state.begun) and state.rounds:
+            name = g.name
+            out.append(round_robin_table(db, name, lambda n, label, name=name: _header(info, name, n, label)))
+    return tuple(out)
 
 
 def public_site(db: Database) -> PublicSite:
@@ -900,8 +945,7 @@ def certificates(db: Database, group: str | None = None) -> model.Certificates:
     _prize_label(db)  # refused before any round
     finished = set()
     for g in info.groups:
-        last = info.regulations.group(g.name).rounds
-        if any(r.number == last and r.pending == 0 for r in rounds_of(db, g.name)):
+        if g.players and is_final(db, g.name):
             finished.add(g.name)
     if (group is not None and group not in finished) or not finished:
         raise UserError(
@@ -1032,7 +1076,17 @@ def _built_document(
     if name == "standings":  # after the last complete round unless a round is named
         return standings(db, g, round_number)
     if name == "crosstable":
+        if _plays_round_robin(db, g, round_number):
+            from app.services.round_robin_docs import round_robin_table
+
+            info = tournament_info(db)
+            return round_robin_table(db, g, lambda n, label: _header(info, g, n, label), round_number)
         return crosstable(db, g, round_number)
+    if name == "schedule":
+        from app.services.round_robin_docs import round_robin_schedule
+
+        info = tournament_info(db)
+        return round_robin_schedule(db, g, lambda n, label: _header(info, g, n, label))
     number = latest_round(db, g) if round_number is None else round_number
     if name == "table-cards":
         return table_cards(db, g, number, per_page)

@@ -106,7 +106,7 @@ def pair_next_round_lite(
 
 
 def _backup(path: Path, event: str) -> str:
-    """As :func:`app.services.rounds.automatic_backup`: a failure is reported, never undoes the pairing."""
+    """As :func:`app.services.backups.automatic_backup`: a failure is reported, never undoes the pairing."""
     from app.services.backups import make_backup, prune_backups
 
     try:
@@ -130,7 +130,7 @@ def _plan(
     state = read_group_state(con, group_id, group, reg)
     fmt = reg.group(group)
     number = next_swiss_round(state)
-    if number > fmt.rounds or (fmt.knockout_size and number > fmt.swiss_rounds):
+    if number > fmt.first_swiss_rounds:  # another stage (a knockout, a round robin …): the full service
         return None
     if number > 1:
         previous = next((r for r in state.rounds if r.number == number - 1), None)

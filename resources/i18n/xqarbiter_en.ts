@@ -2131,6 +2131,10 @@
       <source>未导入：%1</source>
       <translation>Not imported: %1</translation>
     </message>
+    <message>
+      <source>按被淘汰轮次</source>
+      <translation>By the round lost in</translation>
+    </message>
   </context>
   <context>
     <name>StandingsTableModel</name>
@@ -2313,6 +2317,22 @@
     <message>
       <source>序号</source>
       <translation>sequence number</translation>
+    </message>
+    <message>
+      <source>直胜</source>
+      <translation>Head-to-head</translation>
+    </message>
+    <message>
+      <source>小分</source>
+      <translation>Sonneborn-Berger</translation>
+    </message>
+    <message>
+      <source>抽签</source>
+      <translation>Lot</translation>
+    </message>
+    <message>
+      <source>去除前轮得分</source>
+      <translation>Score without first rounds</translation>
     </message>
   </context>
   <context>

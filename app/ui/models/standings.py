@@ -31,6 +31,10 @@ TIEBREAK_NAMES = {
     Tiebreak.BLACK_GAMES: translate_noop("Tiebreak", "后走局数"),
     Tiebreak.BLACK_WINS: translate_noop("Tiebreak", "后走胜局"),
     Tiebreak.PROGRESSIVE: translate_noop("Tiebreak", "累进分"),
+    Tiebreak.HEAD_TO_HEAD: translate_noop("Tiebreak", "直胜"),
+    Tiebreak.SONNEBORN_BERGER: translate_noop("Tiebreak", "小分"),
+    Tiebreak.LOT: translate_noop("Tiebreak", "抽签"),
+    Tiebreak.DROP_FIRST_ROUNDS: translate_noop("Tiebreak", "去除前轮得分"),
     Tiebreak.PREVIOUS_ROUNDS: translate_noop("Tiebreak", "前轮成绩"),
 }
 

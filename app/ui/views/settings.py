@@ -129,6 +129,7 @@ ENUM_LABELS: dict[enum.Enum, str] = {
     DecidingDraw.REPEAT: translate_noop("SettingsView", "换先重赛直至分出胜负"),
     PlacementRule.BRACKET: translate_noop("SettingsView", "负者继续比赛"),
     PlacementRule.STANDING: translate_noop("SettingsView", "按第一阶段名次"),
+    PlacementRule.ROUND_LOST: translate_noop("SettingsView", "按被淘汰轮次"),
     DisqualifiedGames.STAND: translate_noop("SettingsView", "成绩保留"),
     DisqualifiedGames.ANNUL: translate_noop("SettingsView", "对手均计弃权胜"),
     ShortDrawViolation.BOTH: translate_noop("SettingsView", "双方"),
