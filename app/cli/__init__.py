@@ -8,57 +8,105 @@ what they share is in :mod:`app.cli.common`. Errors an arbiter can cause are pri
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from typing import Any
 
-from app.cli import (
-    attendance,
-    common,
-    constraints,
-    discipline,
-    exports,
-    hall,
-    knockout,
-    paperwork,
-    records,
-    registration,
-    rounds,
-    safety,
-    simulation,
-    standings,
-)
+from app.cli import common
 from app.engine.types import UserError
 
 Handler = Callable[[argparse.Namespace], int]
 
-# in the order `xqarbiter --help` lists them
-COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
-    registration.register,
-    rounds.register,
-    constraints.register,
-    standings.register,
-    knockout.register,
-    discipline.register,
-    attendance.register,
-    records.register,
-    safety.register,
-    exports.register,
-    paperwork.register,
-    hall.register,
-    simulation.register,
+#: the command families, in the order `xqarbiter --help` lists them (module app.cli.<family>)
+FAMILIES = (
+    "registration",
+    "rounds",
+    "constraints",
+    "standings",
+    "knockout",
+    "formats",
+    "discipline",
+    "attendance",
+    "records",
+    "safety",
+    "exports",
+    "paperwork",
+    "hall",
+    "simulation",
 )
 
+#: every command and its family, so that a command builds only its own parser (a test keeps this
+#: equal to what the families register; a command missing here still works, through the whole parser)
+COMMANDS = {
+    **dict.fromkeys(
+        ("new", "demo", "template", "import-players", "draw-numbers", "players", "export", "import"),
+        "registration",
+    ),
+    **dict.fromkeys(("pair", "unpair", "why", "pairings", "result", "results", "close-round"), "rounds"),
+    **dict.fromkeys(("avoid", "unavoid", "avoidances"), "constraints"),
+    **dict.fromkeys(("standings", "why-above", "teams", "prizes"), "standings"),
+    **dict.fromkeys(("knockout", "draw-colours", "choose-colour", "bracket"), "knockout"),
+    **dict.fromkeys(("stages", "draw-round-robin", "unranked"), "formats"),
+    **dict.fromkeys(("violation", "forfeit", "withdraw", "disqualify"), "discipline"),
+    **dict.fromkeys(("excuse", "cancel-excuse", "absences", "reenter"), "attendance"),
+    **dict.fromkeys(("records-due", "hand-in", "record", "records"), "records"),
+    **dict.fromkeys(("backups", "restore", "check-file", "audit", "export-trf", "import-trf"), "safety"),
+    **dict.fromkeys(("print", "image", "excel", "html"), "exports"),
+    **dict.fromkeys(
+        ("regulation-export", "regulation-import", "preset-export", "officials", "certificate"), "paperwork"
+    ),
+    **dict.fromkeys(("serve", "deputy", "pending", "confirm"), "hall"),
+    **dict.fromkeys(("simulate", "check"), "simulation"),
+}
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line: every command of every family."""
+
+def _register(family: str) -> Callable[[Any], None]:
+    """The family's ``register(sub)`` (its module is imported only now)."""
+    register: Callable[[Any], None] = importlib.import_module(f"app.cli.{family}").register
+    return register
+
+
+def __getattr__(name: str) -> Any:
+    if name == "COMMAND_FAMILIES":  # every family's register, in order (imports them all)
+        return tuple(_register(f) for f in FAMILIES)
+    raise AttributeError(name)
+
+
+class _Unused:
+    """What a family's other commands are built on when one command was asked for: nothing."""
+
+    def __getattr__(self, name: str) -> Callable[..., _Unused]:
+        return lambda *args, **kwargs: self
+
+
+class _OneCommand:
+    """The sub-parsers of a family seen through one command: only that command's parser is built."""
+
+    def __init__(self, sub: Any, command: str) -> None:
+        self.sub = sub
+        self.command = command
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        return self.sub.add_parser(name, **kwargs) if name == self.command else _Unused()
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line: every command of every family, or only ``command``'s parser when it is
+    given and known (building all 59 costs more than pairing a 160-player round)."""
     parser = common.Parser(prog="xqarbiter", description="象棋赛事编排系统 Xiangqi Arbiter")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for register in COMMAND_FAMILIES:
-        register(sub)
+    if command in COMMANDS:
+        _register(COMMANDS[command])(_OneCommand(sub, command))
+    else:
+        for family in FAMILIES:
+            _register(family)(sub)
     return parser
 
+
+#: commands that keep the terminal for themselves (the hall server prints its address and runs on)
+_NO_PROGRESS_LINE = frozenset({"serve"})
 
 # "-+" and "--" look like options to argparse: `result` gets the snapshot code instead
 _DASH_RESULTS = {"-+": "red_forfeit", "--": "double_forfeit"}
@@ -77,9 +125,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "命令行参数中含有 NUL 字符（\\x00），文件名和文字中都不能有它",
                 "a command-line argument contains a NUL character (\\x00), which no file name or text may hold",
             )
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv[0] if argv else None).parse_args(argv)
         handler: Handler = args.func
-        return handler(args)
+        if args.command in _NO_PROGRESS_LINE:
+            return handler(args)
+        with common.progress_line(f"执行 {args.command}"):
+            return handler(args)
     except UserError as exc:
         print(f"错误：{exc}", file=sys.stderr)
         return 2

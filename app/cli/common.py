@@ -11,7 +11,10 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -178,3 +181,74 @@ def player_id(db: Any, group: str, no: int) -> int:
         if p.no == no:
             return p.id
     raise UserError(f"{group}没有 {no} 号棋手", f"{group} has no player number {no}")
+
+
+class _StopFirst:
+    """A text stream that calls ``before`` once, before its first write (then writes through)."""
+
+    def __init__(self, stream: Any, before: Callable[[], None]) -> None:
+        self._stream = stream
+        self._before = before
+
+    def write(self, text: str) -> int:
+        self._before()
+        return int(self._stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def progress_line(what: str, *, delay: float = 1.0, interval: float = 0.5) -> Iterator[None]:
+    """While a command works: after ``delay`` seconds, one line on the terminal saying what it does
+    and for how long, rewritten every ``interval`` and erased when the command ends or prints.
+
+    Only when standard error is a terminal (never in a pipe, a file or a test); nothing is printed
+    for a command that ends sooner.
+    """
+    stream = sys.stderr
+    if not (hasattr(stream, "isatty") and stream.isatty()):
+        yield
+        return
+    done = threading.Event()
+    lock = threading.Lock()
+    start = time.monotonic()
+    width = [0]
+
+    def show() -> None:
+        if done.wait(delay):
+            return
+        while True:
+            with lock:
+                if done.is_set():
+                    return
+                line = f"\r正在{what}…… {time.monotonic() - start:.0f} 秒 (working)"
+                stream.write(line)
+                stream.flush()
+                width[0] = max(width[0], text_columns(line))
+            if done.wait(interval):
+                return
+
+    def stop() -> None:
+        with lock:
+            if done.is_set():
+                return
+            done.set()
+            if width[0]:
+                stream.write("\r" + " " * width[0] + "\r")  # erased without terminal codes
+                stream.flush()
+
+    thread = threading.Thread(target=show, name="progress-line", daemon=True)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _StopFirst(out, stop), _StopFirst(err, stop)
+    thread.start()
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+        stop()
+
+
+def text_columns(text: str) -> int:
+    """Terminal columns of a text: a CJK character takes two."""
+    return sum(2 if ord(ch) > 0x2E7F else 1 for ch in text if ch != "\r")

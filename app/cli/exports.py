@@ -12,18 +12,16 @@ from typing import Any
 
 from app.cli.common import ROUND, number_between, open_file, output_path, write_output
 from app.engine.types import UserError
+from app.reports.documents import NAMES, names
 
-IMAGE_NAMES = "pairings, results, standings, crosstable, teams, prizes, entry-list, bracket"
+IMAGE_NAMES = ", ".join(names(lambda d: d.image))
 BASE_URL_HELP = (
     "the hall network's address for the QR codes (default: the one recorded when it was served on a "
     'network; "" prints none)'
 )
 
-# the names of app.services.exports.DOCUMENTS, here so that the parser imports no service
-DOCUMENT_NAMES = (
-    "table-cards, pairings, results, standings, crosstable, teams, prizes, payout, record-sheets, "
-    "entry-list, bracket, check-in, results-book, certificates, avoidances, schedule"
-)
+# from the document registry, which imports nothing: the parser loads no service and no renderer
+DOCUMENT_NAMES = ", ".join(NAMES)
 
 
 def cmd_print(args: argparse.Namespace) -> int:

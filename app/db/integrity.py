@@ -309,6 +309,14 @@ def _name_pattern(stem: str) -> re.Pattern[str]:
     return re.compile(rf"^{re.escape(stem)}-(\d{{8}}-\d{{6}})-(.+)\{BACKUP_SUFFIX}$")
 
 
+def _stamp(text: str) -> datetime:
+    """``YYYYmmdd-HHMMSS`` (digits checked by the name pattern) as a time; ``ValueError`` if there is
+    no such time. As ``datetime.strptime`` with that format, without loading its parser (~3 ms)."""
+    return datetime(
+        int(text[0:4]), int(text[4:6]), int(text[6:8]), int(text[9:11]), int(text[11:13]), int(text[13:15])
+    )
+
+
 def backup_files(path: Path) -> list[BackupFile]:
     """The backups of ``path``, oldest first."""
     folder = backups_folder(path)
@@ -321,7 +329,7 @@ def backup_files(path: Path) -> list[BackupFile]:
         if m is None or not f.is_file():
             continue
         try:
-            made = datetime.strptime(m.group(1), "%Y%m%d-%H%M%S")
+            made = _stamp(m.group(1))
         except ValueError:
             continue
         found.append((made, f.stat().st_mtime_ns, BackupFile(f, made, m.group(2))))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from app.db.integrity import integrity_problems
 from app.db.leftovers import remove_leftovers
 from app.db.lock import TournamentLock
 from app.db.revisions import file_revision, head_revision
+from app.db.tables import AUTO, REQUIRED, TABLES
 from app.engine.event import GroupState
 from app.engine.regulations import Regulations, regulations_from_dict
 
@@ -41,6 +43,44 @@ def stored_datetime(value: datetime) -> str:
 def stored_json(value: Any) -> str:
     """A JSON column as SQLAlchemy stores it (``json.dumps`` with its defaults)."""
     return json.dumps(value)
+
+
+def insert_rows(con: sqlite3.Connection, table: str, rows: Sequence[Mapping[str, Any]]) -> int | None:
+    """Insert ``rows`` into ``table`` as the ORM would and return the last row's id (None: no rows).
+
+    The columns and their defaults come from the models' tables (:mod:`app.db.tables`): each row
+    gives the required values and any others; every other column gets the model's default;
+    datetimes and JSON are stored as SQLAlchemy stores them. A missing required value or an
+    unknown column is a programming error (``KeyError``), never a silent NULL.
+    """
+    columns = [c for c in TABLES[table] if c[2] is not AUTO]
+    names = {name for name, _, _ in columns}
+    values = []
+    for row in rows:
+        unknown = set(row) - names
+        if unknown:
+            raise KeyError(f"{table} has no column {sorted(unknown)}")
+        line = []
+        for name, storage, default in columns:
+            if name not in row:
+                if default is REQUIRED:
+                    raise KeyError(f"{table}.{name} needs a value")
+                line.append(default)
+                continue
+            value = row[name]
+            if value is not None and storage == "datetime":
+                value = stored_datetime(value)
+            elif value is not None and storage == "json":
+                value = stored_json(value)
+            line.append(value)
+        values.append(tuple(line))
+    if not values:
+        return None
+    sql = f"INSERT INTO {table} ({', '.join(n for n, _, _ in columns)}) VALUES ({', '.join('?' * len(columns))})"
+    if len(values) == 1:
+        return con.execute(sql, values[0]).lastrowid
+    con.executemany(sql, values)
+    return int(con.execute("SELECT last_insert_rowid()").fetchone()[0])
 
 
 class LiteFile:

@@ -85,21 +85,70 @@ def _known_pattern(number: str) -> re.Pattern[str] | None:
     return re.compile(_NOT_BEFORE + body + _NOT_AFTER, re.IGNORECASE)
 
 
+class KnownNumbers:
+    """The event's own numbers, made ready once for masking many texts (an audit log).
+
+    For each number it keeps its longest run of digits: any spelling the number's pattern finds has
+    those digits one after the other once the separators are taken out (a digit has no other case,
+    and the separators between the characters are exactly those :func:`_squash` removes), so a text
+    without that run is not searched for it. The numbers are indexed by the run's first five digits,
+    so a text is checked only against the numbers whose run could start in it, and a pattern is
+    compiled only when first needed.
+    """
+
+    HEAD = 5
+
+    def __init__(self, numbers: Iterable[str]) -> None:
+        self.items: list[tuple[int, str, str]] = []  # (position, longest run of digits, number)
+        self._by_head: dict[str, list[tuple[int, str, str]]] = {}
+        self._short: list[tuple[int, str, str]] = []  # runs shorter than HEAD: always checked
+        self._patterns: dict[str, re.Pattern[str] | None] = {}
+        for position, number in enumerate(dict.fromkeys(numbers)):
+            squashed = _squash(number)
+            if len(squashed) < 5:
+                continue
+            run = max(re.findall(r"\d+", squashed), key=len, default="")
+            item = (position, run, number)
+            self.items.append(item)
+            if len(run) >= self.HEAD:
+                self._by_head.setdefault(run[: self.HEAD], []).append(item)
+            else:
+                self._short.append(item)
+
+    def candidates(self, squashed: str) -> list[tuple[int, str, str]]:
+        """The numbers whose run of digits is in ``squashed``, in their given order."""
+        found = [item for item in self._short if item[1] in squashed]
+        heads = {squashed[k : k + self.HEAD] for k in range(len(squashed) - self.HEAD + 1)}
+        for head in heads:
+            found.extend(item for item in self._by_head.get(head, ()) if item[1] in squashed)
+        return sorted(found)
+
+    def pattern(self, number: str) -> re.Pattern[str] | None:
+        if number not in self._patterns:
+            self._patterns[number] = _known_pattern(number)
+        return self._patterns[number]
+
+
 def _path_name(match: re.Match[str]) -> str:
     text = match.group(0).rstrip("\\/")
     return re.split(r"[\\/]", text)[-1] or "…"
 
 
-def mask_personal(text: str, known: Iterable[str] = ()) -> str:
-    """``text`` with every personal number masked and every absolute path cut to its file name."""
+def mask_personal(text: str, known: Iterable[str] | KnownNumbers = ()) -> str:
+    """``text`` with every personal number masked and every absolute path cut to its file name.
+
+    ``known``: the event's own numbers (for many texts, a :class:`KnownNumbers` made once)."""
     if not text:
         return text
     out = _WINDOWS_PATH.sub(_path_name, text)
     out = _POSIX_PATH.sub(_path_name, out)
-    for number in known:
-        pattern = _known_pattern(number)
-        if pattern is not None:
-            out = pattern.sub(lambda m: _masked(m.group(0)), out)
+    numbers = known if isinstance(known, KnownNumbers) else KnownNumbers(known)
+    if numbers.items:
+        squashed = _squash(out)  # masking only ever removes digits: this stays a superset
+        for _, _, number in numbers.candidates(squashed):
+            pattern = numbers.pattern(number)
+            if pattern is not None:
+                out = pattern.sub(lambda m: _masked(m.group(0)), out)
     dates: list[str] = []
 
     def keep_date(m: re.Match[str]) -> str:
@@ -117,4 +166,4 @@ def looks_personal(text: str) -> bool:
     return mask_personal(text) != text
 
 
-__all__ = ["looks_personal", "mask_personal"]
+__all__ = ["KnownNumbers", "looks_personal", "mask_personal"]

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TypeVar
 
+from app.engine.eligibility import Eligibility, broken_rules
 from app.engine.privacy import looks_personal
 from app.engine.regulations import RegistrationRules
 from app.engine.text import NAME_MAX, NOTES_MAX, REGION_MAX, TEAM_MAX, UNIT_MAX, clean_text
@@ -126,6 +127,8 @@ class RegistrationContext:
     id_numbers: frozenset[str] = frozenset()
     entries: int = 0
     override_reason: str = ""
+    eligibility: Mapping[str, Eligibility] = field(default_factory=dict)  # group → who may play in it
+    accepted_outside: bool = False  # an edit of a player already accepted outside the group's conditions
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,7 @@ class CheckedEntry:
     entry: PlayerEntry
     problems: tuple[Problem, ...] = ()
     late: bool = False
+    outside: tuple[str, ...] = ()  # the group's conditions the entry breaks, accepted with a reason
 
     @property
     def ok(self) -> bool:
@@ -439,6 +443,30 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
                 f"{group} has no teams; the team {team!r} is not allowed",
             ),
         )
+    outside: list[str] = []
+    rules = context.eligibility.get(group)
+    if rules is not None and not rules.open:
+        broken = broken_rules(
+            rules,
+            birth=birth,
+            gender=gender,
+            rating=entry.rating,
+            unit=unit,
+            team=team,
+            region=region,
+            id_number=id_number,
+            first_day=context.rules.first_day_of_play,
+        )
+        if broken and (context.override_reason.strip() or context.accepted_outside):
+            outside = [zh for zh, _ in broken]
+        for zh, en in [] if outside else broken:
+            fail(
+                "group",
+                UserError(
+                    f"不符合{group}的参赛资格：{zh}；裁判长可注明理由后破例接受",
+                    f"outside the conditions of {group}: {en}; the arbiter may accept it with a reason",
+                ),
+            )
     if entry.rating is not None and not 0 < entry.rating <= RATING_MAX:
         fail(
             "rating",
@@ -485,7 +513,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
         birth_date=birth,
         gender=gender,
     )
-    return CheckedEntry(normalised, tuple(problems), late)
+    return CheckedEntry(normalised, tuple(problems), late, tuple(outside))
 
 
 @dataclass(frozen=True, slots=True)

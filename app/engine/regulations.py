@@ -16,13 +16,13 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-import tomllib
 import types
 import typing
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from app.engine.eligibility import Eligibility
 from app.engine.formats import (
     COMMON_STAGE_KEYS,
     MAX_KNOCKOUT,
@@ -62,6 +62,24 @@ class SeedingOrder(enum.Enum):
 
     LOT = "lot"  # 抽签
     RATING = "rating"  # by rating first, unrated drawn by lot after them
+
+
+class RoundOnePairing(enum.Enum):
+    """How round 1 of a Swiss is paired (the numbers in order of sequence number, or rating)."""
+
+    HALVES = "halves"  # top half against bottom half: 1–n/2+1, 2–n/2+2 … (board 1's colours by lot)
+    HALVES_BY_LOT = (
+        "halves_by_lot"  # the top half's opponents drawn by lot from the bottom half (the rulebook)
+    )
+    ADJACENT = "adjacent"  # neighbours: 1–2, 4–3, 5–6, 8–7 … (board 1 the lower number Red, then alternating)
+
+    @property
+    def zh(self) -> str:
+        return {
+            RoundOnePairing.HALVES: "上半区对下半区（1对n/2+1）",
+            RoundOnePairing.HALVES_BY_LOT: "上下半区抽签配对",
+            RoundOnePairing.ADJACENT: "相邻序号配对（1-2、4-3、5-6…）",
+        }[self]
 
 
 class ScoreGroupOrder(enum.Enum):
@@ -138,6 +156,7 @@ class GroupFormat:
     name: str
     teams: bool = True
     stages: tuple[Stage, ...] = legacy_stages(11, 8, 8)
+    eligibility: Eligibility = Eligibility()  # who may play in the group (参赛资格); open by default
 
     @property
     def legacy(self) -> tuple[int, int, int] | None:
@@ -276,6 +295,9 @@ class PairingRules:
     late_entry_bye_compensation: bool = False  # late entries start with 0 points
     late_entry_points: LateEntryPoints = LateEntryPoints.BYE  # per missed round, when compensated
     avoidances: tuple[AvoidanceRule, ...] = ()  # 同单位 / 同地区 回避 beyond the team rule (H2)
+    round_one: RoundOnePairing = RoundOnePairing.HALVES
+    colour_run_limit: int = 2  # H3: at most this many games of one colour in a row (a league may allow 3)
+    colour_difference_limit: int = 2  # H3: |red − black| at most this
 
     def late_entry_round_points(self, points: Points) -> int:
         """The points a late entry gets for each round paired before they entered (0 without compensation).
@@ -411,6 +433,7 @@ class DisciplineRules:
     disqualified_games: DisqualifiedGames = DisqualifiedGames.STAND
     no_draw_offer_before_move: int = 25
     natural_limit_moves: int = 40  # 自然限着, checking moves not counted
+    forfeits_withdrawn_unranked: bool = False  # withdrawn for consecutive forfeits: no place in the ranking
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,6 +497,7 @@ class Regulations:
                     f"组别名称“{g.name}”前后有多余空白", f"group name {g.name!r} has extra white space"
                 )
             _validate_stages(g)
+            _validate_eligibility(g)
         _validate_chain(self.tiebreaks.chain, "名次区分办法", "the tiebreak chain")
         for t in self.prizes:
             if t.group not in names:
@@ -494,6 +518,16 @@ class Regulations:
                     f"{rule.basis.zh}回避的轮次范围无效（第{rule.from_round}轮至第{rule.to_round}轮）",
                     f"{rule.basis.value} avoidance: invalid rounds {rule.from_round}-{rule.to_round}",
                 )
+        if not 1 <= self.pairing.colour_run_limit <= 10:
+            raise UserError(
+                "连续同色局数上限 pairing.colour_run_limit 应在 1–10 之间",
+                "pairing.colour_run_limit must be 1-10",
+            )
+        if not 1 <= self.pairing.colour_difference_limit <= 10:
+            raise UserError(
+                "先后手差上限 pairing.colour_difference_limit 应在 1–10 之间",
+                "pairing.colour_difference_limit must be 1-10",
+            )
         if self.team.min_members < 1 or self.team.counted_members < 1:
             raise UserError("团体计分人数必须至少为 1", "team counting needs at least one member")
         if not 2 <= self.registration.capacity <= MAX_CAPACITY:
@@ -506,6 +540,36 @@ class Regulations:
                 raise UserError(f"奖励“{t.name}”的金额或名次数过大", f"prize table {t.name!r} is too large")
         if self.end_date < self.start_date:
             raise UserError("结束日期早于开始日期", "the end date is before the start date")
+
+
+def _validate_eligibility(g: GroupFormat) -> None:
+    e = g.eligibility
+    where_zh, where_en = f"{g.name}的参赛资格", f"{g.name}: eligibility"
+    if e.born_from and e.born_to and e.born_from > e.born_to:
+        raise UserError(f"{where_zh}：出生日期范围的起点晚于终点", f"{where_en}: born_from is after born_to")
+    for value, key in ((e.min_age, "min_age"), (e.max_age, "max_age")):
+        if not 0 <= value <= 120:
+            raise UserError(f"{where_zh}：{key} 应在 0–120 之间", f"{where_en}: {key} must be 0-120")
+    if e.min_age and e.max_age and e.min_age > e.max_age:
+        raise UserError(f"{where_zh}：最小年龄大于最大年龄", f"{where_en}: min_age is above max_age")
+    for value, key in ((e.min_rating, "min_rating"), (e.max_rating, "max_rating")):
+        if not 0 <= value <= 9999:
+            raise UserError(f"{where_zh}：{key} 应在 0–9999 之间", f"{where_en}: {key} must be 0-9999")
+    if e.min_rating and e.max_rating and e.min_rating > e.max_rating:
+        raise UserError(f"{where_zh}：等级分下限高于上限", f"{where_en}: min_rating is above max_rating")
+    lists: list[tuple[tuple[str, ...], int, str, str]] = [
+        (e.regions, REGION_MAX, "地区", "region"),
+        (e.units, UNIT_MAX, "单位", "unit"),
+    ]
+    for values, limit, zh, en in lists:
+        if len(values) > MAX_CAPACITY:
+            raise UserError(f"{where_zh}：{zh}过多", f"{where_en}: too many {en}s")
+        for text in values:
+            if clean_text(text, f"{where_zh}的{zh}", f"{where_en}: the {en}", limit, required=True) != text:
+                raise UserError(
+                    f"{where_zh}：{zh}“{text}”前后有多余空白",
+                    f"{where_en}: the {en} {text!r} has extra white space",
+                )
 
 
 def _validate_chain(chain: tuple[Tiebreak, ...], zh: str, en: str) -> None:
@@ -549,8 +613,8 @@ def _validate_stages(g: GroupFormat) -> None:
             raise bad("只有第一阶段由全部棋手参加", "only the first stage takes everyone")
         if st.entrants in (Entrants.TOP, Entrants.POOL_TOP) and not 1 <= st.count <= MAX_KNOCKOUT:
             raise bad(f"参加人数 count 应在 1–{MAX_KNOCKOUT} 之间", f"count must be 1-{MAX_KNOCKOUT}")
-        if st.entrants in (Entrants.ALL, Entrants.REST) and st.count:
-            raise bad("count 只用于“前 N 名”或“各小组前 N 名”", "count applies to top / pool_top only")
+        if st.entrants is Entrants.ALL and st.count:
+            raise bad("全部棋手参加的阶段不用 count", "count does not apply to a stage of everyone")
         if st.entrants is Entrants.POOL_TOP:
             source = source_stage(g.stages, i)
             if source < 0 or g.stages[source].kind is not StageKind.ROUND_ROBIN:
@@ -760,6 +824,8 @@ def regulations_to_toml(reg: Regulations) -> str:
 
 
 def regulations_from_toml(text: str) -> Regulations:
+    import tomllib  # only for a regulation file (its parser costs ~5 ms to load)
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -833,6 +899,12 @@ def _check_stage_keys(stage: Any, where: str) -> None:
                 f"not a {kind.value} stage",
             )
         raise _bad(f"{where}.{key}", "是未知的设置项", "is not a known setting")
+
+
+def stages_to_dict(stages: tuple[Stage, ...]) -> list[dict[str, Any]]:
+    """A group's stages as the regulation file writes them (each: its kind and what differs from the
+    defaults)."""
+    return [dict(_to_plain(st)) for st in stages]
 
 
 def _to_plain(value: Any) -> Any:

@@ -515,12 +515,15 @@ class Standings:
     disqualified: tuple[int, ...]  # sequence numbers, not ranked (取消成绩)
     decided_by_sequence_number: bool  # some adjacent pair was separated only by 序号 (footnote)
     _ranker: _Ranker = field(repr=False, compare=False)
+    _index: dict[int, int] = field(default_factory=dict, repr=False, compare=False)  # 序号 → row, built once
 
     def row(self, no: int) -> Standing:
-        for s in self.rows:
-            if s.no == no:
-                return s
-        raise UserError(f"序号 {no} 不在名次表中", f"player {no} is not in the standings")
+        if not self._index:
+            self._index.update((s.no, k) for k, s in enumerate(self.rows))
+        k = self._index.get(no)
+        if k is None:
+            raise UserError(f"序号 {no} 不在名次表中", f"player {no} is not in the standings")
+        return self.rows[k]
 
     @property
     def order(self) -> tuple[int, ...]:

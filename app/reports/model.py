@@ -483,6 +483,7 @@ class Bracket:
     header: EventHeader
     columns: tuple[tuple[BracketMatch, ...], ...]
     extra: tuple[BracketMatch, ...] = ()
+    losers: tuple[tuple[BracketMatch, ...], ...] = ()  # double elimination: the losers' bracket, by round
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,6 +59,8 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "disqualify": ("取消成绩", "disqualified"),
     "lift_disqualification": ("恢复成绩", "disqualification lifted"),
     "create_knockout": ("产生淘汰赛对阵", "knockout bracket created"),
+    "eligibility_override": ("破例接受不符合参赛资格的报名", "entry accepted outside the group's conditions"),
+    "set_unranked": ("设为计成绩不计名次", "set to play unranked (计成绩不计名次)"),
     "begin_stage": (
         "阶段开始（确定参赛者、分组与抽签号）",
         "stage begun (entrants, pools and numbers drawn)",
@@ -228,6 +230,9 @@ def _change(action: str, before: Any, after: Any) -> tuple[str, str]:
         return f"自第 {after['status_round']} 轮起不再编排", f"not paired from round {after['status_round']}"
     if action == "hand_in_record" and isinstance(after, dict):
         return f"{after.get('moves')} 回合", f"{after.get('moves')} moves"
+    if action == "eligibility_override" and isinstance(after, dict):
+        rules = "；".join(map(str, after.get("rules", [])))
+        return f"{after.get('group', '')}：{rules}", f"{after.get('group', '')}: {rules}"
     if action == "begin_stage" and isinstance(after, dict):
         pools = after.get("pools") or []
         if pools:

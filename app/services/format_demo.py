@@ -213,7 +213,7 @@ def hard_rule_breaks(db: Database) -> list[str]:
 
     * nobody plays twice in a round;
     * Swiss stages: no rematch (H1), at most one bye (H4), never the same colour three times running and
-      never more than two colours apart (H3);
+      never more than two colours apart (H3; or the limits the regulation sets);
     * round robins: every pair of a table meets once a cycle, with the table's colours (second cycle
       swapped), every player sitting out as the table says;
     * knockouts: a match is played by the players the bracket puts there, and nobody plays on after being
@@ -229,6 +229,10 @@ def hard_rule_breaks(db: Database) -> list[str]:
     plans = plan_of(state)
     out: list[str] = []
     bracket = bracket_of(db, GROUP)
+    from app.services.tournaments import load_regulations
+
+    pairing = load_regulations(db).pairing
+    run, apart = pairing.colour_run_limit, pairing.colour_difference_limit
     knockout_seats: dict[int, list[int]] = {}
     if bracket is not None:
         for m in bracket.matches:
@@ -276,10 +280,10 @@ def hard_rule_breaks(db: Database) -> list[str]:
             if byes[no] > 1:
                 out.append(f"{no} 号第二次轮空（H4）")
         for no, seq in history.items():
-            tail = "".join(seq[-3:])
-            if tail in ("RRR", "BBB") or abs(seq.count("R") - seq.count("B")) > 2:
+            tail = "".join(seq[-(run + 1) :])
+            if tail in ("R" * (run + 1), "B" * (run + 1)) or abs(seq.count("R") - seq.count("B")) > apart:
                 out.append(f"第{r.number}轮后 {no} 号先后手违反 H3（{''.join(seq)}）")
-                history[no] = seq[-2:]  # report each break once
+                history[no] = seq[-run:]  # report each break once
     for b in state.begun:
         if b.kind is not StageKind.ROUND_ROBIN:
             continue

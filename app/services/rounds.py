@@ -5,6 +5,7 @@ Pairing a round (``pair_next_round``), unpairing and manual overrides live here 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,19 +20,23 @@ from app.engine.discipline import scores
 from app.engine.event import Entrant, GroupState
 from app.engine.formats import Entrants, StageKind, StagePlan, source_stage
 from app.engine.pairing import Pairing, pair_round
-from app.engine.regulations import Regulations, ScoreGroupOrder
+from app.engine.regulations import Regulations, RoundOnePairing, ScoreGroupOrder
 from app.engine.types import AbsenceKind, GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
 from app.services.backups import automatic_backup
+from app.services.brackets import knockout_players
 from app.services.constraints import constraints_in_round
 from app.services.pairing_plan import (
     PairingOutcome,
+    adjacent_colours,
     audit_after,
     explanation_of,
     forfeit_streaks,
     new_pairing_seed,
     next_swiss_round,
     pool_for,
+    round_one_keys,
+    round_to_pair,
 )
 from app.services.results import round_row
 from app.services.tournaments import group_row, regulations_of
@@ -213,22 +218,8 @@ def pair_next_round(
             total = rounds_known(state) or number - 1
             raise UserError(f"{group}共 {total} 轮，已全部编排", f"{group} has only {total} rounds")
         knockout_round = all(p.stage.kind is StageKind.KNOCKOUT for p in now)
-        if number > 1:
-            previous = next((r for r in state.rounds if r.number == number - 1), None)
-            pending = (
-                [gm.board for gm in previous.games if gm.result is GameResult.PENDING] if previous else []
-            )
-            if pending:
-                raise UserError(
-                    f"第 {number - 1} 轮还有 {len(pending)} 台未录入成绩：{'、'.join(map(str, pending))}",
-                    f"round {number - 1} still has boards without a result: {', '.join(map(str, pending))}",
-                )
         unnumbered = [p.name for p in g.players if p.no is None and p.status == PlayerStatus.ACTIVE.value]
-        if unnumbered:
-            raise UserError(
-                f"{group}还有 {len(unnumbered)} 名棋手没有序号（如 {unnumbered[0]}），请先抽签",
-                f"{group}: {len(unnumbered)} players have no sequence number yet; draw the numbers first",
-            )
+        round_to_pair(group, state, reg.group(group), unnumbered)  # the previous round done, numbers drawn
     if knockout_round:
         from app.services.knockout import pair_knockout_round
 
@@ -362,12 +353,13 @@ def _begin_point_stages(
             ]
             if waiting:
                 kind = stages[waiting[0]].kind
-                if kind is StageKind.KNOCKOUT:
+                if kind is StageKind.KNOCKOUT and knockout_players(s, g, reg) is None:
                     raise UserError(
                         f"{g.name}前 {p.first_round - 1} 轮已结束，请先产生淘汰赛对阵，再编排其余棋手",
                         f"{g.name}: create the knockout bracket before pairing the continuing Swiss",
                     )
-            continue  # the rest is what the other stages left: never recorded
+            if not stage.count:
+                continue  # the rest is what the other stages left: never recorded
         order = stage_entry_order(s, g, reg, state, p.index)
         swiss = stage.kind is StageKind.SWISS and not plays_as_round_robin(stage, len(order))
         if swiss and stage.entrants is Entrants.ALL:
@@ -434,9 +426,9 @@ def _pair_swiss_stage(
     seed: int,
 ) -> Pairing:
     """Pair the players of one Swiss stage for the round (the others play other stages)."""
-    from app.engine.stages import stage_players
+    from app.services.standings import stage_players_of
 
-    players = stage_players(state, plan.index)
+    players = stage_players_of(s, g, reg, state, plan.index)
     others = {e.no for e in state.entrants} - set(players)
     rank_keys = None
     if reg.pairing.score_group_order is ScoreGroupOrder.TIEBREAKS and number > 1:
@@ -444,9 +436,20 @@ def _pair_swiss_stage(
 
         order = ranking_after(s, g, reg, number - 1)
         rank_keys = {no: (i,) for i, no in enumerate(order)}
+    first = number == 1 and reg.pairing.round_one is not RoundOnePairing.HALVES
+    if first:  # round 1 by lot or by neighbours: the order that makes the engine's natural pairs those
+        pool = pool_for(state, reg, number, others | withdrawn, None)
+        numbers = sorted(p.no for p in pool)  # sequence numbers (drawn by rating first where so set)
+        rank_keys = round_one_keys(numbers, reg.pairing.round_one, seed)
     pool = pool_for(state, reg, number, others | withdrawn, rank_keys)  # less the excused (请假)
     constraints = constraints_in_round(s, g, reg, number)  # 同单位 / 同地区 / 指定回避 (issue 16)
-    return pair_round(pool, number, reg.pairing, seed, constraints)
+    rules = reg.pairing
+    if first:  # the order just made is the one inside the (only) score group
+        rules = dataclasses.replace(rules, score_group_order=ScoreGroupOrder.TIEBREAKS)
+    pairing = pair_round(pool, number, rules, seed, constraints)
+    if first and reg.pairing.round_one is RoundOnePairing.ADJACENT:
+        pairing = adjacent_colours(pairing)
+    return pairing
 
 
 def _knockout_boards(s: Session, g: Group, number: int) -> int:

@@ -178,6 +178,8 @@ class PlayerDoc(_Strict):
     late_entry_round: RoundNo | None = None
     region: Region = ""  # issue 16
     reentry_round: RoundNo | None = None  # issue 16: paired again from this round after a withdrawal
+    ranked: StrictBool = True  # formats: False = 计成绩不计名次
+    eligibility_override: Reason = ""  # formats: why accepted outside the group's conditions
 
 
 class GameDoc(_Strict):
@@ -213,6 +215,27 @@ class MatchDoc(_Strict):
     first_red: PlayerNo | None = None
     deciding_red: PlayerNo | None = None
     winner: PlayerNo | None = None
+    colour_choices: dict[
+        Annotated[StrictStr, Field(pattern=r"^[0-9]{1,2}$")], PlayerNo
+    ] = {}  # ladder step → Red
+
+
+class StageEntryDoc(_Strict):
+    player: PlayerNo
+    pool: Annotated[StrictInt, Field(ge=0, le=99)] = 0
+    number: Annotated[StrictInt, Field(ge=1, le=MAX_ITEMS)]
+    lot: Annotated[StrictInt, Field(ge=0, le=MAX_ITEMS)] = 0
+
+
+class StageDoc(_Strict):
+    """A begun stage of a group (formats): its kind as played, its lot's seed, its entrants."""
+
+    group: GroupName
+    stage: Annotated[StrictInt, Field(ge=0, le=7)]
+    kind: _literal("swiss", "round_robin", "knockout")
+    seed: Seed | None = None
+    started_at: IsoDateTime | None = None
+    entrants: Annotated[list[StageEntryDoc], Field(max_length=MAX_ITEMS)]
 
 
 class ViolationDoc(_Strict):
@@ -332,6 +355,7 @@ class SnapshotDoc(_Strict):
     records: Annotated[list[RecordDoc], Field(max_length=MAX_ITEMS)] = []
     absences: Annotated[list[AbsenceDoc], Field(max_length=MAX_ITEMS)] = []
     pair_avoidances: Annotated[list[PairAvoidanceDoc], Field(max_length=MAX_ITEMS)] = []
+    stages: Annotated[list[StageDoc], Field(max_length=200)] = []  # formats: the begun stages
     paperwork: PaperworkDoc | None = None
     audit: Annotated[list[AuditDoc], Field(max_length=MAX_ITEMS * 10)] = []
 
@@ -582,6 +606,39 @@ def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
             f"{first} 号与 {second} 号的回避重复",
             f"the avoidance of {first} and {second} appears twice",
         )
+
+    for i, st in enumerate(doc.stages):  # formats: a begun stage names players of its group, once each
+        where = f"stages[{i}]"
+        if not known_group(st.group, f"{where}.group"):
+            continue
+        once(
+            "stage",
+            st.group,
+            st.stage,
+            0,
+            where,
+            f"第{st.stage + 1}阶段重复",
+            f"stage {st.stage + 1} appears twice",
+        )
+        places: set[tuple[int, int]] = set()
+        for j, e in enumerate(st.entrants):
+            known_player(st.group, e.player, f"{where}.entrants[{j}].player")
+            once(
+                f"stage{st.stage}",
+                st.group,
+                e.player,
+                0,
+                f"{where}.entrants[{j}]",
+                f"{e.player} 号在第{st.stage + 1}阶段出现两次",
+                f"player {e.player} is in stage {st.stage + 1} twice",
+            )
+            if (e.pool, e.number) in places:
+                bad(
+                    f"{where}.entrants[{j}].number",
+                    f"第{st.stage + 1}阶段第 {e.pool + 1} 组的 {e.number} 号重复",
+                    f"stage {st.stage + 1}: number {e.number} of pool {e.pool + 1} appears twice",
+                )
+            places.add((e.pool, e.number))
     return out
 
 

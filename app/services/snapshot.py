@@ -22,11 +22,13 @@ from app.db.models import (
     GameRecord,
     GameRow,
     Group,
+    GroupStage,
     KnockoutMatch,
     PairAvoidance,
     Player,
     Round,
     Setting,
+    StageEntry,
     Team,
     Tournament,
     Violation,
@@ -107,6 +109,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             "first_red": ref.get(m.first_red_id) if m.first_red_id else None,
             "deciding_red": ref.get(m.deciding_red_id) if m.deciding_red_id else None,
             "winner": ref.get(m.winner_id) if m.winner_id else None,
+            "colour_choices": {k: ref[v] for k, v in sorted((m.colour_choices or {}).items()) if ref.get(v)},
         }
         for m in s.scalars(select(KnockoutMatch).order_by(KnockoutMatch.group_id, KnockoutMatch.id))
     ]
@@ -187,6 +190,8 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                 "late_entry_round": p.late_entry_round,
                 "region": p.region,
                 "reentry_round": p.reentry_round,
+                "ranked": p.ranked,
+                "eligibility_override": p.eligibility_override,
             }
             for p in players
         ],
@@ -206,6 +211,26 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             for a in s.scalars(select(Absence).order_by(Absence.id))
         ],
         "paperwork": stored_paperwork(s),
+        # formats (stages): the begun stages with their entrants, pools, numbers and lots
+        "stages": [
+            {
+                "group": group_name[st.group_id],
+                "stage": st.stage,
+                "kind": st.kind,
+                "seed": st.seed,
+                "started_at": _dt(st.started_at),
+                "entrants": [
+                    {"player": ref[e.player_id], "pool": e.pool, "number": e.number, "lot": e.lot}
+                    for e in s.scalars(
+                        select(StageEntry)
+                        .where(StageEntry.stage_id == st.id)
+                        .order_by(StageEntry.pool, StageEntry.number)
+                    )
+                    if ref.get(e.player_id) is not None
+                ],
+            }
+            for st in s.scalars(select(GroupStage).order_by(GroupStage.group_id, GroupStage.stage))
+        ],
         "pair_avoidances": [
             {
                 "group": player_group[v.first_id],
@@ -395,6 +420,8 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
             late_entry_round=p.get("late_entry_round"),
             region=str(p.get("region", "")),
             reentry_round=p.get("reentry_round"),
+            ranked=bool(p.get("ranked", True)),
+            eligibility_override=str(p.get("eligibility_override", "")),
         )
         if row.no is not None:
             if (g.name, row.no) in players:
@@ -430,8 +457,8 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
             colour_method=str(m.get("colour_method", "")),
             colour_seed=m.get("colour_seed"),
             first_red_id=opt("first_red"),
-            deciding_red_id=opt("deciding_red"),
             winner_id=opt("winner"),
+            colour_choices=_colour_choices(m, g.name, where, player_id),
         )
         matches[(g.name, row.code)] = row
         s.add(row)
@@ -519,6 +546,7 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
             )
         )
     _fill_arbiter_requests(s, data, player_id)
+    _fill_stages(s, data, group_of, player_id)
     for i, a in enumerate(data.get("audit", [])):
         s.add(
             AuditEntry(
@@ -537,6 +565,33 @@ def _whole(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 999:
         raise SnapshotError(f"快照中 {where} 的轮次“{value}”无效", f"snapshot: invalid round at {where}")
     return value
+
+
+def _fill_stages(s: Session, data: dict[str, Any], group_of: Any, player_id: Any) -> None:
+    """The begun stages (formats): their entrants, pools, numbers and lots; absent in older snapshots."""
+    for i, st in enumerate(data.get("stages", [])):  # formats: the begun stages
+        where = f"stages[{i}]"
+        g = group_of(_req(st, "group", where), where)
+        row = GroupStage(
+            group_id=g.id,
+            stage=_whole(_req(st, "stage", where), f"{where}.stage"),
+            kind=str(_req(st, "kind", where)),
+            seed=st.get("seed"),
+            started_at=_parse_dt(st.get("started_at"), f"{where}.started_at") or datetime(2000, 1, 1),
+        )
+        s.add(row)
+        s.flush()
+        for j, e in enumerate(_req(st, "entrants", where)):
+            ew = f"{where}.entrants[{j}]"
+            s.add(
+                StageEntry(
+                    stage_id=row.id,
+                    player_id=player_id(g.name, _req(e, "player", ew), ew),
+                    pool=_whole(e.get("pool", 0), f"{ew}.pool"),
+                    number=_whole(_req(e, "number", ew), f"{ew}.number"),
+                    lot=_whole(e.get("lot", 0), f"{ew}.lot"),
+                )
+            )
 
 
 def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> None:
@@ -579,6 +634,18 @@ def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> 
                 created_at=_parse_dt(v.get("created_at"), f"{where}.created_at") or datetime(2000, 1, 1),
             )
         )
+
+
+def _colour_choices(m: dict[str, Any], group: str, where: str, player_id: Any) -> dict[str, object] | None:
+    """A match's ladder colour choices (step → Red); an older snapshot's deciding Red is step 3 of the
+    old ladder (as migration 0005 moves it)."""
+    choices = {
+        str(k): player_id(group, v, f"{where}.colour_choices")
+        for k, v in dict(m.get("colour_choices") or {}).items()
+    }
+    if not choices and m.get("deciding_red") is not None:
+        choices = {"2": player_id(group, m["deciding_red"], f"{where}.deciding_red")}
+    return dict(choices) or None
 
 
 def _birth_from_id(id_number: str) -> str:

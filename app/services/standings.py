@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.db.mapping import load_group_state
 from app.db.models import Group, Player
-from app.db.session import Database
+from app.db.session import Database, kept
 from app.engine import standings as ranking
 from app.engine.event import GroupState
 from app.engine.formats import Entrants, StageKind, default_chain, source_stage
@@ -83,10 +83,18 @@ def _pending_in(state: GroupState, number: int) -> int:
 def _standings(
     s: Session, group: Group, reg: Regulations, after_round: int | None, state: GroupState | None = None
 ) -> tuple[GroupState, ranking.Standings]:
-    """The ranking after ``after_round``; ``None``: after the last round with every result in."""
+    """The ranking after ``after_round``; ``None``: after the last round with every result in.
+
+    Inside :meth:`Database.one_reading` each ranking is computed once (the final standings read the
+    group's standings twice: as they are, and for the final order)."""
     state = state if state is not None else load_group_state(s, group, reg)
     if after_round is None:
         after_round = complete_through(state.rounds)
+    memo = kept(s)
+    key = ("standings", group.id, after_round)
+    if memo is not None and key in memo:
+        table: ranking.Standings = memo[key]
+        return state, table
     entrants, rounds, violations = _swiss_input(state)
     left, split = _left_swiss(s, group, reg, state)
     table = ranking.standings(
@@ -99,6 +107,8 @@ def _standings(
         split_round=split,
         knockout_black=_knockout_black(s, group, reg) if left else (),
     )
+    if memo is not None:
+        memo[key] = table
     return state, table
 
 
@@ -281,7 +291,7 @@ class StandingsView:
 def group_standings(db: Database, group: str, after_round: int | None = None) -> StandingsView:
     """The standings of a group after a round (default: the last round with every result in): the Swiss
     standings, or a round robin's, pool by pool, when a round-robin stage is what the group plays."""
-    with db.session() as s:
+    with db.one_reading(), db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
         state = load_group_state(s, g, reg)
@@ -484,6 +494,21 @@ def _knockout_how(bracket: Bracket, split_round: int) -> dict[int, tuple[str, st
     return how
 
 
+def unranked_players(state: GroupState, reg: Regulations) -> set[int]:
+    """Players who take no place: 计成绩不计名次 (they play and score), and — where the regulation says so
+    — players withdrawn for forfeiting the set number of rounds in a row."""
+    out = {e.no for e in state.entrants if not e.ranked}
+    if reg.discipline.forfeits_withdrawn_unranked and reg.discipline.consecutive_forfeits_withdraw:
+        from app.engine.discipline import consecutive_forfeits
+
+        reentered = {e.no: e.reentry_round for e in state.entrants if e.reentry_round is not None}
+        withdrawn = {e.no for e in state.entrants if e.status is PlayerStatus.WITHDRAWN}
+        out |= {
+            f.no for f in consecutive_forfeits(state.rounds, reg.discipline, reentered) if f.no in withdrawn
+        }
+    return out
+
+
 def stage_order(s: Session, g: Group, reg: Regulations, state: GroupState, index: int) -> list[int]:
     """A stage's own ranking of its entrants, best first: the Swiss chain (over every Swiss round up to
     the stage's last), a round robin's tables (pool places, then the share of points), or the knockout's
@@ -491,7 +516,7 @@ def stage_order(s: Session, g: Group, reg: Regulations, state: GroupState, index
     stages = played_stages(state)
     stage = stages[index]
     plan = plan_of(state)[index]
-    players = _stage_players(s, g, reg, state, index)
+    players = stage_players_of(s, g, reg, state, index)
     if stage.kind is StageKind.ROUND_ROBIN:
         tables = round_robin_tables(state, reg, index)
         return [no for no in pool_order(tables, reg.points.win) if no in players]
@@ -509,8 +534,8 @@ def stage_order(s: Session, g: Group, reg: Regulations, state: GroupState, index
     return [no for no in table.order if no in players]
 
 
-def _stage_players(s: Session, g: Group, reg: Regulations, state: GroupState, index: int) -> frozenset[int]:
-    """A stage's players; a knockout created before stages were recorded has its seeds in the bracket."""
+def stage_players_of(s: Session, g: Group, reg: Regulations, state: GroupState, index: int) -> frozenset[int]:
+    """A stage's players (a knockout created before stages were recorded has them in its bracket)."""
     taken: dict[int, frozenset[int]] = {}
     bracket = load_bracket(s, g, reg)
     for j, st in enumerate(state.format.stages):
@@ -534,8 +559,20 @@ def stage_entry_order(s: Session, g: Group, reg: Regulations, state: GroupState,
         tables = round_robin_tables(state, reg, source)
         pools = [[no for no in t.standings.order if no in eligible] for t in tables]
         return list(entrants_of(stage, (), pools))
-    order = [no for no in stage_order(s, g, reg, state, source) if no in eligible]
+    ranking = stage_order(s, g, reg, state, source)
+    order = [no for no in ranking if no in eligible]
     if stage.entrants is Entrants.REST:
+        if stage.count:  # the rest below place ``count`` go on; the places above them are final
+            below = set(ranking[stage.count :])
+            taken = {
+                no
+                for j, st in enumerate(state.format.stages)
+                if j != index
+                and st.entrants is Entrants.TOP
+                and source_stage(state.format.stages, j) == source
+                for no in stage_players_of(s, g, reg, state, j)
+            }
+            return [no for no in order if no in below and no not in taken]
         return [no for no in order if no in stage_players(state, index)]
     return list(entrants_of(stage, order))
 
@@ -566,9 +603,9 @@ def _final(s: Session, g: Group, reg: Regulations) -> _Final:
         raise UserError(
             f"{g.name}的淘汰赛尚未结束，还不能排出最终名次", f"the knockout of {g.name} is not finished yet"
         )
-    removed = set(table.disqualified) | {e.no for e in state.entrants if not e.ranked}
+    removed = set(table.disqualified) | unranked_players(state, reg)
     rankings = {i: stage_order(s, g, reg, state, i) for i in range(len(stages))}
-    entrants = {i: _stage_players(s, g, reg, state, i) for i in range(1, len(stages))}
+    entrants = {i: stage_players_of(s, g, reg, state, i) for i in range(1, len(stages))}
     order = compose_final(played_stages(state), rankings, entrants, removed)
     places = {no: place for place, no in enumerate(order, start=1)}
     pools = tuple(
@@ -612,20 +649,19 @@ def final_standings(db: Database, group: str) -> StandingsView:
     """The final ranking as standings lines: places 1–n, tiebreak values over every Swiss round (a round
     robin's player: over its table), and what separates each player from the next one **in the final
     order** (places 1–8 by the knockout)."""
-    view = group_standings(db, group)
-    with db.session() as s:
-        reg = regulations_of(s)
-        g = group_row(s, group)
-        final = _final(s, g, reg)
-        state, table = _standings(s, g, reg, None)
-        by_no = {e.no: e for e in state.entrants}
-        lines_of = {
-            r.no: StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r) for r in table.rows
-        }
-        for t in final.pools:
-            pool = pool_name(t.pool) if len([p for p in final.pools if p.stage == t.stage]) > 1 else ""
-            for r in t.standings.rows:
-                lines_of[r.no] = StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r, pool=pool)
+    with db.one_reading():  # the group, its bracket and its standings read once for both
+        view = group_standings(db, group)
+        with db.session() as s:
+            reg = regulations_of(s)
+            g = group_row(s, group)
+            final = _final(s, g, reg)
+            state, table = _standings(s, g, reg, None)
+    by_no = {e.no: e for e in state.entrants}
+    lines_of = {r.no: StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r) for r in table.rows}
+    for t in final.pools:
+        pool = pool_name(t.pool) if len([p for p in final.pools if p.stage == t.stage]) > 1 else ""
+        for r in t.standings.rows:
+            lines_of[r.no] = StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r, pool=pool)
     order = final.order
     below = dict(itertools.pairwise(order))
     lines = tuple(
@@ -670,8 +706,9 @@ def _ranking_for_prizes(s: Session, g: Group, reg: Regulations) -> tuple[list[in
     try:
         places = _final_places(s, g, reg)
     except UserError:
-        _state, table = _standings(s, g, reg, None)
-        return list(table.order), RankingBasis(g.name, False, table.after_round)
+        state, table = _standings(s, g, reg, None)
+        gone = unranked_players(state, reg)
+        return [no for no in table.order if no not in gone], RankingBasis(g.name, False, table.after_round)
     return sorted(places, key=lambda no: places[no]), RankingBasis(g.name, True, 0)
 
 

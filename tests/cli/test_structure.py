@@ -8,8 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import app
 import app.cli
 from app.cli import COMMAND_FAMILIES, build_parser
+from app.cli.common import CommandLineError
 
 CLI_DIR = Path(app.cli.__file__).parent
 
@@ -82,3 +86,39 @@ def test_the_print_help_names_exactly_the_documents_the_service_knows() -> None:
     from app.services.exports import DOCUMENTS
 
     assert DOCUMENT_NAMES.split(", ") == list(DOCUMENTS)
+
+
+def test_each_command_is_listed_with_its_family() -> None:
+    """A command builds only its own parser: the table saying which family registers it is complete."""
+    registered = {}
+    for family in app.cli.FAMILIES:
+        parser = argparse.ArgumentParser()
+        app.cli._register(family)(parser.add_subparsers(dest="command"))
+        registered.update(dict.fromkeys(_subcommands(parser), family))
+    assert registered == app.cli.COMMANDS
+
+
+def test_a_command_parses_as_it_does_in_the_whole_parser() -> None:
+    """The parser of one command accepts and refuses exactly what the whole command line does."""
+    samples = [
+        ["pair", "t.xqt", "--group", "公开组", "--seed", "3"],
+        ["print", "t.xqt", "table-cards", "--per-page", "4", "-o", "x.pdf"],
+        ["result", "t.xqt", "--group", "公开组", "--round", "2", "--board", "1", "draw"],
+        ["standings", "t.xqt", "--group", "公开组", "--json"],
+    ]
+    for argv in samples:
+        whole = build_parser().parse_args(argv)
+        alone = build_parser(argv[0]).parse_args(argv)
+        assert vars(alone) == vars(whole)
+    with pytest.raises(CommandLineError, match="--group"):
+        build_parser("pair").parse_args(["pair", "t.xqt"])
+    assert set(_subcommands(build_parser("pair"))) == {"pair"}
+    assert len(_subcommands(build_parser("no-such-command"))) == len(app.cli.COMMANDS)
+
+
+def test_the_version_is_read_without_the_package_metadata() -> None:
+    from importlib.metadata import version
+
+    from app.db.lock import program_version
+
+    assert program_version() == app.__version__ == version("xqarbiter")

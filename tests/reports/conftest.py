@@ -92,7 +92,7 @@ def documents(event: DemoEvent, round_robin_event: DemoEvent) -> dict[str, Rende
         "results-book": render("results-book", event.model("results-book", group=None)),
         "certificates": render("certificates", event.model("certificates", group=None)),
         "avoidances": render("avoidances", event.model("avoidances")),
-        "schedule": render("schedule", round_robin_event.model("schedule")),
+        "order-of-play": render("order-of-play", round_robin_event.model("order-of-play")),
         "crosstable-round-robin": render("crosstable", round_robin_event.model("crosstable")),
     }
 
@@ -122,6 +122,6 @@ PUBLIC = (
     "bracket",
     "results-book",
     "certificates",
-    "schedule",
+    "order-of-play",
     "crosstable-round-robin",
 )

@@ -286,7 +286,7 @@ def test_a_knockout_stage_may_not_be_changed_once_begun(tmp_path: Path) -> None:
     ("fmt", "players"),
     [
         ("swiss", 9),
-        ("swiss-knockout", 12),
+        ("swiss-knockout", 20),  # the 12 below the top 8 still have opponents left after round 8
         ("round-robin", 7),
         ("double-round-robin", 5),
         ("groups-then-knockout", 10),
@@ -310,3 +310,20 @@ def test_every_format_plays_through_without_a_hard_rule_broken(fmt: str, players
 def test_random_events_of_each_format_break_no_hard_rule(fmt: str, players: int, seed: int) -> None:
     report = simulate_format(fmt, players=players, seed=seed, forfeit_rate=0.1)
     assert report["hard_rule_breaks"] == 0, report["breaks"]
+
+
+@pytest.mark.parametrize(("fmt", "players"), [("groups-then-knockout", 8), ("double-elimination", 5)])
+def test_snapshots_carry_the_stages_and_the_ladder_choices(tmp_path: Path, fmt: str, players: int) -> None:
+    from app.services.snapshot import export_snapshot, import_snapshot
+
+    db = create_format_demo(tmp_path / "a.xqt", fmt, players=players, seed=12)
+    play_group_to_end(db, GROUP, seed=12)
+    data = export_snapshot(db)
+    assert data["stages"] and all(st["entrants"] for st in data["stages"])
+    if fmt == "double-elimination":
+        assert any(m["colour_choices"] for m in data["knockout"])  # the deciding games' choices
+    copy = import_snapshot(data, tmp_path / "b.xqt")
+    assert final_places(copy, GROUP) == final_places(db, GROUP)
+    assert export_snapshot(copy)["stages"] == data["stages"]
+    assert bracket_of(copy, GROUP) == bracket_of(db, GROUP)
+    copy.close()

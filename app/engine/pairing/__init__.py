@@ -14,6 +14,7 @@ from app.engine.pairing.model import (
     PairingPlayer,
     PairingQuality,
 )
+from app.engine.pairing.tuning import Tuning
 
 __all__ = [
     "ByeExplanation",
@@ -27,6 +28,7 @@ __all__ = [
     "Pairing",
     "PairingPlayer",
     "PairingQuality",
+    "Tuning",
     "allocate_colours",
     "pair_round",
 ]

@@ -45,11 +45,13 @@ class PairingPlayer:
     team: str | None = None
     rating: int | None = None
     rank_key: tuple[int, ...] = ()
+    run_limit: int = 2  # H3: games of one colour in a row at most (the regulation may allow more)
+    difference_limit: int = 2  # H3: |red − black| at most
 
     @property
     def imbalance(self) -> int:
         """Red games minus black games (played over the board only)."""
-        return sum(1 if c is Colour.RED else -1 for c in self.colours)
+        return 2 * self.colours.count(Colour.RED) - len(self.colours)
 
     @property
     def due_colour(self) -> Colour | None:
@@ -57,10 +59,12 @@ class PairingPlayer:
         return self.colours[-1].other if self.colours else None
 
     def may_take(self, colour: Colour) -> bool:
-        """H3: taking ``colour`` breaks neither three-in-a-row nor |red − black| ≤ 2."""
-        if len(self.colours) >= 2 and self.colours[-1] is colour and self.colours[-2] is colour:
+        """H3: taking ``colour`` breaks neither three-in-a-row nor |red − black| ≤ 2 (or the limits the
+        regulation sets instead: ``run_limit`` in a row, ``difference_limit`` apart)."""
+        run = self.run_limit
+        if len(self.colours) >= run and all(c is colour for c in self.colours[-run:]):
             return False
-        return abs(self.imbalance + (1 if colour is Colour.RED else -1)) <= 2
+        return abs(self.imbalance + (1 if colour is Colour.RED else -1)) <= self.difference_limit
 
 
 class ColourReason(enum.Enum):
@@ -136,6 +140,9 @@ class PairingQuality:
     counted once per avoidance broken). ``exact``: the pairing is the proved
     lexicographic optimum of the whole round; otherwise ``bounded_players`` were paired by the
     bounded step method (score-group steps on sparse edges, see the engine docstring).
+    ``certified_blocks``: the sizes of the blocks proved on sparse candidates by an LP duality
+    certificate (large events, :mod:`app.engine.pairing.large`); ``dense_steps``: the sizes of the
+    bounded steps whose sparse candidates had no perfect pairing, redone on every legal pair.
     """
 
     cuts: tuple[int, ...]
@@ -148,6 +155,8 @@ class PairingQuality:
     bounded_players: int = 0
     solves: int = 0
     weak_avoidances: int = 0
+    certified_blocks: tuple[int, ...] = ()
+    dense_steps: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

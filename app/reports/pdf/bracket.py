@@ -6,7 +6,7 @@ from datetime import datetime
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, PageBreak
+from reportlab.platypus import Flowable, PageBreak, Paragraph
 
 from app.engine.types import UserError
 from app.reports.model import Bracket, BracketMatch
@@ -19,6 +19,7 @@ from app.reports.pdf.base import (
     build_story,
     frame_size,
     grid,
+    paragraph_style,
     shrink_to,
 )
 
@@ -101,7 +102,17 @@ def bracket_story(bracket: Bracket, width: float, height: float) -> list[Flowabl
     """The tree filling one landscape frame, then the placement matches as a table on the next page."""
     if not bracket.columns or not bracket.columns[0]:
         raise UserError("淘汰赛尚未产生对阵", "the knockout has not been drawn yet")
-    story: list[Flowable] = [BracketTree(bracket.columns, width, height - 2 * mm)]
+    story: list[Flowable] = []
+    if (
+        bracket.losers
+    ):  # double elimination: the winners' bracket, then the losers' bracket on a page of its own
+        story.append(Paragraph("胜者组", paragraph_style(11)))
+        story.append(BracketTree(bracket.columns, width, height - 10 * mm))
+        story.append(PageBreak())
+        story.append(Paragraph("败者组", paragraph_style(11)))
+        story.append(BracketTree(bracket.losers, width, height - 10 * mm))
+    else:
+        story.append(BracketTree(bracket.columns, width, height - 2 * mm))
     if bracket.extra:
         cols = [
             Column("比赛", 16),

@@ -117,7 +117,8 @@ class StandingsTableModel(FixedColumnsModel):
         return tr("StandingsTableModel", self.LAST)
 
     def _value(self, line: StandingLine, col: int) -> object:
-        fixed = (line.rank, line.no, line.name, line.unit, line.score)
+        rank = f"{line.pool} {line.rank}" if line.pool else line.rank  # a pooled round robin: A组 1
+        fixed = (rank, line.no, line.name, line.unit, line.score)
         if col < len(fixed):
             return fixed[col]
         k = col - len(fixed)
