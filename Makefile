@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test venv lint bench screenshots samples dist clean i18n
+.PHONY: run test venv lint bench screenshots samples dist clean i18n axe
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,7 +30,16 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy --strict app/engine
 	$(VENV)/bin/lint-imports
 
-test: lint $(QM)
+# axe-core for the hall pages' accessibility check (browser tests): pinned in tests/web/axe/package-lock.json,
+# installed here with npm ci, never fetched while the tests run.
+AXE := tests/web/axe/node_modules/axe-core/axe.min.js
+$(AXE): tests/web/axe/package-lock.json
+	cd tests/web/axe && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+axe: $(AXE)
+
+test: lint $(QM) $(AXE)
 	$(PY) -m pytest -q
 
 screenshots: $(STAMP) $(QM)

@@ -81,7 +81,7 @@ def cmd_excel(args: argparse.Namespace) -> int:
 
 
 def cmd_html(args: argparse.Namespace) -> int:
-    from app.services.exports import write_public_site
+    from app.services.public_pages import write_public_site
 
     if not args.out.strip():
         raise UserError("没有给出网页要导出到的文件夹", "no output folder was given")

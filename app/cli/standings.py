@@ -9,13 +9,14 @@ from app.cli.common import PLAYER_NO, ROUND, open_file, print_json
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
-    from app.services.standings import final_standings, group_standings
+    from app.services.standings import final_standings, standings_view
 
     with open_file(args.file, read_only=True) as db:
+        # no option: the final ranking once the group is over, as the hall and the printed 名次表 say
         view = (
             final_standings(db, args.group)
             if args.final
-            else group_standings(db, args.group, args.after_round)
+            else standings_view(db, args.group, args.after_round)
         )
     if args.json:
         print_json([line.as_json() for line in view.lines])
@@ -130,7 +131,8 @@ def register(sub: Any) -> None:
         "--after-round",
         type=ROUND,
         default=None,
-        help="the standings after this round (default: the last round with every result in)",
+        help="the Swiss standings after this round (default: the final ranking once the group is over, "
+        "else after the last round with every result in)",
     )
     p.add_argument(
         "--final",

@@ -446,6 +446,25 @@ class RegistrationRules:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundTime:
+    """When a round starts (the announced start, 宣布开赛时间), for the schedule players read.
+
+    A round of a group with a knockout starts its knockout games at the same time; a rapid or deciding
+    game follows its slow game at once, so it has no time of its own.
+
+    >>> RoundTime(3, datetime(2024, 7, 26, 14, 30)).label
+    '7月26日 14:30'
+    """
+
+    round: int
+    starts: datetime
+
+    @property
+    def label(self) -> str:
+        return f"{self.starts.month}月{self.starts.day}日 {self.starts:%H:%M}"
+
+
+@dataclass(frozen=True, slots=True)
 class Regulations:
     event_name: str
     start_date: date
@@ -463,6 +482,7 @@ class Regulations:
     record_duty: RecordDutyRules = RecordDutyRules()
     discipline: DisciplineRules = DisciplineRules()
     registration: RegistrationRules = field(default_factory=RegistrationRules)
+    schedule: tuple[RoundTime, ...] = ()  # the announced start of each round (any left out: 待定)
 
     def group(self, name: str) -> GroupFormat:
         for g in self.groups:
@@ -540,6 +560,23 @@ class Regulations:
                 raise UserError(f"奖励“{t.name}”的金额或名次数过大", f"prize table {t.name!r} is too large")
         if self.end_date < self.start_date:
             raise UserError("结束日期早于开始日期", "the end date is before the start date")
+        most = max(g.rounds for g in self.groups)
+        seen: set[int] = set()
+        for slot in self.schedule:
+            if not 1 <= slot.round <= most:
+                raise UserError(
+                    f"赛程中的第 {slot.round} 轮不存在（共 {most} 轮）",
+                    f"the schedule names round {slot.round}, but there are {most} rounds",
+                )
+            if slot.round in seen:
+                raise UserError(
+                    f"赛程中第 {slot.round} 轮出现两次", f"the schedule names round {slot.round} twice"
+                )
+            seen.add(slot.round)
+
+    def round_time(self, number: int) -> RoundTime | None:
+        """The announced start of round ``number``, if the schedule has it."""
+        return next((t for t in self.schedule if t.round == number), None)
 
 
 def _validate_eligibility(g: GroupFormat) -> None:

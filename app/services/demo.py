@@ -9,6 +9,7 @@ The same seed always gives the same event.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -17,11 +18,17 @@ from pathlib import Path
 from app.db.models import Group, Player, Team
 from app.db.session import Database
 from app.engine.registration import age_on, resident_id_check_char
-from app.engine.regulations import preset
+from app.engine.regulations import Regulations, RoundTime, preset, regulations_to_dict
 from app.engine.types import UserError
 from app.services import audit
 from app.services.registration import draw_numbers
-from app.services.tournaments import create_tournament, discard_on_failure, group_row, regulations_of
+from app.services.tournaments import (
+    create_tournament,
+    discard_on_failure,
+    group_row,
+    regulations_of,
+    tournament_row,
+)
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史黎贺顾毛郝龚邵万钱覃武戴孔汤庞樊兰殷施陶洪翟安颜倪严牛温芦季俞章鲁葛伍申尤毕聂焦向柳邢岳齐"
 GIVEN_CHARS = "伟刚勇毅俊峰强军平保东文辉力明永健世广志义兴良海山仁波宁贵福生龙元全国胜学祥才发武新利清飞彬富顺信子杰涛昌成康星光天达安岩中茂进林有坚和彪博诚先敬震振壮会思群豪心邦承乐绍功松善厚庆磊民友裕河哲江超浩亮政谦亨奇固之轮翰朗伯宏言若鸣朋斌梁栋维启克伦翔旭鹏泽晨辰士以建家致树炎德行时泰盛雄琛钧冠策腾楠榕风航弘秀娟英华慧巧美娜静淑惠珠翠雅芝玉萍红娥玲芬芳燕彩春菊兰凤洁梅琳素云莲真环雪荣爱妹霞香月莺媛艳瑞凡佳嘉琼勤珍贞莉桂娣叶璧璐娅琦晶妍茜秋珊莎锦黛青倩婷姣婉娴瑾颖露瑶怡婵雁蓓纨仪荷丹蓉眉君琴蕊薇菁梦岚苑婕馨瑗琰韵融园艺咏卿聪澜纯毓悦昭冰爽琬茗羽希宁欣飘育滢馥筠柔竹霭凝晓欢霄枫芸菲寒伊亚宜可姬舒影荔枝思丽"
@@ -255,7 +262,23 @@ def _fill_demo(db: Database, path: Path | str, seed: int, players: int, absent: 
         audit.record(
             s, "create_demo", entity=Path(path).name, after={"seed": seed, "players": players}, who=who
         )
+        tournament_row(s).regulations = regulations_to_dict(demo_schedule(reg))
     _draw_demo_numbers(db, seed)
+
+
+#: the demo's rounds start at these times, four rounds a day
+_DEMO_TIMES = ((9, 0), (10, 30), (14, 30), (16, 0))
+
+
+def demo_schedule(reg: Regulations) -> Regulations:
+    """The regulation with a schedule like the 2024 event's days: four rounds a day from the first day."""
+    most = max(g.rounds for g in reg.groups)
+    slots = []
+    for n in range(1, most + 1):
+        day = reg.start_date + timedelta(days=(n - 1) // len(_DEMO_TIMES))
+        hour, minute = _DEMO_TIMES[(n - 1) % len(_DEMO_TIMES)]
+        slots.append(RoundTime(n, datetime(day.year, day.month, day.day, hour, minute)))
+    return dataclasses.replace(reg, schedule=tuple(slots))
 
 
 def groups_name(groups: dict[str, Group], group_id: int) -> str:

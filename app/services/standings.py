@@ -675,6 +675,29 @@ def final_standings(db: Database, group: str) -> StandingsView:
     return dataclasses.replace(view, lines=lines, final=True)
 
 
+def final_if_over(db: Database, group: str) -> StandingsView | None:
+    """The group's final ranking once it is over (its last round complete, the knockout decided);
+    ``None`` before."""
+    try:
+        return final_standings(db, group)
+    except UserError:
+        return None
+
+
+def standings_view(db: Database, group: str, after_round: int | None = None) -> StandingsView:
+    """The standings every list shows unless a round is asked for: once the group is over, its final
+    ranking (knockout places first); before that, after the last round with every result in.
+
+    The window, ``xqarbiter standings``, the hall's 名次 page and the printed 名次表 all ask this, so
+    they tell the same order; ``after_round`` asks for the Swiss standings after that round instead.
+    """
+    if after_round is None:
+        final = final_if_over(db, group)
+        if final is not None:
+            return final
+    return group_standings(db, group, after_round)
+
+
 @dataclass(frozen=True, slots=True)
 class RankingBasis:
     """What a team ranking or a prize list of a group rests on: the final ranking, or (provisional)

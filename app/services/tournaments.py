@@ -25,6 +25,7 @@ from app.engine.formats import StageKind, plan_stages
 from app.engine.regulations import (
     GroupFormat,
     Regulations,
+    RoundTime,
     preset,
     regulations_from_dict,
     regulations_from_toml,
@@ -323,6 +324,30 @@ def update_regulations(
             reason=reason,
             who=who,
         )
+
+
+def set_round_start(
+    db: Database, number: int, starts: datetime | None, *, who: str = audit.DEFAULT_ARBITER
+) -> Regulations:
+    """Set (or, ``starts`` None, clear) the announced start of round ``number`` in the schedule the
+    players' pages show; audit-logged like any change of the regulation. Returns the new regulation."""
+    reg = load_regulations(db)
+    most = max(g.rounds for g in reg.groups)
+    if not 1 <= number <= most:
+        raise UserError(
+            f"第 {number} 轮不存在（共 {most} 轮）", f"there is no round {number} ({most} rounds)"
+        )
+    slots = [t for t in reg.schedule if t.round != number]
+    if starts is not None:
+        slots.append(RoundTime(number, starts.replace(second=0, microsecond=0)))
+    new = dataclasses.replace(reg, schedule=tuple(sorted(slots, key=lambda t: t.round)))
+    what = (
+        f"第{number}轮开赛时间：{starts:%Y-%m-%d %H:%M}"
+        if starts is not None
+        else f"第{number}轮开赛时间：待定"
+    )
+    update_regulations(db, new, reason=what, who=who)
+    return new
 
 
 def _refuse_changes_to_played_rounds(old: Regulations, new: Regulations, paired: dict[str, int]) -> None:

@@ -303,7 +303,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("已导出：%1").replace("%1", str(path)), 5000)
 
     def export_html(self) -> None:
-        from app.services.exports import write_public_site
+        from app.services.public_pages import write_public_site
 
         if self.document is None:
             return

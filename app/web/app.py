@@ -21,6 +21,7 @@ Security model (README, "赛场网络"):
 from __future__ import annotations
 
 import asyncio
+import base64
 import concurrent.futures
 import contextlib
 import hashlib
@@ -41,8 +42,9 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.engine.types import GameResult, UserError
+from app.reports import html as pages
+from app.reports.html import HALL
 from app.services import hall
-from app.web import pages
 from app.web.site import HallSite, Key, Rendered
 
 log = logging.getLogger("xqarbiter.hall")
@@ -61,6 +63,8 @@ SECURITY_HEADERS = [
 MAX_FORM_BYTES = 2048
 MAX_QUERY = 40
 SUBMIT_TIMEOUT = 10.0
+#: the hall's stylesheet and script (the renderer's files), read once
+CSS, JS = pages.asset("hall.css"), pages.asset("hall.js")
 
 
 class Owner(Protocol):
@@ -250,13 +254,22 @@ class Hall:
     # ------------------------------------------------------------------ deputies
 
     def csrf_for(self, token: str) -> str:
-        return hmac.new(self.secret, hall.token_digest(token).encode(), hashlib.sha256).hexdigest()[:32]
+        """The pass's CSRF field: an HMAC under this start's secret, in base64url (never a run of digits
+        that could be read as an ID or phone number on the page)."""
+        mac = hmac.new(self.secret, hall.token_digest(token).encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac[:24]).decode("ascii")
 
-    def refuse(self, request: Request, status: int, text: str) -> Response:
+    def refuse(self, request: Request, status: int, text: str, token: str = "") -> Response:
+        """The page saying why nothing was stored, with the way back: the hall's home page, and the
+        deputy's own page again when the pass still holds (``token``)."""
         if status == 403:
             self.failures.allow(_client(request))
         snap = self.site.current
-        body = pages.message_page(snap.event if snap else "", "无法录入", text)
+        back = [pages.NavLink(HALL.home(), "返回赛场网络首页")]
+        if token:
+            back.insert(0, pages.NavLink(hall.deputy_path(quote(token)), "重新打开录入页面"))
+        main = pages.message_main("无法录入", text, back)
+        body = pages.frame(HALL, snap.event if snap else "", "无法录入", main, refresh=False)
         return Response(
             body, status, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"}
         )
@@ -331,6 +344,26 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         p = request.path_params
         return await state.page(request, ("board", p["gi"], p["n"], p["b"]))
 
+    async def names(request: Request) -> Response:
+        p = request.path_params
+        return await state.page(request, ("names", p["gi"], p["n"]))
+
+    async def record(request: Request) -> Response:
+        p = request.path_params
+        ply = request.query_params.get("ply", "")
+        query = ply if ply.isdigit() and len(ply) <= 4 else ""
+        return await state.page(request, ("record", p["gi"], p["n"], p["b"], p["k"]), query)
+
+    async def player(request: Request) -> Response:
+        p = request.path_params
+        return await state.page(request, ("player", p["gi"], p["no"]))
+
+    async def entries_by_name(request: Request) -> Response:
+        return await state.page(request, ("entries-names", request.path_params["gi"]))
+
+    async def schedule(request: Request) -> Response:
+        return await state.page(request, ("schedule",))
+
     def group_page(kind: str) -> Callable[[Request], Any]:
         async def handler(request: Request) -> Response:
             return await state.page(request, (kind, request.path_params["gi"]))
@@ -373,13 +406,11 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         )
 
     async def css(request: Request) -> Response:
-        return Response(
-            pages.CSS, media_type="text/css; charset=utf-8", headers={"Cache-Control": "max-age=86400"}
-        )
+        return Response(CSS, media_type="text/css; charset=utf-8", headers={"Cache-Control": "max-age=86400"})
 
     async def js(request: Request) -> Response:
         return Response(
-            pages.JS, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "max-age=86400"}
+            JS, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "max-age=86400"}
         )
 
     async def no_token(request: Request) -> Response:
@@ -410,6 +441,8 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
                 b.black,
                 "" if b.recorded.is_pending else b.recorded.zh,
                 "" if b.sent is None else b.sent.zh,
+                b.game,
+                b.game_no,
             )
             for b in view.boards
         ]
@@ -424,8 +457,12 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
             notice,
         )
         snap = state.site.current
-        body = pages.frame(snap.event if snap else "", "副裁判录入", main, 0, refresh=False)
-        return Response(body, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
+        version = snap.version if snap else 0
+        headers = {"Cache-Control": "no-store", "X-Hall-Version": str(version)}
+        if request.query_params.get("part") == "main":  # the page refreshing itself
+            return Response(main, media_type="text/html; charset=utf-8", headers=headers)
+        body = pages.frame(HALL, snap.event if snap else "", "副裁判录入", main, version)
+        return Response(body, media_type="text/html; charset=utf-8", headers=headers)
 
     async def deputy_post(request: Request, token: str) -> Response:
         if state.owner is None:
@@ -437,25 +474,36 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
             return state.refuse(request, 400, "提交的内容无效")
         expected = state.csrf_for(token)
         if not hmac.compare_digest(form.get("csrf", "").encode(), expected.encode()):
-            return state.refuse(request, 403, "页面已过期，请重新打开录入页面")
-        board_text, code = form.get("board", ""), form.get("result", "")
+            try:  # an expired pass says so; a good pass with a stale page (the hall restarted) is re-opened
+                await state._in_worker(hall.deputy_view, db, token)
+            except hall.TokenRefused as refused:
+                return state.refuse(request, 403, refused.zh)
+            return state.refuse(
+                request, 403, "录入页面已过期（赛场网络曾重新启动），请重新打开后再提交", token
+            )
+        board_text, code, game_text = form.get("board", ""), form.get("result", ""), form.get("game", "")
         allowed = {r.value for r, _ in pages.DEPUTY_RESULTS}
         if not board_text.isdigit() or len(board_text) > 5 or code not in allowed:
             return state.refuse(request, 400, "台次或结果无效")
+        if game_text and (not game_text.isdigit() or len(game_text) > 2):
+            return state.refuse(request, 400, "局次无效")
         board_no, result = int(board_text), GameResult(code)
+        game_no = int(game_text) if game_text else None
         device = f"{_client(request)} {request.headers.get('user-agent', '')}"
         assert state.owner is not None
-        future = state.owner.submit(lambda: hall.submit_deputy_result(db, token, board_no, result, device))
+        future = state.owner.submit(
+            lambda: hall.submit_deputy_result(db, token, board_no, result, device, game_no)
+        )
         try:
             await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), SUBMIT_TIMEOUT)
         except TimeoutError:
             if future.cancel():  # never ran: nothing stored
-                return state.refuse(request, 503, "裁判长电脑正忙，请稍后重新提交")
+                return state.refuse(request, 503, "裁判长电脑正忙，请稍后重新提交", token)
             await asyncio.wrap_future(future)  # already running: wait for its answer
         except hall.TokenRefused as refused:
             return state.refuse(request, 403, refused.zh)
         except UserError as error:
-            return state.refuse(request, 400, error.zh)
+            return state.refuse(request, 400, error.zh, token)
         state.changed()
         return RedirectResponse(f"/d/{quote(token)}?sent={board_no}#b{board_no}", status_code=303)
 
@@ -467,9 +515,14 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         Route("/g/{gi:int}/r/{n:int}", group_round),
         Route("/g/{gi:int}/r/{n:int}/", group_round),
         Route("/g/{gi:int}/r/{n:int}/b/{b:int}", board),
+        Route("/g/{gi:int}/r/{n:int}/names", names),
+        Route("/g/{gi:int}/r/{n:int}/b/{b:int}/game/{k:int}", record),
+        Route("/g/{gi:int}/p/{no:int}", player),
+        Route("/g/{gi:int}/entries/names", entries_by_name),
+        Route("/schedule", schedule),
         *(
             Route(f"/g/{{gi:int}}/{kind}", group_page(kind))
-            for kind in ("standings", "crosstable", "teams", "bracket", "entries")
+            for kind in ("standings", "crosstable", "order", "teams", "bracket", "entries")
         ),
         Route("/prizes", prizes),
         Route("/events", events),
@@ -492,7 +545,20 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         finally:
             await state.stop()
 
-    application = Starlette(routes=routes, lifespan=lifespan)
+    async def not_found(request: Request, exc: Exception) -> Response:
+        """An address the hall does not have: a page in Chinese with the way back (not a bare 404)."""
+        status = getattr(exc, "status_code", 404)
+        snap = state.site.current
+        title = "没有这一页" if status == 404 else "不支持的请求"
+        main = pages.message_main(title, "地址有误或页面已不存在。", [pages.NavLink(HALL.home(), "返回首页")])
+        body = pages.frame(HALL, snap.event if snap else "", title, main, refresh=False)
+        return Response(
+            body, status, headers=getattr(exc, "headers", None), media_type="text/html; charset=utf-8"
+        )
+
+    application = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: not_found}
+    )
     application.state.hall = state
     application.add_middleware(Guard)
     return application

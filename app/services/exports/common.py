@@ -13,7 +13,7 @@ from app.services.rounds import rounds_of
 from app.services.tournaments import TournamentInfo, tournament_info
 
 
-def _dates(start: date, end: date) -> str:
+def event_dates(start: date, end: date) -> str:
     """``2024年7月26日—28日`` (the month and year are not repeated)."""
     first = f"{start.year}年{start.month}月{start.day}日"
     if start == end:
@@ -34,7 +34,7 @@ def event_header(
         group=group,
         round=number,
         venue=reg.venue,
-        dates=_dates(reg.start_date, reg.end_date),
+        dates=event_dates(reg.start_date, reg.end_date),
         time_control=reg.swiss_time_control.label,
         round_label=round_label,
     )

@@ -1,4 +1,4 @@
-"""Documents of the whole event: the result workbook, the public site, the results book, the
+"""Documents of the whole event: the result workbook, the results book, the
 certificates and the avoidance list."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from app.engine.types import (
     UserError,
 )
 from app.reports import model
-from app.reports.html import PublicSite
 from app.services import paperwork_docs
 from app.services.audit import audit_log
 from app.services.constraints import pair_avoidances
@@ -55,7 +54,7 @@ def _audit_lines(db: Database) -> tuple[model.AuditLine, ...]:
     )
 
 
-def _paired_groups(db: Database) -> list[tuple[str, list[int]]]:
+def paired_groups(db: Database) -> list[tuple[str, list[int]]]:
     out = []
     for name in group_names(db):
         numbers = sorted(r.number for r in rounds_of(db, name))
@@ -63,7 +62,7 @@ def _paired_groups(db: Database) -> list[tuple[str, list[int]]]:
     return out
 
 
-def _optional_prizes(db: Database) -> model.PrizeList | None:
+def optional_prizes(db: Database) -> model.PrizeList | None:
     try:
         return prize_list_model(db)
     except UserError:
@@ -82,7 +81,7 @@ def _event_parts(
 ]:
     info = tournament_info(db)
     entries, rounds, tables, crosstables, teams, with_bracket = [], [], [], [], [], []
-    for name, numbers in _paired_groups(db):
+    for name, numbers in paired_groups(db):
         if any(g.name == name and g.players for g in info.groups):
             entries.append(entry_list(db, name))
         for n in numbers:
@@ -112,7 +111,7 @@ def result_workbook(db: Database) -> model.ResultWorkbook:
             standings=tuple(tables),
             crosstables=tuple(crosstables),
             teams=tuple(teams),
-            prizes=_optional_prizes(db),
+            prizes=optional_prizes(db),
             audit=_audit_lines(db),
             round_robins=_round_robin_tables(db),
         )
@@ -134,23 +133,6 @@ def _round_robin_tables(db: Database) -> tuple[model.RoundRobinTable, ...]:
     return tuple(out)
 
 
-def public_site(db: Database) -> PublicSite:
-    """The public web pages: entry lists, every round, standings, crosstables, teams, prizes, brackets
-    (one reading of the file, as for the workbook)."""
-    with db.one_reading():
-        entries, rounds, tables, crosstables, teams, with_bracket = _event_parts(db)
-        return PublicSite(
-            event_name=tournament_info(db).name,
-            entries=tuple(entries),
-            rounds=tuple(rounds),
-            standings=tuple(tables),
-            crosstables=tuple(crosstables),
-            teams=tuple(teams),
-            prizes=_optional_prizes(db),
-            brackets=tuple(bracket(db, name) for name in with_bracket),
-        )
-
-
 # --------------------------------------------------------------------------- results book, certificates
 
 
@@ -160,7 +142,7 @@ def results_book(db: Database) -> model.ResultsBook:
     info = tournament_info(db)
     label = prize_label(db)
     groups = []
-    for name, numbers in _paired_groups(db):
+    for name, numbers in paired_groups(db):
         if not numbers:
             continue
         # the final ranking once the group is over (its places explained against the next player, the
@@ -188,7 +170,7 @@ def results_book(db: Database) -> model.ResultsBook:
             "尚未编排任何轮次，还没有成绩册", "no round has been paired yet: there is no results book"
         )
     header = event_header(info, round_label="成绩册" + ("（暂列，比赛尚未结束）" if label else ""))
-    return paperwork_docs.results_book(db, header, groups, _optional_prizes(db), bool(label))
+    return paperwork_docs.results_book(db, header, groups, optional_prizes(db), bool(label))
 
 
 def avoidance_list(db: Database, group: str) -> model.AvoidanceList:

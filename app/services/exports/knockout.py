@@ -74,7 +74,9 @@ def _bracket_match(
         if player is not None:
             return label(player)
         source = plan.sources[i]
-        return source.label_zh if isinstance(source, Feed) else f"第{source}名"
+        if isinstance(source, Feed):
+            return source.label_zh
+        return "轮空" if source > len(eb.seeds) else f"第{source}名"  # a seed beyond the field: a bye
 
     result = match_result(m, eb.ladder_of(m.code))
     winner = "" if result is None or result.winner is None else label(result.winner)
@@ -82,6 +84,10 @@ def _bracket_match(
         winner = f"{winner}（{result.reason_zh}）"
     prefix = plan.code.split("_")[0].rstrip("0123456789")
     round_name = _MAIN_ROUND_NAMES.get(prefix, short_title_zh(plan.code) if _main(plan.code) else "排位赛")
+
+    def player(no: int | None) -> tuple[int, int, str] | None:
+        return None if no is None else (eb.seed_rank(no), no, names.get(no, ""))
+
     return model.BracketMatch(
         plan.code,
         round_name,
@@ -90,15 +96,27 @@ def _bracket_match(
         tuple(_bracket_game(g, names, eb, m.code) for g in m.games),
         winner,
         plan.title_zh,
+        player(m.high),
+        player(m.low),
+        None if result is None else result.winner,
     )
 
 
-def _bracket_game(g: KnockoutGame, names: dict[int, str], eb: EngineBracket, code: str) -> model.BracketGame:
+def knockout_game_text(g: KnockoutGame, eb: EngineBracket, code: str) -> str:
+    """A knockout game's result as every list prints it: a drawn deciding game that counts as a win for
+    Black (和棋黑胜, 2020 rules art. 30) reads ``和（黑胜）``, never a bare 和. The deciding game is the
+    one game of the last step of the match's ladder."""
     ladder = eb.ladder_of(code)
-    text = g.result.zh
     last = len(ladder.steps) - 1
     deciding = ladder.steps[last].kind is g.kind and g.number >= sum(s.games for s in ladder.steps[:last]) + 1
     if deciding and g.result is GameResult.DRAW and ladder.deciding_draw is DecidingDraw.BLACK_WINS:
-        text = "和（黑胜）"
+        return "和（黑胜）"
+    return g.result.zh
+
+
+def _bracket_game(g: KnockoutGame, names: dict[int, str], eb: EngineBracket, code: str) -> model.BracketGame:
+    text = knockout_game_text(g, eb, code)
     kind = f"{g.kind.zh}（{eb.time_control_of(code, g.number).label}）"
-    return model.BracketGame(kind, names.get(g.red, str(g.red)), names.get(g.black, str(g.black)), text)
+    return model.BracketGame(
+        kind, names.get(g.red, str(g.red)), names.get(g.black, str(g.black)), text, g.red, g.black
+    )

@@ -1,4 +1,5 @@
-"""Documents rendered and written: a PDF (or a tall picture) by name, the result workbook, the public site."""
+"""Documents rendered and written: a PDF (or a tall picture) by name, the result workbook (the public
+site: :mod:`app.services.public_pages`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from app.db.session import Database
 from app.engine.types import UserError
 from app.reports.documents import NAMES, kind, names
-from app.services.exports.event import public_site, result_workbook
+from app.services.exports.event import result_workbook
 from app.services.exports.registry import document
 
 #: Lists that can be ordered by number, name, rating or team (``order``).
@@ -96,43 +97,3 @@ def write_result_workbook(db: Database, out: str | Path) -> Path:
     buf = io.BytesIO()
     write_workbook(data, buf)
     return write_atomic(out, buf.getvalue())
-
-
-def write_public_site(db: Database, out_dir: str | Path, printed_at: datetime | None = None) -> list[Path]:
-    """The public pages in the folder ``out_dir`` (created if missing; pages of an earlier export are
-    replaced). They are written into a fresh folder beside it first and renamed in one by one, so a
-    failure leaves no half-written page."""
-    import os
-    import tempfile
-
-    from app.files import os_error
-    from app.reports.html import write_site
-
-    out = Path(out_dir)
-    if not str(out_dir).strip() or "\x00" in str(out_dir):
-        raise UserError("没有给出网页要导出到的文件夹", "no output folder was given")
-    if out.exists() and not out.is_dir():
-        raise UserError(
-            f"{out} 是一个文件；网页要导出到一个文件夹", f"{out} is a file; the pages go into a folder"
-        )
-    if not out.parent.is_dir():
-        raise UserError(f"文件夹 {out.parent} 不存在", f"the folder {out.parent} does not exist")
-    site = public_site(db)
-    written: list[Path] = []
-    try:
-        with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}.") as tmp:
-            files = write_site(site, tmp, printed_at or datetime.now())
-            out.mkdir(exist_ok=True)
-            for f in files:
-                target = out / f.name
-                if target.is_dir():
-                    raise UserError(
-                        f"{target} 是文件夹，无法写入网页",
-                        f"{target} is a folder; the page cannot be written",
-                    )
-                os.chmod(f, 0o644)
-                os.replace(f, target)
-                written.append(target)
-    except OSError as exc:
-        raise os_error(exc, out) from None
-    return written

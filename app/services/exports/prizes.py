@@ -62,7 +62,9 @@ def prize_list_model(db: Database, group: str | None = None) -> model.PrizeList:
             if x.no is not None:
                 key = (t.table.group, x.no)
                 lines.append(
-                    model.PrizeLine(name, x.place, view.names[key], view.units[key], x.amount, x.item)
+                    model.PrizeLine(
+                        name, x.place, view.names[key], view.units[key], x.amount, x.item, t.table.group, x.no
+                    )
                 )
             elif x.team is not None:
                 lines.append(model.PrizeLine(name, x.place, x.team, "", x.amount, x.item))

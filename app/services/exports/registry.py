@@ -16,14 +16,14 @@ from app.engine.types import UserError
 from app.reports import model
 from app.reports.documents import NAMES, kind, names
 from app.services import hall, paperwork_docs
-from app.services.exports.common import event_header, latest_round, resolve_group
+from app.services.exports.common import latest_round, resolve_group
 from app.services.exports.entries import check_in_sheet, entry_list, internal_entry_list
 from app.services.exports.event import avoidance_list, certificates, results_book
 from app.services.exports.knockout import bracket
 from app.services.exports.prizes import payout_sheet, prize_list_model
+from app.services.exports.round_robin import crosstable_of, order_of_play
 from app.services.exports.rounds import pairing_list, record_sheets, round_results, table_cards
-from app.services.exports.standings import crosstable, plays_round_robin, standings, team_standings_model
-from app.services.tournaments import tournament_info
+from app.services.exports.standings import standings, team_standings_model
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,7 @@ BUILDERS: dict[str, Callable[[Database, Request], object]] = {
     "pairings": lambda db, r: pairing_list(db, r.group_name(db), r.round_of(db)),
     "results": lambda db, r: round_results(db, r.group_name(db), r.round_of(db)),
     "standings": lambda db, r: standings(db, r.group_name(db), r.round_number),
-    "crosstable": lambda db, r: _crosstable(db, r),
+    "crosstable": lambda db, r: crosstable_of(db, r.group_name(db), r.round_number),
     "teams": lambda db, r: team_standings_model(db, r.group_name(db)),
     "prizes": lambda db, r: prize_list_model(db, r.some_group(db)),
     "payout": lambda db, r: payout_sheet(db, r.some_group(db)),
@@ -73,30 +73,8 @@ BUILDERS: dict[str, Callable[[Database, Request], object]] = {
     "results-book": lambda db, r: results_book(db),
     "certificates": lambda db, r: certificates(db, r.some_group(db)),
     "avoidances": lambda db, r: avoidance_list(db, r.group_name(db)),
-    "order-of-play": lambda db, r: _schedule(db, r),
+    "order-of-play": lambda db, r: order_of_play(db, r.group_name(db)),
 }
-
-
-def _crosstable(db: Database, r: Request) -> object:
-    """个人成绩总表; for a group playing a round robin, its square table (循环赛成绩表)."""
-    group = r.group_name(db)
-    if plays_round_robin(db, group, r.round_number):
-        from app.services.round_robin_docs import round_robin_table
-
-        info = tournament_info(db)
-        return round_robin_table(
-            db, group, lambda n, label: event_header(info, group, n, label), r.round_number
-        )
-    return crosstable(db, group, r.round_number)
-
-
-def _schedule(db: Database, r: Request) -> object:
-    """对局秩序表 of the group's round robin."""
-    from app.services.round_robin_docs import round_robin_schedule
-
-    group = r.group_name(db)
-    info = tournament_info(db)
-    return round_robin_schedule(db, group, lambda n, label: event_header(info, group, n, label))
 
 
 def document(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.db.session import Database
 from app.engine.discipline import scores
@@ -17,6 +17,7 @@ from app.engine.types import (
 )
 from app.reports import model
 from app.services.exports.common import event_header, require_round, unit_or_team
+from app.services.exports.knockout import knockout_game_text
 from app.services.knockout import bracket_of
 from app.services.records import record_duty_list, recorded_boards
 from app.services.rounds import Seat, group_state, round_view
@@ -24,7 +25,7 @@ from app.services.tournaments import tournament_info
 
 
 #: A knockout game as printed: slow game, rapid game with colours swapped, deciding game.
-def _game_name(bracket: EngineBracket, code: str, number: int) -> str:
+def game_name(bracket: EngineBracket, code: str, number: int) -> str:
     """The name of a knockout game as cards and pairing lists print it: its kind, and 换先 where its
     colours are the previous game's swapped at the start of a one-game step (快棋（换先）)."""
     from app.engine.formats import ColourRule
@@ -111,19 +112,20 @@ def _knockout_rows(
         plan = bracket.plan(m.code)
         for g in m.games[-1:] if current_only else m.games:
             result = g.result if with_results else GameResult.PENDING
-            game = f"第{g.number}局 {_game_name(bracket, m.code, g.number)}"
-            rows.append(
-                model.PairingRow.with_result(
-                    plan.board,
-                    line(g.red),
-                    line(g.black),
-                    result,
-                    (plan.title_zh, game),
-                    match=short_title_zh(plan.code),
-                    game=game,
-                    time_control=bracket.time_control_of(m.code, g.number).label,
-                )
+            game = f"第{g.number}局 {game_name(bracket, m.code, g.number)}"
+            row = model.PairingRow.with_result(
+                plan.board,
+                line(g.red),
+                line(g.black),
+                result,
+                (plan.title_zh, game),
+                match=short_title_zh(plan.code),
+                game=game,
+                time_control=bracket.time_control_of(m.code, g.number).label,
             )
+            if with_results and not result.is_pending:
+                row = replace(row, result_zh=knockout_game_text(g, bracket, m.code))
+            rows.append(row)
     return rows
 
 

@@ -22,7 +22,7 @@ from app.services.knockout import bracket_of
 from app.services.rounds import group_state, rounds_of
 from app.services.standings import (
     StandingsView,
-    final_standings,
+    final_if_over,
     group_standings,
     team_standings,
 )
@@ -88,10 +88,7 @@ def _standing_round(db: Database, group: str, after_round: int | None) -> tuple[
 
 def final_view(db: Database, group: str) -> StandingsView | None:
     """The final ranking once the group is over (every round complete, the knockout decided)."""
-    try:
-        return final_standings(db, group)
-    except UserError:
-        return None
+    return final_if_over(db, group)
 
 
 def standings(db: Database, group: str, after_round: int | None = None) -> model.Standings:
@@ -234,6 +231,7 @@ def team_standings_model(db: Database, group: str, after_round: int | None = Non
             tuple((view.names[no], place) for no, place in r.members),
             r.total,
             r.best_place,
+            member_nos=tuple(no for no, _ in r.members),
         )
         for r in view.ranking.rows
     ]
