@@ -53,10 +53,10 @@ def cmd_draw_round_robin(args: argparse.Namespace) -> int:
         group = group_of(db, args.group)
         begun = begin_round_robin(db, group, seed=args.seed)
     pools = begun.pools()
-    print(f"{group}第{begun.index + 1}阶段循环赛已确定抽签号（种子 {begun.seed}）：")
+    print(f"{group}第{begun.index + 1}阶段循环赛已确定抽签号（种子 {begun.seed}；抽签号：序号）：")
     for k, pool in enumerate(pools):
         label = f"{pool_name(k)}：" if len(pools) > 1 else ""
-        print(f"  {label}" + "，".join(f"{e.number}号={e.no}号" for e in pool))
+        print(f"  {label}" + "，".join(f"{e.number}：{e.no}号" for e in pool))
     print("可用 xqarbiter print FILE order-of-play 打印对局秩序表")
     return 0
 

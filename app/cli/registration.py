@@ -149,8 +149,12 @@ def cmd_import_players(args: argparse.Namespace) -> int:
             bad = len(refused.preview.invalid)
             name = Path(args.xlsx).name
             late = any("截止" in p.message_zh for p in problems)
+            outside = any("参赛资格" in p.message_zh for p in problems)
             hint_zh = "\n（过了报名截止时间的报名须加 --override-deadline 理由）" if late else ""
             hint_en = "\n(entries after the deadline need --override-deadline REASON)" if late else ""
+            if outside:
+                hint_zh += "\n（破例接受不符合参赛资格的报名须加 --override 理由）"
+                hint_en += "\n(to accept entries outside the group's conditions: --override REASON)"
             raise UserError(
                 f"{name} 中有 {bad} 行有问题，未导入任何选手：\n"
                 + "\n".join(str(p) for p in problems)
@@ -286,9 +290,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--override-deadline",
+        "--override",
+        dest="override_deadline",
         metavar="REASON",
         default=None,
-        help="accept entries after the registration deadline, for this reason (written to the audit log)",
+        help="accept entries after the registration deadline or outside their group's conditions "
+        "(参赛资格), for this reason (written to the audit log)",
     )
     add_take_over(p)
     p.set_defaults(func=cmd_import_players)

@@ -87,6 +87,25 @@ def _age(birth: date, day: date) -> int:
     return day.year - birth.year - ((day.month, day.day) < (birth.month, birth.day))
 
 
+def _birth_rule(low: date | None, high: date | None, shown: str) -> tuple[str, str]:
+    """出生日期须在 2003-01-01 至 2004-12-31 之间; 须在 2007-01-01 或之后; 须在 … 或之前."""
+    if low and high:
+        return (
+            f"出生日期须在 {low.isoformat()} 至 {high.isoformat()} 之间（生于 {shown}）",
+            f"born between {low.isoformat()} and {high.isoformat()} (born {shown})",
+        )
+    if low:
+        return (
+            f"出生日期须在 {low.isoformat()} 或之后（生于 {shown}）",
+            f"born on or after {low} (born {shown})",
+        )
+    assert high is not None
+    return (
+        f"出生日期须在 {high.isoformat()} 或之前（生于 {shown}）",
+        f"born on or before {high} (born {shown})",
+    )
+
+
 def broken_rules(
     rules: Eligibility,
     *,
@@ -103,21 +122,13 @@ def broken_rules(
     rule and the entrant's value. A condition that needs a value the entry lacks (a birth date, a sex)
     counts as not met."""
     out: list[tuple[str, str]] = []
-    if rules.born_from or rules.born_to:
-        low = rules.born_from.isoformat() if rules.born_from else "不限"
-        high = rules.born_to.isoformat() if rules.born_to else "不限"
-        if (
-            birth is None
-            or (rules.born_from and birth < rules.born_from)
-            or (rules.born_to and birth > rules.born_to)
-        ):
-            shown = birth.isoformat() if birth else "未知"
-            out.append(
-                (
-                    f"出生日期须在 {low} 至 {high} 之间（生于 {shown}）",
-                    f"born between {low} and {high} (born {shown})",
-                )
-            )
+    if (rules.born_from or rules.born_to) and (
+        birth is None
+        or (rules.born_from and birth < rules.born_from)
+        or (rules.born_to and birth > rules.born_to)
+    ):
+        shown = birth.isoformat() if birth else "未知"
+        out.append(_birth_rule(rules.born_from, rules.born_to, shown))
     day = rules.age_on or first_day
     if (rules.min_age or rules.max_age) and day is not None:
         age = None if birth is None else _age(birth, day)

@@ -139,6 +139,7 @@ class CheckedEntry:
     problems: tuple[Problem, ...] = ()
     late: bool = False
     outside: tuple[str, ...] = ()  # the group's conditions the entry breaks, accepted with a reason
+    outside_refused: tuple[str, ...] = ()  # the conditions it breaks, refused for want of a reason
 
     @property
     def ok(self) -> bool:
@@ -444,6 +445,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
             ),
         )
     outside: list[str] = []
+    refused: list[str] = []
     rules = context.eligibility.get(group)
     if rules is not None and not rules.open:
         broken = broken_rules(
@@ -459,6 +461,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
         )
         if broken and (context.override_reason.strip() or context.accepted_outside):
             outside = [zh for zh, _ in broken]
+        refused = [] if outside else [zh for zh, _ in broken]
         for zh, en in [] if outside else broken:
             fail(
                 "group",
@@ -513,7 +516,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
         birth_date=birth,
         gender=gender,
     )
-    return CheckedEntry(normalised, tuple(problems), late, tuple(outside))
+    return CheckedEntry(normalised, tuple(problems), late, tuple(outside), tuple(refused))
 
 
 @dataclass(frozen=True, slots=True)

@@ -954,6 +954,9 @@ def _to_plain(value: Any) -> Any:
             and getattr(value, f.name) is not None
             and (f.name == "kind" or getattr(value, f.name) != f.default)
         }
+    if isinstance(value, GroupFormat) and value.eligibility.open:  # no conditions: no section
+        fields = (f.name for f in dataclasses.fields(value) if f.name != "eligibility")
+        return {name: _to_plain(getattr(value, name)) for name in fields}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {
             f.name: _to_plain(getattr(value, f.name))

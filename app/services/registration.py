@@ -65,6 +65,7 @@ class PlayerView:
     late_entry_round: int | None
     region: str = ""  # 地区
     reentry_round: int | None = None  # re-entered after a withdrawal: paired again from this round
+    ranked: bool = True  # False: plays and scores but takes no place (计成绩不计名次)
 
 
 # --------------------------------------------------------------------------- context
@@ -495,6 +496,7 @@ def _view(p: Player, first_day: date) -> PlayerView:
         late_entry_round=p.late_entry_round,
         region=p.region,
         reentry_round=p.reentry_round,
+        ranked=p.ranked,
     )
 
 

@@ -977,6 +977,14 @@
       <source>已过报名截止时间（%1）：破例接受的理由</source>
       <translation>Entries closed at %1: reason for accepting this one</translation>
     </message>
+    <message>
+      <source>不符合本组参赛资格：破例接受的理由</source>
+      <translation>Outside this group's conditions: the reason to accept</translation>
+    </message>
+    <message>
+      <source>逾期报名且不符合本组参赛资格：破例接受的理由</source>
+      <translation>Late and outside this group's conditions: the reason to accept</translation>
+    </message>
   </context>
   <context>
     <name>PlayerTableModel</name>
@@ -1051,6 +1059,10 @@
     <message>
       <source>电话</source>
       <translation>Phone</translation>
+    </message>
+    <message>
+      <source>（不计名次）</source>
+      <translation> (unranked)</translation>
     </message>
   </context>
   <context>
@@ -1146,6 +1158,34 @@
     <message>
       <source>显示 %1 / %2 人</source>
       <translation>Showing %1 of %2</translation>
+    </message>
+    <message>
+      <source>计成绩不计名次……</source>
+      <translation>Unranked (plays, no place)…</translation>
+    </message>
+    <message>
+      <source>请先选中一名已有序号的棋手</source>
+      <translation>Select a player with a sequence number first</translation>
+    </message>
+    <message>
+      <source>%1 号 %2 计成绩不计名次的理由：</source>
+      <translation>Why no. %1 %2 plays unranked:</translation>
+    </message>
+    <message>
+      <source>%1 号 %2 恢复计名次的理由：</source>
+      <translation>Why no. %1 %2 is ranked again:</translation>
+    </message>
+    <message>
+      <source>计成绩不计名次</source>
+      <translation>Unranked</translation>
+    </message>
+    <message>
+      <source>%1 号 %2：计成绩不计名次</source>
+      <translation>No. %1 %2: plays unranked</translation>
+    </message>
+    <message>
+      <source>%1 号 %2：恢复计名次</source>
+      <translation>No. %1 %2: ranked again</translation>
     </message>
   </context>
   <context>

@@ -77,7 +77,7 @@ def test_every_condition_is_checked_and_named() -> None:
     )
     texts = [zh for zh, _ in bad]
     assert texts == [
-        "出生日期须在 2007-01-01 至 不限 之间（生于 2006-03-01）",
+        "出生日期须在 2007-01-01 或之后（生于 2006-03-01）",
         "2024-07-26 不得超过 16 周岁（18 周岁）",
         "本组限女子（男）",
         "等级分须不高于 2000（2100）",
@@ -109,6 +109,7 @@ def test_the_group_conditions_are_regulation_settings() -> None:
         "units": [],
     }
     assert regulations_from_dict(data) == reg
+    assert "eligibility" not in data["groups"][1]  # an open group writes no conditions
     data["groups"][0]["eligibility"]["born_to"] = "2006-12-31"
     with pytest.raises(UserError, match="起点晚于终点"):
         regulations_from_dict(data)

@@ -70,7 +70,7 @@ def _bracket_match(
         return f"{eb.seed_rank(no)} {names.get(no, '')}"
 
     def slot(i: int) -> str:
-        player = (m.high, m.low)[i]
+        player = eb.slot_player(plan.code, i)
         if player is not None:
             return label(player)
         source = plan.sources[i]

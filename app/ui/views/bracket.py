@@ -143,7 +143,10 @@ class BracketCanvas(QWidget):
             seed = bracket.seed_rank(no)
             return f"[{seed}] {no} {names.get(no, '')}"
 
-        players = (label(m.high, plan.sources[0]), label(m.low, plan.sources[1]))
+        players = (
+            label(bracket.slot_player(m.code, 0), plan.sources[0]),
+            label(bracket.slot_player(m.code, 1), plan.sources[1]),
+        )
         result: MatchResult | None = (
             bracket.result(m.code) if m.high is not None or m.low is not None else None
         )
