@@ -327,3 +327,28 @@ def test_snapshots_carry_the_stages_and_the_ladder_choices(tmp_path: Path, fmt: 
     assert export_snapshot(copy)["stages"] == data["stages"]
     assert bracket_of(copy, GROUP) == bracket_of(db, GROUP)
     copy.close()
+
+
+def test_a_bracket_with_byes_prints_them_as_byes_and_names_the_known_side(tmp_path: Path) -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    from app.services import exports
+
+    db = create_format_demo(tmp_path / "ko.xqt", "knockout", players=11, seed=6)
+    pair_next_round(db, GROUP, seed=6)
+    model = exports.bracket(db, GROUP)
+    first = model.columns[0]
+    byes = [m for m in first if m.low == "轮空"]
+    assert len(byes) == 5 and all(m.winner.endswith("（对手缺位，不战晋级）") for m in byes)
+    # the next round names the player who had the bye though the other side is still to play
+    eb = bracket_of(db, GROUP)
+    assert eb is not None
+    second = model.columns[1]
+    known = [m for m in second if not m.high.endswith("（待定）") and m.low.endswith("胜者")]
+    assert known and all(m.high.split(" ")[0].isdigit() for m in known)
+    reader = PdfReader(io.BytesIO(exports.render_pdf(db, "bracket", group=GROUP)))
+    text = "".join(p.extract_text() for p in reader.pages).replace(" ", "")
+    assert text.count("对手缺位，不战晋级") == 5 and "第12名" not in text
+    db.close()

@@ -29,12 +29,20 @@ LINE = 3.9 * mm
 def _match_lines(m: BracketMatch) -> list[tuple[str, bool]]:
     """(text, emphasised) lines of a match box."""
     head = m.title or m.round_name  # the match by its Chinese name, never by its code (QF1, 3RD …)
-    lines = [(head, False), (m.high, m.winner == m.high), (m.low, m.winner == m.low)]
+    won = m.winner.split("（")[0]  # "1 张三（对手缺位，不战晋级）": the player, then why
+    lines = [(head, False), (m.high, bool(won) and won == m.high), (m.low, bool(won) and won == m.low)]
     for g in m.games:
         lines.append((f"{g.kind}：红 {g.red} — 黑 {g.black}　{g.result_zh or '待赛'}", False))
     if not m.games:
-        lines.append(("待赛", False))
+        lines.append((_no_games(m), False))
     return lines
+
+
+def _no_games(m: BracketMatch) -> str:
+    """A match without games: decided without play (a bye, a withdrawn opponent — the reason), or 待赛."""
+    if "（" in m.winner:
+        return m.winner.split("（", 1)[1].rstrip("）")
+    return "待赛"
 
 
 class BracketTree(Flowable):  # type: ignore[misc]
@@ -125,7 +133,7 @@ def bracket_story(bracket: Bracket, width: float, height: float) -> list[Flowabl
                 m.title or m.round_name,
                 f"{m.high} — {m.low}",
                 "\n".join(f"{g.kind}：红 {g.red} — 黑 {g.black}　{g.result_zh or '待赛'}" for g in m.games)
-                or "待赛",
+                or _no_games(m),
                 m.winner,
             ]
             for m in bracket.extra
