@@ -74,7 +74,9 @@ def test_demo_of_a_format_then_its_stages_and_the_round_robin_drawn_ahead(
     with open_tournament(path, read_only=True) as db:
         printed = round_robin_schedule(db, GROUP, lambda n, label: _header(label))
     for pool, line in zip(printed.pools, [x for x in out.splitlines() if "组：" in x], strict=True):
-        assert [f"{n}：{who.split('号')[0]}号" for n, who in pool.numbers] == line.split("：", 1)[1].split("，")
+        assert [f"{n}：{who.split('号')[0]}号" for n, who in pool.numbers] == line.split("：", 1)[1].split(
+            "，"
+        )
     code, _, err = run(capsys, "print", str(path), "order-of-play", "-o", str(tmp_path / "o.pdf"))
     assert code == 0, err and (tmp_path / "o.pdf").stat().st_size > 0
     code, out, _ = run(capsys, "stages", str(path))

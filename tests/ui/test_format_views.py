@@ -62,14 +62,10 @@ def test_the_player_dialog_asks_for_a_reason_only_outside_the_conditions(
     dialog.accept()
     [player] = list_players(juniors.db, JUNIORS)
     assert player.name == "小棋手"
-    assert any(
-        a.action == "eligibility_override" and a.reason == "组委会特批" for a in audit_log(juniors.db)
-    )
+    assert any(a.action == "eligibility_override" and a.reason == "组委会特批" for a in audit_log(juniors.db))
 
 
-def test_a_player_is_made_unranked_and_ranked_again_from_the_players_view(
-    qtbot: Any, tmp_path: Path
-) -> None:
+def test_a_player_is_made_unranked_and_ranked_again_from_the_players_view(qtbot: Any, tmp_path: Path) -> None:
     from app.ui.views.players import PlayersView
 
     create_format_demo(tmp_path / "rr.xqt", "round-robin", players=5, seed=2).close()
