@@ -55,7 +55,8 @@ COMMANDS = {
     **dict.fromkeys(("backups", "restore", "check-file", "audit", "export-trf", "import-trf"), "safety"),
     **dict.fromkeys(("print", "image", "excel", "html"), "exports"),
     **dict.fromkeys(
-        ("regulation-export", "regulation-import", "preset-export", "officials", "certificate"), "paperwork"
+        ("regulation-export", "regulation-import", "preset-export", "officials", "certificate", "schedule"),
+        "paperwork",
     ),
     **dict.fromkeys(("serve", "deputy", "pending", "confirm"), "hall"),
     **dict.fromkeys(("simulate", "check"), "simulation"),

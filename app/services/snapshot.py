@@ -109,7 +109,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             "first_red": ref.get(m.first_red_id) if m.first_red_id else None,
             "deciding_red": ref.get(m.deciding_red_id) if m.deciding_red_id else None,
             "winner": ref.get(m.winner_id) if m.winner_id else None,
-            "colour_choices": {k: ref[v] for k, v in sorted((m.colour_choices or {}).items()) if ref.get(v)},
+            **_choices_out(m.colour_choices, ref),
         }
         for m in s.scalars(select(KnockoutMatch).order_by(KnockoutMatch.group_id, KnockoutMatch.id))
     ]
@@ -145,6 +145,25 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                 "received_at": _dt(rec.received_at),
             }
         )
+    stages = [
+        {
+            "group": group_name[st.group_id],
+            "stage": st.stage,
+            "kind": st.kind,
+            "seed": st.seed,
+            "started_at": _dt(st.started_at),
+            "entrants": [
+                {"player": ref[e.player_id], "pool": e.pool, "number": e.number, "lot": e.lot}
+                for e in s.scalars(
+                    select(StageEntry)
+                    .where(StageEntry.stage_id == st.id)
+                    .order_by(StageEntry.pool, StageEntry.number)
+                )
+                if ref.get(e.player_id) is not None
+            ],
+        }
+        for st in s.scalars(select(GroupStage).order_by(GroupStage.group_id, GroupStage.stage))
+    ]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -190,8 +209,9 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                 "late_entry_round": p.late_entry_round,
                 "region": p.region,
                 "reentry_round": p.reentry_round,
-                "ranked": p.ranked,
-                "eligibility_override": p.eligibility_override,
+                # formats: written only when set (a snapshot without them reads as ranked, no override)
+                **({} if p.ranked else {"ranked": False}),
+                **({"eligibility_override": p.eligibility_override} if p.eligibility_override else {}),
             }
             for p in players
         ],
@@ -211,26 +231,8 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             for a in s.scalars(select(Absence).order_by(Absence.id))
         ],
         "paperwork": stored_paperwork(s),
-        # formats (stages): the begun stages with their entrants, pools, numbers and lots
-        "stages": [
-            {
-                "group": group_name[st.group_id],
-                "stage": st.stage,
-                "kind": st.kind,
-                "seed": st.seed,
-                "started_at": _dt(st.started_at),
-                "entrants": [
-                    {"player": ref[e.player_id], "pool": e.pool, "number": e.number, "lot": e.lot}
-                    for e in s.scalars(
-                        select(StageEntry)
-                        .where(StageEntry.stage_id == st.id)
-                        .order_by(StageEntry.pool, StageEntry.number)
-                    )
-                    if ref.get(e.player_id) is not None
-                ],
-            }
-            for st in s.scalars(select(GroupStage).order_by(GroupStage.group_id, GroupStage.stage))
-        ],
+        # formats (stages): the begun stages with their entrants, pools, numbers and lots (when any)
+        **({"stages": stages} if stages else {}),
         "pair_avoidances": [
             {
                 "group": player_group[v.first_id],
@@ -634,6 +636,12 @@ def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> 
                 created_at=_parse_dt(v.get("created_at"), f"{where}.created_at") or datetime(2000, 1, 1),
             )
         )
+
+
+def _choices_out(choices: dict[str, int] | None, ref: dict[int, int]) -> dict[str, Any]:
+    """A knockout match's colour choices by game (formats), written only when there are any."""
+    out = {k: ref[v] for k, v in sorted((choices or {}).items()) if ref.get(v)}
+    return {"colour_choices": out} if out else {}
 
 
 def _colour_choices(m: dict[str, Any], group: str, where: str, player_id: Any) -> dict[str, object] | None:

@@ -45,7 +45,7 @@ def send_from_phone(qtbot: Any, url: str, token: str, board: int, result: str) -
 
     def phone() -> None:
         page = urllib.request.urlopen(url + hall.deputy_path(token), timeout=10).read().decode()
-        csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)
+        csrf = re.search(r'name="csrf" value="([A-Za-z0-9_-]+)"', page).group(1)
         data = urllib.parse.urlencode({"csrf": csrf, "board": board, "result": result}).encode()
         request = urllib.request.Request(url + hall.deputy_path(token), data=data, headers={"Origin": url})
         try:
