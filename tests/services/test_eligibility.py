@@ -150,3 +150,26 @@ def test_an_import_of_adults_into_the_juniors_is_refused_naming_the_rule(
     assert len(problems) == 10 and all("不符合少儿组的参赛资格" in p and "1985-06-01" in p for p in problems)
     with db.session() as s:
         assert s.scalars(select(Player)).all() == []
+
+
+def test_a_snapshot_carries_the_override_and_an_unranked_player(db: Database, tmp_path: Path) -> None:
+    from app.services.ranking_flags import set_unranked
+    from app.services.registration import draw_numbers
+    from app.services.snapshot import export_snapshot, import_snapshot
+
+    pid = add_player(db, _entry(date(2006, 12, 30)), now=BEFORE, override_reason="组委会批准")
+    add_player(db, _entry(date(2009, 5, 5), serial=2), now=BEFORE)
+    draw_numbers(db, JUNIORS, seed=1)
+    no = next(p.no for p in list_players(db, JUNIORS) if p.id == pid)
+    assert no is not None
+    set_unranked(db, JUNIORS, no, reason="特邀")
+    data = export_snapshot(db)
+    [mine] = [p for p in data["players"] if p["no"] == no and p["group"] == JUNIORS]
+    assert (mine["ranked"], mine["eligibility_override"]) == (False, "组委会批准")
+    other = next(p for p in data["players"] if p["group"] == JUNIORS and p["no"] != no)
+    assert "ranked" not in other and "eligibility_override" not in other  # defaults are not written
+    copy = import_snapshot(data, tmp_path / "copy.xqt")
+    [back] = [p for p in list_players(copy, JUNIORS) if p.no == no]
+    assert not back.ranked
+    assert export_snapshot(copy)["players"] == data["players"]
+    copy.close()
