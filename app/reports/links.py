@@ -13,7 +13,7 @@ class Links:
 
     live = True
     #: the stylesheet and script, with a version that changes when they do (cached for a day)
-    css = "/static/hall.css?v=3"
+    css = "/static/hall.css?v=4"
     js = "/static/hall.js?v=3"
 
     def home(self) -> str:

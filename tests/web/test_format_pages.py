@@ -144,3 +144,43 @@ def test_a_players_page_shows_the_round_robin_round_they_rest(tmp_path: Path) ->
         assert rested == [n for n, nos in rests.items() if card.no in nos]
         assert len(rested) == 1  # five players: each rests once
     db.close()
+
+
+def test_the_format_pages_pass_axe_and_fit_a_phone(browser: Any, tmp_path: Path) -> None:
+    """The square crosstable, the order of play, the double elimination's bracket and the schedule in
+    chromium at a phone's width: no level A/AA violation, nothing wider than the screen."""
+    from app.web.server import HallServer
+    from tests.web.test_browser_pages import AXE_RUN, TARGETS, _axe_source, _context
+
+    source = _axe_source()
+    pools = create_format_demo(tmp_path / "gk.xqt", "groups-then-knockout", players=10, seed=3)
+    play_group_to_end(pools, GROUP, seed=3)
+    de = create_format_demo(tmp_path / "de.xqt", "double-elimination", players=6, seed=3)
+    play_group_to_end(de, GROUP, seed=3)
+    servers = [HallServer(db, None, port=0, poll_seconds=0.2) for db in (pools, de)]
+    urls = [s.start() for s in servers]
+    context = _context(browser, 390, bypass_csp=True)
+    page = context.new_page()
+    try:
+        found, small, wide = {}, {}, []
+        paths = [
+            urls[0] + p for p in ("/g/1/crosstable", "/g/1/order", "/g/1/bracket", "/schedule", "/g/1/p/3")
+        ]
+        paths += [urls[1] + p for p in ("/g/1/bracket", "/schedule")]
+        for path in paths:
+            page.goto(path)
+            if page.evaluate(TARGETS):
+                small[path] = page.evaluate(TARGETS)[:5]
+            if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"):
+                wide.append(path)
+            page.add_script_tag(content=source)
+            violations = page.evaluate(AXE_RUN)
+            if violations:
+                found[path] = violations
+        assert found == {} and small == {} and wide == []
+    finally:
+        context.close()
+        for s in servers:
+            s.stop()
+        pools.close()
+        de.close()
