@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
@@ -96,13 +97,17 @@ class _OneCommand:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line: every command of every family, or only ``command``'s parser when it is
     given and known (building all 59 costs more than pairing a 160-player round)."""
+    from app import __version__
+
     parser = common.Parser(prog="xqarbiter", description="象棋赛事编排系统 Xiangqi Arbiter")
+    parser.add_argument("--version", action="version", version=f"xqarbiter {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     if command in COMMANDS:
         _register(COMMANDS[command])(_OneCommand(sub, command))
     else:
         for family in FAMILIES:
             _register(family)(sub)
+    common.resolve_paths(parser)
     return parser
 
 
@@ -112,11 +117,37 @@ _NO_PROGRESS_LINE = frozenset({"serve"})
 # "-+" and "--" look like options to argparse: `result` gets the snapshot code instead
 _DASH_RESULTS = {"-+": "red_forfeit", "--": "double_forfeit"}
 
+#: options whose value is free text: a value starting with "-" (``--reason -2+3``, ``--name -甲-``) is
+#: the value, not an option (argparse reads only ``--reason=-2+3`` so)
+TEXT_OPTIONS = frozenset({"--reason", "--name", "--venue", "--seal", "--organiser", "--override-deadline"})
 
-def main(argv: Sequence[str] | None = None) -> int:
-    for stream in (sys.stdout, sys.stderr):
-        with suppress(AttributeError, ValueError):
-            stream.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+
+def _join_text_values(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if arg in TEXT_OPTIONS and nxt is not None and nxt.startswith("-") and not nxt.startswith("--"):
+            out.append(f"{arg}={nxt}")
+            i += 2
+            continue
+        out.append(arg)
+        i += 1
+    return out
+
+
+#: commands that create FILE (never handed to an owner: a file that exists is refused by them)
+CREATING = frozenset({"new", "demo", "import", "import-trf"})
+
+
+def main(argv: Sequence[str] | None = None, *, hosted: bool = False) -> int:
+    """Run one command. ``hosted``: run by the file's owner for a client (:mod:`app.cli.hosted`) —
+    the output streams are the owner's routed ones, and the command is never handed on again."""
+    if not hosted:
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(AttributeError, ValueError):
+                stream.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "result" and argv[-1] in _DASH_RESULTS:
         argv[-1] = _DASH_RESULTS[argv[-1]]
@@ -126,7 +157,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "命令行参数中含有 NUL 字符（\\x00），文件名和文字中都不能有它",
                 "a command-line argument contains a NUL character (\\x00), which no file name or text may hold",
             )
-        args = build_parser(argv[0] if argv else None).parse_args(argv)
+        args = build_parser(argv[0] if argv else None).parse_args(_join_text_values(argv))
+        if not hosted:
+            answer = _owner_answer(args, argv)
+            if answer is not None:
+                sys.stdout.write(answer.stdout)
+                sys.stderr.write(answer.stderr)
+                return int(answer.code)
         handler: Handler = args.func
         if args.command in _NO_PROGRESS_LINE:
             return handler(args)
@@ -145,6 +182,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
+
+
+def _owner_answer(args: argparse.Namespace, argv: list[str]) -> Any:
+    """When another process owns the command's FILE (the window, ``xqarbiter serve``), hand it the
+    command and return its answer (:class:`app.channel.server.Answer`); None to run it here."""
+    file = getattr(args, "file", None)
+    if not file or args.command in CREATING:
+        return None
+    from pathlib import Path
+
+    path = Path(file)
+    if not path.is_file():
+        return None
+    from app.channel.client import ask_owner
+
+    return ask_owner(path, argv, os.getcwd())
 
 
 __all__ = ["build_parser", "main"]

@@ -8,8 +8,11 @@ and the parser itself import no service, no SQLAlchemy.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import contextvars
 import json
 import math
+import os
 import sys
 import threading
 import time
@@ -108,6 +111,68 @@ PLAYER_NO = bounded("序号", "sequence number", 1, 999_999)
 GAME = bounded("局次", "game", 1, 99)
 SEED = bounded("随机种子", "seed", 0, SQLITE_INT_MAX)
 MOVES = bounded("回合数", "move count", 0, 9_999)
+
+
+# --------------------------------------------------------------------------- run by the file's owner
+
+_host: contextvars.ContextVar[Any] = contextvars.ContextVar("xq_owner_host", default=None)
+_client_cwd: contextvars.ContextVar[str | None] = contextvars.ContextVar("xq_client_cwd", default=None)
+
+
+def hosting() -> Any:
+    """The owner running this command for a client (:class:`app.cli.hosted.Host`), or None when the
+    command runs in a process of its own."""
+    return _host.get()
+
+
+@contextlib.contextmanager
+def for_client(host: Any, cwd: str) -> Iterator[None]:
+    """Run a command in the owner for a client whose current folder is ``cwd``."""
+    tokens = (_host.set(host), _client_cwd.set(cwd))
+    try:
+        yield
+    finally:
+        _client_cwd.reset(tokens[1])
+        _host.reset(tokens[0])
+
+
+def path_arg(text: str) -> str:
+    """An argparse ``type`` for every path: as typed, or — run by the owner for a client — resolved
+    from the client's folder (the owner's own folder means nothing to the client)."""
+    cwd = _client_cwd.get()
+    if cwd is None or not text or os.path.isabs(text):
+        return text
+    return os.path.join(cwd, text)
+
+
+#: the arguments that name a file or a folder, in every command (``path_arg`` is their type)
+PATH_DESTS = frozenset(
+    {
+        "file",
+        "xlsx",
+        "out",
+        "input",
+        "snapshot",
+        "pgn",
+        "backup",
+        "trf",
+        "toml",
+        "regulation",
+        "template",
+        "event",
+    }
+)
+
+
+def resolve_paths(parser: argparse.ArgumentParser) -> None:
+    """Give every path argument of every command :func:`path_arg` as its type (a test checks that
+    every argument whose help names a file or a folder is one of them)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                resolve_paths(sub)
+        elif action.dest in PATH_DESTS and action.type is None and action.nargs in (None, "?"):
+            action.type = path_arg
 
 
 def add_take_over(p: argparse.ArgumentParser) -> None:

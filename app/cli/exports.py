@@ -40,7 +40,9 @@ def cmd_print(args: argparse.Namespace) -> int:
             order=args.order or "",
             base_url=args.base_url,
         )
-    write_output(out, data)
+    from app.services.exports import holds_personal_numbers
+
+    write_output(out, data, private=holds_personal_numbers(args.document, internal=args.internal))
     print(f"已生成 {args.out}")
     return 0
 

@@ -1,4 +1,4 @@
-"""Regulations as files and the paperwork (issue 16): export / import a regulation, a preset as a file,
+"""Regulations as files and the paperwork: export / import a regulation, a preset as a file,
 the officials and the certificate template."""
 
 from __future__ import annotations
@@ -91,22 +91,18 @@ def cmd_certificate(args: argparse.Namespace) -> int:
     with open_file(args.file, read_only=not setting, take_over=setting and args.take_over) as db:
         value = load_paperwork(db)
         if args.template is not None:
-            import tomllib
-
+            from app.engine.regulations import parse_toml
             from app.files import read_limited
 
             path = Path(args.template)
             raw = read_limited(path, TEMPLATE_MAX_BYTES, what_zh="证书模板", what_en="certificate template")
             try:
-                data = tomllib.loads(raw.decode("utf-8-sig"))
+                text = raw.decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise UserError(
                     f"证书模板 {path.name} 不是 UTF-8 编码的文本", f"{path.name} is not UTF-8 text"
                 ) from None
-            except tomllib.TOMLDecodeError as exc:
-                raise UserError(
-                    f"证书模板 {path.name} 不是有效的 TOML：{exc}", f"{path.name} is not valid TOML: {exc}"
-                ) from None
+            data = parse_toml(text, f"证书模板 {path.name} ", path.name)
             unknown = sorted(set(data) - {"title", "body", "signature", "date"})
             if unknown:
                 raise UserError(
@@ -202,10 +198,20 @@ def register(sub: Any) -> None:
     p = sub.add_parser("officials", help="show or set the officials, organiser and seal line / 裁判人员")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument(
-        "--set", nargs="*", default=None, metavar="ROLE=NAME", help="replace the officials, in order"
+        "--set",
+        nargs="*",
+        action="extend",
+        default=None,
+        metavar="ROLE=NAME",
+        help="replace the officials, in order (repeat --set or give several)",
     )
     p.add_argument(
-        "--unsigned", nargs="*", default=None, metavar="ROLE", help="roles that do not sign the lists"
+        "--unsigned",
+        nargs="*",
+        action="extend",
+        default=None,
+        metavar="ROLE",
+        help="roles that do not sign the lists",
     )
     p.add_argument("--organiser", default=None, help="the organiser (主办单位) printed on certificates")
     p.add_argument("--seal", default=None, help="the seal line under the lists (an empty text for none)")

@@ -18,13 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from app.db.group_rows import PLAYER_COLUMNS, group_state_from_rows
-from app.db.integrity import integrity_problems
+from app.db.integrity import integrity_problems, structure_problems
 from app.db.leftovers import remove_leftovers
 from app.db.lock import TournamentLock
 from app.db.revisions import file_revision, head_revision
 from app.db.tables import AUTO, REQUIRED, TABLES
 from app.engine.event import GroupState
 from app.engine.regulations import Regulations, regulations_from_dict
+from app.files import hold_live, release_live
 
 BUSY_TIMEOUT_MS = 10_000
 PRAGMAS = (
@@ -90,6 +91,7 @@ class LiteFile:
         self.path = path
         self.con = con
         self.lock = lock
+        self._live = hold_live(path)
 
     @classmethod
     def open(cls, path: Path | str) -> LiteFile | None:
@@ -105,7 +107,11 @@ class LiteFile:
             remove_leftovers(path)
             # the value-by-value check (content_problems) needs the ORM's column types: instead, any
             # value the fast path cannot read sends the command to the full path, which checks them all
-            if file_revision(path) != head_revision() or integrity_problems(path, writable=True):
+            if (
+                file_revision(path) != head_revision()
+                or integrity_problems(path, writable=True)
+                or structure_problems(path, limit=1)
+            ):
                 lock.release()
                 return None
             con = sqlite3.connect(path, isolation_level=None)
@@ -118,6 +124,9 @@ class LiteFile:
 
     def close(self) -> None:
         self.con.close()
+        if self._live:
+            release_live(self._live)
+            self._live = ""
         self.lock.release()
 
     def __enter__(self) -> LiteFile:

@@ -8,6 +8,7 @@ whole action back when it raises.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ from app.db.revisions import (  # re-exported: the schema revisions are read wit
     known_revisions,
 )
 from app.engine.types import UserError
-from app.files import DiskFullError, is_disk_full
+from app.files import DiskFullError, hold_live, is_disk_full, refuse_live, release_live
 
 __all__ = [
     "MIGRATIONS",
@@ -106,6 +107,8 @@ class Database:
 
     def __post_init__(self) -> None:
         self._factory = sessionmaker(self.engine, expire_on_commit=False)
+        # while SQLite has the file open here, nothing else of this process may open it (app.files)
+        self._unhold = weakref.finalize(self, release_live, hold_live(self.path))
 
     @property
     def _kept(self) -> dict[object, Any] | None:
@@ -156,6 +159,11 @@ class Database:
             with suppress_storage_errors():
                 session.close()
 
+    def borrowed(self) -> Database:
+        """This open file for a command its owner runs for the command line: the same connections,
+        and closing it closes nothing (the owner closes its file itself)."""
+        return BorrowedDatabase(path=self.path, engine=self.engine, read_only=self.read_only, lock=None)
+
     def __enter__(self) -> Database:
         return self
 
@@ -165,11 +173,19 @@ class Database:
     def close(self) -> None:
         """Close every connection and release the lock (idempotent)."""
         self.engine.dispose()
+        self._unhold()
         if self.lock is not None:
             self.lock.release()
         elif self.read_only and not getattr(self, "_tidied", False):
             self._tidied = True
             tidy_after_reading(self.path)
+
+
+class BorrowedDatabase(Database):
+    """An owner's open file lent to a command (:meth:`Database.borrowed`)."""
+
+    def close(self) -> None:
+        self._unhold()
 
 
 def tidy_after_reading(path: Path) -> None:
@@ -272,6 +288,7 @@ def open_database(
             raise DatabaseError(f"无法以只读方式创建 {path}", f"cannot create {path} read-only")
         if not path.parent.is_dir():
             raise DatabaseError(f"文件夹 {path.parent} 不存在", f"the folder {path.parent} does not exist")
+        refuse_live(path, writing=True)  # not named like a companion of a file open here (FILE-journal …)
     elif create:
         raise DatabaseError(f"文件已存在：{path}", f"file already exists: {path}")
     elif path.stat().st_size == 0:

@@ -1,4 +1,4 @@
-"""Formats as building blocks: an event is groups, a group is a sequence of stages (ARCHITECTURE.md).
+"""Formats as building blocks: an event is groups, a group is a sequence of stages (docs/architecture.md).
 
 Real regulations combine a few blocks, so the blocks are modelled, not whole formats:
 
@@ -223,7 +223,7 @@ class MatchFormat:
 def legacy_match_format(
     slow: TimeControl, rapid: TimeControl, deciding: TimeControl, draw: DecidingDraw = DecidingDraw.BLACK_WINS
 ) -> MatchFormat:
-    """Today's match (RULES.md §7): slow game by lot, swapped rapid game, deciding game chosen by the higher seed."""
+    """Today's match (docs/rules.md §7): slow game by lot, swapped rapid game, deciding game chosen by the higher seed."""
     return MatchFormat(
         MatchScope.ALL,
         (
@@ -239,7 +239,7 @@ def legacy_match_format(
 
 
 class Tiebreak(enum.Enum):
-    """One link of a ranking chain after 积分: a named function of the ranking input (RULES.md §6).
+    """One link of a ranking chain after 积分: a named function of the ranking input (docs/rules.md §6).
 
     The Swiss chain of the 2024 event is 对手分, 胜局, 犯规, 后走局数, 后走胜局, 前轮成绩; a round robin's
     is 直胜, 小分, 胜局, 后走局数, 后走胜局, 犯规, 抽签 (:data:`ROUND_ROBIN_CHAIN`).

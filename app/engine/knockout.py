@@ -1,6 +1,6 @@
 """Knockout (淘汰赛): single elimination of 2–128 with byes by seed, double elimination, match ladders.
 
-RULES.md §1, §6 (final ranking) and §7. Pure values in, new values out; the services store and load
+docs/rules.md §1, §6 (final ranking) and §7. Pure values in, new values out; the services store and load
 exactly the fields of :class:`Match` (code, round, players, colour lot, colour choices, games) and the
 seeds, and rebuild the whole bracket with :func:`restore_bracket`.
 
@@ -38,7 +38,7 @@ the next; the last step is one deciding game, and its draw counts as a Black win
 repeated with colours swapped until decisive. The first game's colours are drawn by lot
 (:func:`draw_colours`, reproducible from its seed, or :func:`set_first_red` for a physical draw), chosen
 by the higher seed, or chosen by the loser of a lot; a later step swaps colours or has its own lot or
-choice (:func:`choose_colour`). Today's ladder (RULES.md §7): game 1 slow by lot; if drawn, game 2 rapid
+choice (:func:`choose_colour`). Today's ladder (docs/rules.md §7): game 1 slow by lot; if drawn, game 2 rapid
 with colours swapped; if drawn again, game 3 (附加赛) with the colour chosen by the higher seed.
 
 Decisions where the regulation is silent (documented defaults):

@@ -1,6 +1,6 @@
 """The regulation (竞赛规程) of a tournament as one typed, immutable value.
 
-Everything RULES.md calls a *setting* lives here, with the default of RULES.md. A tournament
+Everything docs/rules.md calls a *setting* lives here, with the default of docs/rules.md. A tournament
 stores its ``Regulations`` (as the dict of :func:`regulations_to_dict`) and every rule module
 reads its settings from it. ``PRESETS["tianshui-2024"]`` is the 2024 Tianshui event exactly.
 
@@ -58,7 +58,7 @@ class TeamAvoidance(enum.Enum):
 
 
 class SeedingOrder(enum.Enum):
-    """How sequence numbers are given (RULES.md §3)."""
+    """How sequence numbers are given (docs/rules.md §3)."""
 
     LOT = "lot"  # 抽签
     RATING = "rating"  # by rating first, unrated drawn by lot after them
@@ -105,7 +105,7 @@ class ShortDrawViolation(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Points:
-    """Points per result (RULES.md §4). Draw points may depend on colour."""
+    """Points per result (docs/rules.md §4). Draw points may depend on colour."""
 
     win: int = 2
     red_draw: int = 1
@@ -145,7 +145,7 @@ MAX_SETTING_INT = 2**53  # any whole-number setting (stored as JSON, read by eve
 
 @dataclass(frozen=True, slots=True)
 class GroupFormat:
-    """A group (组别) and its format: the stages it runs (RULES.md §1, :mod:`app.engine.formats`).
+    """A group (组别) and its format: the stages it runs (docs/rules.md §1, :mod:`app.engine.formats`).
 
     The default is the 2024 event's: 8 Swiss rounds, then the top 8 play a knockout while the others
     continue the Swiss for 3 rounds. Old regulation files give ``rounds``, ``swiss_rounds`` and
@@ -245,7 +245,7 @@ class LateEntryPoints(enum.Enum):
 
 
 class AvoidanceStrength(enum.Enum):
-    """How strongly two players are kept apart (feature of issue 16: pairing constraints)."""
+    """How strongly two players are kept apart (pairing constraints: 绝对回避 / 尽量回避)."""
 
     ABSOLUTE = "absolute"  # 绝对回避: never paired in those rounds (no edge)
     WEAK = "weak"  # 尽量回避: paired only where avoiding them would cost S1 (ranked just below S1)
@@ -511,6 +511,8 @@ class Regulations:
                     f"计分 points.{name} = {value} 应在 0–{MAX_POINTS} 之间",
                     f"points.{name} = {value} must be 0-{MAX_POINTS}",
                 )
+        _check_points_order(self.points)
+        _check_not_negative(self, "")
         for g in self.groups:
             if clean_text(g.name, "组别名称", "the group name", GROUP_NAME_MAX, required=True) != g.name:
                 raise UserError(
@@ -518,6 +520,12 @@ class Regulations:
                 )
             _validate_stages(g)
             _validate_eligibility(g)
+        if not self.tiebreaks.chain:
+            raise _bad(
+                "tiebreaks.chain",
+                "为空：至少要有一项名次区分办法（所有名次均不并列）",
+                "is empty: at least one tiebreak is needed (no two players share a place)",
+            )
         _validate_chain(self.tiebreaks.chain, "名次区分办法", "the tiebreak chain")
         for t in self.prizes:
             if t.group not in names:
@@ -550,6 +558,14 @@ class Regulations:
             )
         if self.team.min_members < 1 or self.team.counted_members < 1:
             raise UserError("团体计分人数必须至少为 1", "team counting needs at least one member")
+        if self.team.counted_members > self.team.min_members:
+            raise _bad(
+                "team.counted_members",
+                f"= {self.team.counted_members} 多于计算团体成绩所需的队员人数"
+                f"（team.min_members = {self.team.min_members}）",
+                f"= {self.team.counted_members} is more than the members a team needs to be ranked "
+                f"(team.min_members = {self.team.min_members})",
+            )
         if not 2 <= self.registration.capacity <= MAX_CAPACITY:
             raise UserError(
                 f"参赛人数上限应在 2–{MAX_CAPACITY} 之间", f"the capacity must be 2-{MAX_CAPACITY}"
@@ -560,6 +576,13 @@ class Regulations:
                 raise UserError(f"奖励“{t.name}”的金额或名次数过大", f"prize table {t.name!r} is too large")
         if self.end_date < self.start_date:
             raise UserError("结束日期早于开始日期", "the end date is before the start date")
+        for key, day in (("start_date", self.start_date), ("end_date", self.end_date)):
+            if not 1990 <= day.year <= 2200:
+                raise _bad(
+                    key,
+                    f"= {day.isoformat()} 不合理（年份 1990–2200）",
+                    f"= {day.isoformat()} is not plausible (years 1990-2200)",
+                )
         most = max(g.rounds for g in self.groups)
         seen: set[int] = set()
         for slot in self.schedule:
@@ -721,6 +744,84 @@ def _validate_match(m: MatchFormat, bad: typing.Callable[[str, str], UserError])
         )
 
 
+def check_public_texts(reg: Regulations) -> None:
+    """The regulation's texts printed on every public page — the event's name, the venue, the group
+    and prize-table names — hold no phone or ID number (docs/rules.md §11); :class:`UserError` naming the
+    key. Checked where a regulation enters (a new event, a change, a file, a snapshot), not when a
+    stored one is read: the public outputs mask such a number as a second line of defence."""
+    from app.engine.privacy import looks_personal
+
+    texts = [("event_name", "赛事名称", "the event name", reg.event_name)]
+    texts += [("venue", "比赛地点", "the venue", reg.venue)]
+    texts += [(f"groups[{i}].name", "组别名称", "the group name", g.name) for i, g in enumerate(reg.groups)]
+    texts += [
+        (f"prizes[{i}].name", "奖项名称", "the prize table name", t.name) for i, t in enumerate(reg.prizes)
+    ]
+    for key, zh, en, text in texts:
+        if text and looks_personal(text):
+            raise UserError(
+                f"{zh}（{key}）“{text}”中像是含有手机号、证件号或文件路径（它会印在公开的名单和网页上），请去掉",
+                f"{en} ({key}) {text!r} seems to hold a phone or ID number or a path (it is printed on "
+                "public lists and pages); take it out",
+            )
+
+
+def _check_points_order(p: Points) -> None:
+    """A loss is worth no more than a draw, a draw no more than a win; a forfeit loss no more than a
+    loss; a forfeit win and the bye between a loss and a win."""
+    rules = (
+        ("loss", p.loss, "win", p.win, p.loss < p.win, "少于胜局", "less than a win"),
+        ("red_draw", p.red_draw, "win", p.win, p.red_draw <= p.win, "不多于胜局", "at most a win"),
+        ("black_draw", p.black_draw, "win", p.win, p.black_draw <= p.win, "不多于胜局", "at most a win"),
+        ("red_draw", p.red_draw, "loss", p.loss, p.red_draw >= p.loss, "不少于负局", "at least a loss"),
+        ("black_draw", p.black_draw, "loss", p.loss, p.black_draw >= p.loss, "不少于负局", "at least a loss"),
+        (
+            "forfeit_loss",
+            p.forfeit_loss,
+            "loss",
+            p.loss,
+            p.forfeit_loss <= p.loss,
+            "不多于负局",
+            "at most a loss",
+        ),
+        ("forfeit_win", p.forfeit_win, "win", p.win, p.forfeit_win <= p.win, "不多于胜局", "at most a win"),
+        (
+            "forfeit_win",
+            p.forfeit_win,
+            "loss",
+            p.loss,
+            p.forfeit_win >= p.loss,
+            "不少于负局",
+            "at least a loss",
+        ),
+        ("bye", p.bye, "win", p.win, p.bye <= p.win, "不多于胜局", "at most a win"),
+    )
+    for key, value, other, other_value, ok, zh, en in rules:
+        if not ok:
+            raise _bad(
+                f"points.{key}",
+                f"= {value} 应{zh}（points.{other} = {other_value}）",
+                f"= {value} must be {en} (points.{other} = {other_value})",
+            )
+
+
+def _check_not_negative(value: Any, where: str) -> None:
+    """No whole-number setting is negative (an age, a time control, a fee, a number of minutes …)."""
+    for f in dataclasses.fields(value):
+        item = getattr(value, f.name)
+        path = f"{where}.{f.name}" if where else f.name
+        if isinstance(item, bool):
+            continue
+        if isinstance(item, int) and item < 0:
+            raise _bad(path, f"= {item} 不能为负数", f"= {item} must not be negative")
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            _check_not_negative(item, path)
+        if isinstance(item, tuple):
+            for i, part in enumerate(item):
+                if dataclasses.is_dataclass(part) and not isinstance(part, type):
+                    _check_not_negative(part, f"{path}[{i}]")
+
+
 def _validate_prize_table(t: PrizeTable) -> None:
     if any(a < 0 for a in t.amounts):  # (also checked above, for the message of old files)
         raise UserError(f"奖励“{t.name}”中有负数金额", f"prize table {t.name!r} has a negative amount")
@@ -860,16 +961,42 @@ def regulations_to_toml(reg: Regulations) -> str:
     return text
 
 
-def regulations_from_toml(text: str) -> Regulations:
+#: the deepest nesting of tables and lists a regulation file may have (the settings need 4)
+TOML_MAX_DEPTH = 16
+
+
+def _depth(value: Any, limit: int) -> int:
+    """The nesting depth of a parsed TOML value, counting no further than ``limit + 1``."""
+    if limit < 0:
+        return 1
+    if isinstance(value, dict):
+        return 1 + max((_depth(v, limit - 1) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v, limit - 1) for v in value), default=0)
+    return 0
+
+
+def parse_toml(text: str, what_zh: str = "规程文件", what_en: str = "the regulation file") -> dict[str, Any]:
+    """A TOML text as a dict; :class:`UserError` for bad syntax or nesting deeper than any setting has
+    (a deeply nested ``x = [[[…]]]`` is refused in words, never a RecursionError)."""
     import tomllib  # only for a regulation file (its parser costs ~5 ms to load)
 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{what_zh}不是有效的 TOML：{exc}", f"{what_en} is not valid TOML: {exc}") from None
+    except RecursionError:
+        data = None
+    if data is None or _depth(data, TOML_MAX_DEPTH) > TOML_MAX_DEPTH:
         raise UserError(
-            f"规程文件不是有效的 TOML：{exc}", f"the regulation file is not valid TOML: {exc}"
-        ) from None
-    return regulations_from_dict(data)
+            f"{what_zh}的表或列表嵌套过深（最多 {TOML_MAX_DEPTH} 层）",
+            f"{what_en} has tables or lists nested too deep (at most {TOML_MAX_DEPTH} levels)",
+        )
+    return data
+
+
+def regulations_from_toml(text: str) -> Regulations:
+    return regulations_from_dict(parse_toml(text))
 
 
 _LEGACY_GROUP_KEYS = ("rounds", "swiss_rounds", "knockout_size")
@@ -983,11 +1110,18 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
         unknown = sorted(set(value) - names)
         if unknown:
             raise _bad(f"{where}.{unknown[0]}", "是未知的设置项", "is not a known setting")
+        missing = [
+            f.name
+            for f in dataclasses.fields(tp)
+            if f.name not in value
+            and f.default is dataclasses.MISSING
+            and f.default_factory is dataclasses.MISSING
+        ]
+        if missing:
+            keys = ", ".join(f"{where}.{k}" for k in missing)
+            raise UserError(f"规程缺少设置项：{keys}", f"missing setting(s): {keys}")
         kwargs = {k: _from_plain(hints[k], v, f"{where}.{k}") for k, v in value.items()}
-        try:
-            return tp(**kwargs)
-        except TypeError as exc:
-            raise _bad(where, f"缺少设置项（{exc}）", f"missing setting ({exc})") from None
+        return tp(**kwargs)
     if origin is tuple:
         args = typing.get_args(tp)
         if not isinstance(value, list | tuple):

@@ -1,4 +1,4 @@
-"""Individual ranking of a group (RULES.md §6): 积分, then the tiebreak chain; no two players share a place.
+"""Individual ranking of a group (docs/rules.md §6): 积分, then the tiebreak chain; no two players share a place.
 
 The chain of the regulation (所有名次均不并列): 积分, 对手分, 胜局, 犯规 (fewer first), 后走局数, 后走胜局;
 if still tied, the same chain computed on the results up to the previous round, then the one before, back
@@ -241,7 +241,7 @@ class Crosstable:
     no points. ``violations`` are :class:`Violation` records, or a mapping no → count that counts
     after every round.
 
-    Knockout players (RULES.md §6.2): with ``split_round`` and ``knockout_players``, the score that
+    Knockout players (docs/rules.md §6.2): with ``split_round`` and ``knockout_players``, the score that
     counts in their opponents' 对手分 after a later round is their score after ``split_round``.
     ``knockout_black`` adds knockout games played as Black to 后走局数 / 后走胜局 (the caller passes
     them only when the regulation counts them; games of rounds not recorded are ignored).

@@ -1,4 +1,4 @@
-"""Team ranking (团体成绩, RULES.md §9): the sum of the members' final places, lower first; no ties.
+"""Team ranking (团体成绩, docs/rules.md §9): the sum of the members' final places, lower first; no ties.
 
 A team's score is the sum of the final individual places of its ``counted_members`` best-placed
 members; a tie goes to the team whose best member placed higher. Teams with fewer than

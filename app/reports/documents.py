@@ -42,7 +42,7 @@ class DocumentKind:
     by_name: bool = False  # its rows can be sorted by name (for the notice board)
 
 
-#: In the order of OUTPUTS.md.
+#: In the order of docs/outputs.md.
 DOCUMENTS: tuple[DocumentKind, ...] = (
     DocumentKind("table-cards", Scope.ROUND, linked=True),
     DocumentKind("pairings", Scope.ROUND, signed=True, linked=True, image=True, by_name=True),

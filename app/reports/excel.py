@@ -235,7 +235,7 @@ def build_workbook(data: ResultWorkbook) -> Workbook:
             rows.append([r.rank, r.team, *members, r.total, r.best, r.note])
         _sheet(wb, title("团体名次表", ts.header.group), header, rows, f"{data.event_name} 团体名次表")
     if data.prizes is not None:
-        items = any(p.item for p in data.prizes.lines)  # non-cash prizes (issue 16): a column only if any
+        items = any(p.item for p in data.prizes.lines)  # non-cash prizes (奖品): a column only if any
         _sheet(
             wb,
             "奖励名单",

@@ -1,7 +1,7 @@
 """Read models the documents are rendered from: small frozen values, plain data only.
 
 The services build these from a tournament file; the renderers (PDF, Excel, HTML) only read them.
-Privacy is structural (RULES.md §11): the public read models have **no field** for an ID number or a
+Privacy is structural (docs/rules.md §11): the public read models have **no field** for an ID number or a
 phone number. Only :class:`PayoutLine` (奖金发放签收表, 内部) and :class:`InternalEntryLine` (内部参赛名单)
 carry them, and only the internal documents accept those lines.
 
@@ -15,6 +15,7 @@ carry them, and only the internal documents accept those lines.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import overload
 
 from app.engine.types import Colour, GameResult
 
@@ -57,7 +58,7 @@ class EventHeader:
 
 @dataclass(frozen=True, slots=True)
 class SignOff:
-    """Under a list: the officials' signature lines (role, name) and the seal line (issue 16).
+    """Under a list: the officials' signature lines (role, name) and the seal line (the paperwork).
 
     ``date`` is printed as given ("" prints a blank 年 月 日 line to fill in by hand).
     """
@@ -233,7 +234,11 @@ class CrosstableRow:
     score: Number
     place: int | None = None
 
-    def round_texts(self, rounds: int, blank: str | None = "") -> list[str | None]:
+    @overload
+    def round_texts(self, rounds: int, blank: str = "") -> list[str]: ...
+    @overload
+    def round_texts(self, rounds: int, blank: None) -> list[str | None]: ...
+    def round_texts(self, rounds: int, blank: str | None = "") -> list[str] | list[str | None]:
         """The text of each of ``rounds`` cells, ``blank`` for a round not played yet."""
         return [c.text for c in self.per_round] + [blank] * (rounds - len(self.per_round))
 
@@ -518,7 +523,7 @@ class ResultWorkbook:
     round_robins: tuple[RoundRobinTable, ...] = ()  # 循环赛成绩表 (square), for the groups playing one
 
 
-# --------------------------------------------------------------------------- paperwork (issue 16)
+# --------------------------------------------------------------------------- paperwork
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from dataclasses import dataclass
+import shutil
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
+from app.db.integrity import backups_folder
 from app.db.models import Group, Player, Team
 from app.db.session import Database
 from app.engine.registration import age_on, resident_id_check_char
@@ -178,12 +180,11 @@ def demo_field(seed: int = 2024, players: int = 160, *, absent: int = 0) -> list
         picked = rng.sample(range(len(field)), min(absent * 2, len(field)))
         for k, i in enumerate(picked):
             p = field[i]
-            field[i] = DemoPlayer(**{**_asdict(p), "fee_paid": k % 2 == 1, "checked_in": k % 2 == 0})
+            field[i] = replace(p, fee_paid=k % 2 == 1, checked_in=k % 2 == 0)
     return field
 
 
-def _asdict(p: DemoPlayer) -> dict[str, object]:
-    return {name: getattr(p, name) for name in DemoPlayer.__slots__}
+PLAYED_TO_END = "end"
 
 
 def create_demo(
@@ -192,16 +193,57 @@ def create_demo(
     seed: int = 2024,
     players: int = 160,
     absent: int = 0,
+    played_to: int | str | None = None,
     who: str = audit.DEFAULT_ARBITER,
 ) -> Database:
-    """Create the demo tournament file: the field registered, numbers drawn by lot (seed recorded).
+    """Create the demo tournament file: the field registered, numbers drawn by lot (seed recorded),
+    and with ``played_to`` the event played through the services to round N of every group, or to
+    its end (``"end"``: the knockout decided, the final ranking and the prizes there to print).
 
     Nothing is left behind when it cannot be made (too few players, a full disk …)."""
     check_demo_size(players, absent)
-    db = create_tournament(path, "tianshui-2024", who=who)
-    with discard_on_failure(db):
-        _fill_demo(db, path, seed, players, absent, who)
+    last_round = check_played_to(played_to)
+    db = create_tournament(path, "tianshui-2024", who=who)  # refuses a path that cannot be a file
+    backups = backups_folder(Path(path))
+    had_backups = backups.exists()
+    try:
+        with discard_on_failure(db):
+            _fill_demo(db, path, seed, players, absent, who)
+            if played_to is not None:
+                _play(db, last_round, seed, players)
+    except BaseException:
+        if not had_backups:  # the automatic backups of the rounds played before it failed
+            shutil.rmtree(backups, ignore_errors=True)
+        raise
     return db
+
+
+def check_played_to(played_to: int | str | None) -> int | None:
+    """The last round to play (None: to the end); a round the event does not have is refused."""
+    if played_to is None or played_to == PLAYED_TO_END:
+        return None
+    rounds = max(g.rounds for g in preset("tianshui-2024").groups)
+    if not isinstance(played_to, int) or not 1 <= played_to <= rounds:
+        raise UserError(
+            f"--played-to 应为 1–{rounds} 的轮次或 end（现为 {played_to}）；演示赛事共 {rounds} 轮",
+            f"--played-to must be a round 1-{rounds} or end, not {played_to}; the demo event has {rounds} rounds",
+        )
+    return played_to
+
+
+def _play(db: Database, last_round: int | None, seed: int, players: int) -> None:
+    from app.services.simulation import play_demo_to
+
+    try:
+        play_demo_to(db, last_round, seed=seed)
+    except UserError as exc:
+        target_zh = "赛完" if last_round is None else f"编排到第 {last_round} 轮"
+        target_en = "to the end" if last_round is None else f"to round {last_round}"
+        raise UserError(
+            f"{players} 名棋手的演示赛事无法{target_zh}：{exc.zh}（请增加人数，例如 --players 160）",
+            f"the demo event of {players} players cannot be played {target_en}: {exc.en} "
+            "(use more players, e.g. --players 160)",
+        ) from None
 
 
 #: the demo needs two players per group to draw numbers; more than the preset's capacity is refused

@@ -7,7 +7,7 @@ pool and stored explanation), and writes the same rows — columns and defaults 
 tables (:mod:`app.db.tables`) — in one transaction, with the same audit line and automatic backup. It handles only the plain case — a
 Swiss round before any knockout, previous round complete, every player numbered, no one to withdraw for
 consecutive forfeits, order by sequence number, the file at the newest schema — and returns None for
-anything else, so that the full service decides (and refuses with its own messages). Issue 16's data
+anything else, so that the full service decides (and refuses with its own messages). The absences, late entries, re-entries and avoidances
 are read as the full service reads them: the group's state through the same row assembly
 (:mod:`app.db.group_rows`: excused absences, late entries' compensation, re-entries) and the same
 avoidances (:func:`app.services.pairing_plan.constraints_from_rows`), so an excused player is left out

@@ -21,7 +21,7 @@ from app.engine.regulations import GroupFormat, PrizeKind, PrizeTable, Regulatio
 from app.engine.round_robin import schedule
 from app.engine.types import UserError
 from app.services import audit
-from app.services.demo import demo_field
+from app.services.demo import PLAYED_TO_END, demo_field
 from app.services.tournaments import create_tournament, discard_on_failure
 
 GROUP = "公开组"
@@ -62,16 +62,29 @@ def create_format_demo(
     players: int | None = None,
     rounds: int | None = None,
     seed: int = 2024,
+    played_to: int | str | None = None,
     who: str = audit.DEFAULT_ARBITER,
 ) -> Database:
     """A demo event of format ``name``: one group, ``players`` registered (a realistic seeded field), the
-    sequence numbers drawn by lot. Nothing is left behind when it cannot be made."""
+    sequence numbers drawn by lot; with ``played_to`` played through the services to round N (or to
+    its end: ``"end"``; a round past the end plays it to the end). Nothing is left behind when it cannot
+    be made."""
     count = players if players is not None else DEFAULT_PLAYERS.get(name, 16)
     check_format_size(name, count)
+    if played_to not in (None, PLAYED_TO_END) and (not isinstance(played_to, int) or played_to < 1):
+        raise UserError(
+            f"--played-to 应为轮次或 end（现为 {played_to}）",
+            f"--played-to must be a round or end, not {played_to}",
+        )
     reg = format_regulations(name, count, rounds)
     db = create_tournament(path, "tianshui-2024", regulations=reg, who=who)
     with discard_on_failure(db):
         _register(db, seed, count, who)
+        if played_to is not None:
+            from app.services.simulation import play_group_to_end
+
+            last = None if played_to == PLAYED_TO_END else int(played_to)
+            play_group_to_end(db, GROUP, seed=seed, last=last, who=who)
     return db
 
 
@@ -314,12 +327,12 @@ def hard_rule_breaks(db: Database) -> list[str]:
     if bracket is not None:
         losses: Counter[int] = Counter()
         allowed = 2 if bracket.elimination.value == "double" else 1
-        for plan, m in zip(bracket.plans, bracket.matches, strict=True):
-            if plan.code == "3RD" or plan.code.startswith("P") or not m.games:
+        for match_plan, m in zip(bracket.plans, bracket.matches, strict=True):
+            if match_plan.code == "3RD" or match_plan.code.startswith("P") or not m.games:
                 continue
-            for p in m.players:
-                if losses[p] >= allowed:
-                    out.append(f"{p} 号被淘汰后又下了 {plan.code}")
+            for who in m.players:
+                if losses[who] >= allowed:
+                    out.append(f"{who} 号被淘汰后又下了 {match_plan.code}")
             res = bracket.result(m.code)
             if res is not None and res.loser is not None:
                 losses[res.loser] += 1

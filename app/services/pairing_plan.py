@@ -25,6 +25,7 @@ from app.engine.pairing.constraints import (
 from app.engine.pairing.history import Entrant as PoolEntrant
 from app.engine.pairing.history import pool_from_history
 from app.engine.regulations import AvoidanceStrength, GroupFormat, Regulations, RoundOnePairing
+from app.engine.text import count_en
 from app.engine.types import GameResult, PlayerStatus, UserError
 
 
@@ -71,7 +72,8 @@ def round_to_pair(group: str, state: GroupState, fmt: GroupFormat, unnumbered: S
     if unnumbered:
         raise UserError(
             f"{group}还有 {len(unnumbered)} 名棋手没有序号（如 {unnumbered[0]}），请先抽签",
-            f"{group}: {len(unnumbered)} players have no sequence number yet; draw the numbers first",
+            f"{group}: {count_en(len(unnumbered), 'player')} without a sequence number yet; "
+            "draw the numbers first",
         )
     return number
 
@@ -137,10 +139,15 @@ def pool_for(
     left_out: set[int],
     rank_keys: dict[int, tuple[int, ...]] | None,
 ) -> list[PairingPlayer]:
-    """The round's pool: the players who may be paired, less ``left_out`` and those excused from the
-    round (请假: not paired, 0 points, no forfeit), with their history."""
+    """The round's pool: the players who may be paired, less ``left_out``, those excused from the
+    round (请假: not paired, 0 points, no forfeit) and those re-entered from a later round (退赛后
+    恢复参赛 from round N: not paired before N), with their history."""
     left_out = left_out | state.excused_in(number)
-    eligible = [e for e in state.entrants if e.may_be_paired and e.no not in left_out]
+    eligible = [
+        e
+        for e in state.entrants
+        if e.may_be_paired and e.no not in left_out and (e.reentry_round is None or e.reentry_round <= number)
+    ]
     history = [r for r in state.rounds if r.number < number]
     scored = [r for r in state.scored_rounds if r.number < number]  # as the standings count them
     pool = pool_from_history(
@@ -173,7 +180,7 @@ def constraints_from_rows(
     players: Iterable[tuple[int, str, str, str]],
     named: Iterable[tuple[int, int, str, int, int, str]],
 ) -> RoundConstraints:
-    """The avoidances in force in ``round_number`` (issue 16): the regulation's unit and region rules
+    """The avoidances in force in ``round_number`` (pairing constraints): the regulation's unit and region rules
     on each numbered player's ``(no, unit, team name, region)`` — the team's name where no unit is
     given — and the named pairs ``(first, second, strength, from, to, reason)``."""
     facts = [ConstraintFacts(no, unit or team or "", region or "") for no, unit, team, region in players]

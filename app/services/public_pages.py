@@ -32,6 +32,7 @@ from app.engine.formats import (
     stages_in_round,
 )
 from app.engine.knockout import Bracket
+from app.engine.privacy import mask_personal
 from app.engine.regulations import Regulations
 from app.engine.types import AbsenceKind, Colour, GameResult, PlayerStatus, UserError
 from app.engine.xiangqi import Board, format_chinese
@@ -272,9 +273,8 @@ def schedule(db: Database) -> model.Schedule:
                 model.ScheduleLine(n, slot.label if slot else "", stage, tuple(controls) or (("", swiss),))
             )
         groups.append((g.name, tuple(lines)))
-    return model.Schedule(
-        model.EventHeader(info.name, dates=event_dates(reg.start_date, reg.end_date)), tuple(groups)
-    )
+    header = model.EventHeader(mask_personal(info.name), dates=event_dates(reg.start_date, reg.end_date))
+    return model.Schedule(header, tuple(groups))
 
 
 def _ladders(stage: Stage, reg: Regulations, bracket: Bracket | None, n: int) -> list[MatchFormat]:
@@ -369,7 +369,7 @@ def public_site(db: Database) -> PublicSite:
                     players=player_book(db, name) if g.players else None,
                 )
             )
-        return PublicSite(info.name, tuple(groups), optional_prizes(db), schedule(db))
+        return PublicSite(mask_personal(info.name), tuple(groups), optional_prizes(db), schedule(db))
 
 
 def write_public_site(db: Database, out_dir: str | Path, printed_at: datetime | None = None) -> list[Path]:

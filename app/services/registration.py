@@ -29,8 +29,8 @@ from app.engine.registration import (
     draw_by_lot,
     draw_by_rating,
 )
-from app.engine.text import LEADER_MAX, TEAM_MAX, clean_text
-from app.engine.types import Gender, IdDocument, PlayerStatus, UserError
+from app.engine.text import LEADER_MAX, TEAM_MAX, public_text
+from app.engine.types import Gender, IdDocument, PlayerStatus, UserError, mask_id_number, mask_phone
 from app.services import audit
 from app.services.tournaments import group_row, regulations_of
 
@@ -50,8 +50,8 @@ class PlayerView:
     gender: str  # "", "male", "female"
     id_type: str
     id_number: str
-    birth_date: date
-    age: int  # full years on the first day of play
+    birth_date: date | None  # None: unknown (a player read from a TRF file without one)
+    age: int | None  # full years on the first day of play; None when the birth date is unknown
     phone: str
     rating: int | None
     notes: str
@@ -126,7 +126,23 @@ def team_row(s: Session, group: Group, name: str, *, create: bool) -> Team:
     return team
 
 
+def _entity(p: Player) -> str:
+    """A player as the audit log names them: group, number and name (never an internal id)."""
+    group = p.group.name if p.group else ""
+    return f"{group} {p.no}号 {p.name}" if p.no is not None else f"{group} {p.name}"
+
+
 def _snapshot(p: Player) -> dict[str, object]:
+    """A player's registration as the audit log keeps it: the ID number and the phone masked as on
+    public documents (docs/rules.md §11) — the log is exported and printed, and personal numbers go into
+    no audit text."""
+    values = _full(p)
+    values["id_number"] = mask_id_number(p.id_number)
+    values["phone"] = mask_phone(p.phone)
+    return values
+
+
+def _full(p: Player) -> dict[str, object]:
     return {
         "name": p.name,
         "group": p.group.name if p.group else "",
@@ -136,7 +152,7 @@ def _snapshot(p: Player) -> dict[str, object]:
         "gender": p.gender,
         "id_type": p.id_type,
         "id_number": p.id_number,
-        "birth_date": p.birth_date.isoformat(),
+        "birth_date": p.birth_date.isoformat() if p.birth_date else "",
         "phone": p.phone,
         "rating": p.rating,
         "notes": p.notes,
@@ -223,12 +239,12 @@ def write_entry(
         audit.record(
             s,
             "deadline_override",
-            entity=f"player:{player.id}",
+            entity=_entity(player),
             after={"name": e.name, "at": now.isoformat()},
             reason=reason,
             who=who,
         )
-    audit.record(s, action, entity=f"player:{player.id}", after=_snapshot(player), reason=reason, who=who)
+    audit.record(s, action, entity=_entity(player), after=_snapshot(player), reason=reason, who=who)
     return player
 
 
@@ -323,7 +339,7 @@ def edit_player(
         audit.record(
             s,
             "edit_player",
-            entity=f"player:{player_id}",
+            entity=_entity(player),
             before=before,
             after=_snapshot(player),
             reason=reason,
@@ -358,12 +374,10 @@ def withdraw_player(
                 raise UserError(
                     "首轮已编排，只能将棋手标为退赛，不能删除", "round 1 is paired: withdraw, do not delete"
                 )
-            group_id, removed_no = player.group_id, player.no
+            group_id, removed_no, entity = player.group_id, player.no, _entity(player)
             s.delete(player)
             _close_gap(s, group_id, removed_no)
-            audit.record(
-                s, "remove_player", entity=f"player:{player_id}", before=before, reason=reason, who=who
-            )
+            audit.record(s, "remove_player", entity=entity, before=before, reason=reason, who=who)
             return
         if player.status != PlayerStatus.ACTIVE.value:
             raise UserError(f"{player.name}已不是在赛状态", f"{player.name} is not active")
@@ -375,7 +389,7 @@ def withdraw_player(
         audit.record(
             s,
             "withdraw_player",
-            entity=f"player:{player_id}",
+            entity=_entity(player),
             before=before,
             after={"status": player.status, "status_round": first},
             reason=reason,
@@ -393,9 +407,7 @@ def reinstate_player(
             raise UserError(f"{player.name}不是退赛状态", f"{player.name} is not withdrawn")
         before = {"status": player.status, "status_round": player.status_round}
         player.status, player.status_round = PlayerStatus.ACTIVE.value, None
-        audit.record(
-            s, "reinstate_player", entity=f"player:{player_id}", before=before, reason=reason, who=who
-        )
+        audit.record(s, "reinstate_player", entity=_entity(player), before=before, reason=reason, who=who)
 
 
 def _set_flag(db: Database, player_id: int, flag: str, value: bool, who: str, reason: str = "") -> None:
@@ -406,7 +418,7 @@ def _set_flag(db: Database, player_id: int, flag: str, value: bool, who: str, re
             return
         setattr(player, flag, value)
         audit.record(
-            s, f"set_{flag}", entity=f"player:{player_id}", before=before, after=value, reason=reason, who=who
+            s, f"set_{flag}", entity=_entity(player), before=before, after=value, reason=reason, who=who
         )
 
 
@@ -442,8 +454,8 @@ def create_team(
     db: Database, group: str, name: str, *, leader: str = "", who: str = audit.DEFAULT_ARBITER
 ) -> int:
     """Create a team (代表队) in a group that allows teams; returns its id."""
-    clean = clean_text(name, "队名", "the team name", TEAM_MAX, required=True)
-    leader = clean_text(leader, "领队", "the team leader", LEADER_MAX)
+    clean = public_text(name, "队名", "the team name", TEAM_MAX, required=True)
+    leader = public_text(leader, "领队", "the team leader", LEADER_MAX)
     with db.session() as s:
         g = group_row(s, group)
         if s.scalars(select(Team).where(Team.group_id == g.id, Team.name == clean)).one_or_none():
@@ -462,9 +474,9 @@ def set_team(
     with db.session() as s:
         player = _player(s, player_id)
         before = player.team.name if player.team else ""
-        name = clean_text(team or "", "队名", "the team name", TEAM_MAX)
+        name = public_text(team or "", "队名", "the team name", TEAM_MAX)
         player.team_id = team_row(s, player.group, name, create=create).id if name else None
-        audit.record(s, "set_team", entity=f"player:{player_id}", before=before, after=name, who=who)
+        audit.record(s, "set_team", entity=_entity(player), before=before, after=name, who=who)
 
 
 # --------------------------------------------------------------------------- reading
@@ -482,7 +494,7 @@ def _view(p: Player, first_day: date) -> PlayerView:
         id_type=p.id_type,
         id_number=p.id_number,
         birth_date=p.birth_date,
-        age=age_on(p.birth_date, first_day),
+        age=None if p.birth_date is None else age_on(p.birth_date, first_day),
         phone=p.phone,
         rating=p.rating,
         notes=p.notes,

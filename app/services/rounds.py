@@ -21,6 +21,7 @@ from app.engine.event import Entrant, GroupState
 from app.engine.formats import Entrants, StageKind, StagePlan, source_stage
 from app.engine.pairing import Pairing, pair_round
 from app.engine.regulations import Regulations, RoundOnePairing, ScoreGroupOrder
+from app.engine.text import count_en
 from app.engine.types import AbsenceKind, GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
 from app.services.backups import automatic_backup
@@ -87,6 +88,9 @@ class RoundSummary:
     boards: int
     pending: int
     closed: bool
+    #: a knockout round whose continuing Swiss (the players outside the knockout) is not paired yet:
+    #: the round is not complete even when every knockout game has its result
+    swiss_due: bool = False
 
 
 def group_state(db: Database, group: str) -> GroupState:
@@ -152,10 +156,12 @@ def rounds_of(db: Database, group: str) -> list[RoundSummary]:
         pending = GameRow.result == GameResult.PENDING.value
         rows = s.execute(
             select(
+                Round.id,
                 Round.number,
                 Round.stage,
                 func.count(GameRow.id),
                 func.count(GameRow.id).filter(pending),
+                func.count(GameRow.id).filter(GameRow.match_id.is_(None)),
                 Round.closed_at,
             )
             .outerjoin(GameRow, GameRow.round_id == Round.id)
@@ -163,10 +169,37 @@ def rounds_of(db: Database, group: str) -> list[RoundSummary]:
             .group_by(Round.id)
             .order_by(Round.number)
         ).all()
-        return [
-            RoundSummary(number, RoundStage(stage), boards, waiting, closed is not None)
-            for number, stage, boards, waiting, closed in rows
+        # a knockout round without Swiss games: is its continuing Swiss still to be paired?
+        bare = [
+            (rid, number)
+            for rid, number, stage, _b, _p, swiss, closed in rows
+            if stage == RoundStage.KNOCKOUT.value and not swiss and closed is None
         ]
+        due = _swiss_due(s, g, bare) if bare else set()
+        return [
+            RoundSummary(number, RoundStage(stage), boards, waiting, closed is not None, number in due)
+            for _rid, number, stage, boards, waiting, _swiss, closed in rows
+        ]
+
+
+def _swiss_due(s: Session, g: Group, rounds: list[tuple[int, int]]) -> set[int]:
+    """Which of these knockout rounds (id, number) still wait for their continuing Swiss pairing."""
+    with_byes = set(s.scalars(select(Bye.round_id).where(Bye.round_id.in_([rid for rid, _ in rounds]))))
+    reg = regulations_of(s)
+    fmt = reg.group(g.name)
+    ko = knockout_players(s, g, reg)
+    if ko is None:
+        return set()
+    state = load_group_state(s, g, reg)
+    following = next_swiss_round(state)
+    due = set()
+    for rid, number in rounds:
+        if rid in with_byes or number != following or number > fmt.rounds:
+            continue
+        left_out = set(ko.players) | state.excused_in(number)
+        if any(e.may_be_paired and e.no not in left_out for e in state.entrants):
+            due.add(number)
+    return due
 
 
 def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAULT_ARBITER) -> str:
@@ -181,7 +214,7 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
         if pending:
             raise UserError(
                 f"第 {number} 轮还有 {len(pending)} 台未录入成绩：{'、'.join(map(str, pending))}",
-                f"round {number} still has {len(pending)} boards without a result: {', '.join(map(str, pending))}",
+                f"round {number} still has {count_en(len(pending), 'board')} without a result: {', '.join(map(str, pending))}",
             )
         if rnd.closed_at is not None:
             return ""
@@ -196,7 +229,7 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
 def pair_next_round(
     db: Database, group: str, *, seed: int | None = None, who: str = audit.DEFAULT_ARBITER
 ) -> PairingOutcome:
-    """Pair the group's next round and store it (RULES.md §5; the stages of :mod:`app.engine.formats`).
+    """Pair the group's next round and store it (docs/rules.md §5; the stages of :mod:`app.engine.formats`).
 
     The round's Swiss stages are paired by the pairing engine, its round-robin stages take their games
     from the table (the stage begins — pools, numbers and the tiebreak lot drawn — when its first round
@@ -442,7 +475,7 @@ def _pair_swiss_stage(
         numbers = sorted(p.no for p in pool)  # sequence numbers (drawn by rating first where so set)
         rank_keys = round_one_keys(numbers, reg.pairing.round_one, seed)
     pool = pool_for(state, reg, number, others | withdrawn, rank_keys)  # less the excused (请假)
-    constraints = constraints_in_round(s, g, reg, number)  # 同单位 / 同地区 / 指定回避 (issue 16)
+    constraints = constraints_in_round(s, g, reg, number)  # 同单位 / 同地区 / 指定回避
     rules = reg.pairing
     if first:  # the order just made is the one inside the (only) score group
         rules = dataclasses.replace(rules, score_group_order=ScoreGroupOrder.TIEBREAKS)

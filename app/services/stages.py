@@ -331,7 +331,7 @@ def round_robin_rests(db: Database, group: str) -> dict[int, frozenset[int]]:
         rows = s.execute(select(Round.number, Round.explanation).where(Round.group_id == g.id)).all()
     out: dict[int, frozenset[int]] = {}
     for number, explanation in rows:
-        rests = dict((explanation or {}).get("rests") or {})
-        if rests:
+        rests = (explanation or {}).get("rests")
+        if isinstance(rests, dict) and rests:
             out[number] = frozenset(int(no) for no in rests)
     return out

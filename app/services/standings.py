@@ -1,4 +1,4 @@
-"""Standings, final ranking, team ranking and prizes of a group (RULES.md §6, §9, §10).
+"""Standings, final ranking, team ranking and prizes of a group (docs/rules.md §6, §9, §10).
 
 Everything is computed from the games on every call (no stored ranking), so a corrected result
 changes every later standing and tiebreak by itself.
@@ -33,6 +33,7 @@ from app.engine.registration import age_on
 from app.engine.regulations import PrizeKind, Regulations, Tiebreak
 from app.engine.stages import compose_final, entrants_of, played_stages, stage_players
 from app.engine.teams import TeamRanking, rank_teams
+from app.engine.text import count_en
 from app.engine.types import (
     GameResult,
     Gender,
@@ -184,9 +185,54 @@ class StandingLine:
     final_separation: FinalSeparation | None = None
     pool: str = ""  # a pooled round robin: the pool (A组 …); the rank is the place in it
 
-    def __getattr__(self, name: str) -> object:
-        # team, status, score, opponent_score, wins, violations, black_games, black_wins, progressive
-        return getattr(self.standing, name)
+    # the engine row's values, read through (no copy: the final standings of 5,000 make many lines)
+    @property
+    def team(self) -> str | None:
+        return self.standing.team
+
+    @property
+    def status(self) -> PlayerStatus:
+        return self.standing.status
+
+    @property
+    def score(self) -> int:
+        return self.standing.score
+
+    @property
+    def opponent_score(self) -> int:
+        return self.standing.opponent_score
+
+    @property
+    def wins(self) -> int:
+        return self.standing.wins
+
+    @property
+    def violations(self) -> int:
+        return self.standing.violations
+
+    @property
+    def black_games(self) -> int:
+        return self.standing.black_games
+
+    @property
+    def black_wins(self) -> int:
+        return self.standing.black_wins
+
+    @property
+    def progressive(self) -> int | None:
+        return self.standing.progressive
+
+    @property
+    def head_to_head(self) -> int | None:
+        return self.standing.head_to_head
+
+    @property
+    def sonneborn_berger(self) -> int | float | None:
+        return self.standing.sonneborn_berger
+
+    @property
+    def lot(self) -> int | None:
+        return self.standing.lot
 
     def _separation(self) -> ranking.Separation | FinalSeparation | None:
         return self.final_separation if self.final_separation is not None else self.standing.separated_by
@@ -235,6 +281,7 @@ class StandingsView:
     pending: int = 0  # boards of ``after_round`` still without a result (asked for explicitly)
     stage: str = ""  # the stage the standings are of, when the group has several (第2阶段 分4组单循环)
     round_robin: bool = False  # a round robin's standings (ranked by its own chain, pool by pool)
+    latest_complete: bool = False  # every result of ``latest_round`` is in (an earlier round was asked for)
 
     @property
     def chain_zh(self) -> str:
@@ -264,9 +311,7 @@ class StandingsView:
             return "before round 1 (by sequence number; no round complete yet)"
         title = f"standings after round {self.after_round}"
         if self.pending:
-            title += (
-                f" (round {self.after_round} still has {self.pending} boards without a result: provisional)"
-            )
+            title += f" (round {self.after_round} still has {count_en(self.pending, 'board')} without a result: provisional)"
         return title
 
     @property
@@ -274,6 +319,8 @@ class StandingsView:
         """Why a later round is not counted, when one is being played (empty otherwise)."""
         if self.final or self.latest_round <= self.after_round:
             return ""
+        if self.latest_complete:
+            return f"名次截至第 {self.after_round} 轮（按所选轮次；已赛至第 {self.latest_round} 轮）"
         return (
             f"第 {self.latest_round} 轮尚未全部结束，名次截至第 {self.after_round} 轮（成绩已齐的最后一轮）"
         )
@@ -282,6 +329,8 @@ class StandingsView:
     def note_en(self) -> str:
         if self.final or self.latest_round <= self.after_round:
             return ""
+        if self.latest_complete:
+            return f"standings after round {self.after_round}, as asked (round {self.latest_round} is played too)"
         return (
             f"round {self.latest_round} is not complete: the standings are after round "
             f"{self.after_round}, the last round with every result in"
@@ -302,6 +351,7 @@ def group_standings(db: Database, group: str, after_round: int | None = None) ->
         state, table = _standings(s, g, reg, after_round, state)
     by_no = {e.no: e for e in state.entrants}
     lines = tuple(StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r) for r in table.rows)
+    latest = max((r.number for r in state.rounds), default=0)
     return StandingsView(
         group=group,
         after_round=table.after_round,
@@ -309,8 +359,9 @@ def group_standings(db: Database, group: str, after_round: int | None = None) ->
         lines=lines,
         disqualified=tuple((no, by_no[no].name) for no in table.disqualified),
         decided_by_sequence_number=table.decided_by_sequence_number,
-        latest_round=max((r.number for r in state.rounds), default=0),
+        latest_round=latest,
         pending=_pending_in(state, table.after_round),
+        latest_complete=latest > 0 and _pending_in(state, latest) == 0,
     )
 
 
@@ -831,7 +882,7 @@ def _prize_candidates(s: Session, g: Group, reg: Regulations) -> dict[int, Prize
         out[p.no] = PrizeCandidate(
             p.no,
             gender=Gender(p.gender) if p.gender else None,
-            age=age_on(p.birth_date, first_day),
+            age=None if p.birth_date is None else age_on(p.birth_date, first_day),  # unknown: no age prize
             region=p.region,
             unit=p.unit,
             team=p.team.name if p.team else "",

@@ -12,4 +12,7 @@ is its guest: it reads through the services and asks the file's owner to run the
 - :mod:`app.web.app` — the ASGI application (Starlette): routes, refresh on change, deputies' entry,
   the security rules.
 - :mod:`app.web.server` — uvicorn in a background thread, started and stopped by the window or the CLI.
+- :mod:`app.web.limits` — what one client may hold: timeouts, connections per address and in all, a quiet log.
+- :mod:`app.web.cache` — each page's answer kept per version of the file (and sent by the protocol itself).
+- :mod:`app.web.fanout` — the refresh streams, told of each new version at a paced rate.
 """

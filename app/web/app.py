@@ -16,6 +16,8 @@ Security model (README, "赛场网络"):
 - Every response carries a strict Content-Security-Policy (same-origin script and style only, no
   frames), ``nosniff`` and a same-origin referrer policy (nothing leaves the hall); a request whose Host is a name other than ``localhost``
   (not an IP address) is refused, which defeats DNS rebinding.
+- Below this application, :mod:`app.web.limits` bounds what one client may hold (timeouts, connections
+  per address and in all) and :mod:`app.web.cache` the requests per address (docs/hall-server.md).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import asyncio
 import base64
 import concurrent.futures
 import contextlib
+import functools
 import hashlib
 import hmac
 import ipaddress
@@ -36,8 +39,9 @@ from typing import Any, Protocol, TypeVar
 from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
+from starlette.convertors import register_url_convertor
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -45,6 +49,8 @@ from app.engine.types import GameResult, UserError
 from app.reports import html as pages
 from app.reports.html import HALL
 from app.services import hall
+from app.web.fanout import Hub, StreamResponse
+from app.web.limits import BoundedInt, is_small_number
 from app.web.site import HallSite, Key, Rendered
 
 log = logging.getLogger("xqarbiter.hall")
@@ -63,8 +69,12 @@ SECURITY_HEADERS = [
 MAX_FORM_BYTES = 2048
 MAX_QUERY = 40
 SUBMIT_TIMEOUT = 10.0
+FORM_SECONDS = 10.0  # a deputy's form must arrive whole within this
 #: the hall's stylesheet and script (the renderer's files), read once
 CSS, JS = pages.asset("hall.css"), pages.asset("hall.js")
+
+# every ``{x:int}`` in a path: at most 9 digits, no leading zero (a longer number is no page: 404)
+register_url_convertor("int", BoundedInt())  # type: ignore[arg-type]
 
 
 class Owner(Protocol):
@@ -113,6 +123,7 @@ class RateLimiter:
         return self._level(key) < 1
 
 
+@functools.lru_cache(maxsize=256)
 def _host_allowed(host: str) -> bool:
     """An IP address (any, with or without a port) or ``localhost``; names are refused (DNS rebinding)."""
     name = host.strip().lower()
@@ -160,7 +171,7 @@ class Hall:
     """The server's state: the pages, the worker thread that reads, the owner that writes, the streams."""
 
     def __init__(
-        self, db: Any, owner: Owner | None, *, poll_seconds: float = 1.0, max_streams: int = 2000
+        self, db: Any, owner: Owner | None, *, poll_seconds: float = 1.0, max_streams: int = 4000
     ) -> None:
         self.db = db
         self.owner = owner
@@ -169,7 +180,7 @@ class Hall:
         self.max_streams = max_streams
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="hall-pages")
         self.secret = secrets.token_bytes(32)
-        self.streams: set[asyncio.Queue[int | None]] = set()
+        self.hub = Hub(max_streams=max_streams)  # the refresh streams
         self.requests = RateLimiter(rate=2.0, burst=30)  # deputies' requests per client address
         self.failures = RateLimiter(rate=1 / 30, burst=10)  # refused tokens per client address
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -183,6 +194,8 @@ class Hall:
         self.loop = asyncio.get_running_loop()
         self._nudge = asyncio.Event()
         await self._in_worker(self.site.refresh)
+        if self.site.current is not None:
+            self.hub.version = self.site.current.version
         self._watcher = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
@@ -196,8 +209,7 @@ class Hall:
     def end_streams(self) -> None:
         """Close every refresh stream (before the server stops: open streams would hold it)."""
         self.closing = True
-        for queue in list(self.streams):
-            _put_latest(queue, None)
+        self.hub.close()
 
     def changed(self) -> None:
         """The file changed (called from any thread): look now instead of at the next poll."""
@@ -221,17 +233,22 @@ class Hall:
                 log.exception("hall: reading the tournament failed")
                 continue
             if changed and self.site.current is not None:
-                for queue in list(self.streams):
-                    _put_latest(queue, self.site.current.version)
+                self.hub.publish(self.site.current.version)
 
     # ------------------------------------------------------------------ pages
 
     async def page(self, request: Request, key: Key, query: str = "") -> Response:
         snap = self.site.current
         cached = snap.pages.get(key) if snap is not None and not query else None
-        rendered = cached or await self._in_worker(self.site.page, key, query)
-        version = self.site.current.version if self.site.current is not None else 0
+        if snap is not None and cached is not None:
+            rendered, version = cached, snap.version
+        else:  # rendered in the worker, labelled with the version it was rendered from
+            rendered, version = await self._in_worker(self._render, key, query)
         return self._send(request, rendered, version)
+
+    def _render(self, key: Key, query: str) -> tuple[Rendered, int]:
+        version = self.site.snapshot().version  # the worker alone replaces the snapshot
+        return self.site.page(key, query), version
 
     def _send(self, request: Request, rendered: Rendered, version: int) -> Response:
         part = request.query_params.get("part") == "main"
@@ -281,13 +298,6 @@ class Hall:
         return None
 
 
-def _put_latest(queue: asyncio.Queue[int | None], value: int | None) -> None:
-    if queue.full():
-        with contextlib.suppress(asyncio.QueueEmpty):
-            queue.get_nowait()
-    queue.put_nowait(value)
-
-
 def _client(request: Request) -> str:
     return request.client.host if request.client else "?"
 
@@ -309,10 +319,14 @@ async def _read_form(request: Request) -> dict[str, str] | None:
     if not request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
         return None
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FORM_BYTES:
-            return None
+    try:
+        async with asyncio.timeout(FORM_SECONDS):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_FORM_BYTES:
+                    return None
+    except TimeoutError:
+        return None
     try:
         fields = parse_qs(body.decode("utf-8"), max_num_fields=10, strict_parsing=False)
     except (UnicodeDecodeError, ValueError):
@@ -378,32 +392,7 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         return PlainTextResponse(str(snap.version if snap else 0), headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
-        if state.closing or len(state.streams) >= state.max_streams:
-            return PlainTextResponse("busy", status_code=503, headers={"Retry-After": "10"})
-        queue: asyncio.Queue[int | None] = asyncio.Queue(maxsize=1)
-        state.streams.add(queue)
-
-        async def stream() -> AsyncIterator[str]:
-            try:
-                snap = state.site.current
-                yield f"retry: 5000\nevent: v\ndata: {snap.version if snap else 0}\n\n"
-                while not state.closing:
-                    try:
-                        value = await asyncio.wait_for(queue.get(), 25)
-                    except TimeoutError:
-                        yield ": ping\n\n"
-                        continue
-                    if value is None:
-                        return
-                    yield f"event: v\ndata: {value}\n\n"
-            finally:
-                state.streams.discard(queue)
-
-        return StreamingResponse(
-            stream(),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        return StreamResponse(state.hub)
 
     async def css(request: Request) -> Response:
         return Response(CSS, media_type="text/css; charset=utf-8", headers={"Cache-Control": "max-age=86400"})
@@ -430,7 +419,7 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         p = view.deputy_pass
         notice = ""
         sent = request.query_params.get("sent", "")
-        if sent.isdigit():
+        if is_small_number(sent):
             line = next((b for b in view.boards if b.board == int(sent)), None)
             if line is not None and line.sent is not None:
                 notice = f"第 {line.board} 台已提交：{line.sent.zh}，待裁判长确认"
@@ -483,7 +472,7 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
             )
         board_text, code, game_text = form.get("board", ""), form.get("result", ""), form.get("game", "")
         allowed = {r.value for r, _ in pages.DEPUTY_RESULTS}
-        if not board_text.isdigit() or len(board_text) > 5 or code not in allowed:
+        if not is_small_number(board_text) or code not in allowed:
             return state.refuse(request, 400, "台次或结果无效")
         if game_text and (not game_text.isdigit() or len(game_text) > 2):
             return state.refuse(request, 400, "局次无效")

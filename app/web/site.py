@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from app.engine.privacy import mask_personal
 from app.engine.types import UserError
 from app.reports import html as pages
 from app.reports.html import HALL
@@ -102,12 +103,16 @@ class Snapshot:
         return self.models[key]
 
 
-#: Pages rendered before a new version is announced.
+#: Pages rendered before a new version is announced: the index, each group's current round and each of
+#: its boards (the table cards' QR codes open them), and the standings.
 def hot_keys(snapshot: Snapshot) -> list[Key]:
     keys: list[Key] = [("index",)]
     for g in snapshot.groups:
         if g.current is not None:
-            keys.append(("round", g.index, g.current.number))
+            number = g.current.number
+            keys.append(("round", g.index, number))
+            model: PairingList = snapshot.model(("round", g.index, number))
+            keys += [("board", g.index, number, b) for b in sorted({r.board for r in model.rows})]
         if g.complete is not None:
             keys.append(("standings", g.index))
     return keys
@@ -158,11 +163,13 @@ class HallSite:
             for i, g in enumerate(info.groups, start=1)
         )
         try:
-            prizes_final = exports.prize_list_model(self.db).header.round_label == ""
+            prizes_final = exports.prizes_final(self.db)
         except UserError:
             prizes_final = False
         starts = {t.round: t.label for t in info.regulations.schedule}
-        return Snapshot(stamp, info.name, groups, prizes_final, self.clock(), self._load, starts)
+        return Snapshot(
+            stamp, mask_personal(info.name), groups, prizes_final, self.clock(), self._load, starts
+        )
 
     # ------------------------------------------------------------------ read models (through the services)
 

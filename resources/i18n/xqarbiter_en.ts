@@ -263,6 +263,64 @@
     </message>
   </context>
   <context>
+    <name>FileDialogs</name>
+    <message>
+      <source>查找范围(&amp;I)：</source>
+      <translation>Look &amp;in:</translation>
+    </message>
+    <message>
+      <source>文件类型(&amp;T)：</source>
+      <translation>Files of &amp;type:</translation>
+    </message>
+    <message>
+      <source>取消</source>
+      <translation>Cancel</translation>
+    </message>
+    <message>
+      <source>驱动器</source>
+      <translation>Drive</translation>
+    </message>
+    <message>
+      <source>文件夹</source>
+      <translation>Folder</translation>
+    </message>
+    <message>
+      <source>文件</source>
+      <translation>File</translation>
+    </message>
+    <message>
+      <source>打开(&amp;O)</source>
+      <translation>&amp;Open</translation>
+    </message>
+    <message>
+      <source>保存(&amp;S)</source>
+      <translation>&amp;Save</translation>
+    </message>
+    <message>
+      <source>选择文件夹</source>
+      <translation>Choose folder</translation>
+    </message>
+    <message>
+      <source>文件夹(&amp;N)：</source>
+      <translation>Fol&amp;der:</translation>
+    </message>
+    <message>
+      <source>文件名(&amp;N)：</source>
+      <translation>File &amp;name:</translation>
+    </message>
+    <message>
+      <source>%1 文件</source>
+      <translation>%1 file</translation>
+    </message>
+  </context>
+  <context>
+    <name>CommandLine</name>
+    <message>
+      <source>命令行修改了赛事文件（已记入审计日志）；此前的操作不能再撤销</source>
+      <translation>The command line changed the tournament file (written to the audit log); earlier actions can no longer be undone</translation>
+    </message>
+  </context>
+  <context>
     <name>GameEditor</name>
     <message>
       <source>着法，如 炮二平五、C2=5 或 h2e2，回车</source>
@@ -1237,6 +1295,10 @@
   </context>
   <context>
     <name>PrintPreviewDialog</name>
+    <message>
+      <source>无法保存</source>
+      <translation>Cannot save</translation>
+    </message>
     <message>
       <source>打印…</source>
       <translation>Print…</translation>
@@ -3036,4 +3098,247 @@
       <translation>Format of %1</translation>
     </message>
   </context>
+  <!-- desk: keyboard entry and the window's questions -->
+  <context>
+    <name>GameKind</name>
+    <message>
+      <source>慢棋</source>
+      <translation>slow</translation>
+    </message>
+    <message>
+      <source>快棋</source>
+      <translation>rapid</translation>
+    </message>
+    <message>
+      <source>附加赛</source>
+      <translation>deciding</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 局 %3</source>
+      <translation>%1 game %2 %3</translation>
+    </message>
+  </context>
+  <context>
+    <name>HallDialog</name>
+    <message>
+      <source>副裁判：</source>
+      <translation>Deputy:</translation>
+    </message>
+    <message>
+      <source>台次：</source>
+      <translation>Boards:</translation>
+    </message>
+  </context>
+  <context>
+    <name>ImportPreviewDialog</name>
+    <message>
+      <source>同名同出生日期</source>
+      <translation>Same name, same birth date</translation>
+    </message>
+    <message>
+      <source>仍然导入吗？（回车＝否）</source>
+      <translation>Import them anyway? (Enter = no)</translation>
+    </message>
+    <message>
+      <source>仍然导入(&amp;Y)</source>
+      <translation>&amp;Yes, import</translation>
+    </message>
+    <message>
+      <source>未导入：请核对同名同出生日期的行</source>
+      <translation>Nothing imported: check the rows with the same name and birth date</translation>
+    </message>
+    <message>
+      <source>%1 行同名同出生日期，请核对（⚠）。</source>
+      <translation> %1 rows share a name and a birth date with another: check them (⚠).</translation>
+    </message>
+    <message>
+      <source>以下棋手与他人同名同出生日期，可能是重复报名：</source>
+      <translation>These players have the same name and birth date as another, perhaps entered twice:</translation>
+    </message>
+  </context>
+  <context>
+    <name>MainWindow</name>
+    <message>
+      <source>待录入 %1 台，积分编排部分未编排</source>
+      <translation>results pending: %1, Swiss part not paired</translation>
+    </message>
+    <message>
+      <source>积分编排部分未编排</source>
+      <translation>Swiss part not paired</translation>
+    </message>
+  </context>
+  <context>
+    <name>OpenFile</name>
+    <message>
+      <source>锁文件内容无法读取</source>
+      <translation>the lock file cannot be read</translation>
+    </message>
+    <message>
+      <source>接管该文件并继续编辑吗？（接管会记入审计日志）</source>
+      <translation>Take the file over and go on editing? (the take-over is written to the audit log)</translation>
+    </message>
+    <message>
+      <source>%1 上次未正常关闭（%2，该程序已不在运行）。</source>
+      <translation>%1 was not closed properly (%2, no longer running).</translation>
+    </message>
+  </context>
+  <context>
+    <name>PairingTableModel</name>
+    <message>
+      <source>对局</source>
+      <translation>Game</translation>
+    </message>
+    <message>
+      <source>轮空</source>
+      <translation>bye</translation>
+    </message>
+    <message>
+      <source>请假</source>
+      <translation>excused</translation>
+    </message>
+  </context>
+  <context>
+    <name>PendingPanel</name>
+    <message>
+      <source>确认副裁判报送的成绩</source>
+      <translation>Confirm a deputy's result</translation>
+    </message>
+    <message>
+      <source>已确认：%1：%2（%3 报送）</source>
+      <translation>Confirmed: %1: %2 (sent by %3)</translation>
+    </message>
+    <message>
+      <source>已确认：%1：%2 → %3（%4 报送）</source>
+      <translation>Confirmed: %1: %2 → %3 (sent by %4)</translation>
+    </message>
+    <message>
+      <source>确认改动(&amp;Y)</source>
+      <translation>&amp;Yes, change it</translation>
+    </message>
+    <message>
+      <source>未确认：%1（%2 报送 %3）</source>
+      <translation>Not confirmed: %1 (%2 sent %3)</translation>
+    </message>
+    <message>
+      <source>%1：副裁判报送的结果不一致。确认 %2 报送的 %3 吗？（同台其他报送将作废）</source>
+      <translation>%1: the deputies' results differ. Confirm %3 sent by %2? (the board's other entries are set aside)</translation>
+    </message>
+    <message>
+      <source>%1 已录入 %2。改为 %3 报送的 %4 吗？</source>
+      <translation>%1 has %2. Change it to %4 sent by %3?</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 轮 第 %3 台 %4 — %5</source>
+      <translation>%1 round %2 board %3 %4 — %5</translation>
+    </message>
+  </context>
+  <context>
+    <name>Questions</name>
+    <message>
+      <source>否(&amp;N)</source>
+      <translation>&amp;No</translation>
+    </message>
+    <message>
+      <source>是(&amp;Y)</source>
+      <translation>&amp;Yes</translation>
+    </message>
+  </context>
+  <context>
+    <name>ResultEntry</name>
+    <message>
+      <source>逐台：只按结果键</source>
+      <translation>board by board: result keys</translation>
+    </message>
+    <message>
+      <source>按 Y 改动；回车、N 或 Esc 不改</source>
+      <translation>Y changes it; Enter, N or Esc keep it</translation>
+    </message>
+    <message>
+      <source>逐台录入（F4 或 Esc 退出）：</source>
+      <translation>Board by board (F4 or Esc leaves): </translation>
+    </message>
+    <message>
+      <source>%1：请输入结果</source>
+      <translation>%1: type the result</translation>
+    </message>
+  </context>
+  <context>
+    <name>RoundsView</name>
+    <message>
+      <source>逐台录入 F4</source>
+      <translation>Board by board F4</translation>
+    </message>
+    <message>
+      <source>按结果键直接录入光标所在台，然后移到下一台（不输台次）；F4 或 Esc 退出</source>
+      <translation>A result key enters the highlighted board at once and moves on (no board numbers); F4 or Esc leaves</translation>
+    </message>
+    <message>
+      <source>1 红胜　0 黑胜　= 或 5 和　+ 黑弃权　- 红弃权　* 双弃权　↑↓ 换台　F4 逐台录入　Ctrl+Z 撤销</source>
+      <translation>1 Red wins   0 Black wins   = or 5 draw   + Black forfeits   - Red forfeits   * both forfeit   ↑↓ board   F4 board by board   Ctrl+Z undo</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 轮 第 %3 台 %4 — %5</source>
+      <translation>%1 round %2 board %3 %4 — %5</translation>
+    </message>
+    <message>
+      <source>记为拒不录谱并结束本轮吗？（回车＝否）</source>
+      <translation>Record the refusals and close the round? (Enter = no)</translation>
+    </message>
+    <message>
+      <source>记犯规并结束(&amp;Y)</source>
+      <translation>&amp;Yes, record and close</translation>
+    </message>
+    <message>
+      <source>已录入：%1：%2</source>
+      <translation>Entered: %1: %2</translation>
+    </message>
+    <message>
+      <source>。本台接着下：%1</source>
+      <translation>. The board plays on: %1</translation>
+    </message>
+    <message>
+      <source>清除 %1 的成绩 %2？</source>
+      <translation>Clear the result %2 of %1?</translation>
+    </message>
+    <message>
+      <source>%1 已录入 %2，改为 %3？</source>
+      <translation>%1 has %2: change it to %3?</translation>
+    </message>
+    <message>
+      <source>已清除：%1：%2</source>
+      <translation>Cleared: %1: %2</translation>
+    </message>
+    <message>
+      <source>已改动：%1：%2 → %3</source>
+      <translation>Changed: %1: %2 → %3</translation>
+    </message>
+    <message>
+      <source>（现为 %1）</source>
+      <translation> (now %1)</translation>
+    </message>
+    <message>
+      <source>未录入 %1 台；积分编排部分未编排</source>
+      <translation>%1 boards pending; Swiss part not paired</translation>
+    </message>
+    <message>
+      <source>淘汰赛成绩已录入；积分编排部分未编排</source>
+      <translation>knockout results in; Swiss part not paired</translation>
+    </message>
+  </context>
+  <context>
+    <name>UndoCommands</name>
+    <message>
+      <source>已重做：%1</source>
+      <translation>Redone: %1</translation>
+    </message>
+    <message>
+      <source>已撤销：%1</source>
+      <translation>Undone: %1</translation>
+    </message>
+    <message>
+      <source>%4 第 %1 轮第 %2 台：%3</source>
+      <translation>%4 round %1 board %2: %3</translation>
+    </message>
+  </context>
+  <!-- /desk -->
 </TS>

@@ -1,5 +1,5 @@
 """Regulations as files, officials, certificate template and the paperwork documents from the command
-line (issue 16) — including the hostile and the absurd file."""
+line — including the hostile and the absurd file."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def test_next_years_event_starts_from_this_years_regulation(tmp_path: Path, caps
 
 def test_new_from_a_regulation_file_with_the_events_own_name_dates_and_groups(tmp_path: Path, capsys) -> None:
     """The regulation file gives the settings; --name/--start/--venue/--deadline/--groups this event's own
-    (as they do for a preset: issue 13's new event and issue 16's regulation files together)."""
+    (as they do for a preset: the new-event options and the regulation files together)."""
     reg_file = tmp_path / "last-year.toml"
     assert run(capsys, "preset-export", "tianshui-2024", str(reg_file))[0] == 0
     text = reg_file.read_text(encoding="utf-8").replace(

@@ -42,16 +42,38 @@ def test_every_command_and_every_option_says_what_it_does() -> None:
 
 
 def test_command_modules_import_only_the_shared_helpers_of_the_package() -> None:
-    """No module of app/cli imports a sibling command module (no circles); they share app.cli.common."""
-    families = {p.stem for p in CLI_DIR.glob("*.py")} - {"__init__", "__main__", "common"}
+    """No module of app/cli imports a sibling command module (no circles); they share app.cli.common.
+    (``hosted`` is no family: it runs the whole command line inside the file's owner.)"""
+    families = {p.stem for p in CLI_DIR.glob("*.py")} - {"__init__", "__main__", "common", "hosted"}
     assert len(families) == len(COMMAND_FAMILIES)
     for path in CLI_DIR.glob("*.py"):
-        if path.stem in {"__init__", "__main__"}:
+        if path.stem in {"__init__", "__main__", "hosted"}:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("app.cli"):
-                assert node.module == "app.cli.common", f"{path.name} imports {node.module}"
+                assert node.module in ("app.cli.common", "app.cli.hosted"), (
+                    f"{path.name} imports {node.module}"
+                )
                 assert path.stem != "common"
+
+
+def test_every_path_is_read_from_the_folder_of_whoever_typed_it() -> None:
+    """Run by the file's owner for a client, a relative path means the client's folder: every
+    argument naming a file or a folder has the type that resolves it (common.path_arg)."""
+    from app.cli.common import path_arg
+
+    words = ("file", "folder", ".pdf", ".png", ".xlsx", ".json", "pgn", ".toml", "trf", "backup file")
+    unresolved = [
+        f"{name} {action.dest}"
+        for name, cmd in _subcommands(build_parser()).items()
+        for action in cmd._actions
+        if any(w in (action.help or "").lower() for w in words)
+        and action.nargs not in (0,)
+        and not isinstance(action, argparse._StoreTrueAction | argparse._HelpAction)
+        and action.dest not in ("reason",)
+        and action.type is not path_arg
+    ]
+    assert unresolved == []
 
 
 def test_no_command_is_defined_twice_and_each_family_registers_its_own() -> None:

@@ -99,13 +99,23 @@ def test_paths_are_cut_to_the_file_name_and_ordinary_text_is_left_alone() -> Non
         assert mask_personal(plain) == plain
 
 
+def test_an_amount_followed_by_yuan_in_the_template_says_yuan_once() -> None:
+    from app.engine.paperwork import fill_template
+
+    values = {"金额": "2,000 元", "姓名": "王五"}
+    assert fill_template("奖金{金额}元", values) == "奖金2,000 元"
+    assert fill_template("奖金 {金额} 元整", values) == "奖金 2,000 元整"
+    assert fill_template("奖金{金额}", values) == "奖金2,000 元"
+    assert fill_template("{姓名}元旦快乐", values) == "王五元旦快乐"  # only after the amount
+
+
 def _masked_one_by_one(text: str, known: list[str]) -> str:
     """The event's numbers masked pattern by pattern, every pattern run on every text (the reference)."""
     out = text
     for number in known:
         pattern = privacy._known_pattern(number)
         if pattern is not None:
-            out = pattern.sub(lambda m: privacy._masked(m.group(0)), out)
+            out = privacy._sub(pattern, out, privacy._mask_found)
     return out
 
 
@@ -128,7 +138,9 @@ _NUMBERS = [
         ),
         max_size=6,
     ),
-    seps=st.lists(st.sampled_from(["", " ", "-", "  ", ".", "（", "—"]), min_size=20, max_size=20),
+    seps=st.lists(
+        st.sampled_from(["", " ", "-", "  ", ".", "（", "—", "/", "、", "，", "_"]), min_size=20, max_size=20
+    ),
     lower=st.booleans(),
     lead=st.sampled_from(["", "备注："]),
 )

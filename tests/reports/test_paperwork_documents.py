@@ -1,4 +1,4 @@
-"""The paperwork documents of issue 16 on the real demo played to its end: check-in sheet, results book,
+"""The paperwork documents on the real demo played to its end: check-in sheet, results book,
 certificates, the tax columns of the payout sheet, the officials' sign-off under the lists."""
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def test_non_cash_prizes_reach_the_workbook_and_the_pages() -> None:
 
 def test_the_results_books_final_ranking_is_the_printed_one(event: DemoEvent) -> None:
     """The book's 最终名次 is the 名次表 the lists print once the group is over: the same order and the
-    same 区分依据 (each place explained against the next player in the final order, issue 13)."""
+    same 区分依据 (each place explained against the next player in the final order)."""
     book = event.model("results-book", group=None)
     assert isinstance(book, model.ResultsBook)
     for group in book.groups:

@@ -220,7 +220,7 @@ PUBLIC = [
     ("entry-list", {"group": OPEN}),
     ("entry-list", {"group": LOCAL}),
     ("bracket", {"group": LOCAL}),
-    ("results-book", {}),  # issue 16: every round, the standings, the teams, the prizes in one PDF
+    ("results-book", {}),  # 成绩册: every round, the standings, the teams, the prizes in one PDF
 ]
 
 

@@ -11,8 +11,6 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from app.services.demo import create_demo
-from app.services.simulation import play_demo_midway
 from app.services.tournaments import open_tournament
 from app.web.app import ThreadOwner, create_app
 from app.web.server import HallServer
@@ -21,13 +19,9 @@ BASE = "http://127.0.0.1"
 
 
 @pytest.fixture(scope="session")
-def midway_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def midway_template(midway_demo_file: Path) -> Path:
     """公开组 round 4 half entered (rounds 1–3 closed); 天水本地组 past the split with the knockout."""
-    path = tmp_path_factory.mktemp("hall") / "midway.xqt"
-    db = create_demo(path, seed=2024)
-    play_demo_midway(db, seed=2024)
-    db.close()
-    return path
+    return midway_demo_file
 
 
 @pytest.fixture(scope="session")

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from app.engine.types import GameResult
 from app.services import hall
 from app.services.results import enter_result
 from app.web.app import ThreadOwner
 from app.web.server import HallServer
+
+pytestmark = pytest.mark.browser
 
 
 def visible_boards(page: Any) -> list[int]:

@@ -1,4 +1,4 @@
-"""The hall's round page lists the players excused from the round (请假, issue 16), escaped, searchable."""
+"""The hall's round page lists the players excused from the round (请假), escaped, searchable."""
 
 from datetime import datetime
 

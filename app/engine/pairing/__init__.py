@@ -1,4 +1,4 @@
-"""Swiss pairing under the Chinese rules (RULES.md §5): see :mod:`app.engine.pairing.engine`."""
+"""Swiss pairing under the Chinese rules (docs/rules.md §5): see :mod:`app.engine.pairing.engine`."""
 
 from app.engine.pairing.engine import allocate_colours, pair_round
 from app.engine.pairing.model import (

@@ -1,4 +1,4 @@
-"""Blocks: the round split into runs of score groups, each solved exactly (RULES.md §5).
+"""Blocks: the round split into runs of score groups, each solved exactly (docs/rules.md §5).
 
 **Decomposition into blocks (proved).** For every perfect pairing, ``x_c ≥ π_c`` where ``π_c`` is
 the parity of the number of players above cut c. Blocks are runs of score groups between cuts

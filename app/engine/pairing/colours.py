@@ -1,4 +1,4 @@
-"""Boards and colours: the pairs in board order, and who takes Red (RULES.md §5, colour allocation).
+"""Boards and colours: the pairs in board order, and who takes Red (docs/rules.md §5, colour allocation).
 
 Boards run from the top score down. For each pair the colours follow (a) H3, (b) the larger
 imbalance, (c) the higher-ranked player's due colour, (d) with no history for either, the lot
@@ -51,7 +51,7 @@ def boards_and_colours(
 def allocate_colours(
     higher: PairingPlayer, lower: PairingPlayer, board: int, lot: Colour
 ) -> tuple[bool, ColourReason]:
-    """Whether ``higher`` (the higher-ranked of the pair) gets red, and why (RULES.md §5 (a)–(d)).
+    """Whether ``higher`` (the higher-ranked of the pair) gets red, and why (docs/rules.md §5 (a)–(d)).
 
     >>> a = PairingPlayer(no=1, score=2, colours=(Colour.RED,))
     >>> b = PairingPlayer(no=2, score=2, colours=(Colour.RED,))

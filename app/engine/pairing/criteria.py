@@ -1,4 +1,4 @@
-"""The criteria of RULES.md §5 for one pair, each defined once.
+"""The criteria of docs/rules.md §5 for one pair, each defined once.
 
 Every function takes per-player facts of the :class:`~app.engine.pairing.pool.OrderedPool` —
 plain ints, or numpy arrays of them: the same expression then runs element-wise — and gives one

@@ -1,4 +1,4 @@
-"""The Swiss pairing engine: the lexicographic optimum of the whole round (RULES.md §5).
+"""The Swiss pairing engine: the lexicographic optimum of the whole round (docs/rules.md §5).
 
 Definitions. The *pool* is ordered by score (high first), then — inside a score — by
 ``rank_key`` when ``ScoreGroupOrder.TIEBREAKS`` is set, then by sequence number. A player's
@@ -28,7 +28,9 @@ compared lexicographically (smaller is better):
   and the distance they float are minimal, from the top down. Then ``L`` = the number of whole
   score groups floated past, summed over the pairs (``b − a − 1`` for a pair joining ``G_a`` and
   ``G_b``): among pairings crossing every cut equally often, a chain of short floats between
-  neighbouring groups beats a float past a whole group (近分者对弈, RULES.md §5).
+  neighbouring groups beats a float past a whole group (近分者对弈, docs/rules.md §5). Ruling (docs/rules.md
+  §5, 2026-12): L counts groups skipped, not pairs — two pairs that each skip one group (L = 2)
+  tie with one pair that skips two (L = 2), and colours then decide.
 - **W** the number of weak avoidances (尽量回避) broken by the pairs made: a pair of the
   same unit under a weak unit rule counts 1, and so on for each weak rule or named pair it breaks.
   Ranked just below S1 and above S2: the score groups are kept first, then as few weakly avoided
@@ -38,7 +40,10 @@ compared lexicographically (smaller is better):
   colour) who do not get their due colour. For a pair this is the minimum, over the colour
   assignments allowed by H3, of the players not getting their due colour; the colour allocation
   below always achieves it.
-- **S3** the sum over pairs of the order cost. Same group of size m, ranks r < q, h = m // 2:
+- **S3** the sum over pairs of the order cost. Ruling (docs/rules.md §5, 2026-12): S3 is one sum of
+  the floater's cost and the in-group order cost — the floater's identity and the order inside
+  the groups are traded against each other in this one sum, not ranked one above the other.
+  Same group of size m, ranks r < q, h = m // 2:
   ``|q − r − h|`` plus ``h`` when both are in the same half (not r < h ≤ q); so 1 vs h+1, 2 vs h+2 …
   costs 0 and each step away from that costs 1. Pair across groups (higher player of rank r in a
   group of size m, lower player of rank q): ``(m − 1 − r) + q`` — the floater is the lowest-ranked
@@ -105,7 +110,7 @@ def pair_round(
     constraints: RoundConstraints | None = None,
     tuning: Tuning = DEFAULT_TUNING,
 ) -> Pairing:
-    """Pair one Swiss round of ``pool`` under ``rules`` (RULES.md §5).
+    """Pair one Swiss round of ``pool`` under ``rules`` (docs/rules.md §5).
 
     ``seed`` draws the colour of round 1's board 1 (and of any pair of players without history);
     it is returned in the :class:`Pairing` to be recorded. Raises :class:`NoLegalPairing` naming

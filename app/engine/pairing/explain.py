@@ -61,12 +61,12 @@ def explain(
     if skipped:
         zh += (
             f"；越过{skipped}个积分组：降组人数相同而只在相邻积分组之间降组的合法编排不存在"
-            "（近分者对弈：越组降组劣于相邻组之间的连续降组）"
+            "（近分者对弈：越组降组劣于相邻组之间的连续降组；L 计越过的整组数，不计对数）"
         )
         en += (
             f"; it floats past {skipped} score group(s): no legal pairing with the same floaters "
             "per score boundary floats only between neighbouring groups (a chain of short floats "
-            "is preferred to a long float)"
+            "is preferred to a long float; L counts groups skipped, not pairs)"
         )
         if not exact:
             zh += "（大赛分步编排）"
@@ -104,8 +104,11 @@ def floater_choice(
     if f == natural_f and g == natural_g:
         return (
             FloaterChoice.ORDER,
-            "降组人选按S3：高分组排名最低者对低分组排名最高者",
-            "the floater is chosen by S3: the lowest-ranked of the higher group meets the highest-ranked of the lower group",
+            "降组人选按S3：高分组排名最低者对低分组排名最高者"
+            "（S3 是降组人选与组内顺序的同一个总和，二者相互抵换，不分先后）",
+            "the floater is chosen by S3: the lowest-ranked of the higher group meets the highest-ranked of the lower group"
+            " (S3 is one sum of the floater's cost and the order inside the groups, traded against each other,"
+            " not ranked one above the other)",
         )
     if f != natural_f:
         other, mate = natural_f, partner.get(natural_f)
@@ -146,8 +149,8 @@ def floater_choice(
     if v_alt[4] > v_now[4]:
         return (
             FloaterChoice.ORDER,
-            f"{who_zh}，积分组内顺序偏差更大（S3）",
-            f"{who_en}, the order inside the score groups would be further from 1 vs n/2+1 (S3)",
+            f"{who_zh}，降组人选与积分组内顺序的合计代价更大（S3 是二者的同一个总和）",
+            f"{who_en}, the one sum of the floater's cost and the order inside the score groups would be larger (S3)",
         )
     if v_alt[4] == v_now[4] and v_alt[5] > v_now[5]:
         return (

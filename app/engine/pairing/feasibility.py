@@ -46,8 +46,23 @@ def choose_bye(full: OrderedPool) -> tuple[PairingPlayer | None, ByeExplanation 
         rest = [i for i in range(full.n) if i != c]
         if completable(full, rest)[0] is not None:
             p = ordered[c]
-            zh = f"{p.no}号轮空：积分最低组中未轮空过的排名最低者，按胜局计分"
-            en = f"{p.no} gets the bye: the lowest-ranked player without a bye in the lowest score group; it scores a win"
+            lowest = ordered[-1].score
+            if p.score == lowest:
+                zh = f"{p.no}号轮空：积分最低组中未轮空过的排名最低者，按胜局计分"
+                en = f"{p.no} gets the bye: the lowest-ranked player without a bye in the lowest score group; it scores a win"
+            else:  # the lowest group(s) had all had their byes (or could not give one): the bye moved up
+                below = sorted({q.score for q in ordered if q.score < p.score})
+                groups = "、".join(f"{s}分" for s in below)
+                groups_en = ", ".join(f"{s}" for s in below)
+                zh = (
+                    f"{p.no}号轮空：{groups}组的棋手都已轮空过或不能轮空，轮空上移到{p.score}分组，"
+                    f"由该组中未轮空过的排名最低者轮空，按胜局计分"
+                )
+                en = (
+                    f"{p.no} gets the bye: every player on {groups_en} points has had a bye or could not take it, "
+                    f"so the bye moved up to the {p.score}-point group, to its lowest-ranked player without a bye; "
+                    "it scores a win"
+                )
             if skipped:
                 zh += f"（{numbers(skipped)}轮空后其余棋手无法合法配对，故顺延）"
                 en += f" (with {skipped} out, the others could not be paired legally)"

@@ -69,7 +69,7 @@ absolute avoidance), a best-first search branches on it: either ``v_c`` does not
 each branch is solved exactly as above, and the first answer with legal cross pairs and no weak
 avoidance between them is the optimum. After :attr:`CertificateTuning.search_nodes` branches the block is not proved.
 
-**Avoidances.** An absolutely avoided pair is one more illegal pair: it is not a legal
+**Avoidances (pairing constraints).** An absolutely avoided pair is one more illegal pair: it is not a legal
 pair of its group (the certificate ranges over the others) and not a legal cross pair (step 5).
 W, the weak avoidances broken, is a field between S1 and S2: one more packed term, W·mw with
 mw = m2·B2 + m3·B3 + B4 + 1 (B2 = the block's nodes, 2 per pair at most), checked against the int64

@@ -1,4 +1,4 @@
-"""Values in and out of the Swiss pairing engine (RULES.md §5).
+"""Values in and out of the Swiss pairing engine (docs/rules.md §5).
 
 A :class:`PairingPlayer` is everything the rules need to know about one player of the pool; a
 :class:`Pairing` is the engine's answer: boards with colours, the bye, and why each pair was made.
@@ -30,7 +30,7 @@ class PairingPlayer:
     """One player of the pool as the pairing rules see them.
 
     ``colours`` are the colours of games played over the board, in order (forfeits and byes do not
-    count, RULES.md §5 H3). ``opponents`` is everyone ever paired with, played or forfeited (H1).
+    count, docs/rules.md §5 H3). ``opponents`` is everyone ever paired with, played or forfeited (H1).
     ``float_history`` has one entry per previous round. ``rank_key`` orders players inside a score
     group when the regulation says so (``ScoreGroupOrder.TIEBREAKS``): smaller sorts first (higher
     ranked); the sequence number always breaks the remaining ties.
@@ -68,7 +68,7 @@ class PairingPlayer:
 
 
 class ColourReason(enum.Enum):
-    """Why the red player got red (RULES.md §5 colour allocation)."""
+    """Why the red player got red (docs/rules.md §5 colour allocation)."""
 
     BOTH_DUE = "both_due"  # both players get their due colour (or one has none yet)
     HARD_CONSTRAINT = "hard_constraint"  # (a) the other way would break H3
@@ -119,14 +119,14 @@ class FloatReason(enum.Enum):
 
 
 class FloaterChoice(enum.Enum):
-    """Which rule chose *this* player to float (RULES.md §5: not S1; S2 before S3)."""
+    """Which rule chose *this* player to float (docs/rules.md §5: not S1; S2 before S3)."""
 
     ORDER = "order"  # S3: the lowest-ranked of the higher group meets the highest-ranked of the next
     HARD_RULE = "hard_rule"  # the natural floater / partner would break H1–H3
     COLOURS = "colours"  # S2: the natural choice would leave more players without their due colour
     SCORES = "scores"  # S1: the natural choice would make more floaters or longer floats elsewhere
     REPEATED_FLOAT = "repeated_float"  # S4: the natural choice would float someone twice running
-    AVOIDANCE = "avoidance"  # W: the natural choice would make a weakly avoided pair (issue 16)
+    AVOIDANCE = "avoidance"  # W: the natural choice would make a weakly avoided pair (尽量回避)
     WHOLE_ROUND = "whole_round"  # equal locally; the whole round's optimum (S2–S4 elsewhere) decided
 
 

@@ -1,6 +1,6 @@
 """How the pairing solver searches — never what it optimises.
 
-Every limit here chooses *how* the lexicographic optimum of RULES.md §5 is found (which blocks
+Every limit here chooses *how* the lexicographic optimum of docs/rules.md §5 is found (which blocks
 are solved on every legal pair, when numpy builds the edges, how wide the sparse candidates
 are); none of them changes *which* pairing is the optimum. Where no proof is found within these
 limits, the pairing says so (:attr:`PairingQuality.exact` is False).

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from app.db.session import Database
+from app.engine.privacy import mask_personal
 from app.engine.types import (
     UserError,
 )
@@ -29,11 +30,11 @@ def event_header(
     info: TournamentInfo, group: str = "", number: int | None = None, round_label: str = ""
 ) -> model.EventHeader:
     reg = info.regulations
-    return model.EventHeader(
-        event_name=info.name,
-        group=group,
+    return model.EventHeader(  # a number that reached a stored name is masked (docs/rules.md §11)
+        event_name=mask_personal(info.name),
+        group=mask_personal(group),
         round=number,
-        venue=reg.venue,
+        venue=mask_personal(reg.venue),
         dates=event_dates(reg.start_date, reg.end_date),
         time_control=reg.swiss_time_control.label,
         round_label=round_label,

@@ -1,4 +1,4 @@
-"""The entry lists (public and internal) and the check-in sheet of a group (RULES.md §2)."""
+"""The entry lists (public and internal) and the check-in sheet of a group (docs/rules.md §2)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Documents of the whole event: the result workbook, the results book, the
-certificates and the avoidance list."""
+"""Documents of the whole event: the result workbook, the results book, the certificates and the
+avoidance list (the public site's pages: :mod:`app.services.public_pages`)."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def result_workbook(db: Database) -> model.ResultWorkbook:
     with db.one_reading():
         entries, rounds, tables, crosstables, teams, _ = _event_parts(db)
         return model.ResultWorkbook(
-            event_name=tournament_info(db).name,
+            event_name=mask_personal(tournament_info(db).name),
             entries=tuple(entries),
             rounds=tuple(rounds),
             standings=tuple(tables),
@@ -127,9 +127,11 @@ def _round_robin_tables(db: Database) -> tuple[model.RoundRobinTable, ...]:
         state = group_state(db, g.name)
         if any(b.kind.value == "round_robin" for b in state.begun) and state.rounds:
             name = g.name
-            out.append(
-                round_robin_table(db, name, lambda n, label, name=name: event_header(info, name, n, label))
-            )
+
+            def header(n: int | None, label: str, name: str = name) -> model.EventHeader:
+                return event_header(info, name, n, label)
+
+            out.append(round_robin_table(db, name, header))
     return tuple(out)
 
 

@@ -1,4 +1,4 @@
-"""The knockout bracket of a group, every game with its result (RULES.md §7)."""
+"""The knockout bracket of a group, every game with its result (docs/rules.md §7)."""
 
 from __future__ import annotations
 

@@ -17,6 +17,14 @@ from app.services.exports.registry import document
 ORDERED_DOCUMENTS = names(lambda d: d.ordered)
 #: The public lists that can be made into one tall picture (for a WeChat group).
 IMAGE_DOCUMENTS = names(lambda d: d.image)
+#: Documents printed with full ID numbers and phones (内部): their files are owner-only (0600).
+PRIVATE_DOCUMENTS = ("payout",)
+
+
+def holds_personal_numbers(name: str, *, internal: bool = False) -> bool:
+    """Whether document ``name`` carries full ID numbers or phones, so that its file must be readable
+    by its owner only, as backups and snapshots are: the payout sheet and the internal entry list."""
+    return name in PRIVATE_DOCUMENTS or (internal and name == "entry-list")
 
 
 def render_pdf(
@@ -85,7 +93,9 @@ def write_document(db: Database, name: str, out: str | Path, **options: object) 
 
     check_output_path(out)
     data = render_pdf(db, name, **options)  # type: ignore[arg-type]
-    return write_atomic(out, data)
+    return write_atomic(
+        out, data, private=holds_personal_numbers(name, internal=bool(options.get("internal")))
+    )
 
 
 def write_result_workbook(db: Database, out: str | Path) -> Path:

@@ -1,4 +1,4 @@
-"""The prize list (public) and the payout sheet (internal, with the personal numbers) (RULES.md §10)."""
+"""The prize list (public) and the payout sheet (internal, with the personal numbers) (docs/rules.md §10)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,15 @@ def prize_label(db: Database) -> str:
         if summaries and not is_final(db, name):
             return "（暂列，比赛尚未结束）"
     return ""
+
+
+def prizes_final(db: Database) -> bool:
+    """Whether the prize list is final: every group has played its last round in full, and the list
+    names someone. Cheap while the event is running (the list is built only once it may be final)."""
+    try:
+        return prize_label(db) == "" and bool(prize_list_model(db).lines)
+    except UserError:
+        return False
 
 
 def _table_name(view: PrizesView, table: str, group: str) -> str:

@@ -1,4 +1,4 @@
-"""Standings, crosstable and team standings of a group, after a round or final (RULES.md §6, §9)."""
+"""Standings, crosstable and team standings of a group, after a round or final (docs/rules.md §6, §9)."""
 
 from __future__ import annotations
 
@@ -147,7 +147,7 @@ def standings(db: Database, group: str, after_round: int | None = None) -> model
     )
 
 
-def _value(v: int | None) -> int | str:
+def _value(v: int | float | None) -> int | float | str:
     return "" if v is None else v
 
 

@@ -139,7 +139,7 @@ class StandingsTableModel(FixedColumnsModel):
         if role == Qt.ItemDataRole.ForegroundRole and line.status is not PlayerStatus.ACTIVE:
             return QBrush(_GREY)
         if role == Qt.ItemDataRole.ToolTipRole and line.status is not PlayerStatus.ACTIVE and col == 2:
-            return line.status.value
+            return line.standing.status.value
         if role == Qt.ItemDataRole.UserRole:
             return line.no
         return None

@@ -23,11 +23,13 @@ from PySide6.QtWidgets import (
 
 from app.engine.types import UserError
 from app.services import ranking_flags, registration
+from app.ui import file_dialogs
 from app.ui.dialogs.player import PlayerDialog
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language, tr, translate_noop
 from app.ui.models.players import FLAGS, PlayerFilter, PlayerTableModel
 from app.ui.undo import SetFlagCommand, perform
+from app.ui.widgets.message_line import MessageLine
 
 FLAG_SERVICES: dict[str, Callable[..., None]] = {
     "fee_paid": registration.set_fee_paid,
@@ -80,7 +82,7 @@ class PlayersView(QWidget):
             self.buttons[key] = button
         buttons.addStretch(1)
         buttons.addWidget(self.count_label)
-        self.message = QLabel(self)
+        self.message = MessageLine(self)
 
         self.table = QTableView(self)
         self.table.setModel(self.proxy)
@@ -214,10 +216,8 @@ class PlayersView(QWidget):
 
     def export_template(self, path: Path | None = None) -> Path | None:
         """The empty registration form (附件 2) with this tournament's groups, for organisers to fill in."""
-        from PySide6.QtWidgets import QFileDialog
-
         if path is None:
-            name, _ = QFileDialog.getSaveFileName(
+            name = file_dialogs.save_file_name(
                 self, self.tr("导出报名表模板"), self.tr("报名表.xlsx"), self.tr("Excel 文件 (*.xlsx)")
             )
             if not name:
@@ -234,10 +234,8 @@ class PlayersView(QWidget):
         return written
 
     def import_excel(self, path: Path | None = None) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
         if path is None:
-            name, _ = QFileDialog.getOpenFileName(
+            name = file_dialogs.open_file_name(
                 self, self.tr("导入报名表"), "", self.tr("Excel 文件 (*.xlsx)")
             )
             if not name:

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QDateEdit,
     QDateTimeEdit,
     QDialog,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -48,9 +47,6 @@ from app.engine.regulations import (
     GroupFormat,
     LateEntryPoints,
     PlacementRule,
-    PrizeCategory,
-    PrizeKind,
-    PrizeTable,
     Regulations,
     RoundOnePairing,
     ScoreGroupOrder,
@@ -63,12 +59,15 @@ from app.engine.regulations import (
 from app.engine.types import Colour, UserError
 from app.services.regulation_files import write_regulation_file
 from app.services.tournaments import load_regulations, update_regulations
+from app.ui import file_dialogs
 from app.ui.document import TournamentDocument
 from app.ui.i18n import tr, translate_noop
 from app.ui.models.standings import tiebreak_name
 from app.ui.undo import ServiceCommand, perform
 from app.ui.views.live import LiveView, error_text, show_message
 from app.ui.views.paperwork_editor import ImportRegulationFileCommand, PaperworkEditor
+from app.ui.views.prize_editor import PRIZE_LABELS, PrizeEditor
+from app.ui.widgets.dates import DateEdit, DateTimeEdit
 
 # Field labels, by section, in the order shown.
 FIELD_LABELS: dict[str, str] = {
@@ -146,20 +145,13 @@ ENUM_LABELS: dict[enum.Enum, str] = {
     ShortDrawViolation.BLACK_ONLY: translate_noop("SettingsView", "仅黑方"),
     Colour.RED: translate_noop("SettingsView", "红方"),
     Colour.BLACK: translate_noop("SettingsView", "黑方"),
-    PrizeKind.INDIVIDUAL: translate_noop("SettingsView", "个人"),
-    PrizeKind.TEAM: translate_noop("SettingsView", "团体"),
     LateEntryPoints.BYE: translate_noop("SettingsView", "轮空分"),
     LateEntryPoints.DRAW: translate_noop("SettingsView", "和棋分"),
     AvoidanceBasis.UNIT: translate_noop("SettingsView", "同单位"),
     AvoidanceBasis.REGION: translate_noop("SettingsView", "同地区"),
     AvoidanceStrength.ABSOLUTE: translate_noop("SettingsView", "绝对回避"),
     AvoidanceStrength.WEAK: translate_noop("SettingsView", "尽量回避"),
-    PrizeCategory.OVERALL: translate_noop("SettingsView", "全组"),
-    PrizeCategory.WOMEN: translate_noop("SettingsView", "女子"),
-    PrizeCategory.SENIORS: translate_noop("SettingsView", "老年（年龄≥）"),
-    PrizeCategory.JUNIORS: translate_noop("SettingsView", "少年（年龄≤）"),
-    PrizeCategory.LOCAL: translate_noop("SettingsView", "本地（地区）"),
-    PrizeCategory.UNIT: translate_noop("SettingsView", "单位最佳（单位）"),
+    **PRIZE_LABELS,
 }
 
 PAGES = (
@@ -372,15 +364,9 @@ class SettingsView(LiveView):
             spin.setRange(0, 1_000_000)
             editor = spin
         elif isinstance(sample, datetime):
-            dt = QDateTimeEdit(self)
-            dt.setDisplayFormat("yyyy-MM-dd HH:mm")
-            dt.setCalendarPopup(True)
-            editor = dt
+            editor = DateTimeEdit(self)  # Tab leaves it (not its year, month, day …)
         elif isinstance(sample, date):
-            d = QDateEdit(self)
-            d.setDisplayFormat("yyyy-MM-dd")
-            d.setCalendarPopup(True)
-            editor = d
+            editor = DateEdit(self)
         else:
             line = QLineEdit(self)
             line.setMinimumWidth(420)
@@ -533,119 +519,10 @@ class SettingsView(LiveView):
         self.chain_list.setCurrentRow(target)
 
     def _prizes_page(self) -> QWidget:
-        page = QWidget()
-        layout = QVBoxLayout(page)
-        self.prize_table = QTableWidget(0, 8, page)
-        self.prize_table.setHorizontalHeaderLabels(
-            [
-                self.tr("奖项"),
-                self.tr("组别"),
-                self.tr("类别"),
-                self.tr("各名次金额（元，逗号分隔）"),
-                self.tr("合计（元）"),
-                self.tr("限定"),
-                self.tr("条件（年龄／地区／单位）"),
-                self.tr("奖品（逗号分隔）"),
-            ]
-        )
-        header = self.prize_table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        self.prize_table.verticalHeader().setVisible(False)
-        self.prize_table.itemChanged.connect(self._prize_edited)
-        self.prize_total = QLabel(page)
-        self.prize_total.setStyleSheet("font-weight: bold")
-        buttons = QHBoxLayout()
-        add = QPushButton(self.tr("添加奖项"), page)
-        add.clicked.connect(self._add_prize_clicked)
-        remove = QPushButton(self.tr("删除奖项"), page)
-        remove.clicked.connect(
-            lambda: (self.prize_table.removeRow(self.prize_table.currentRow()), self._prize_edited())
-        )
-        buttons.addWidget(add)
-        buttons.addWidget(remove)
-        buttons.addStretch(1)
-        buttons.addWidget(self.prize_total)
-        rules = QFormLayout()
+        self.prize_editor = PrizeEditor(self.current_groups, self)
         for key in ("prize_rules.one_per_player", "prize_rules.withholding_percent"):
-            self._add_editor(rules, key, _get(_SAMPLE, key))
-        note = QLabel(
-            self.tr(
-                "限定：女子、老年（条件填年龄下限）、少年（年龄上限）、本地（地区，或身份证号前几位如 6205）、"
-                "单位最佳（单位名）。不兼得时，一名棋手只领其所获最高的一项，其余名额依名次顺延。"
-            ),
-            page,
-        )
-        note.setWordWrap(True)
-        note.setStyleSheet("color: #555")
-        layout.addWidget(self.prize_table, 1)
-        layout.addLayout(buttons)
-        layout.addWidget(note)
-        layout.addLayout(rules)
-        return page
-
-    def _add_prize_clicked(self) -> None:
-        groups = self.current_groups()
-        self._add_prize_row(
-            PrizeTable(self.tr("新奖项"), groups[0].name if groups else "", PrizeKind.INDIVIDUAL, (0,))
-        )
-        self._prize_edited()
-
-    def _add_prize_row(self, table: PrizeTable) -> None:
-        self.prize_table.blockSignals(True)
-        row = self.prize_table.rowCount()
-        self.prize_table.insertRow(row)
-        self.prize_table.setItem(row, 0, QTableWidgetItem(table.name))
-        self.prize_table.setItem(row, 1, QTableWidgetItem(table.group))
-        kind = QComboBox(self.prize_table)
-        for member in PrizeKind:
-            kind.addItem(tr("SettingsView", ENUM_LABELS[member]), member)
-        kind.setCurrentIndex(kind.findData(table.kind))
-        self.prize_table.setCellWidget(row, 2, kind)
-        self.prize_table.setItem(row, 3, QTableWidgetItem(", ".join(str(a) for a in table.amounts)))
-        total = QTableWidgetItem(f"{table.total:,}")
-        total.setFlags(Qt.ItemFlag.ItemIsEnabled)
-        total.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.prize_table.setItem(row, 4, total)
-        category = QComboBox(self.prize_table)
-        for member in PrizeCategory:
-            category.addItem(tr("SettingsView", ENUM_LABELS[member]), member)
-        category.setCurrentIndex(category.findData(table.category))
-        self.prize_table.setCellWidget(row, 5, category)
-        self.prize_table.setItem(row, 6, QTableWidgetItem(condition_text(table)))
-        self.prize_table.setItem(row, 7, QTableWidgetItem(", ".join(table.items)))
-        self.prize_table.blockSignals(False)
-
-    @staticmethod
-    def parse_amounts(text: str) -> tuple[int, ...]:
-        """``10000, 5000, 300×6`` → amounts by place (×n repeats; ，、 and spaces separate too)."""
-        out: list[int] = []
-        for part in text.replace("，", ",").replace("、", ",").replace(" ", ",").split(","):
-            part = part.strip()
-            if not part:
-                continue
-            amount, _, times = part.replace("x", "×").replace("*", "×").partition("×")
-            if not amount.isdigit() or (times and not times.isdigit()):
-                raise UserError(f"无法识别金额“{part}”", f"cannot read the amount {part!r}")
-            out.extend([int(amount)] * (int(times) if times else 1))
-        return tuple(out)
-
-    def _prize_edited(self, _item: QTableWidgetItem | None = None) -> None:
-        grand = 0
-        self.prize_table.blockSignals(True)
-        for row in range(self.prize_table.rowCount()):
-            item = self.prize_table.item(row, 3)
-            try:
-                total = sum(self.parse_amounts(item.text() if item else ""))
-                text = f"{total:,}"
-                grand += total
-            except UserError:
-                text = "?"
-            cell = self.prize_table.item(row, 4)
-            if cell is not None:
-                cell.setText(text)
-        self.prize_table.blockSignals(False)
-        self.prize_total.setText(self.tr("奖金总额 %1 元").replace("%1", f"{grand:,}"))
+            self._add_editor(self.prize_editor.rules, key, _get(_SAMPLE, key))
+        return self.prize_editor
 
     # ------------------------------------------------------------------ values in and out
 
@@ -668,10 +545,7 @@ class SettingsView(LiveView):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if t in chain else Qt.CheckState.Unchecked)
             self.chain_list.addItem(item)
-        self.prize_table.setRowCount(0)
-        for table in reg.prizes:
-            self._add_prize_row(table)
-        self._prize_edited()
+        self.prize_editor.set_prizes(reg.prizes)
 
     @staticmethod
     def _set_editor(editor: QWidget, value: Any) -> None:
@@ -700,7 +574,7 @@ class SettingsView(LiveView):
             return editor.currentData()
         if isinstance(editor, QSpinBox):
             return editor.value()
-        if isinstance(editor, QDateEdit) and type(editor) is QDateEdit:
+        if isinstance(editor, QDateEdit):  # a date (QDateEdit is a QDateTimeEdit too)
             return _from_qdate(editor.date())
         if isinstance(editor, QDateTimeEdit):
             qdt = editor.dateTime()
@@ -758,21 +632,7 @@ class SettingsView(LiveView):
         )
         top["tiebreaks"] = dataclasses.replace(top.get("tiebreaks", reg.tiebreaks), chain=chain)
         top["groups"] = tuple(self.current_groups())
-        prizes = []
-        for row in range(self.prize_table.rowCount()):
-            name, group, amounts, condition, items = (self.prize_table.item(row, c) for c in (0, 1, 3, 6, 7))
-            kind, category = self.prize_table.cellWidget(row, 2), self.prize_table.cellWidget(row, 5)
-            assert isinstance(kind, QComboBox) and isinstance(category, QComboBox)
-            table = PrizeTable(
-                name.text().strip() if name else "",
-                group.text().strip() if group else "",
-                kind.currentData(),
-                self.parse_amounts(amounts.text() if amounts else ""),
-                category=category.currentData(),
-                items=parse_items(items.text() if items else ""),
-            )
-            prizes.append(with_condition(table, condition.text() if condition else ""))
-        top["prizes"] = tuple(prizes)
+        top["prizes"] = self.prize_editor.prizes()
         return dataclasses.replace(reg, **top)
 
     # ------------------------------------------------------------------ actions
@@ -798,7 +658,7 @@ class SettingsView(LiveView):
         return True
 
     def import_toml(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, self.tr("导入规程"), "", self.tr("规程 (*.toml)"))
+        name = file_dialogs.open_file_name(self, self.tr("导入规程"), "", self.tr("规程 (*.toml)"))
         if name:
             self.import_from(Path(name))
 
@@ -813,7 +673,7 @@ class SettingsView(LiveView):
         return True
 
     def export_toml(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self, self.tr("导出规程"), "regulations.toml", self.tr("规程 (*.toml)")
         )
         if name:
@@ -828,52 +688,6 @@ class SettingsView(LiveView):
             return False
         show_message(self.message, self.tr("规程已导出到 %1").replace("%1", str(path)))
         return True
-
-
-def _split(text: str) -> list[str]:
-    for sep in "，、;；":
-        text = text.replace(sep, ",")
-    return [part.strip() for part in text.split(",") if part.strip()]
-
-
-def parse_items(text: str) -> tuple[str, ...]:
-    """``奖杯, 奖牌×2`` → non-cash prizes by place (×n repeats)."""
-    out: list[str] = []
-    for part in _split(text):
-        item, sep, times = part.replace("x", "×").replace("*", "×").rpartition("×")
-        if sep and times.isdigit() and item:
-            out.extend([item.strip()] * int(times))
-        else:
-            out.append(part)
-    return tuple(out)
-
-
-def condition_text(table: PrizeTable) -> str:
-    """What the 条件 column shows for a prize table: the age, the regions or the units."""
-    if table.category in (PrizeCategory.SENIORS, PrizeCategory.JUNIORS):
-        return str(table.age) if table.age else ""
-    if table.category is PrizeCategory.LOCAL:
-        return ", ".join(table.regions)
-    if table.category is PrizeCategory.UNIT:
-        return ", ".join(table.units)
-    return ""
-
-
-def with_condition(table: PrizeTable, text: str) -> PrizeTable:
-    """The prize table with its 条件 column read for its category (a bad age is named)."""
-    text = text.strip()
-    if table.category in (PrizeCategory.SENIORS, PrizeCategory.JUNIORS):
-        if text and not text.isdigit():
-            raise UserError(
-                f"奖项“{table.name}”的年龄“{text}”不是整数",
-                f"prize {table.name!r}: age {text!r} is not a number",
-            )
-        return dataclasses.replace(table, age=int(text) if text else 0)
-    if table.category is PrizeCategory.LOCAL:
-        return dataclasses.replace(table, regions=tuple(_split(text)))
-    if table.category is PrizeCategory.UNIT:
-        return dataclasses.replace(table, units=tuple(_split(text)))
-    return table
 
 
 def _get(reg: Regulations, key: str) -> Any:

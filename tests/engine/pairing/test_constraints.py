@@ -1,4 +1,4 @@
-"""Pairing constraints beyond teams (issue 16): absolute avoidances remove the pair, weak ones are a
+"""Pairing constraints beyond teams: absolute avoidances remove the pair, weak ones are a
 criterion just below S1 — hand-worked examples, then the lexicographic optimum (S1, W, S2, S3, S4) by
 enumeration, and what ``why`` says."""
 

@@ -81,7 +81,7 @@ def test_random_pools_through_the_numpy_edges_and_tiny_bands(
         _compare(players, round_number, PairingRules(), tuning=Tuning(numpy_from=2))
 
 
-# --------------------------------------------------------------------------- with avoidances
+# --------------------------------------------------------------------------- with avoidances (pairing constraints)
 
 
 @pytest.mark.parametrize("players, seed", [(120, 5), (151, 6)])

@@ -1,5 +1,5 @@
 """The engine's pairing is the lexicographic optimum found by enumerating every perfect pairing —
-with and without the avoidances (absolute: illegal pairs; weak: W between S1 and S2)."""
+with and without the pairing constraints (absolute: illegal pairs; weak: W between S1 and S2)."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def test_optimum_when_the_fields_are_split_across_solves(players: list[PairingPl
     _check(players, 3, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), seed, tuning=narrow)
 
 
-# --------------------------------------------------------------------------- with avoidances
+# --------------------------------------------------------------------------- with avoidances (pairing constraints)
 
 
 @st.composite

@@ -369,10 +369,10 @@
   }
   var waiting = false;
   function seen(v) {
-    // a short random wait spreads two hundred phones' requests after each change
+    // fetched at once: the server spreads its announcements to the phones over a fraction of a second
     if (!v || v === version || waiting) return;
     waiting = true;
-    setTimeout(function () { waiting = false; reload(); }, Math.random() * 1500);
+    setTimeout(function () { waiting = false; reload(); }, 0);
   }
   function lost() {
     var page = load(KEEP + here());
