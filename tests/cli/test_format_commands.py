@@ -138,3 +138,38 @@ def test_import_names_the_group_condition_and_override_accepts_with_the_reason(
     with open_tournament(path, read_only=True) as db:
         logged = [a for a in audit_log(db) if a.action == "eligibility_override"]
     assert [a.reason for a in logged] == ["组委会特批"]
+
+
+def test_demo_of_a_format_played_to_a_round_or_to_the_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.services.rounds import rounds_of
+    from app.services.standings import is_final
+
+    half = tmp_path / "rr.xqt"
+    code, out, err = run(
+        capsys, "demo", str(half), "--format", "round-robin", "--players", "6", "--played-to", "3"
+    )
+    assert code == 0, err
+    assert "已赛完第 3 轮" in out
+    with open_tournament(half) as db:
+        assert [r.number for r in rounds_of(db, GROUP) if r.closed] == [1, 2, 3]
+        assert not is_final(db, GROUP)
+    whole = tmp_path / "de.xqt"
+    code, out, err = run(
+        capsys, "demo", str(whole), "--format", "double-elimination", "--players", "6", "--played-to", "end"
+    )
+    assert code == 0, err
+    assert "全部赛完" in out
+    with open_tournament(whole) as db:
+        assert is_final(db, GROUP)
+        assert sorted(final_places(db, GROUP).values())[:3] == [1, 2, 3]
+
+
+def test_demo_of_a_format_refuses_absent_and_leaves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "ko.xqt"
+    code, _, err = run(capsys, "demo", str(path), "--format", "knockout", "--absent", "2")
+    assert code == 2 and "--absent" in err and "Traceback" not in err
+    assert not path.exists()
