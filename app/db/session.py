@@ -268,11 +268,12 @@ def upgrade(engine: Engine) -> None:
         connection.commit()  # (SQLAlchemy's autobegun one; the driver began none for a PRAGMA)
         try:
             with connection.begin():
+                before = set(connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall())
                 cfg.attributes["connection"] = connection
                 command.upgrade(cfg, "head")
-                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
-                if broken:
-                    raise RuntimeError(f"the upgrade broke references: {broken[:5]}")
+                broken = set(connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()) - before
+                if broken:  # rolled back: the file stays as it was (a damaged one is the file check's)
+                    raise RuntimeError(f"the upgrade broke references: {sorted(broken)[:5]}")
         finally:
             connection.rollback()  # nothing left open: the PRAGMA must run outside a transaction
             connection.exec_driver_sql("PRAGMA foreign_keys=ON")
