@@ -44,7 +44,7 @@ def _bracket_json(bracket: Any) -> dict[str, Any]:
 
     out = []
     for plan, m in zip(bracket.plans, bracket.matches, strict=True):
-        res = match_result(m, bracket.rules)
+        res = match_result(m, bracket.ladder_of(m.code))
         out.append(
             {
                 "code": m.code,
@@ -62,6 +62,7 @@ def _bracket_json(bracket: Any) -> dict[str, Any]:
                         "red": g.red,
                         "black": g.black,
                         "result": g.result.value,
+                        "time_control": bracket.time_control_of(m.code, g.number).label,
                     }
                     for g in m.games
                 ],
@@ -88,10 +89,12 @@ def cmd_bracket(args: argparse.Namespace) -> int:
     from app.engine.types import GameResult
 
     kinds = {k.value: k.zh for k in GameKind}
-    black_wins_draw = bracket.rules.deciding_draw is DecidingDraw.BLACK_WINS
 
-    def result_text(kind: str, code: str) -> str:
+    def result_text(kind: str, code: str, match: str = "") -> str:
         result = GameResult(code)
+        black_wins_draw = (
+            bracket.ladder_of(match).deciding_draw is DecidingDraw.BLACK_WINS if match else False
+        )
         if kind == GameKind.DECIDING.value and result is GameResult.DRAW and black_wins_draw:
             return "和（黑胜）"
         return result.zh or "待赛"
@@ -99,14 +102,14 @@ def cmd_bracket(args: argparse.Namespace) -> int:
     for plan, m in zip(bracket.plans, data["matches"], strict=True):
 
         def slot(i: int, plan: Any = plan, m: dict[str, Any] = m) -> str:
-            player = m["high" if i == 0 else "low"]
+            player = bracket.slot_player(plan.code, i)  # known though the other side is not yet
             if player is not None:
                 return f"{player} 号"
             source = plan.sources[i]  # not known yet: where the player will come from
             return f"{source.label_zh}（待定）" if isinstance(source, Feed) else "待定"
 
         games = "，".join(
-            f"第{g['game']}局{kinds[g['kind']]} {g['red']}红-{g['black']}黑 {result_text(g['kind'], g['result'])}"
+            f"第{g['game']}局{kinds[g['kind']]} {g['red']}红-{g['black']}黑 {result_text(g['kind'], g['result'], m['code'])}"
             for g in m["games"]
         )
         winner = f"胜者 {m['winner']} 号" if m["winner"] else ""

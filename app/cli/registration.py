@@ -113,6 +113,28 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    if getattr(args, "format", None) is not None:
+        from app.engine.format_presets import DEFAULT_PLAYERS, FORMATS
+        from app.services.format_demo import create_format_demo
+
+        if args.absent:
+            raise UserError(
+                "--absent 只用于默认的演示赛事，不能与 --format 同用",
+                "--absent is for the default demo event only, not with --format",
+            )
+        players = args.players if args.players_given else DEFAULT_PLAYERS[args.format]
+        db = create_format_demo(
+            Path(args.file), args.format, players=players, seed=args.seed, played_to=args.played_to
+        )
+        try:
+            played = _played_text(db, args.played_to)
+        finally:
+            db.close()
+        print(
+            f"已创建演示赛事 {args.file}：赛制 {FORMATS[args.format][0]}，{players} 名棋手，种子 {args.seed}"
+            f"{played}"
+        )
+        return 0
     from app.services.demo import create_demo
 
     db = create_demo(
@@ -124,6 +146,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         db.close()
     print(f"已创建演示赛事 {args.file}：{args.players} 名棋手，种子 {args.seed}{played}")
     return 0
+
+
+class _Players(argparse.Action):
+    """--players, remembering that it was given (a format's demo has its own default)."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: Any = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.players_given = True
 
 
 def _played_text(db: Any, played_to: int | str | None) -> str:
@@ -195,8 +225,12 @@ def cmd_import_players(args: argparse.Namespace) -> int:
             bad = len(refused.preview.invalid)
             name = Path(args.xlsx).name
             late = any("截止" in p.message_zh for p in problems)
+            outside = any("参赛资格" in p.message_zh for p in problems)
             hint_zh = "\n（过了报名截止时间的报名须加 --override-deadline 理由）" if late else ""
             hint_en = "\n(entries after the deadline need --override-deadline REASON)" if late else ""
+            if outside:
+                hint_zh += "\n（破例接受不符合参赛资格的报名须加 --override 理由）"
+                hint_en += "\n(to accept entries outside the group's conditions: --override REASON)"
             raise UserError(
                 f"{name} 中有 {bad} 行有问题，未导入任何选手：\n"
                 + "\n".join(str(p) for p in problems)
@@ -304,6 +338,8 @@ def register(sub: Any) -> None:
     )
     p.set_defaults(func=cmd_new)
 
+    from app.engine.format_presets import FORMATS
+
     p = sub.add_parser("demo", help="create the demo event / 创建演示赛事")
     p.add_argument("file", help="the tournament file to create (.xqt)")
     p.add_argument("--seed", type=SEED, default=2024, help="random seed: the same seed gives the same event")
@@ -311,8 +347,17 @@ def register(sub: Any) -> None:
         "--players",
         type=bounded("人数", "players", 0, 1_000_000),
         default=160,
-        help="number of players (both groups together, 4 to the preset's capacity)",
+        action=_Players,
+        help="number of players (both groups together, 4 to the preset's capacity; with --format one group, "
+        "a default per format)",
     )
+    p.add_argument(
+        "--format",
+        choices=sorted(FORMATS),
+        default=None,
+        help="a demo event of this format: one group, its players registered and numbered",
+    )
+    p.set_defaults(players_given=False)
     p.add_argument(
         "--absent",
         type=bounded("人数", "absent", 0, 1_000_000),
@@ -343,9 +388,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--override-deadline",
+        "--override",
+        dest="override_deadline",
         metavar="REASON",
         default=None,
-        help="accept entries after the registration deadline, for this reason (written to the audit log)",
+        help="accept entries after the registration deadline or outside their group's conditions "
+        "(参赛资格), for this reason (written to the audit log)",
     )
     add_take_over(p)
     p.set_defaults(func=cmd_import_players)

@@ -23,6 +23,13 @@ def _peak_memory_mb() -> float | None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.format is not None:
+        return _simulate_format(args)
+    if args.players is None or args.rounds is None:
+        raise UserError(
+            "simulate 须给出 --players 和 --rounds（或用 --format 模拟一种完整赛制）",
+            "simulate needs --players and --rounds (or --format to play a whole format)",
+        )
     from app.engine.simulation import SimulatedEvent
 
     event = SimulatedEvent(args.players, args.seed, teams=args.teams, forfeit_rate=args.forfeit_rate)
@@ -57,6 +64,50 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for k, v in data.items():
             print(f"{k}: {v}")
     return 0
+
+
+def _simulate_format(args: argparse.Namespace) -> int:
+    from app.engine.format_presets import DEFAULT_SWISS_ROUNDS
+    from app.services.format_demo import simulate_format
+
+    if args.rounds is not None and args.format != "swiss":
+        raise UserError(
+            f"赛制 {args.format} 的轮次由人数决定，不能用 --rounds 指定（只有 swiss 可以）",
+            f"the rounds of {args.format} follow from the players: --rounds is for swiss only",
+        )
+    t0 = time.perf_counter()
+    report = simulate_format(
+        args.format,
+        players=args.players,
+        rounds=args.rounds or (DEFAULT_SWISS_ROUNDS if args.format == "swiss" else None),
+        seed=args.seed,
+        forfeit_rate=args.forfeit_rate,
+    )
+    report["seconds"] = round(time.perf_counter() - t0, 2)
+    if args.json:
+        print_json(report)
+    else:
+        print(
+            f"赛制 {report['format']}：{report['players']} 人，{report['rounds']} 轮，种子 {report['seed']}"
+        )
+        for st in report["stages"]:
+            print(
+                f"  第{st['stage']}阶段 {st['kind']}：第 {st['rounds'][0]}–{st['rounds'][1]} 轮，{st['entrants']} 人"
+            )
+        print(f"违反硬性规则：{report['hard_rule_breaks']}")
+        for line in report["breaks"]:
+            print(f"  {line}")
+        print(
+            f"轮空 {report['byes']} 次（循环赛轮空 {report['round_robin_rests']} 次），淘汰赛对局 {report['knockout_games']} 局"
+        )
+        c = report["colours"]
+        print(
+            f"先后手：最多执红 {c['most_red']} 局，最多执黑 {c['most_black']} 局，红黑之差最大 {c['largest_difference']}"
+        )
+        print(
+            "最终名次：" + "、".join(f"{r['place']}.{r['no']}号{r['name']}" for r in report["final_ranking"])
+        )
+    return 0 if report["hard_rule_breaks"] == 0 else 1
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -124,15 +175,27 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
+    from app.engine.format_presets import FORMATS
+
     p = sub.add_parser("simulate", help="play a random event and print the pairing quality figures / 模拟")
+    p.add_argument(
+        "--format",
+        choices=sorted(FORMATS),
+        default=None,
+        help="play a whole event of this format through the services and check it (hard-rule breaks, byes, "
+        "colours, final ranking)",
+    )
     p.add_argument(
         "--players",
         type=bounded("人数", "players", 2, 20_000),
-        required=True,
-        help="number of players (2-20000)",
+        default=None,
+        help="number of players (2-20000; with --format a default per format)",
     )
     p.add_argument(
-        "--rounds", type=bounded("轮数", "rounds", 1, 30), required=True, help="number of rounds (1-30)"
+        "--rounds",
+        type=bounded("轮数", "rounds", 1, 30),
+        default=None,
+        help="number of rounds (1-30; with --format only for swiss)",
     )
     p.add_argument("--seed", type=SEED, default=1, help="random seed: the same seed gives the same event")
     p.add_argument("--teams", action="store_true", help="put players in teams (round-1 team avoidance)")

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app.engine.attendance import attendances, with_absences
-from app.engine.event import Entrant, GroupState, ViolationFact
+from app.engine.event import BegunStage, Entrant, GroupState, StageEntrant, ViolationFact
+from app.engine.formats import StageKind
 from app.engine.regulations import Regulations
 from app.engine.types import Game, GameResult, PlayerStatus, RoundRecord, RoundStage
 
@@ -34,6 +35,7 @@ PLAYER_COLUMNS = (
     "region",
     "late_entry_round",
     "reentry_round",
+    "ranked",
 )
 
 
@@ -47,13 +49,16 @@ def group_state_from_rows(
     byes: Iterable[Sequence[Any]],
     absences: Iterable[Sequence[Any]],
     violations: Iterable[Sequence[Any]],
+    stages: Iterable[Sequence[Any]] = (),
+    stage_entries: Iterable[Sequence[Any]] = (),
 ) -> GroupState:
     """The state of group ``name`` from its rows.
 
     ``players``: :data:`PLAYER_COLUMNS`; ``rounds``: (id, number, stage, closed_at) by number;
     ``games``: (round_id, board, red_id, black_id, result) of the Swiss games by round and board;
     ``byes``: (round_id, player_id); ``absences``: (player_id, round_number) of the excused
-    absences; ``violations``: (player_id, round_number, kind) by player and id.
+    absences; ``violations``: (player_id, round_number, kind) by player and id; ``stages``: (id, stage,
+    kind, seed) of the begun stages; ``stage_entries``: (stage_id, player_id, pool, number, lot).
     """
     people = list(players)
     no_of = {p[0]: p[1] for p in people}
@@ -74,6 +79,7 @@ def group_state_from_rows(
                     region=region,
                     late_entry_round=late,
                     reentry_round=reentry,
+                    ranked=bool(ranked),
                 )
                 for (
                     _,
@@ -90,6 +96,7 @@ def group_state_from_rows(
                     region,
                     late,
                     reentry,
+                    ranked,
                 ) in people
                 if no is not None
             ),
@@ -131,4 +138,29 @@ def group_state_from_rows(
             if no_of.get(player_id) is not None
         ),
         excused=excused,
+        begun=_begun(stages, stage_entries, no_of),
+    )
+
+
+def _begun(
+    stages: Iterable[Sequence[Any]], entries: Iterable[Sequence[Any]], no_of: Mapping[int, int | None]
+) -> tuple[BegunStage, ...]:
+    by_stage: dict[int, list[StageEntrant]] = defaultdict(list)
+    for stage_id, player_id, pool, number, lot in entries:
+        no = no_of.get(player_id)
+        if no is not None:
+            by_stage[stage_id].append(StageEntrant(no, pool, number, lot))
+    return tuple(
+        sorted(
+            (
+                BegunStage(
+                    index,
+                    StageKind(kind),
+                    seed,
+                    tuple(sorted(by_stage[sid], key=lambda e: (e.pool, e.number))),
+                )
+                for sid, index, kind, seed in stages
+            ),
+            key=lambda b: b.index,
+        )
     )

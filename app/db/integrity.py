@@ -283,6 +283,8 @@ SCHEMA_TABLES = (
     "teams",
     "deputy_tokens",
     "players",
+    "group_stages",
+    "stage_entries",
     "absences",
     "byes",
     "knockout_matches",

@@ -174,4 +174,14 @@ def read_group_state(
         "ORDER BY player_id, id",
         player_ids,
     ).fetchall()
-    return group_state_from_rows(name, regulations, teams, players, rounds, games, byes, absences, violations)
+    stages = con.execute(
+        "SELECT id, stage, kind, seed FROM group_stages WHERE group_id = ?", (group_id,)
+    ).fetchall()
+    smarks = ",".join("?" * len(stages))
+    entries = con.execute(
+        f"SELECT stage_id, player_id, pool, number, lot FROM stage_entries WHERE stage_id IN ({smarks})",
+        [st[0] for st in stages],
+    ).fetchall()
+    return group_state_from_rows(
+        name, regulations, teams, players, rounds, games, byes, absences, violations, stages, entries
+    )

@@ -6,7 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.group_rows import PLAYER_COLUMNS, group_state_from_rows
-from app.db.models import Absence, Bye, GameRow, Group, Player, Round, Team, Violation
+from app.db.models import Absence, Bye, GameRow, Group, GroupStage, Player, Round, StageEntry, Team, Violation
 from app.db.session import kept
 from app.engine.event import GroupState
 from app.engine.regulations import Regulations
@@ -55,6 +55,16 @@ def read_group_state(session: Session, group: Group, regulations: Regulations) -
         .where(Violation.player_id.in_(player_ids))
         .order_by(Violation.player_id, Violation.id)
     ).all()
+    stages = session.execute(
+        select(GroupStage.id, GroupStage.stage, GroupStage.kind, GroupStage.seed).where(
+            GroupStage.group_id == group.id
+        )
+    ).all()
+    entries = session.execute(
+        select(
+            StageEntry.stage_id, StageEntry.player_id, StageEntry.pool, StageEntry.number, StageEntry.lot
+        ).where(StageEntry.stage_id.in_([st.id for st in stages]))
+    ).all()
     return group_state_from_rows(
-        group.name, regulations, teams, players, rounds, games, byes, absences, violations
+        group.name, regulations, teams, players, rounds, games, byes, absences, violations, stages, entries
     )

@@ -109,6 +109,10 @@ class Player(Base):
     late_entry_round: Mapped[int | None] = mapped_column(Integer, nullable=True)  # entered after round 1
     region: Mapped[str] = mapped_column(String(64), default="")  # 地区 (pairing avoidance, local prizes)
     reentry_round: Mapped[int | None] = mapped_column(Integer, nullable=True)  # paired again from (re-entry)
+    ranked: Mapped[bool] = mapped_column(Boolean, default=True)  # False: 计成绩不计名次 (plays, no place)
+    eligibility_override: Mapped[str] = mapped_column(
+        Text, default=""
+    )  # why admitted outside the group's rule
 
     group: Mapped[Group] = relationship(back_populates="players", foreign_keys=[group_id])
     team: Mapped[Team | None] = relationship(back_populates="members")
@@ -178,8 +182,40 @@ class KnockoutMatch(Base):
     colour_method: Mapped[str] = mapped_column(String(8), default="")  # lot / manual
     colour_seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
     first_red_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
-    deciding_red_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    deciding_red_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id"), nullable=True
+    )  # before 0007
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    # Red of the first game of each later ladder step whose colours were drawn or chosen: {"step": player id}
+    colour_choices: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
+
+
+class GroupStage(Base):
+    """A stage of a group once it has begun: its entrants are fixed (``stage_entries``) and the lots
+    it drew are recorded (pools, table numbers or seeds, the tiebreak lot)."""
+
+    __tablename__ = "group_stages"
+    __table_args__ = (UniqueConstraint("group_id", "stage"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
+    stage: Mapped[int] = mapped_column(Integer)  # index into the group's stages (0 = the first)
+    kind: Mapped[str] = mapped_column(String(16))  # as played: swiss / round_robin / knockout
+    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the lot of pools / numbers / seeds
+    started_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class StageEntry(Base):
+    """A player in a begun stage: the pool (分组, 0-based), the number in it (table number or seed), the
+    tiebreak lot (抽签, 1 = first)."""
+
+    __tablename__ = "stage_entries"
+    __table_args__ = (UniqueConstraint("stage_id", "player_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    stage_id: Mapped[int] = mapped_column(ForeignKey("group_stages.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    pool: Mapped[int] = mapped_column(Integer, default=0)
+    number: Mapped[int] = mapped_column(Integer)
+    lot: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Violation(Base):

@@ -254,13 +254,30 @@ def storage_error(exc: BaseException, path: Path) -> UserError | None:
 
 
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest revision, in-process (imports Alembic)."""
+    """Bring the schema to the newest revision, in-process (imports Alembic).
+
+    The foreign keys are off while it runs (SQLite's own procedure for a table rebuilt by a batch
+    migration: with them on, dropping the old table would delete the rows that refer to it ON DELETE
+    CASCADE, or fail on those that refer to it ON DELETE RESTRICT), checked before the change is
+    committed, and on again after."""
     from alembic import command
 
     cfg = _alembic_config()
-    with engine.begin() as connection:
-        cfg.attributes["connection"] = connection
-        command.upgrade(cfg, "head")
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside the transaction: else a no-op
+        connection.commit()  # (SQLAlchemy's autobegun one; the driver began none for a PRAGMA)
+        try:
+            with connection.begin():
+                before = set(connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall())
+                cfg.attributes["connection"] = connection
+                command.upgrade(cfg, "head")
+                broken = set(connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()) - before
+                if broken:  # rolled back: the file stays as it was (a damaged one is the file check's)
+                    raise RuntimeError(f"the upgrade broke references: {sorted(broken)[:5]}")
+        finally:
+            connection.rollback()  # nothing left open: the PRAGMA must run outside a transaction
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
 def current_revision(engine: Engine) -> str | None:

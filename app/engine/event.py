@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.engine.discipline import annul_games
+from app.engine.formats import StageKind
 from app.engine.regulations import GroupFormat
 from app.engine.types import GameResult, PlayerStatus, RoundRecord, RoundStage
 
@@ -31,11 +32,51 @@ class Entrant:
     region: str = ""  # 地区
     late_entry_round: int | None = None  # a late entry's first round (后报名)
     reentry_round: int | None = None  # re-entered after a withdrawal: paired again from this round
+    ranked: bool = True  # False: 计成绩不计名次 (plays and scores, takes no place and no prize)
 
     @property
     def may_be_paired(self) -> bool:
         """Fee paid, present, and neither withdrawn nor disqualified (docs/rules.md §2, §5 pool)."""
         return self.status is PlayerStatus.ACTIVE and self.fee_paid and self.checked_in
+
+
+@dataclass(frozen=True, slots=True)
+class StageEntrant:
+    """A player in a begun stage: pool (0-based), number in it (table number or seed), tiebreak lot."""
+
+    no: int
+    pool: int = 0
+    number: int = 0
+    lot: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BegunStage:
+    """A stage of the group that has begun: its entrants are fixed. ``kind`` is the kind as played (a
+    Swiss with few enough entrants is played as a round robin)."""
+
+    index: int
+    kind: StageKind
+    seed: int | None
+    entrants: tuple[StageEntrant, ...]
+
+    @property
+    def players(self) -> frozenset[int]:
+        return frozenset(e.no for e in self.entrants)
+
+    def pools(self) -> tuple[tuple[StageEntrant, ...], ...]:
+        """The entrants pool by pool (0, 1 …), each in number order."""
+        count = max((e.pool for e in self.entrants), default=-1) + 1
+        return tuple(
+            tuple(sorted((e for e in self.entrants if e.pool == p), key=lambda e: e.number))
+            for p in range(count)
+        )
+
+    def entrant(self, no: int) -> StageEntrant:
+        for e in self.entrants:
+            if e.no == no:
+                return e
+        raise KeyError(no)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +110,10 @@ class GroupState:
     closed: tuple[bool, ...]  # whether each round above is closed
     violations: tuple[ViolationFact, ...] = ()
     excused: tuple[tuple[int, int], ...] = ()  # (no, round) of every excused absence (请假), paired or not
+    begun: tuple[BegunStage, ...] = ()  # the stages that have begun, by index
+
+    def begun_stage(self, index: int) -> BegunStage | None:
+        return next((b for b in self.begun if b.index == index), None)
 
     def excused_in(self, round_number: int) -> frozenset[int]:
         """The players excused from ``round_number`` (left out of its pairing)."""

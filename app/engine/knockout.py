@@ -1,20 +1,22 @@
-"""The second stage (第二阶段): the knockout (淘汰赛) of the top players after the Swiss split.
+"""Knockout (淘汰赛): single elimination of 2–128 with byes by seed, double elimination, match ladders.
 
 docs/rules.md §1, §6 (final ranking) and §7. Pure values in, new values out; the services store and load
-exactly the fields of :class:`Match` (code, round, players, colour lot, deciding colour, games) and the
+exactly the fields of :class:`Match` (code, round, players, colour lot, colour choices, games) and the
 seeds, and rebuild the whole bracket with :func:`restore_bracket`.
 
-The bracket of ``size`` players (4, 8 or 16) is laid out by one rule: a block of ``m`` bracket slots
-competing for places ``p … p+m-1`` pairs slot ``i`` with slot ``m+1-i``; the winner of that match takes
-slot ``i`` of the block for places ``p …`` and the loser slot ``i`` of the block for places ``p+m/2 …``
-(no re-seeding). For 8 this is exactly the regulation: quarter-finals 1–8, 2–7, 3–6, 4–5; semi-finals
+**Single elimination.** ``n`` entrants fill a bracket of the next power of two; seed ``k > n`` is a
+vacant slot, so the top seeds get the byes (轮空, a walkover). A block of ``m`` bracket slots competing
+for places ``p … p+m-1`` pairs slot ``i`` with slot ``m+1-i``; the winner of that match takes slot ``i``
+of the block for places ``p …`` and the loser slot ``i`` of the block for places ``p+m/2 …`` (no
+re-seeding). For 8 this is exactly the 2024 regulation: quarter-finals 1–8, 2–7, 3–6, 4–5; semi-finals
 W(1–8)–W(4–5), W(2–7)–W(3–6); round 10 also L(1–8)–L(4–5), L(2–7)–L(3–6); round 11 the final, the
-3rd-place match and the 5th- and 7th-place matches. With ``PlacementRule.STANDING`` every block below
-the main bracket is not played but ranked by the seeds (standing after the Swiss stage); only the main
-bracket and the 3rd-place match are played.
+3rd-place match and the 5th- and 7th-place matches. The places below the final (:class:`PlacementRule`):
+``BRACKET`` plays every place; ``STANDING`` plays the 3rd-place match and ranks every lower block by the
+seeds (the earlier ranking); ``ROUND_LOST`` plays no place match: by the round lost in, then the seeds.
 
-Match codes: main bracket ``R16_1…``, ``QF1…QF4``, ``SF1``, ``SF2``, ``F``; ``3RD``; lower blocks
-``P{p}QF{i}``, ``P{p}SF{i}`` and ``P{p}`` (the match for places p and p+1), e.g. ``P5SF1``, ``P5``, ``P7``.
+Match codes: main bracket ``R128_1 … R16_1…``, ``QF1…QF4``, ``SF1``, ``SF2``, ``F``; ``3RD``; lower blocks
+``P{p}R{m}_{i}``, ``P{p}QF{i}``, ``P{p}SF{i}`` and ``P{p}`` (the match for places p and p+1), e.g.
+``P5SF1``, ``P5``, ``P7``.
 
 >>> from app.engine.regulations import KnockoutRules
 >>> b = create_bracket((11, 12, 13, 14, 15, 16, 17, 18), split_round=8, rules=KnockoutRules())
@@ -23,11 +25,21 @@ Match codes: main bracket ``R16_1…``, ``QF1…QF4``, ``SF1``, ``SF2``, ``F``; 
 >>> [m.code for m in b.matches_in_round(11)]
 ['F', '3RD', 'P5', 'P7']
 
-Each match is a sequence of games (:func:`next_game`): game 1 slow with colours by lot
-(:func:`draw_colours`, reproducible from its seed, or :func:`set_first_red` for a physical draw);
-if drawn, game 2 rapid with colours swapped; if drawn again, game 3 (附加赛) with the colour chosen by
-the higher seed (:func:`choose_deciding_colour`), where a draw counts as a Black win
-(``DecidingDraw.BLACK_WINS``) or is repeated with colours swapped until decisive (``REPEAT``).
+**Double elimination** (双败淘汰): the winners' bracket ``W{r}_{i}`` as a single elimination; its losers
+drop into the losers' bracket ``L{j}_{i}`` (round 1 pairs the first-round losers; each even round
+takes the next winners' round's losers, in reversed order every other time, so that nobody meets the
+same player again at once); the grand final ``GF`` sets the winners' bracket champion against the
+losers' bracket champion, and — when ``grand_final_reset`` — ``GF2`` is played only if the losers'
+bracket champion wins it. Places below 2 by the losers' round lost in, then the seeds.
+
+**A match is a ladder** (:class:`~app.engine.formats.MatchFormat`): steps of one or more games, each with
+its kind and time control; a step of several games (分先两局) is won on points, a tied step leads to
+the next; the last step is one deciding game, and its draw counts as a Black win (和棋黑胜) or is
+repeated with colours swapped until decisive. The first game's colours are drawn by lot
+(:func:`draw_colours`, reproducible from its seed, or :func:`set_first_red` for a physical draw), chosen
+by the higher seed, or chosen by the loser of a lot; a later step swaps colours or has its own lot or
+choice (:func:`choose_colour`). Today's ladder (docs/rules.md §7): game 1 slow by lot; if drawn, game 2 rapid
+with colours swapped; if drawn again, game 3 (附加赛) with the colour chosen by the higher seed.
 
 Decisions where the regulation is silent (documented defaults):
 
@@ -35,11 +47,11 @@ Decisions where the regulation is silent (documented defaults):
 * A **double forfeit** (双方弃权, incl. an agreed result without play) in any game eliminates **both**
   players: neither plays again. Their next opponent advances without play (a *walkover*), a block with a
   vacant slot simply has one player fewer, and in :func:`final_places` both are placed below every other
-  knockout player (higher seed first); the remaining places close up, so places stay 1…size.
-* Seeds (:func:`knockout_seeds`) are the top ``size`` of the standing after the split round, skipping
-  withdrawn and disqualified players — the next player moves up.
-* Colours by lot: ``random.Random(f"{seed}:{code}")`` decides whether the higher seed is Red, so one
-  recorded seed per round gives independent, reproducible lots for every match of that round.
+  knockout player (higher seed first); the remaining places close up, so places stay 1…n.
+* Seeds (:func:`knockout_seeds`) are the top ``size`` of the standing before, skipping withdrawn and
+  disqualified players — the next player moves up.
+* Colours by lot: ``random.Random(f"{seed}:{code}")`` decides whether the higher seed is Red (a later
+  step's lot adds ``:{step}``), so one recorded seed per round gives independent, reproducible lots.
 """
 
 from __future__ import annotations
@@ -50,22 +62,63 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from app.engine.formats import (
+    MAX_KNOCKOUT,
+    ColourRule,
+    Elimination,
+    GameKind,
+    LadderStep,
+    MatchFormat,
+    MatchScope,
+    knockout_depth,
+)
 from app.engine.regulations import DecidingDraw, KnockoutRules, PlacementRule, TimeControl
 from app.engine.types import Colour, GameResult, PlayerStatus, UserError
 
-KNOCKOUT_SIZES = (4, 8, 16)
+__all__ = [
+    "Bracket",
+    "ColourMethod",
+    "ColourState",
+    "DueGame",
+    "Feed",
+    "GameKind",
+    "KnockoutGame",
+    "Match",
+    "MatchPlan",
+    "MatchResult",
+    "Outcome",
+    "StandingBlock",
+    "check_match",
+    "choose_colour",
+    "choose_deciding_colour",
+    "colours_of_game",
+    "create_bracket",
+    "draw_colours",
+    "enter_result",
+    "final_places",
+    "final_ranking",
+    "game_kind",
+    "game_time_control",
+    "knockout_seeds",
+    "ladder_for",
+    "match_result",
+    "match_winner",
+    "next_game",
+    "remove_last_game",
+    "restore_bracket",
+    "set_first_red",
+    "short_title_zh",
+    "time_control",
+]
+
+MIN_ENTRANTS = 2
+
+Rules = KnockoutRules | MatchFormat
 
 
-class GameKind(enum.Enum):
-    """The kind of a knockout game (values as stored in ``games.kind``)."""
-
-    SLOW = "slow"  # 慢棋, game 1
-    RAPID = "rapid"  # 换先快棋, game 2
-    DECIDING = "deciding"  # 附加赛, game 3 (and its repeats)
-
-    @property
-    def zh(self) -> str:
-        return {GameKind.SLOW: "慢棋", GameKind.RAPID: "快棋", GameKind.DECIDING: "附加赛"}[self]
+def ladder_for(rules: Rules) -> MatchFormat:
+    """The ladder of a match: the match format itself, or today's ladder of the ``[knockout]`` settings."""
+    return rules if isinstance(rules, MatchFormat) else rules.match_format
 
 
 class ColourMethod(enum.Enum):
@@ -79,8 +132,8 @@ class ColourState(enum.Enum):
     """Whether the colours of the due game are known."""
 
     SET = "set"
-    LOT_NEEDED = "lot_needed"  # game 1: the lot has not been drawn or entered yet
-    CHOICE_NEEDED = "choice_needed"  # deciding game: the higher seed has not chosen yet
+    LOT_NEEDED = "lot_needed"  # a lot has not been drawn or entered yet
+    CHOICE_NEEDED = "choice_needed"  # a player (the higher seed, or the loser of the lot) has not chosen yet
 
 
 class Outcome(enum.Enum):
@@ -94,11 +147,13 @@ class Feed:
 
     match: str
     takes: Outcome
+    title_zh: str = ""  # the match's name when it is not the one its code gives (资格赛第1场)
 
     @property
     def label_zh(self) -> str:
         """``1/4决赛第1场胜者``, ``半决赛第2场负者`` — the match by name, never by its code."""
-        return f"{short_title_zh(self.match)}{'胜者' if self.takes is Outcome.WINNER else '负者'}"
+        title = self.title_zh or short_title_zh(self.match)
+        return f"{title}{'胜者' if self.takes is Outcome.WINNER else '负者'}"
 
     @property
     def label_en(self) -> str:
@@ -109,8 +164,9 @@ class Feed:
 class MatchPlan:
     """Where a match sits in the bracket: its sources and the places it decides.
 
-    A source is a seed rank (1 = first after the Swiss stage) or a :class:`Feed`.
-    ``winner_place``/``loser_place`` are set only for the matches that decide two places (F, 3RD, P5…).
+    A source is a seed rank (1 = first seed) or a :class:`Feed`. ``winner_place``/``loser_place`` are set
+    only for the matches that decide two places (F, 3RD, P5…, a grand final). ``scopes`` say which match
+    formats apply (the most particular one is used). ``reset_of`` names the grand final a ``GF2`` repeats.
     """
 
     code: str
@@ -121,11 +177,14 @@ class MatchPlan:
     winner_place: int | None = None
     loser_place: int | None = None
     title_en: str = field(default="", compare=False)  # the English of title_zh (for the window)
+    scopes: tuple[MatchScope, ...] = (MatchScope.ALL,)
+    side: str = ""  # double elimination: "W" winners' bracket, "L" losers' bracket, "G" grand final
+    reset_of: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class StandingBlock:
-    """Places ``first_place …`` given by the seeds of the players fed in (PlacementRule.STANDING)."""
+    """Places ``first_place …`` given by the seeds of the players fed in (no match played for them)."""
 
     first_place: int
     sources: tuple[int | Feed, ...]
@@ -146,9 +205,11 @@ class KnockoutGame:
 class Match:
     """The state of one match: what the services store and load.
 
-    ``high`` is the higher seed (better standing after the Swiss stage), ``low`` the other. Both are
-    None until the feeding matches are decided. ``walkover`` is set by the bracket when the feeders are
-    decided but a slot stayed vacant after a double forfeit (it is derived, not stored).
+    ``high`` is the higher seed, ``low`` the other. Both are None until the feeding matches are decided.
+    ``first_red`` is Red of game 1; ``deciding_red`` Red of the first game of the ladder's last step when
+    its colours are chosen or drawn; ``step_reds`` the same for other steps (step index, Red).
+    ``walkover`` (a vacant slot) and ``not_needed`` (a grand-final reset the winners' bracket champion
+    made unnecessary) are set by the bracket, never stored.
     """
 
     code: str
@@ -157,14 +218,32 @@ class Match:
     low: int | None = None
     colour_method: ColourMethod | None = None
     colour_seed: int | None = None
-    first_red: int | None = None  # Red of game 1
-    deciding_red: int | None = None  # Red of game 3, as chosen by the higher seed
+    first_red: int | None = None
+    deciding_red: int | None = None
     games: tuple[KnockoutGame, ...] = ()
     walkover: bool = False
+    step_reds: tuple[tuple[int, int], ...] = ()
+    not_needed: bool = False
 
     @property
     def players(self) -> tuple[int, ...]:
         return tuple(p for p in (self.high, self.low) if p is not None)
+
+    def colour_choices(self, rules: Rules) -> dict[int, int]:
+        """The Red of each later step set by a lot or a choice: step index → player (as stored)."""
+        out = dict(self.step_reds)
+        if self.deciding_red is not None:
+            out[len(ladder_for(rules).steps) - 1] = self.deciding_red
+        return out
+
+    def with_colour_choices(self, choices: Mapping[int, int], rules: Rules) -> Match:
+        """This match with stored colour choices (step index → Red) put back in their fields."""
+        last = len(ladder_for(rules).steps) - 1
+        return dataclasses.replace(
+            self,
+            deciding_red=choices.get(last),
+            step_reds=tuple(sorted((k, red) for k, red in choices.items() if k != last)),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +257,8 @@ class DueGame:
     red: int | None
     black: int | None
     colours: ColourState
-    chooser: int | None = None  # the higher seed, when colours is CHOICE_NEEDED
+    chooser: int | None = None  # who must choose, when colours is CHOICE_NEEDED
+    step: int = 0  # the ladder step the game belongs to
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,16 +283,17 @@ class MatchResult:
 def knockout_seeds(
     standing: Sequence[int], size: int, statuses: Mapping[int, PlayerStatus] | None = None
 ) -> tuple[int, ...]:
-    """The knockout seeds: the top ``size`` of the standing after the split, in order.
+    """The knockout seeds: the top ``size`` of the standing, in order.
 
     Withdrawn and disqualified players do not take a slot; the next player moves up.
 
     >>> knockout_seeds([5, 3, 9, 1, 7], 4, {3: PlayerStatus.WITHDRAWN})
     (5, 9, 1, 7)
     """
-    if size not in KNOCKOUT_SIZES:
+    if not MIN_ENTRANTS <= size <= MAX_KNOCKOUT:
         raise UserError(
-            f"淘汰赛人数只能是 4、8 或 16，而不是 {size}", f"knockout size must be 4, 8 or 16, not {size}"
+            f"淘汰赛人数应在 {MIN_ENTRANTS}–{MAX_KNOCKOUT} 之间，而不是 {size}",
+            f"a knockout takes {MIN_ENTRANTS}-{MAX_KNOCKOUT} players, not {size}",
         )
     if len(set(standing)) != len(standing):
         raise UserError("排名中有重复的序号", "the standing lists a player twice")
@@ -226,26 +307,88 @@ def knockout_seeds(
     return tuple(eligible[:size])
 
 
-# --------------------------------------------------------------------------- one match
+# --------------------------------------------------------------------------- the ladder of one match
 
 
-def draw_colours(match: Match, seed: int) -> Match:
-    """Draw the colours of game 1 by lot, reproducibly from ``seed`` (先后手抽签).
+def _position(ladder: MatchFormat, number: int) -> tuple[int, int]:
+    """(step index, game index within the step) of game ``number``; past the last step's game, the repeats
+    of the deciding game count on (index 1, 2 …)."""
+    if number < 1:
+        raise UserError(f"对局序号必须从 1 开始：{number}", f"game numbers start at 1: {number}")
+    n = number - 1
+    last = len(ladder.steps) - 1
+    for k, step in enumerate(ladder.steps):
+        if n < step.games or k == last:
+            return k, n
+        n -= step.games
+    raise AssertionError(number)  # pragma: no cover
+
+
+def _step_start(ladder: MatchFormat, k: int) -> int:
+    """The number of the first game of step ``k``."""
+    return 1 + sum(s.games for s in ladder.steps[:k])
+
+
+def _step(ladder: MatchFormat, k: int) -> LadderStep:
+    return ladder.steps[k]
+
+
+def draw_colours(match: Match, seed: int, rules: Rules | None = None) -> Match:
+    """Draw the lot of the match's due step, reproducibly from ``seed`` (先后手抽签).
+
+    For game 1 by lot: whether the higher seed is Red. For a choice by the loser of the lot: who chooses
+    (recorded; the choice follows). For a later step by lot: its first game's Red.
 
     >>> m = Match("QF1", 9, high=1, low=8)
     >>> draw_colours(m, 42) == draw_colours(m, 42)
     True
     """
     high, low = _both_players(match)
-    _no_games_yet(match)
-    high_is_red = random.Random(f"{seed}:{match.code}").random() < 0.5
-    return dataclasses.replace(
-        match, colour_method=ColourMethod.LOT, colour_seed=seed, first_red=high if high_is_red else low
-    )
+    ladder = ladder_for(rules or KnockoutRules())
+    k = _due_step(match, ladder)
+    rule = _step(ladder, k).colours
+    if k == 0:
+        _no_games_yet(match)
+        if rule is ColourRule.LOT_LOSER_CHOOSES:
+            return dataclasses.replace(
+                match, colour_method=ColourMethod.LOT, colour_seed=seed, first_red=None
+            )
+        high_is_red = random.Random(f"{seed}:{match.code}").random() < 0.5
+        return dataclasses.replace(
+            match, colour_method=ColourMethod.LOT, colour_seed=seed, first_red=high if high_is_red else low
+        )
+    if rule is not ColourRule.LOT:
+        raise UserError(
+            f"{match.code} 第{k + 1}阶段的先后手不是抽签决定", f"{match.code}: step {k + 1} has no lot"
+        )
+    high_is_red = random.Random(f"{seed}:{match.code}:{k}").random() < 0.5
+    return _set_step_red(match, ladder, k, high if high_is_red else low)
+
+
+def _due_step(match: Match, ladder: MatchFormat) -> int:
+    played = [g for g in match.games if not g.result.is_pending]
+    return _position(ladder, len(played) + 1)[0]
+
+
+def _set_step_red(match: Match, ladder: MatchFormat, k: int, red: int) -> Match:
+    if k == len(ladder.steps) - 1:
+        return dataclasses.replace(match, deciding_red=red)
+    reds = dict(match.step_reds)
+    reds[k] = red
+    return dataclasses.replace(match, step_reds=tuple(sorted(reds.items())))
+
+
+def lot_winner(match: Match) -> int | None:
+    """Who won the lot of a match whose first game's colours are chosen by the loser of the lot."""
+    if match.colour_seed is None or match.high is None or match.low is None:
+        return None
+    high_wins = random.Random(f"{match.colour_seed}:{match.code}:lot").random() < 0.5
+    return match.high if high_wins else match.low
 
 
 def set_first_red(match: Match, red: int) -> Match:
-    """Enter a physical colour draw: ``red`` plays Red in game 1."""
+    """Enter a physical colour draw (or the outcome of a choice made in the hall): ``red`` plays Red in
+    game 1."""
     players = _both_players(match)
     _no_games_yet(match)
     if red not in players:
@@ -255,44 +398,104 @@ def set_first_red(match: Match, red: int) -> Match:
     return dataclasses.replace(match, colour_method=ColourMethod.MANUAL, colour_seed=None, first_red=red)
 
 
-def choose_deciding_colour(match: Match, colour: Colour) -> Match:
-    """Record the colour the higher seed chose for the deciding game (附加赛由排名靠前者选择先后手)."""
+def choose_colour(match: Match, colour: Colour, rules: Rules | None = None) -> Match:
+    """Record the colour the chooser picked for the due step (选择先后手): the higher seed, or the loser
+    of the lot."""
+    ladder = ladder_for(rules or KnockoutRules())
+    due = next_game(match, ladder)
+    if due is None or due.colours is not ColourState.CHOICE_NEEDED or due.chooser is None:
+        raise UserError(
+            f"{match.code} 现在不需要选择先后手", f"{match.code} does not need a colour choice now"
+        )
     high, low = _both_players(match)
-    if any(g.number >= 3 and not g.result.is_pending for g in match.games):
+    other = low if due.chooser == high else high
+    red = due.chooser if colour is Colour.RED else other
+    if due.step == 0:
+        return dataclasses.replace(match, first_red=red)
+    return _set_step_red(match, ladder, due.step, red)
+
+
+def choose_deciding_colour(match: Match, colour: Colour, rules: Rules | None = None) -> Match:
+    """The higher seed's colour for the deciding game (附加赛由排名靠前者选择先后手); any due choice."""
+    high, low = _both_players(match)
+    ladder = ladder_for(rules or KnockoutRules())
+    last = len(ladder.steps) - 1
+    start = _step_start(ladder, last)
+    if any(g.number >= start and not g.result.is_pending for g in match.games):
         raise UserError(
             f"{match.code} 的附加赛已有结果，不能再更改先后手",
             f"the deciding game of {match.code} has a result; its colours cannot change",
         )
+    due = next_game(match, ladder)
+    if due is not None and due.colours is ColourState.CHOICE_NEEDED:
+        return choose_colour(match, colour, ladder)
     return dataclasses.replace(match, deciding_red=high if colour is Colour.RED else low)
 
 
-def colours_of_game(match: Match, number: int) -> tuple[int, int] | None:
+def _step_first_red(match: Match, ladder: MatchFormat, k: int) -> int | None:
+    """Red of the first game of step ``k`` (None while its lot or choice is missing)."""
+    if k == 0:
+        return match.first_red
+    if _step(ladder, k).colours is ColourRule.SWAP:
+        previous = colours_of_game(match, _step_start(ladder, k) - 1, ladder)
+        return None if previous is None else previous[1]
+    if k == len(ladder.steps) - 1:
+        return match.deciding_red
+    return dict(match.step_reds).get(k)
+
+
+def colours_of_game(match: Match, number: int, rules: Rules | None = None) -> tuple[int, int] | None:
     """(red, black) of game ``number`` of the match, or None while the lot / choice is missing."""
-    if number < 1:
-        raise UserError(f"对局序号必须从 1 开始：{number}", f"game numbers start at 1: {number}")
+    ladder = ladder_for(rules or KnockoutRules())
+    k, g = _position(ladder, number)
     high, low = _both_players(match)
-    if number <= 2:
-        if match.first_red is None:
-            return None
-        red = match.first_red
-        black = low if red == high else high
-        return (red, black) if number == 1 else (black, red)
-    if match.deciding_red is None:
+    red = _step_first_red(match, ladder, k)
+    if red is None:
         return None
-    red = match.deciding_red
     black = low if red == high else high
-    return (red, black) if (number - 3) % 2 == 0 else (black, red)
+    return (red, black) if g % 2 == 0 else (black, red)
 
 
-def game_kind(number: int) -> GameKind:
-    return GameKind.SLOW if number == 1 else GameKind.RAPID if number == 2 else GameKind.DECIDING
+def game_kind(number: int, rules: Rules | None = None) -> GameKind:
+    ladder = ladder_for(rules or KnockoutRules())
+    return _step(ladder, _position(ladder, number)[0]).kind
 
 
-def time_control(kind: GameKind, rules: KnockoutRules) -> TimeControl:
-    return {GameKind.SLOW: rules.slow, GameKind.RAPID: rules.rapid, GameKind.DECIDING: rules.deciding}[kind]
+def game_time_control(number: int, rules: Rules) -> TimeControl:
+    """The time control of game ``number`` of a match (its step's)."""
+    ladder = ladder_for(rules)
+    return _step(ladder, _position(ladder, number)[0]).time
 
 
-def match_result(match: Match, rules: KnockoutRules) -> MatchResult | None:
+def time_control(kind: GameKind, rules: Rules) -> TimeControl:
+    """The time control of the first step of this kind in the ladder (the ``[knockout]`` settings' for
+    today's ladder)."""
+    if isinstance(rules, KnockoutRules) and kind in (GameKind.SLOW, GameKind.RAPID, GameKind.DECIDING):
+        return {GameKind.SLOW: rules.slow, GameKind.RAPID: rules.rapid, GameKind.DECIDING: rules.deciding}[
+            kind
+        ]
+    for step in ladder_for(rules).steps:
+        if step.kind is kind:
+            return step.time
+    raise UserError(f"本场比赛没有{kind.zh}", f"this match has no {kind.value} game")
+
+
+_RESULT_EN = {
+    GameResult.RED_WIN: "Red won",
+    GameResult.BLACK_WIN: "Black won",
+    GameResult.RED_FORFEIT: "Red forfeited",
+    GameResult.BLACK_FORFEIT: "Black forfeited",
+}
+
+
+def _points(result: GameResult, red_side: bool) -> int:
+    winner = result.winner()
+    if winner is None:
+        return 1
+    return 2 if (winner is Colour.RED) == red_side else 0
+
+
+def match_result(match: Match, rules: Rules) -> MatchResult | None:
     """How the match was decided, or None while it is still going on (or waiting for its players).
 
     >>> rules = KnockoutRules()
@@ -309,10 +512,23 @@ def match_result(match: Match, rules: KnockoutRules) -> MatchResult | None:
                 present[0], None, None, "对手缺位，不战晋级", reason_en="walkover: no opponent"
             )
         return MatchResult(None, None, None, "双方均缺位", reason_en="both places vacant")
+    if match.not_needed:
+        return MatchResult(
+            match.high,
+            match.low,
+            None,
+            "胜者组冠军赢得总决赛，无需加赛",
+            reason_en="the winners' bracket champion won the grand final: no reset",
+        )
+    ladder = ladder_for(rules)
+    last = len(ladder.steps) - 1
+    step_points: dict[int, int] = {}
     for game in match.games:
         res = game.result
         if res.is_pending:
             return None
+        if res is GameResult.DRAW and not match_decided_by_draw(ladder, game.number):
+            continue  # a drawn game that leads on: the common case, kept cheap
         label = f"第{game.number}局{game.kind.zh}"
         label_en = f"G{game.number} {game.kind.value}"
         if res is GameResult.DOUBLE_FORFEIT:
@@ -325,33 +541,70 @@ def match_result(match: Match, rules: KnockoutRules) -> MatchResult | None:
                 f"{label_en}: both forfeited, both out",
             )
         winner_colour = res.winner()
-        if (
-            winner_colour is None
-            and game.kind is GameKind.DECIDING
-            and rules.deciding_draw is DecidingDraw.BLACK_WINS
-        ):
-            return MatchResult(
-                game.black,
-                game.red,
-                game.number,
-                f"{label}和棋，按规则黑方胜出",
-                reason_en=f"{label_en} drawn: Black advances",
-            )
-        if winner_colour is not None:
+        if res.is_forfeit and winner_colour is not None:
             winner, loser = (game.red, game.black) if winner_colour is Colour.RED else (game.black, game.red)
             return MatchResult(
                 winner, loser, game.number, f"{label}{res.zh}", reason_en=f"{label_en}: {_RESULT_EN[res]}"
             )
+        k, g = _position(ladder, game.number)
+        step = _step(ladder, k)
+        if step.games == 1 or k == last:
+            if winner_colour is not None:
+                winner, loser = (
+                    (game.red, game.black) if winner_colour is Colour.RED else (game.black, game.red)
+                )
+                return MatchResult(
+                    winner, loser, game.number, f"{label}{res.zh}", reason_en=f"{label_en}: {_RESULT_EN[res]}"
+                )
+            if k == last and ladder.deciding_draw is DecidingDraw.BLACK_WINS:
+                return MatchResult(
+                    game.black,
+                    game.red,
+                    game.number,
+                    f"{label}和棋，按规则黑方胜出",
+                    reason_en=f"{label_en} drawn: Black advances",
+                )
+            continue
+        if g == 0:
+            step_points = {}
+        step_points[game.red] = step_points.get(game.red, 0) + _points(res, True)
+        step_points[game.black] = step_points.get(game.black, 0) + _points(res, False)
+        remaining = step.games - g - 1
+        (a, pa), (b, pb) = sorted(step_points.items(), key=lambda kv: -kv[1])
+        if pa - pb > 2 * remaining:
+            return MatchResult(
+                a,
+                b,
+                game.number,
+                f"{step.kind.zh}{step.games}局合计 {_half(pa)}:{_half(pb)}",
+                reason_en=f"{step.kind.value} games {_half(pa)}-{_half(pb)}",
+            )
     return None
 
 
-def match_winner(match: Match, rules: KnockoutRules) -> int | None:
+def match_decided_by_draw(ladder: MatchFormat, number: int) -> bool:
+    """Whether a draw in game ``number`` can end the match or a step (else the match just goes on)."""
+    k, _ = _position(ladder, number)
+    step = ladder.steps[k]
+    last = len(ladder.steps) - 1
+    if k == last:
+        return ladder.deciding_draw is DecidingDraw.BLACK_WINS
+    return step.games > 1
+
+
+def _half(points: int) -> str:
+    """Game points of a step as players count them: 1 a win, ½ a draw (``1½``)."""
+    whole, half = divmod(points, 2)
+    return f"{whole}½" if half and whole else "½" if half else str(whole)
+
+
+def match_winner(match: Match, rules: Rules) -> int | None:
     """The player who advances, or None (not decided yet, or nobody after a double forfeit)."""
     result = match_result(match, rules)
     return None if result is None else result.winner
 
 
-def next_game(match: Match, rules: KnockoutRules) -> DueGame | None:
+def next_game(match: Match, rules: Rules) -> DueGame | None:
     """The game the match needs next (a paired game still without result counts as due).
 
     None when the match is decided or its players are not known yet.
@@ -361,25 +614,37 @@ def next_game(match: Match, rules: KnockoutRules) -> DueGame | None:
     >>> due.kind, due.time_control.label, due.colours
     (<GameKind.SLOW: 'slow'>, '20′+5″', <ColourState.LOT_NEEDED: 'lot_needed'>)
     """
-    if match.walkover or match.high is None or match.low is None:
+    if match.walkover or match.not_needed or match.high is None or match.low is None:
         return None
     if match_result(match, rules) is not None:
         return None
+    ladder = ladder_for(rules)
     if match.games and match.games[-1].result.is_pending:
         number = match.games[-1].number
     else:
         number = len(match.games) + 1
-    kind = game_kind(number)
-    colours = colours_of_game(match, number)
-    tc = time_control(kind, rules)
-    if colours is None:
-        state = ColourState.LOT_NEEDED if number <= 2 else ColourState.CHOICE_NEEDED
-        chooser = match.high if state is ColourState.CHOICE_NEEDED else None
-        return DueGame(match.code, number, kind, tc, None, None, state, chooser)
-    return DueGame(match.code, number, kind, tc, colours[0], colours[1], ColourState.SET)
+    k, _ = _position(ladder, number)
+    step = _step(ladder, k)
+    colours = colours_of_game(match, number, ladder)
+    if colours is not None:
+        return DueGame(
+            match.code, number, step.kind, step.time, colours[0], colours[1], ColourState.SET, step=k
+        )
+    rule = step.colours
+    first = _step_start(ladder, k)
+    if rule is ColourRule.SWAP or number != first:  # pragma: no cover - a swap follows a known game
+        raise AssertionError((match.code, number))
+    if rule is ColourRule.HIGHER_SEED_CHOOSES:
+        state, chooser = ColourState.CHOICE_NEEDED, match.high
+    elif rule is ColourRule.LOT_LOSER_CHOOSES and k == 0 and match.colour_seed is not None:
+        winner = lot_winner(match)
+        state, chooser = ColourState.CHOICE_NEEDED, (match.low if winner == match.high else match.high)
+    else:
+        state, chooser = ColourState.LOT_NEEDED, None
+    return DueGame(match.code, number, step.kind, step.time, None, None, state, chooser, k)
 
 
-def enter_result(match: Match, number: int, result: GameResult, rules: KnockoutRules) -> Match:
+def enter_result(match: Match, number: int, result: GameResult, rules: Rules) -> Match:
     """Enter (or correct) the result of game ``number``; PENDING pairs the game without a result.
 
     Only the due game or the last game may be entered; to correct an earlier game, remove the later
@@ -400,18 +665,30 @@ def enter_result(match: Match, number: int, result: GameResult, rules: KnockoutR
                 f"{match.code} 现在应进行第 {due.number} 局，不能录入第 {number} 局",
                 f"match {match.code} is at game {due.number}, not game {number}",
             )
-    colours = colours_of_game(match, number)
+    colours = colours_of_game(match, number, rules)
     if colours is None:
-        if number <= 2:
+        if number == 1 and _step(ladder_for(rules), 0).colours in (
+            ColourRule.LOT,
+            ColourRule.LOT_LOSER_CHOOSES,
+        ):
             raise UserError(
                 f"{match.code} 第一局先后手尚未抽签",
                 f"the colours of game 1 of {match.code} are not drawn yet",
             )
+        if number == 1 or _step(ladder_for(rules), _position(ladder_for(rules), number)[0]).colours is not (
+            ColourRule.LOT
+        ):
+            raise UserError(
+                f"{match.code} 附加赛须先由排名靠前的棋手选择先后手"
+                if number > 1
+                else f"{match.code} 第一局须先选择先后手",
+                f"the colours of game {number} of {match.code} must be chosen first",
+            )
         raise UserError(
-            f"{match.code} 附加赛须先由排名靠前的棋手选择先后手",
-            f"the higher seed of {match.code} must choose colours for the deciding game first",
+            f"{match.code} 第{number}局先后手尚未抽签",
+            f"the colours of game {number} of {match.code} are not drawn",
         )
-    games.append(KnockoutGame(number, game_kind(number), colours[0], colours[1], result))
+    games.append(KnockoutGame(number, game_kind(number, rules), colours[0], colours[1], result))
     new = dataclasses.replace(match, games=tuple(games))
     check_match(new, rules)
     return new
@@ -423,9 +700,9 @@ def remove_last_game(match: Match) -> Match:
     return dataclasses.replace(match, games=match.games[:-1])
 
 
-def check_match(match: Match, rules: KnockoutRules) -> None:
+def check_match(match: Match, rules: Rules) -> None:
     """Raise :class:`UserError` if the stored games of a match contradict the rules."""
-    if match.walkover:
+    if match.walkover or match.not_needed:
         if match.games:
             raise UserError(
                 f"{match.code} 为不战晋级，不应有对局", f"walkover {match.code} cannot have games"
@@ -436,14 +713,17 @@ def check_match(match: Match, rules: KnockoutRules) -> None:
     high, low = _both_players(match)
     if match.first_red is not None and match.first_red not in (high, low):
         raise UserError(f"{match.code} 第一局红方不是参赛棋手", f"{match.code}: game 1 Red is not a player")
-    if match.deciding_red is not None and match.deciding_red not in (high, low):
-        raise UserError(f"{match.code} 附加赛红方不是参赛棋手", f"{match.code}: deciding Red is not a player")
+    for red in (match.deciding_red, *(r for _, r in match.step_reds)):
+        if red is not None and red not in (high, low):
+            raise UserError(
+                f"{match.code} 附加赛红方不是参赛棋手", f"{match.code}: deciding Red is not a player"
+            )
     for i, game in enumerate(match.games, start=1):
         if game.number != i:
             raise UserError(f"{match.code} 对局序号不连续", f"{match.code}: game numbers are not 1, 2, 3 …")
-        if game.kind is not game_kind(i):
+        if game.kind is not game_kind(i, rules):
             raise UserError(f"{match.code} 第{i}局的赛制不对", f"{match.code}: game {i} has the wrong kind")
-        if (game.red, game.black) != colours_of_game(match, i):
+        if (game.red, game.black) != colours_of_game(match, i, rules):
             raise UserError(f"{match.code} 第{i}局的先后手不对", f"{match.code}: game {i} has wrong colours")
         if game.result.is_pending and i != len(match.games):
             raise UserError(f"{match.code} 第{i}局尚无结果", f"{match.code}: game {i} has no result yet")
@@ -456,7 +736,7 @@ def check_match(match: Match, rules: KnockoutRules) -> None:
 
 
 def _both_players(match: Match) -> tuple[int, int]:
-    if match.high is None or match.low is None or match.walkover:
+    if match.high is None or match.low is None or match.walkover or match.not_needed:
         raise UserError(
             f"{match.code} 的对阵尚未确定", f"the players of match {match.code} are not known yet"
         )
@@ -476,7 +756,11 @@ def _no_games_yet(match: Match) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Bracket:
-    """A whole knockout: its layout (plans) and the state of every match, in round then board order."""
+    """A whole knockout: its layout (plans) and the state of every match, in round then board order.
+
+    ``rules`` holds the ``[knockout]`` settings (today's ladder); ``ladders`` the stage's own match
+    formats by scope (:meth:`ladder_of`).
+    """
 
     seeds: tuple[int, ...]
     split_round: int
@@ -484,10 +768,22 @@ class Bracket:
     plans: tuple[MatchPlan, ...]
     standing_blocks: tuple[StandingBlock, ...]
     matches: tuple[Match, ...]
+    elimination: Elimination = Elimination.SINGLE
+    ladders: tuple[MatchFormat, ...] = ()
+    placement: PlacementRule = PlacementRule.BRACKET
+    # code → position in plans and matches (they never change order): set by create_bracket
+    positions: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+    plan_ladders: tuple[MatchFormat, ...] = field(default=(), compare=False, repr=False)  # by position
 
     @property
     def size(self) -> int:
+        """How many players entered."""
         return len(self.seeds)
+
+    @property
+    def slots(self) -> int:
+        """The bracket's size: the next power of two (the others are byes)."""
+        return 1 << knockout_depth(len(self.seeds))
 
     @property
     def round_numbers(self) -> tuple[int, ...]:
@@ -500,32 +796,62 @@ class Bracket:
         except ValueError:
             raise UserError(f"{no} 号不在淘汰赛中", f"player {no} is not in the knockout") from None
 
+    def _position_of(self, code: str) -> int:
+        i = self.positions.get(code)
+        if i is None:
+            i = next((k for k, p in enumerate(self.plans) if p.code == code), None)
+            if i is None:
+                raise UserError(f"淘汰赛中没有 {code} 这场比赛", f"no knockout match {code!r}")
+        return i
+
     def match(self, code: str) -> Match:
-        for m in self.matches:
-            if m.code == code:
-                return m
-        raise UserError(f"淘汰赛中没有 {code} 这场比赛", f"no knockout match {code!r}")
+        return self.matches[self._position_of(code)]
 
     def plan(self, code: str) -> MatchPlan:
-        for p in self.plans:
-            if p.code == code:
-                return p
-        raise UserError(f"淘汰赛中没有 {code} 这场比赛", f"no knockout match {code!r}")
+        return self.plans[self._position_of(code)]
+
+    def ladder_of(self, code: str) -> MatchFormat:
+        """The match format of a match: the most particular of the stage's formats whose scope fits it,
+        or today's ladder of the ``[knockout]`` settings."""
+        return _plan_ladder(self, self.plan(code))
+
+    def time_control_of(self, code: str, number: int) -> TimeControl:
+        return game_time_control(number, self.ladder_of(code))
 
     def matches_in_round(self, round_number: int) -> tuple[Match, ...]:
         return tuple(m for m in self.matches if m.round_number == round_number)
 
     def result(self, code: str) -> MatchResult | None:
-        return match_result(self.match(code), self.rules)
+        return match_result(self.match(code), self.ladder_of(code))
+
+    def slot_player(self, code: str, side: int) -> int | None:
+        """Who is in a side (0, 1) of a match already, though the other side is still undecided: the
+        seed placed there, or the winner (loser) of a decided feeder; None when not known or vacant.
+        (The match itself gets its players once both are known.)"""
+        m = self.match(code)
+        if m.high is not None or m.low is not None:
+            return (m.high, m.low)[side]
+        found = _resolve(self, self.plan(code).sources[side])
+        return found if found is not None and found != _UNKNOWN else None
+
+    def next_game(self, code: str) -> DueGame | None:
+        return next_game(self.match(code), self.ladder_of(code))
 
     def due_games(self, round_number: int) -> tuple[DueGame, ...]:
         """The games the matches of a round need next, in board order."""
-        due = (next_game(m, self.rules) for m in self.matches_in_round(round_number))
+        due = (
+            next_game(m, _plan_ladder(self, p))
+            for p, m in zip(self.plans, self.matches, strict=True)
+            if m.round_number == round_number
+        )
         return tuple(d for d in due if d is not None)
 
     @property
     def is_complete(self) -> bool:
-        return all(match_result(m, self.rules) is not None for m in self.matches)
+        return all(
+            match_result(m, _plan_ladder(self, p)) is not None
+            for p, m in zip(self.plans, self.matches, strict=True)
+        )
 
     def with_match(self, match: Match) -> Bracket:
         """Replace one match's state (same players) and fill in the players of the later matches."""
@@ -535,85 +861,100 @@ class Bracket:
                 f"{match.code} 的对阵由淘汰赛进程决定，不能直接更改",
                 f"the players of {match.code} follow from the bracket and cannot be set",
             )
-        match = dataclasses.replace(match, walkover=current.walkover)
-        check_match(match, self.rules)
-        matches = tuple(match if m.code == match.code else m for m in self.matches)
+        match = dataclasses.replace(match, walkover=current.walkover, not_needed=current.not_needed)
+        check_match(match, self.ladder_of(match.code))
+        i = self._position_of(match.code)
+        matches = (*self.matches[:i], match, *self.matches[i + 1 :])
         return _settle(dataclasses.replace(self, matches=matches))
 
     # Conveniences for the services: one call per arbiter action.
     def draw_colours(self, code: str, seed: int) -> Bracket:
-        return self.with_match(draw_colours(self.match(code), seed))
+        return self.with_match(draw_colours(self.match(code), seed, self.ladder_of(code)))
 
     def draw_round_colours(self, round_number: int, seed: int) -> Bracket:
-        """Draw game-1 colours for every match of the round whose players are known and lot is open.
-
-        Matches whose colours are already set (a physical draw entered, or drawn before) keep them.
-        """
+        """Draw every lot the matches of the round are waiting for (game 1, a later step's, or who
+        chooses); matches whose colours are already set (a physical draw entered) keep them."""
         bracket = self
         for m in self.matches_in_round(round_number):
-            if m.high is not None and m.low is not None and not m.walkover and m.first_red is None:
+            due = next_game(m, self.ladder_of(m.code))
+            if due is not None and due.colours is ColourState.LOT_NEEDED:
                 bracket = bracket.draw_colours(m.code, seed)
         return bracket
 
     def set_first_red(self, code: str, red: int) -> Bracket:
         return self.with_match(set_first_red(self.match(code), red))
 
+    def choose_colour(self, code: str, colour: Colour) -> Bracket:
+        return self.with_match(choose_colour(self.match(code), colour, self.ladder_of(code)))
+
     def choose_deciding_colour(self, code: str, colour: Colour) -> Bracket:
-        return self.with_match(choose_deciding_colour(self.match(code), colour))
+        return self.with_match(choose_deciding_colour(self.match(code), colour, self.ladder_of(code)))
 
     def enter_result(self, code: str, number: int, result: GameResult) -> Bracket:
-        return self.with_match(enter_result(self.match(code), number, result, self.rules))
+        return self.with_match(enter_result(self.match(code), number, result, self.ladder_of(code)))
 
 
-def create_bracket(seeds: Sequence[int], split_round: int, rules: KnockoutRules) -> Bracket:
-    """A new bracket from the seeds (player numbers in order of the standing after the split round)."""
-    if len(seeds) not in KNOCKOUT_SIZES:
+def create_bracket(
+    seeds: Sequence[int],
+    split_round: int,
+    rules: KnockoutRules,
+    *,
+    elimination: Elimination = Elimination.SINGLE,
+    placement: PlacementRule | None = None,
+    ladders: Sequence[MatchFormat] = (),
+    qualifier: bool = False,
+    grand_final_reset: bool = True,
+) -> Bracket:
+    """A new bracket from the seeds (player numbers in seed order); its first round is ``split_round + 1``."""
+    if not MIN_ENTRANTS <= len(seeds) <= MAX_KNOCKOUT:
         raise UserError(
-            f"淘汰赛人数只能是 4、8 或 16，而不是 {len(seeds)}",
-            f"a knockout needs 4, 8 or 16 players, not {len(seeds)}",
+            f"淘汰赛人数应在 {MIN_ENTRANTS}–{MAX_KNOCKOUT} 之间，而不是 {len(seeds)}",
+            f"a knockout needs {MIN_ENTRANTS}-{MAX_KNOCKOUT} players, not {len(seeds)}",
         )
     if len(set(seeds)) != len(seeds):
         raise UserError("淘汰赛种子中有重复的棋手", "a player is seeded twice")
-    if split_round < 1:
-        raise UserError("分段轮次必须至少为 1", "the split round must be at least 1")
-    plans, blocks = _layout(len(seeds), split_round, rules.placement)
+    if split_round < 0:
+        raise UserError("淘汰赛之前的轮次不能为负", "the rounds before the knockout cannot be negative")
+    rule = rules.placement if placement is None else placement
+    if elimination is Elimination.DOUBLE:
+        plans, blocks = _double_layout(len(seeds), split_round, grand_final_reset)
+    else:
+        plans, blocks = _single_layout(len(seeds), split_round, rule, qualifier)
     matches = tuple(Match(p.code, p.round_number) for p in plans)
-    return _settle(Bracket(tuple(seeds), split_round, rules, plans, blocks, matches))
+    positions = {p.code: i for i, p in enumerate(plans)}
+    bracket = Bracket(
+        tuple(seeds), split_round, rules, plans, blocks, matches, elimination, tuple(ladders), rule, positions
+    )
+    bracket = dataclasses.replace(bracket, plan_ladders=tuple(_plan_ladder(bracket, p) for p in plans))
+    return _settle(bracket)
 
 
 def restore_bracket(
-    seeds: Sequence[int], split_round: int, rules: KnockoutRules, matches: Sequence[Match]
+    seeds: Sequence[int],
+    split_round: int,
+    rules: KnockoutRules,
+    matches: Sequence[Match],
+    **layout: object,
 ) -> Bracket:
-    """Rebuild a bracket from stored match states (in any order); raises if they contradict it."""
-    bracket = create_bracket(seeds, split_round, rules)
+    """Rebuild a bracket from stored match states (in any order); raises if they contradict it.
+
+    ``layout`` takes the keyword arguments of :func:`create_bracket` (elimination, ladders …)."""
+    bracket = create_bracket(seeds, split_round, rules, **layout)  # type: ignore[arg-type]
     stored = {m.code: m for m in matches}
     unknown = sorted(set(stored) - {p.code for p in bracket.plans})
     if unknown:
         raise UserError(f"淘汰赛中没有 {unknown[0]} 这场比赛", f"no knockout match {unknown[0]!r}")
-    for plan in bracket.plans:  # round order: feeders are settled before the matches they feed
-        if plan.code not in stored:
-            continue
-        saved = stored[plan.code]
-        current = bracket.match(plan.code)
-        if (saved.high, saved.low) != (current.high, current.low) and (
-            saved.games or saved.first_red is not None
-        ):
-            raise UserError(
-                f"保存的 {plan.code} 对阵与淘汰赛进程不符",
-                f"stored players of {plan.code} contradict the bracket",
-            )
-        bracket = bracket.with_match(dataclasses.replace(saved, high=current.high, low=current.low))
-    return bracket
+    return _settle(bracket, stored)
 
 
 def final_places(bracket: Bracket) -> dict[int, int]:
-    """Places 1…size of the knockout players, once every match is decided (no ties, no gaps)."""
+    """Places 1…n of the knockout players, once every match is decided (no ties, no gaps)."""
     if not bracket.is_complete:
         raise UserError("淘汰赛尚未全部结束，不能排出名次", "the knockout is not finished yet")
     places: dict[int, int] = {}
     eliminated: list[int] = []
     for plan, m in zip(bracket.plans, bracket.matches, strict=True):
-        res = match_result(m, bracket.rules)
+        res = match_result(m, bracket.ladder_of(m.code))
         assert res is not None
         eliminated.extend(res.eliminated)
         if plan.winner_place is not None and res.winner is not None:
@@ -623,9 +964,9 @@ def final_places(bracket: Bracket) -> dict[int, int]:
     for block in bracket.standing_blocks:
         present = [p for p in (_resolve(bracket, s) for s in block.sources) if p is not None]
         for offset, no in enumerate(sorted(present, key=bracket.seed_rank)):
-            places[no] = block.first_place + offset
-    ordered = sorted(places, key=lambda no: places[no])
-    ordered += sorted(eliminated, key=bracket.seed_rank)
+            places.setdefault(no, block.first_place + offset)
+    ordered = sorted(places, key=lambda no: (places[no], bracket.seed_rank(no)))
+    ordered += sorted((no for no in eliminated if no not in places), key=bracket.seed_rank)
     return {no: place for place, no in enumerate(ordered, start=1)}
 
 
@@ -658,22 +999,37 @@ def final_ranking(
     return {no: place for place, no in enumerate((n for n in ordered if n not in gone), start=1)}
 
 
-# --------------------------------------------------------------------------- layout and progression
+# --------------------------------------------------------------------------- layout
 
 
-def _layout(
-    size: int, split_round: int, placement: PlacementRule
+def _number_boards(plans: list[MatchPlan]) -> tuple[MatchPlan, ...]:
+    plans.sort(key=lambda p: p.round_number)  # stable: main bracket first, then places in order
+    boards: dict[int, int] = {}
+    numbered = []
+    for p in plans:
+        boards[p.round_number] = boards.get(p.round_number, 0) + 1
+        numbered.append(dataclasses.replace(p, board=boards[p.round_number]))
+    return tuple(numbered)
+
+
+def _single_layout(
+    entrants: int, split_round: int, placement: PlacementRule, qualifier: bool
 ) -> tuple[tuple[MatchPlan, ...], tuple[StandingBlock, ...]]:
     plans: list[MatchPlan] = []
     blocks: list[StandingBlock] = []
+    size = 1 << knockout_depth(entrants)
 
     def block(slots: list[int | Feed], first: int, depth: int) -> None:
         m = len(slots)
-        main_or_third = first == 1 or (first == 3 and m == 2)
-        if placement is PlacementRule.STANDING and not main_or_third:
+        third = first == 3 and m == 2
+        by_standing = (placement is PlacementRule.STANDING and first != 1 and not third) or (
+            placement is PlacementRule.ROUND_LOST and first != 1
+        )
+        if by_standing:
             blocks.append(StandingBlock(first, tuple(slots)))
             return
         codes = [_code(m, first, i) for i in range(1, m // 2 + 1)]
+        is_qualifier = qualifier and depth == 0 and first == 1 and size > entrants
         for i, code in enumerate(codes):
             places = (first, first + 1) if m == 2 else (None, None)
             plans.append(
@@ -682,32 +1038,180 @@ def _layout(
                     round_number=split_round + depth + 1,
                     board=0,
                     sources=(slots[i], slots[m - 1 - i]),
-                    title_zh=_title_zh(m, first, i + 1),
+                    title_zh=f"资格赛第{i + 1}场" if is_qualifier else _title_zh(m, first, i + 1),
                     winner_place=places[0],
                     loser_place=places[1],
-                    title_en=_title_en(m, first, i + 1),
+                    title_en=f"qualifier {i + 1}" if is_qualifier else _title_en(m, first, i + 1),
+                    scopes=_scopes(m, first),
                 )
             )
         if m > 2:
-            block([Feed(c, Outcome.WINNER) for c in codes], first, depth + 1)
-            block([Feed(c, Outcome.LOSER) for c in codes], first + m // 2, depth + 1)
+            names = [f"资格赛第{i + 1}场" if is_qualifier else "" for i in range(len(codes))]
+            block([Feed(c, Outcome.WINNER, t) for c, t in zip(codes, names, strict=True)], first, depth + 1)
+            block(
+                [Feed(c, Outcome.LOSER, t) for c, t in zip(codes, names, strict=True)],
+                first + m // 2,
+                depth + 1,
+            )
 
     block(list(range(1, size + 1)), 1, 0)
-    plans.sort(key=lambda p: p.round_number)  # stable: main bracket first, then places in order
-    boards: dict[int, int] = {}
-    numbered = []
-    for p in plans:
-        boards[p.round_number] = boards.get(p.round_number, 0) + 1
-        numbered.append(dataclasses.replace(p, board=boards[p.round_number]))
-    return tuple(numbered), tuple(blocks)
+    return _number_boards(plans), tuple(blocks)
+
+
+def _scopes(m: int, first: int) -> tuple[MatchScope, ...]:
+    if first == 1:
+        extra = {2: (MatchScope.FINAL,), 4: (MatchScope.SEMI_FINAL,), 8: (MatchScope.QUARTER_FINAL,)}
+        return (MatchScope.ALL, *extra.get(m, ()))
+    if first == 3 and m == 2:
+        return (MatchScope.ALL, MatchScope.THIRD_PLACE)
+    return (MatchScope.ALL, MatchScope.PLACEMENT)
+
+
+def _double_layout(
+    entrants: int, split_round: int, reset: bool
+) -> tuple[tuple[MatchPlan, ...], tuple[StandingBlock, ...]]:
+    """Winners' bracket ``W{r}_{i}``, losers' bracket ``L{j}_{i}``, grand final ``GF`` (and ``GF2``).
+
+    The winners' round r is played in stage round r, the losers' round j in stage round j + 1, the grand
+    final after both.
+    """
+    k = knockout_depth(entrants)
+    size = 1 << k
+    plans: list[MatchPlan] = []
+    w_codes: list[list[str]] = []
+    slots: list[int | Feed] = list(range(1, size + 1))
+    for r in range(1, k + 1):
+        m = len(slots)
+        codes = [f"W{r}_{i}" for i in range(1, m // 2 + 1)]
+        for i, code in enumerate(codes):
+            final = r == k
+            plans.append(
+                MatchPlan(
+                    code,
+                    split_round + r,
+                    0,
+                    (slots[i], slots[m - 1 - i]),
+                    "胜者组决赛" if final else f"胜者组第{r}轮第{i + 1}场",
+                    title_en="winners' final" if final else f"winners' round {r}, match {i + 1}",
+                    scopes=(MatchScope.ALL, MatchScope.WINNERS),
+                    side="W",
+                )
+            )
+        w_codes.append(codes)
+        slots = [Feed(c, Outcome.WINNER) for c in codes]
+    blocks_from_bottom: list[tuple[Feed, ...]] = []
+    lb_last: list[str] = []
+    if k >= 2:
+        previous: list[str] = []
+        last_round = 2 * (k - 1)
+        for j in range(1, last_round + 1):
+            if j == 1:
+                losers = [Feed(c, Outcome.LOSER) for c in w_codes[0]]
+                pairs = [(losers[2 * i], losers[2 * i + 1]) for i in range(len(losers) // 2)]
+            elif j % 2 == 0:
+                t = j // 2
+                drop = [Feed(c, Outcome.LOSER) for c in w_codes[t]]
+                if t % 2 == 1:
+                    drop.reverse()
+                pairs = [(Feed(c, Outcome.WINNER), drop[i]) for i, c in enumerate(previous)]
+            else:
+                winners = [Feed(c, Outcome.WINNER) for c in previous]
+                pairs = [(winners[2 * i], winners[2 * i + 1]) for i in range(len(winners) // 2)]
+            codes = [f"L{j}_{i}" for i in range(1, len(pairs) + 1)]
+            for i, (code, pair) in enumerate(zip(codes, pairs, strict=True)):
+                final = j == last_round
+                plans.append(
+                    MatchPlan(
+                        code,
+                        split_round + j + 1,
+                        0,
+                        pair,
+                        "败者组决赛" if final else f"败者组第{j}轮第{i + 1}场",
+                        title_en="losers' final" if final else f"losers' round {j}, match {i + 1}",
+                        scopes=(MatchScope.ALL, MatchScope.LOSERS),
+                        side="L",
+                    )
+                )
+            blocks_from_bottom.append(tuple(Feed(c, Outcome.LOSER) for c in codes))
+            previous = codes
+        lb_last = previous
+    gf_round = split_round + 2 * k
+    lb_champion: int | Feed = (
+        Feed(lb_last[0], Outcome.WINNER) if lb_last else Feed(w_codes[-1][0], Outcome.LOSER)
+    )
+    plans.append(
+        MatchPlan(
+            "GF",
+            gf_round,
+            0,
+            (Feed(w_codes[-1][0], Outcome.WINNER), lb_champion),
+            "总决赛",
+            None if reset else 1,
+            None if reset else 2,
+            "grand final",
+            (MatchScope.ALL, MatchScope.GRAND_FINAL, MatchScope.FINAL),
+            "G",
+        )
+    )
+    if reset:
+        plans.append(
+            MatchPlan(
+                "GF2",
+                gf_round + 1,
+                0,
+                (Feed("GF", Outcome.WINNER), Feed("GF", Outcome.LOSER)),
+                "总决赛加赛",
+                1,
+                2,
+                "grand final reset",
+                (MatchScope.ALL, MatchScope.GRAND_FINAL, MatchScope.FINAL),
+                "G",
+                reset_of="GF",
+            )
+        )
+    blocks: list[StandingBlock] = []
+    place = 3
+    for feeds in reversed(blocks_from_bottom):
+        blocks.append(StandingBlock(place, feeds))
+        place += len(feeds)
+    return _number_boards(plans), tuple(blocks)
+
+
+_MAIN_NAMES = {
+    2: "决赛",
+    4: "半决赛",
+    8: "1/4决赛",
+    16: "1/8决赛",
+    32: "1/16决赛",
+    64: "1/32决赛",
+    128: "1/64决赛",
+}
+_MAIN_LONG = {
+    4: "半决赛",
+    8: "四分之一决赛",
+    16: "八分之一决赛",
+    32: "十六分之一决赛",
+    64: "三十二分之一决赛",
+    128: "六十四分之一决赛",
+}
+_MAIN_EN = {
+    4: "semi-final",
+    8: "quarter-final",
+    16: "round of 16",
+    32: "round of 32",
+    64: "round of 64",
+    128: "round of 128",
+}
 
 
 def _code(m: int, first: int, i: int) -> str:
     if first == 1:
-        return {16: f"R16_{i}", 8: f"QF{i}", 4: f"SF{i}", 2: "F"}[m]
+        return {2: "F", 4: f"SF{i}", 8: f"QF{i}"}.get(m, f"R{m}_{i}")
     if m == 2:
         return "3RD" if first == 3 else f"P{first}"
-    return f"P{first}{'SF' if m == 4 else 'QF'}{i}"
+    if m in (4, 8):
+        return f"P{first}{'SF' if m == 4 else 'QF'}{i}"
+    return f"P{first}R{m}_{i}"
 
 
 _PAIR_PLACES_ZH = {3: "三四", 5: "五六", 7: "七八"}
@@ -718,12 +1222,27 @@ def short_title_zh(code: str) -> str:
 
     >>> [short_title_zh(c) for c in ("QF1", "SF2", "F", "3RD", "P5SF1", "P5", "P9QF3", "R16_4")]
     ['1/4决赛第1场', '半决赛第2场', '决赛', '三四名决赛', '5–8名半决赛第1场', '五六名决赛', '9–16名1/4决赛第3场', '1/8决赛第4场']
+    >>> [short_title_zh(c) for c in ("W2_1", "L3_2", "GF", "GF2", "R32_5", "P17R16_2")]
+    ['胜者组第2轮第1场', '败者组第3轮第2场', '总决赛', '总决赛加赛', '1/16决赛第5场', '17–32名1/8决赛第2场']
     """
     if code == "F":
         return "决赛"
     if code == "3RD":
         return "三四名决赛"
-    for prefix, name in (("R16_", "1/8决赛"), ("QF", "1/4决赛"), ("SF", "半决赛")):
+    if code == "GF":
+        return "总决赛"
+    if code == "GF2":
+        return "总决赛加赛"
+    for prefix, name in (("W", "胜者组"), ("L", "败者组")):
+        body = code[1:]
+        if code.startswith(prefix) and "_" in body and body.replace("_", "").isdigit():
+            r, i = body.split("_")
+            return f"{name}第{r}轮第{i}场"
+    if code.startswith("R") and "_" in code:
+        slots, i = code[1:].split("_")
+        if slots.isdigit() and i.isdigit():
+            return f"{_MAIN_NAMES.get(int(slots), f'{slots}强')}第{i}场"
+    for prefix, name in (("QF", "1/4决赛"), ("SF", "半决赛")):
         if code.startswith(prefix) and code[len(prefix) :].isdigit():
             return f"{name}第{code[len(prefix) :]}场"
     if code.startswith("P"):
@@ -732,72 +1251,116 @@ def short_title_zh(code: str) -> str:
         first, rest = int(body[:digits]), body[digits:]
         if not rest:
             return f"{_PAIR_PLACES_ZH.get(first, f'{first}、{first + 1}')}名决赛"
-        stage, size = ("半决赛", 4) if rest.startswith("SF") else ("1/4决赛", 8)
-        return f"{first}–{first + size - 1}名{stage}第{rest[2:]}场"
+        if rest.startswith("R") and "_" in rest:
+            size_text, number = rest[1:].split("_")
+            block = int(size_text)
+            return f"{first}–{first + block - 1}名{_MAIN_NAMES.get(block, '')}第{number}场"
+        stage, block = ("半决赛", 4) if rest.startswith("SF") else ("1/4决赛", 8)
+        return f"{first}–{first + block - 1}名{stage}第{rest[2:]}场"
     return code
 
 
 def _title_zh(m: int, first: int, i: int) -> str:
     if first == 1:
-        return {16: f"八分之一决赛第{i}场", 8: f"四分之一决赛第{i}场", 4: f"半决赛第{i}场", 2: "决赛"}[m]
+        return "决赛" if m == 2 else f"{_MAIN_LONG[m]}第{i}场"
     if m == 2:
         return f"第{first}、{first + 1}名决赛"
-    stage = "半决赛" if m == 4 else "四分之一决赛"
-    return f"第{first}至{first + m - 1}名{stage}第{i}场"
-
-
-_RESULT_EN = {
-    GameResult.RED_WIN: "Red won",
-    GameResult.BLACK_WIN: "Black won",
-    GameResult.RED_FORFEIT: "Red forfeited",
-    GameResult.BLACK_FORFEIT: "Black forfeited",
-}
+    return f"第{first}至{first + m - 1}名{_MAIN_LONG[m]}第{i}场"
 
 
 def _title_en(m: int, first: int, i: int) -> str:
     if first == 1:
-        return {16: f"round of 16, match {i}", 8: f"quarter-final {i}", 4: f"semi-final {i}", 2: "final"}[m]
+        return "final" if m == 2 else f"{_MAIN_EN[m]} {i}" if m <= 8 else f"{_MAIN_EN[m]}, match {i}"
     if m == 2:
         return f"match for places {first} and {first + 1}"
-    stage = "semi-final" if m == 4 else "quarter-final"
-    return f"places {first}–{first + m - 1}, {stage} {i}"
+    return f"places {first}–{first + m - 1}, {_MAIN_EN[m]} {i}"
 
 
 _UNKNOWN = -1  # a feeder not decided yet (player numbers are ≥ 1; None means a vacant slot)
 
 
-def _resolve(bracket: Bracket, source: int | Feed) -> int | None:
+def _plan_ladder(bracket: Bracket, plan: MatchPlan) -> MatchFormat:
+    if bracket.plan_ladders:
+        return bracket.plan_ladders[bracket._position_of(plan.code)]
+    fitting = [m for m in bracket.ladders if m.scope in plan.scopes]
+    if not fitting:
+        return bracket.rules.match_format
+    return max(fitting, key=lambda m: m.scope.particularity)
+
+
+def _resolve(
+    bracket: Bracket, source: int | Feed, results: Mapping[str, MatchResult | None] | None = None
+) -> int | None:
     """The player in a slot: a number, None for vacant, or _UNKNOWN while the feeder is undecided."""
     if isinstance(source, int):
-        return bracket.seeds[source - 1]
-    res = match_result(bracket.match(source.match), bracket.rules)
+        return bracket.seeds[source - 1] if source <= len(bracket.seeds) else None
+    if results is not None:
+        res = results[source.match]
+    else:
+        res = match_result(bracket.match(source.match), bracket.ladder_of(source.match))
     if res is None:
         return _UNKNOWN
     return res.winner if source.takes is Outcome.WINNER else res.loser
 
 
-def _settle(bracket: Bracket) -> Bracket:
-    """Fill in the players of every match whose feeders are decided (in round order)."""
-    for plan in bracket.plans:
-        current = bracket.match(plan.code)
-        a, b = (_resolve(bracket, s) for s in plan.sources)
-        if _UNKNOWN in (a, b):
-            expected = Match(plan.code, plan.round_number)
-        else:
-            present = sorted((p for p in (a, b) if p is not None), key=bracket.seed_rank)
-            if len(present) == 2:
-                expected = Match(plan.code, plan.round_number, present[0], present[1])
-            else:
-                expected = Match(
-                    plan.code, plan.round_number, present[0] if present else None, None, walkover=True
+def _expected(bracket: Bracket, plan: MatchPlan, results: Mapping[str, MatchResult | None]) -> Match:
+    """What the bracket says a match is now: unknown, a walkover, not needed, or its two players."""
+    a, b = (_resolve(bracket, s, results) for s in plan.sources)
+    if _UNKNOWN in (a, b):
+        return Match(plan.code, plan.round_number)
+    if plan.reset_of:
+        grand = bracket.plan(plan.reset_of)
+        champion = _resolve(bracket, grand.sources[0], results)
+        if a is not None and b is not None and a == champion:  # the unbeaten player won the grand final
+            return Match(plan.code, plan.round_number, a, b, not_needed=True)
+    present = sorted((p for p in (a, b) if p is not None), key=bracket.seed_rank)
+    if len(present) == 2:
+        return Match(plan.code, plan.round_number, present[0], present[1])
+    return Match(plan.code, plan.round_number, present[0] if present else None, None, walkover=True)
+
+
+def _started(m: Match) -> bool:
+    return bool(m.games or m.first_red is not None or m.deciding_red is not None or m.step_reds)
+
+
+def _settle(bracket: Bracket, stored: Mapping[str, Match] | None = None) -> Bracket:
+    """Fill in the players of every match whose feeders are decided, in one pass in round order.
+
+    With ``stored`` (restoring), each stored match state is put in place with the players the bracket
+    gives it, and checked; a stored match that started with other players is refused."""
+    results: dict[str, MatchResult | None] = {}
+    matches: list[Match] = []
+    for i, (plan, current) in enumerate(zip(bracket.plans, bracket.matches, strict=True)):
+        ladder = bracket.plan_ladders[i] if bracket.plan_ladders else _plan_ladder(bracket, plan)
+        expected = _expected(bracket, plan, results)
+        saved = None if stored is None else stored.get(plan.code)
+        if saved is not None:
+            if (saved.high, saved.low) != (expected.high, expected.low) and (
+                saved.games or saved.first_red is not None
+            ):
+                raise UserError(
+                    f"保存的 {plan.code} 对阵与淘汰赛进程不符",
+                    f"stored players of {plan.code} contradict the bracket",
                 )
-        if (current.high, current.low, current.walkover) == (expected.high, expected.low, expected.walkover):
-            continue
-        if current.games or current.first_red is not None or current.deciding_red is not None:
-            raise UserError(
-                f"{plan.code} 已开始（已抽签或已有对局），其前序比赛结果不能再更改",
-                f"match {plan.code} has started; the results feeding it cannot change",
-            )
-        matches = tuple(expected if m.code == plan.code else m for m in bracket.matches)
-        bracket = dataclasses.replace(bracket, matches=matches)
-    return bracket
+            if expected.walkover or expected.not_needed or expected.high is None:
+                current = expected
+            else:
+                current = dataclasses.replace(
+                    saved, high=expected.high, low=expected.low, walkover=False, not_needed=False
+                )
+                check_match(current, ladder)
+        elif (current.high, current.low, current.walkover, current.not_needed) != (
+            expected.high,
+            expected.low,
+            expected.walkover,
+            expected.not_needed,
+        ):
+            if _started(current):
+                raise UserError(
+                    f"{plan.code} 已开始（已抽签或已有对局），其前序比赛结果不能再更改",
+                    f"match {plan.code} has started; the results feeding it cannot change",
+                )
+            current = expected
+        results[plan.code] = match_result(current, ladder)
+        matches.append(current)
+    return dataclasses.replace(bracket, matches=tuple(matches))

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TypeVar
 
+from app.engine.eligibility import Eligibility, broken_rules
 from app.engine.privacy import looks_personal
 from app.engine.regulations import RegistrationRules
 from app.engine.text import NAME_MAX, NOTES_MAX, REGION_MAX, TEAM_MAX, UNIT_MAX, clean_text
@@ -126,6 +127,8 @@ class RegistrationContext:
     id_numbers: frozenset[str] = frozenset()
     entries: int = 0
     override_reason: str = ""
+    eligibility: Mapping[str, Eligibility] = field(default_factory=dict)  # group → who may play in it
+    accepted_outside: bool = False  # an edit of a player already accepted outside the group's conditions
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,8 @@ class CheckedEntry:
     entry: PlayerEntry
     problems: tuple[Problem, ...] = ()
     late: bool = False
+    outside: tuple[str, ...] = ()  # the group's conditions the entry breaks, accepted with a reason
+    outside_refused: tuple[str, ...] = ()  # the conditions it breaks, refused for want of a reason
 
     @property
     def ok(self) -> bool:
@@ -430,6 +435,45 @@ def _check_group(group: str, team: str, context: RegistrationContext, problems: 
         )
 
 
+def _check_eligibility(
+    group: str,
+    entry: PlayerEntry,
+    identity: tuple[str, date | None, Gender | None],
+    texts: dict[str, str],
+    context: RegistrationContext,
+    problems: _Problems,
+) -> tuple[list[str], list[str]]:
+    """The group's conditions of entry: (accepted outside them, refused for them) — each a list of
+    the conditions broken. Outside them is accepted only with the arbiter's reason, or for an edit
+    of a player accepted so before."""
+    id_number, birth, gender = identity
+    rules = context.eligibility.get(group)
+    if rules is None or rules.open:
+        return [], []
+    broken = broken_rules(
+        rules,
+        birth=birth,
+        gender=gender,
+        rating=entry.rating,
+        unit=texts["unit"],
+        team=texts["team"],
+        region=texts["region"],
+        id_number=id_number,
+        first_day=context.rules.first_day_of_play,
+    )
+    if broken and (context.override_reason.strip() or context.accepted_outside):
+        return [zh for zh, _ in broken], []
+    for zh, en in broken:
+        problems.fail(
+            "group",
+            UserError(
+                f"不符合{group}的参赛资格：{zh}；裁判长可注明理由后破例接受",
+                f"outside the conditions of {group}: {en}; the arbiter may accept it with a reason",
+            ),
+        )
+    return [], [zh for zh, _ in broken]
+
+
 def _check_capacity(context: RegistrationContext, problems: _Problems) -> bool:
     """A new entry: room left, and before the deadline (or late with the arbiter's reason: True)."""
     if context.entries >= context.rules.capacity:
@@ -483,6 +527,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
     }
     _check_public_texts(texts, problems)
     _check_group(group, texts["team"], context, problems)
+    outside, refused = _check_eligibility(group, entry, (id_number, birth, gender), texts, context, problems)
     if entry.rating is not None and not 0 < entry.rating <= RATING_MAX:
         problems.fail(
             "rating",
@@ -505,7 +550,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
         birth_date=birth,
         gender=gender,
     )
-    return CheckedEntry(normalised, tuple(problems.found), late)
+    return CheckedEntry(normalised, tuple(problems.found), late, tuple(outside), tuple(refused))
 
 
 @dataclass(frozen=True, slots=True)

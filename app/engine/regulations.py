@@ -15,12 +15,36 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import types
 import typing
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from app.engine.eligibility import Eligibility
+from app.engine.formats import (
+    COMMON_STAGE_KEYS,
+    MAX_KNOCKOUT,
+    MAX_POOLS,
+    MAX_ROUND_ROBIN,
+    STAGE_KEYS,
+    ColourRule,
+    Entrants,
+    MatchFormat,
+    Stage,
+    StageKind,
+    legacy_match_format,
+    legacy_shape,
+    legacy_stages,
+    plan_stages,
+    source_stage,
+    total_rounds,
+)
+from app.engine.formats import DecidingDraw as DecidingDraw  # re-exported: rules modules read them here
+from app.engine.formats import PlacementRule as PlacementRule
+from app.engine.formats import Tiebreak as Tiebreak
+from app.engine.formats import TimeControl as TimeControl
 from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, REGION_MAX, UNIT_MAX, clean_text
 from app.engine.types import Colour, GameResult, UserError
 
@@ -40,52 +64,29 @@ class SeedingOrder(enum.Enum):
     RATING = "rating"  # by rating first, unrated drawn by lot after them
 
 
+class RoundOnePairing(enum.Enum):
+    """How round 1 of a Swiss is paired (the numbers in order of sequence number, or rating)."""
+
+    HALVES = "halves"  # top half against bottom half: 1–n/2+1, 2–n/2+2 … (board 1's colours by lot)
+    HALVES_BY_LOT = (
+        "halves_by_lot"  # the top half's opponents drawn by lot from the bottom half (the rulebook)
+    )
+    ADJACENT = "adjacent"  # neighbours: 1–2, 4–3, 5–6, 8–7 … (board 1 the lower number Red, then alternating)
+
+    @property
+    def zh(self) -> str:
+        return {
+            RoundOnePairing.HALVES: "上半区对下半区（1对n/2+1）",
+            RoundOnePairing.HALVES_BY_LOT: "上下半区抽签配对",
+            RoundOnePairing.ADJACENT: "相邻序号配对（1-2、4-3、5-6…）",
+        }[self]
+
+
 class ScoreGroupOrder(enum.Enum):
     """S3: the order inside a score group."""
 
     SEQUENCE = "sequence"
     TIEBREAKS = "tiebreaks"
-
-
-class Tiebreak(enum.Enum):
-    """One link of the individual ranking chain after 积分 (docs/rules.md §6)."""
-
-    OPPONENT_SCORE = "opponent_score"  # 对手分
-    WINS = "wins"  # 胜局
-    VIOLATIONS = "violations"  # 犯规, fewer first
-    BLACK_GAMES = "black_games"  # 后走局数
-    BLACK_WINS = "black_wins"  # 后走胜局
-    PROGRESSIVE = "progressive"  # 累进分
-    PREVIOUS_ROUNDS = "previous_rounds"  # 比较前一轮成绩，直至区分
-
-    @property
-    def zh(self) -> str:
-        return _TIEBREAK_ZH[self.value]
-
-
-_TIEBREAK_ZH = {
-    "opponent_score": "对手分",
-    "wins": "胜局",
-    "violations": "犯规",
-    "black_games": "后走局数",
-    "black_wins": "后走胜局",
-    "progressive": "累进分",
-    "previous_rounds": "前轮成绩",
-}
-
-
-class DecidingDraw(enum.Enum):
-    """What a drawn deciding game (附加赛) means."""
-
-    BLACK_WINS = "black_wins"  # 和棋黑胜 (2020 rules art. 30)
-    REPEAT = "repeat"  # repeat with colours swapped until decisive
-
-
-class PlacementRule(enum.Enum):
-    """How knockout places 5–8 are decided."""
-
-    BRACKET = "bracket"  # quarter-final losers play a small bracket
-    STANDING = "standing"  # by standing after the Swiss stage
 
 
 class DisqualifiedGames(enum.Enum):
@@ -100,21 +101,6 @@ class ShortDrawViolation(enum.Enum):
 
     BOTH = "both"
     BLACK_ONLY = "black_only"
-
-
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    minutes: int
-    increment_seconds: int
-
-    @property
-    def label(self) -> str:
-        """``20′+10″`` as printed on table cards."""
-        return f"{self.minutes}′+{self.increment_seconds}″"
-
-    @property
-    def label_zh(self) -> str:
-        return f"每方{self.minutes}分钟，每步加{self.increment_seconds}秒"
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +135,7 @@ class Points:
         raise AssertionError(result)  # pragma: no cover
 
 
-MAX_ROUNDS = 30
+MAX_ROUNDS = 60  # a double round robin of 24 takes 46
 MAX_GROUPS = 20
 MAX_POINTS = 100
 MAX_CAPACITY = 100_000
@@ -159,13 +145,96 @@ MAX_SETTING_INT = 2**53  # any whole-number setting (stored as JSON, read by eve
 
 @dataclass(frozen=True, slots=True)
 class GroupFormat:
-    """A group (组别) and its format (docs/rules.md §1)."""
+    """A group (组别) and its format: the stages it runs (docs/rules.md §1, :mod:`app.engine.formats`).
+
+    The default is the 2024 event's: 8 Swiss rounds, then the top 8 play a knockout while the others
+    continue the Swiss for 3 rounds. Old regulation files give ``rounds``, ``swiss_rounds`` and
+    ``knockout_size`` instead of ``stages``; they are read as :func:`legacy_group` (see
+    :func:`regulations_from_dict`).
+    """
 
     name: str
     teams: bool = True
-    rounds: int = 11
-    swiss_rounds: int = 8  # Swiss rounds before the split
-    knockout_size: int = 8  # 0 = pure Swiss
+    stages: tuple[Stage, ...] = legacy_stages(11, 8, 8)
+    eligibility: Eligibility = Eligibility()  # who may play in the group (参赛资格); open by default
+
+    @property
+    def legacy(self) -> tuple[int, int, int] | None:
+        """(rounds, swiss_rounds, knockout_size) when the format is a Swiss with or without a top-N
+        knockout (the format of old files and of the settings' simple table), else None."""
+        return legacy_shape(self.stages)
+
+    @property
+    def knockout_size(self) -> int:
+        """The size of a top-N knockout after a Swiss stage (0 = none)."""
+        shape = self.legacy
+        return shape[2] if shape else 0
+
+    @property
+    def swiss_rounds(self) -> int:
+        """The Swiss rounds before a top-N knockout (the split), or all of them."""
+        shape = self.legacy
+        return shape[1] if shape else 0
+
+    @property
+    def rounds(self) -> int:
+        """The group's rounds as far as the regulation alone says; a stage whose length depends on its
+        entrants (a round robin, a stand-alone knockout) counts its largest possible length here — the
+        services know the real number once the entrants are (:func:`app.engine.formats.plan_stages`)."""
+        exact = total_rounds(plan_stages(self.stages))
+        if exact is not None:
+            return exact
+        bound = total_rounds(plan_stages(self.stages, MAX_ROUND_ROBIN * MAX_POOLS))
+        return bound if bound is not None else MAX_ROUNDS
+
+    @property
+    def first_swiss_rounds(self) -> int:
+        """The rounds 1 … n that only a Swiss of every player plays (the command line's fast pairing
+        handles those), or 0 when the first stage is something else."""
+        first = self.stages[0]
+        if first.kind is not StageKind.SWISS or first.round_robin_up_to:
+            return 0
+        plans = plan_stages(self.stages)
+        others = [p.first_round for p in plans[1:] if p.first_round]
+        return min([first.rounds, *(f - 1 for f in others)])
+
+    def describe_zh(self) -> str:
+        return "；".join(f"第{i + 1}阶段 {s.describe_zh()}" for i, s in enumerate(self.stages))
+
+
+def legacy_group(
+    name: str, teams: bool = True, rounds: int = 11, swiss_rounds: int = 8, knockout_size: int = 8
+) -> GroupFormat:
+    """A group in the old terms: ``rounds`` in all, a knockout of the top ``knockout_size`` (0 = none)
+    after ``swiss_rounds``, the others continuing the Swiss alongside it.
+
+    >>> legacy_group("甲组", rounds=7, swiss_rounds=7, knockout_size=0).rounds
+    7
+    """
+    _check_legacy(name, rounds, swiss_rounds, knockout_size)
+    return GroupFormat(name, teams, legacy_stages(rounds, swiss_rounds, knockout_size))
+
+
+def _check_legacy(name: str, rounds: int, swiss_rounds: int, knockout_size: int) -> None:
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise UserError(f"{name}：轮次数必须在 1–{MAX_ROUNDS} 之间", f"{name}: rounds must be 1-{MAX_ROUNDS}")
+    if knockout_size and not 2 <= knockout_size <= MAX_KNOCKOUT:
+        raise UserError(
+            f"{name}：淘汰赛人数只能是 0（不设淘汰赛）或 2–{MAX_KNOCKOUT}",
+            f"{name}: knockout size must be 0 (none) or 2-{MAX_KNOCKOUT}",
+        )
+    if knockout_size and not 1 <= swiss_rounds < rounds:
+        raise UserError(
+            f"{name}：分段前的积分编排轮次必须在 1 到 {rounds - 1} 之间",
+            f"{name}: Swiss rounds before the split must be between 1 and {rounds - 1}",
+        )
+    if knockout_size:
+        stage_rounds = (knockout_size - 1).bit_length()
+        if rounds - swiss_rounds < stage_rounds:
+            raise UserError(
+                f"{name}：{knockout_size} 人淘汰赛需要 {stage_rounds} 轮",
+                f"{name}: a knockout of {knockout_size} needs {stage_rounds} rounds",
+            )
 
 
 class LateEntryPoints(enum.Enum):
@@ -226,6 +295,9 @@ class PairingRules:
     late_entry_bye_compensation: bool = False  # late entries start with 0 points
     late_entry_points: LateEntryPoints = LateEntryPoints.BYE  # per missed round, when compensated
     avoidances: tuple[AvoidanceRule, ...] = ()  # 同单位 / 同地区 回避 beyond the team rule (H2)
+    round_one: RoundOnePairing = RoundOnePairing.HALVES
+    colour_run_limit: int = 2  # H3: at most this many games of one colour in a row (a league may allow 3)
+    colour_difference_limit: int = 2  # H3: |red − black| at most this
 
     def late_entry_round_points(self, points: Points) -> int:
         """The points a late entry gets for each round paired before they entered (0 without compensation).
@@ -264,6 +336,11 @@ class KnockoutRules:
     deciding: TimeControl = TimeControl(5, 3)
     deciding_draw: DecidingDraw = DecidingDraw.BLACK_WINS
     placement: PlacementRule = PlacementRule.BRACKET
+
+    @property
+    def match_format(self) -> MatchFormat:
+        """The ladder of every knockout match unless a stage sets its own (slow, rapid, deciding)."""
+        return legacy_match_format(self.slow, self.rapid, self.deciding, self.deciding_draw)
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +433,7 @@ class DisciplineRules:
     disqualified_games: DisqualifiedGames = DisqualifiedGames.STAND
     no_draw_offer_before_move: int = 25
     natural_limit_moves: int = 40  # 自然限着, checking moves not counted
+    forfeits_withdrawn_unranked: bool = False  # withdrawn for consecutive forfeits: no place in the ranking
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,41 +518,15 @@ class Regulations:
                 raise UserError(
                     f"组别名称“{g.name}”前后有多余空白", f"group name {g.name!r} has extra white space"
                 )
-            if not 1 <= g.rounds <= MAX_ROUNDS:
-                raise UserError(
-                    f"{g.name}：轮次数必须在 1–{MAX_ROUNDS} 之间", f"{g.name}: rounds must be 1-{MAX_ROUNDS}"
-                )
-            if g.knockout_size not in (0, 4, 8, 16):
-                raise UserError(
-                    f"{g.name}：淘汰赛人数只能是 0、4、8 或 16",
-                    f"{g.name}: knockout size must be 0, 4, 8 or 16",
-                )
-            if g.knockout_size and not 1 <= g.swiss_rounds < g.rounds:
-                raise UserError(
-                    f"{g.name}：分段前的积分编排轮次必须在 1 到 {g.rounds - 1} 之间",
-                    f"{g.name}: Swiss rounds before the split must be between 1 and {g.rounds - 1}",
-                )
-            if g.knockout_size:
-                stage_rounds = g.knockout_size.bit_length() - 1
-                if g.rounds - g.swiss_rounds < stage_rounds:
-                    raise UserError(
-                        f"{g.name}：{g.knockout_size} 人淘汰赛需要 {stage_rounds} 轮",
-                        f"{g.name}: a knockout of {g.knockout_size} needs {stage_rounds} rounds",
-                    )
-        chain = self.tiebreaks.chain
-        if not chain:
+            _validate_stages(g)
+            _validate_eligibility(g)
+        if not self.tiebreaks.chain:
             raise _bad(
                 "tiebreaks.chain",
                 "为空：至少要有一项名次区分办法（所有名次均不并列）",
                 "is empty: at least one tiebreak is needed (no two players share a place)",
             )
-        if len(set(chain)) != len(chain):
-            raise UserError("名次区分办法中有重复项", "the tiebreak chain repeats a criterion")
-        if Tiebreak.PREVIOUS_ROUNDS in chain and chain[-1] is not Tiebreak.PREVIOUS_ROUNDS:
-            raise UserError(
-                "“比较前一轮成绩”只能放在名次区分办法的最后",
-                "'previous rounds' must be the last tiebreak",
-            )
+        _validate_chain(self.tiebreaks.chain, "名次区分办法", "the tiebreak chain")
         for t in self.prizes:
             if t.group not in names:
                 raise UserError(
@@ -494,6 +546,16 @@ class Regulations:
                     f"{rule.basis.zh}回避的轮次范围无效（第{rule.from_round}轮至第{rule.to_round}轮）",
                     f"{rule.basis.value} avoidance: invalid rounds {rule.from_round}-{rule.to_round}",
                 )
+        if not 1 <= self.pairing.colour_run_limit <= 10:
+            raise UserError(
+                "连续同色局数上限 pairing.colour_run_limit 应在 1–10 之间",
+                "pairing.colour_run_limit must be 1-10",
+            )
+        if not 1 <= self.pairing.colour_difference_limit <= 10:
+            raise UserError(
+                "先后手差上限 pairing.colour_difference_limit 应在 1–10 之间",
+                "pairing.colour_difference_limit must be 1-10",
+            )
         if self.team.min_members < 1 or self.team.counted_members < 1:
             raise UserError("团体计分人数必须至少为 1", "team counting needs at least one member")
         if self.team.counted_members > self.team.min_members:
@@ -538,6 +600,148 @@ class Regulations:
     def round_time(self, number: int) -> RoundTime | None:
         """The announced start of round ``number``, if the schedule has it."""
         return next((t for t in self.schedule if t.round == number), None)
+
+
+def _validate_eligibility(g: GroupFormat) -> None:
+    e = g.eligibility
+    where_zh, where_en = f"{g.name}的参赛资格", f"{g.name}: eligibility"
+    if e.born_from and e.born_to and e.born_from > e.born_to:
+        raise UserError(f"{where_zh}：出生日期范围的起点晚于终点", f"{where_en}: born_from is after born_to")
+    for value, key in ((e.min_age, "min_age"), (e.max_age, "max_age")):
+        if not 0 <= value <= 120:
+            raise UserError(f"{where_zh}：{key} 应在 0–120 之间", f"{where_en}: {key} must be 0-120")
+    if e.min_age and e.max_age and e.min_age > e.max_age:
+        raise UserError(f"{where_zh}：最小年龄大于最大年龄", f"{where_en}: min_age is above max_age")
+    for value, key in ((e.min_rating, "min_rating"), (e.max_rating, "max_rating")):
+        if not 0 <= value <= 9999:
+            raise UserError(f"{where_zh}：{key} 应在 0–9999 之间", f"{where_en}: {key} must be 0-9999")
+    if e.min_rating and e.max_rating and e.min_rating > e.max_rating:
+        raise UserError(f"{where_zh}：等级分下限高于上限", f"{where_en}: min_rating is above max_rating")
+    lists: list[tuple[tuple[str, ...], int, str, str]] = [
+        (e.regions, REGION_MAX, "地区", "region"),
+        (e.units, UNIT_MAX, "单位", "unit"),
+    ]
+    for values, limit, zh, en in lists:
+        if len(values) > MAX_CAPACITY:
+            raise UserError(f"{where_zh}：{zh}过多", f"{where_en}: too many {en}s")
+        for text in values:
+            if clean_text(text, f"{where_zh}的{zh}", f"{where_en}: the {en}", limit, required=True) != text:
+                raise UserError(
+                    f"{where_zh}：{zh}“{text}”前后有多余空白",
+                    f"{where_en}: the {en} {text!r} has extra white space",
+                )
+
+
+def _validate_chain(chain: tuple[Tiebreak, ...], zh: str, en: str) -> None:
+    if len(set(chain)) != len(chain):
+        raise UserError(f"{zh}中有重复项", f"{en} repeats a criterion")
+    expanding = [t for t in chain if t.expands]
+    if len(expanding) > 1:
+        raise UserError(
+            f"{zh}中“{expanding[0].zh}”与“{expanding[1].zh}”只能选一",
+            f"{en}: {expanding[0].en} and {expanding[1].en} exclude each other",
+        )
+    if expanding and chain[-1] is not expanding[0]:
+        raise UserError(
+            f"“比较前一轮成绩”只能放在{zh}的最后"
+            if expanding[0] is Tiebreak.PREVIOUS_ROUNDS
+            else f"“{expanding[0].zh}”只能放在{zh}的最后",
+            f"'{expanding[0].en}' must be the last tiebreak",
+        )
+
+
+def _validate_stages(g: GroupFormat) -> None:
+    """Raise :class:`UserError` naming the stage and setting of a group's format that cannot work."""
+    if not g.stages:
+        raise UserError(f"{g.name}：赛制至少要有一个阶段", f"{g.name}: the format needs at least one stage")
+    if len(g.stages) > 8:
+        raise UserError(f"{g.name}：赛制最多 8 个阶段", f"{g.name}: at most 8 stages")
+    knockouts = 0
+    for i, st in enumerate(g.stages):
+        where_zh, where_en = (
+            f"{g.name}第{i + 1}阶段（{st.kind.zh}）",
+            f"{g.name} stage {i + 1} ({st.kind.value})",
+        )
+
+        def bad(zh: str, en: str, where_zh: str = where_zh, where_en: str = where_en) -> UserError:
+            return UserError(f"{where_zh}：{zh}", f"{where_en}: {en}")
+
+        clean_text(st.name, f"{where_zh}的名称", f"{where_en}: the name", GROUP_NAME_MAX)
+        if i == 0 and (st.entrants is not Entrants.ALL or st.alongside):
+            raise bad("第一阶段由全部棋手参加，不能与前一阶段同时进行", "the first stage takes everyone")
+        if i > 0 and st.entrants is Entrants.ALL:
+            raise bad("只有第一阶段由全部棋手参加", "only the first stage takes everyone")
+        if st.entrants in (Entrants.TOP, Entrants.POOL_TOP) and not 1 <= st.count <= MAX_KNOCKOUT:
+            raise bad(f"参加人数 count 应在 1–{MAX_KNOCKOUT} 之间", f"count must be 1-{MAX_KNOCKOUT}")
+        if st.entrants is Entrants.ALL and st.count:
+            raise bad("全部棋手参加的阶段不用 count", "count does not apply to a stage of everyone")
+        if st.entrants is Entrants.POOL_TOP:
+            source = source_stage(g.stages, i)
+            if source < 0 or g.stages[source].kind is not StageKind.ROUND_ROBIN:
+                raise bad("“各小组前 N 名”须接在分组循环之后", "pool_top must follow a round robin")
+        if st.entrants is Entrants.REST and not any(
+            o.entrants is Entrants.TOP and source_stage(g.stages, j) == source_stage(g.stages, i)
+            for j, o in enumerate(g.stages)
+            if j != i
+        ):
+            raise bad("“其余棋手”须有另一阶段取前 N 名", "rest needs another stage taking the top")
+        if st.kind is StageKind.SWISS:
+            if not 1 <= st.rounds <= MAX_ROUNDS:
+                raise bad(f"积分编排轮次 rounds 应在 1–{MAX_ROUNDS} 之间", f"rounds must be 1-{MAX_ROUNDS}")
+            if st.round_robin_up_to and not 3 <= st.round_robin_up_to <= MAX_ROUND_ROBIN:
+                raise bad(
+                    f"round_robin_up_to 应为 0 或 3–{MAX_ROUND_ROBIN}",
+                    f"round_robin_up_to must be 0 or 3-{MAX_ROUND_ROBIN}",
+                )
+        if st.kind is StageKind.ROUND_ROBIN:
+            if not 1 <= st.cycles <= 4:
+                raise bad("循环次数 cycles 应在 1–4 之间", "cycles must be 1-4")
+            if not 1 <= st.pools <= MAX_POOLS:
+                raise bad(f"小组数 pools 应在 1–{MAX_POOLS} 之间", f"pools must be 1-{MAX_POOLS}")
+            if st.entrants is Entrants.TOP and st.count > MAX_ROUND_ROBIN * st.pools:
+                raise bad(
+                    f"每个循环组最多 {MAX_ROUND_ROBIN} 人", f"at most {MAX_ROUND_ROBIN} per round-robin table"
+                )
+        if st.kind is StageKind.KNOCKOUT:
+            knockouts += 1
+            if st.entrants is Entrants.TOP and st.count < 2:
+                raise bad("淘汰赛至少 2 人", "a knockout needs at least 2 players")
+            scopes = [m.scope for m in st.matches]
+            if len(set(scopes)) != len(scopes):
+                raise bad("同一类比赛的赛制重复", "a match scope is given twice")
+            for m in st.matches:
+                _validate_match(m, bad)
+        _validate_chain(st.tiebreaks, f"{where_zh}的名次区分办法", f"{where_en}: the tiebreaks")
+    if knockouts > 1:
+        raise UserError(f"{g.name}：一个组别最多一个淘汰赛阶段", f"{g.name}: at most one knockout stage")
+    total = total_rounds(plan_stages(g.stages))
+    if total is not None and total > MAX_ROUNDS:
+        raise UserError(
+            f"{g.name}：全部阶段共 {total} 轮，超过 {MAX_ROUNDS} 轮",
+            f"{g.name}: {total} rounds, over {MAX_ROUNDS}",
+        )
+
+
+def _validate_match(m: MatchFormat, bad: typing.Callable[[str, str], UserError]) -> None:
+    what = m.scope.zh
+    if not m.steps:
+        raise bad(f"{what}的赛制至少要有一个阶段（steps）", f"the {m.scope.value} match needs steps")
+    if len(m.steps) > 12:
+        raise bad(f"{what}的赛制最多 12 个阶段", f"the {m.scope.value} match has too many steps")
+    for k, step in enumerate(m.steps):
+        if not 1 <= step.games <= 8:
+            raise bad(f"{what}第{k + 1}阶段的局数应在 1–8 之间", f"{m.scope.value} step {k + 1}: games 1-8")
+        tc = step.time
+        if not (0 < tc.minutes <= 600 and 0 <= tc.increment_seconds <= 600 and 0 <= tc.black_minutes <= 600):
+            raise bad(f"{what}第{k + 1}阶段的用时无效", f"{m.scope.value} step {k + 1}: invalid time control")
+    if m.steps[-1].games != 1:
+        raise bad(
+            f"{what}的最后一个阶段须为一局决胜局", f"the last step of the {m.scope.value} match is one game"
+        )
+    if m.steps[0].colours is ColourRule.SWAP:
+        raise bad(
+            f"{what}第一局的先后手不能是“换先”", f"the first game of the {m.scope.value} match cannot swap"
+        )
 
 
 def check_public_texts(reg: Regulations) -> None:
@@ -672,8 +876,8 @@ TIANSHUI_2024 = Regulations(
     end_date=date(2024, 7, 28),
     venue="麦积区道北体育馆",
     groups=(
-        GroupFormat(name=_OPEN, teams=True, rounds=11, swiss_rounds=8, knockout_size=8),
-        GroupFormat(name=_LOCAL, teams=False, rounds=11, swiss_rounds=8, knockout_size=8),
+        legacy_group(_OPEN, teams=True, rounds=11, swiss_rounds=8, knockout_size=8),
+        legacy_group(_LOCAL, teams=False, rounds=11, swiss_rounds=8, knockout_size=8),
     ),
     prizes=(
         PrizeTable(
@@ -737,7 +941,13 @@ def regulations_to_dict(reg: Regulations) -> dict[str, Any]:
 
 
 def regulations_from_dict(data: dict[str, Any]) -> Regulations:
-    """Build and validate regulations; a wrong key or value raises :class:`UserError` naming it."""
+    """Build and validate regulations; a wrong key or value raises :class:`UserError` naming it.
+
+    A group given in the old terms (``rounds``, ``swiss_rounds``, ``knockout_size``; every file written
+    before stages existed) is read as the same stages (:func:`legacy_group`); a stage key that belongs to
+    another kind of stage is named.
+    """
+    data = _with_stages(data)
     reg = _from_plain(Regulations, data, "regulations")
     assert isinstance(reg, Regulations)
     reg.validate()
@@ -789,9 +999,97 @@ def regulations_from_toml(text: str) -> Regulations:
     return regulations_from_dict(parse_toml(text))
 
 
+_LEGACY_GROUP_KEYS = ("rounds", "swiss_rounds", "knockout_size")
+
+
+def _with_stages(data: dict[str, Any]) -> dict[str, Any]:
+    """The dict with every group in stage terms: old keys converted, stage keys checked against the kind."""
+    groups = data.get("groups")
+    if not isinstance(groups, list):
+        return data
+    out = []
+    for i, group in enumerate(groups):
+        where = f"regulations.groups[{i}]"
+        if not isinstance(group, dict):
+            out.append(group)
+            continue
+        group = dict(group)
+        legacy = {k: group.pop(k) for k in _LEGACY_GROUP_KEYS if k in group}
+        if legacy and "stages" in group:
+            key = next(iter(legacy))
+            raise _bad(
+                f"{where}.{key}",
+                "与 stages 不能同时出现（旧格式的轮次设置已由 stages 取代）",
+                "cannot be given together with stages (the old format keys are replaced by stages)",
+            )
+        if legacy or "stages" not in group:
+            values = {
+                k: _from_plain(int, legacy.get(k, d), f"{where}.{k}")
+                for k, d in zip(_LEGACY_GROUP_KEYS, (11, 8, 8), strict=True)
+            }
+            name = str(group.get("name", ""))
+            _check_legacy(name, values["rounds"], values["swiss_rounds"], values["knockout_size"])
+            group["stages"] = _to_plain(
+                legacy_stages(values["rounds"], values["swiss_rounds"], values["knockout_size"])
+            )
+        elif isinstance(group["stages"], list):
+            for j, stage in enumerate(group["stages"]):
+                _check_stage_keys(stage, f"{where}.stages[{j}]")
+        out.append(group)
+    return {**data, "groups": out}
+
+
+def _check_stage_keys(stage: Any, where: str) -> None:
+    if not isinstance(stage, dict):
+        return
+    if "kind" not in stage:
+        raise _bad(f"{where}.kind", "缺少阶段类型（swiss、round_robin 或 knockout）", "is missing")
+    try:
+        kind = StageKind(stage["kind"])
+    except ValueError:
+        allowed = ", ".join(k.value for k in StageKind)
+        raise _bad(
+            f"{where}.kind", f"的值“{stage['kind']}”无效（可选：{allowed}）", f"is invalid ({allowed})"
+        ) from None
+    for key in stage:
+        if key in STAGE_KEYS[kind]:
+            continue
+        fits = [k.zh for k, keys in STAGE_KEYS.items() if key in keys and key not in COMMON_STAGE_KEYS]
+        if fits:
+            raise _bad(
+                f"{where}.{key}",
+                f"只用于{'、'.join(fits)}阶段，不适用于{kind.zh}阶段",
+                f"belongs to a {' or '.join(k.value for k, keys in STAGE_KEYS.items() if key in keys)} stage, "
+                f"not a {kind.value} stage",
+            )
+        raise _bad(f"{where}.{key}", "是未知的设置项", "is not a known setting")
+
+
+def stages_to_dict(stages: tuple[Stage, ...]) -> list[dict[str, Any]]:
+    """A group's stages as the regulation file writes them (each: its kind and what differs from the
+    defaults)."""
+    return [dict(_to_plain(st)) for st in stages]
+
+
 def _to_plain(value: Any) -> Any:
+    if isinstance(value, Stage):  # the kind and what differs from the defaults: a short, readable stage
+        keys = STAGE_KEYS[value.kind]
+        return {
+            f.name: _to_plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if f.name in keys
+            and getattr(value, f.name) is not None
+            and (f.name == "kind" or getattr(value, f.name) != f.default)
+        }
+    if isinstance(value, GroupFormat) and value.eligibility.open:  # no conditions: no section
+        fields = (f.name for f in dataclasses.fields(value) if f.name != "eligibility")
+        return {name: _to_plain(getattr(value, name)) for name in fields}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _to_plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: _to_plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if getattr(value, f.name) is not None
+        }
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, datetime):
@@ -808,8 +1106,7 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         if not isinstance(value, dict):
             raise _bad(where, "应为一个表", "expected a table")
-        hints = typing.get_type_hints(tp)
-        names = {f.name for f in dataclasses.fields(tp)}
+        hints, names = _fields_of(tp)
         unknown = sorted(set(value) - names)
         if unknown:
             raise _bad(f"{where}.{unknown[0]}", "是未知的设置项", "is not a known setting")
@@ -831,7 +1128,10 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
             raise _bad(where, "应为一个列表", "expected a list")
         return tuple(_from_plain(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
     if origin in (types.UnionType, typing.Union):
-        raise _bad(where, "不支持的类型", "unsupported type")  # pragma: no cover - no optional settings
+        options = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(options) != 1:
+            raise _bad(where, "不支持的类型", "unsupported type")  # pragma: no cover
+        return _from_plain(options[0], value, where)  # an optional setting: absent means None
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         try:
             return tp(value)
@@ -865,6 +1165,12 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
             raise _bad(where, "应为文本", "expected text")
         return value
     raise _bad(where, f"不支持的类型 {tp}", f"unsupported type {tp}")  # pragma: no cover
+
+
+@functools.cache
+def _fields_of(tp: type) -> tuple[dict[str, Any], frozenset[str]]:
+    """A settings dataclass's field types and names (resolved once: reading a regulation is frequent)."""
+    return typing.get_type_hints(tp), frozenset(f.name for f in dataclasses.fields(tp))
 
 
 def _bad(where: str, zh: str, en: str) -> UserError:

@@ -27,6 +27,7 @@ computed for players still tied. :func:`standings` is the one-call entry point f
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import enum
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -90,6 +91,10 @@ class Criterion(enum.Enum):
     BLACK_GAMES = "black_games"
     BLACK_WINS = "black_wins"
     PROGRESSIVE = "progressive"
+    HEAD_TO_HEAD = "head_to_head"  # 直胜: points among the players still tied (a mini-table)
+    SONNEBORN_BERGER = "sonneborn_berger"  # 小分
+    LOT = "lot"  # 抽签
+    DROP_FIRST_ROUNDS = "drop_first_rounds"  # the score without the first round(s)
     SEQUENCE_NUMBER = "sequence_number"
 
     @property
@@ -103,10 +108,12 @@ class Criterion(enum.Enum):
     @property
     def fewer_first(self) -> bool:
         """True for 犯规 and 序号, where the smaller value ranks higher."""
-        return self in (Criterion.VIOLATIONS, Criterion.SEQUENCE_NUMBER)
+        return self in (Criterion.VIOLATIONS, Criterion.SEQUENCE_NUMBER, Criterion.LOT)
 
     @classmethod
     def of(cls, tiebreak: Tiebreak) -> Criterion:
+        if tiebreak is Tiebreak.DROP_FIRST_ROUNDS:
+            return Criterion.DROP_FIRST_ROUNDS
         if tiebreak is Tiebreak.PREVIOUS_ROUNDS:
             raise ValueError("previous rounds is a comparison of earlier rounds, not a criterion")
         return cls(tiebreak.value)
@@ -120,6 +127,10 @@ _CRITERION_ZH = {
     Criterion.BLACK_GAMES: "后走局数",
     Criterion.BLACK_WINS: "后走胜局",
     Criterion.PROGRESSIVE: "累进分",
+    Criterion.HEAD_TO_HEAD: "直胜",
+    Criterion.SONNEBORN_BERGER: "小分",
+    Criterion.LOT: "抽签",
+    Criterion.DROP_FIRST_ROUNDS: "去除前轮得分",
     Criterion.SEQUENCE_NUMBER: "序号",
 }
 
@@ -139,18 +150,23 @@ class Separation:
     upper_value: int
     lower_value: int
     previous_round: bool = False
+    dropped: int = 0  # DROP_FIRST_ROUNDS: the first ``dropped`` rounds were left out
 
     @property
     def code(self) -> str:
         """A short machine form: ``wins``, ``round_6:opponent_score``, ``sequence_number``."""
         if self.previous_round:
             return f"round_{self.after_round}:{self.criterion.value}"
+        if self.dropped:
+            return f"{self.criterion.value}:{self.dropped}"
         return self.criterion.value
 
     @property
     def zh(self) -> str:
         op = "<" if self.criterion.fewer_first else ">"
         text = f"{self.criterion.zh} {self.upper_value} {op} {self.lower_value}"
+        if self.dropped:
+            return f"去除前 {self.dropped} 轮得分后积分 {self.upper_value} {op} {self.lower_value}"
         if self.previous_round:
             return f"前轮比较：第{self.after_round}轮后{text}"
         return text
@@ -159,6 +175,10 @@ class Separation:
     def en(self) -> str:
         op = "<" if self.criterion.fewer_first else ">"
         text = f"{self.criterion.en} {self.upper_value} {op} {self.lower_value}"
+        if self.dropped:
+            return (
+                f"score without the first {self.dropped} round(s) {self.upper_value} {op} {self.lower_value}"
+            )
         if self.previous_round:
             return f"previous rounds: after round {self.after_round}, {text}"
         return text
@@ -180,10 +200,13 @@ class Standing:
     black_wins: int  # 后走胜局
     progressive: int | None  # 累进分, only when in the chain
     separated_by: Separation | None  # from the next player down; None for the last row
+    head_to_head: int | None = None  # 直胜: points against the players tied with him (when in the chain)
+    sonneborn_berger: int | float | None = None  # 小分, in points (x.5 possible), when in the chain
+    lot: int | None = None  # 抽签, when in the chain
 
-    def tiebreak_values(self) -> dict[str, int]:
+    def tiebreak_values(self) -> dict[str, int | float]:
         """Every tiebreak value by its JSON name (累进分 only when it is in the chain)."""
-        values: dict[str, int] = {
+        values: dict[str, int | float] = {
             "opponent_score": self.opponent_score,
             "wins": self.wins,
             "violations": self.violations,
@@ -192,6 +215,10 @@ class Standing:
         }
         if self.progressive is not None:
             values["progressive"] = self.progressive
+        for name in ("head_to_head", "sonneborn_berger", "lot"):
+            value = getattr(self, name)
+            if value is not None:
+                values[name] = value
         return values
 
     def as_dict(self) -> dict[str, Any]:
@@ -218,6 +245,7 @@ class Crosstable:
     counts in their opponents' 对手分 after a later round is their score after ``split_round``.
     ``knockout_black`` adds knockout games played as Black to 后走局数 / 后走胜局 (the caller passes
     them only when the regulation counts them; games of rounds not recorded are ignored).
+    ``lots`` is the tiebreak lot (抽签: no → 1, 2 …) of a stage that drew one.
     """
 
     def __init__(
@@ -230,6 +258,7 @@ class Crosstable:
         knockout_players: Collection[int] = (),
         split_round: int | None = None,
         knockout_black: Iterable[BlackGame] = (),
+        lots: Mapping[int, int] | None = None,
     ) -> None:
         entrants = sorted(players, key=lambda p: p.no)
         self.entrants: tuple[Entrant, ...] = tuple(entrants)
@@ -253,6 +282,8 @@ class Crosstable:
         self._progressive: list[list[int]] = []
         self._byes: list[list[int]] = []
         self._opponents: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (layer, opponent index)
+        self._game_points: list[list[int]] = [[] for _ in range(n)]  # points scored in each of those games
+        self.win_points = points.win
         score, wins, bg, bw, prog, byes = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
         # Per result: red points, black points, red wins, black wins, played over the board.
         effects = {
@@ -287,6 +318,8 @@ class Crosstable:
                 self._opponents[r].append((k, b))
                 self._opponents[b].append((k, r))
                 red_points, black_points, red_won, black_won, over_board = effects[game.result]
+                self._game_points[r].append(red_points)
+                self._game_points[b].append(black_points)
                 score[r] += red_points
                 score[b] += black_points
                 wins[r] += red_won  # forfeit wins included; over-the-board wins: see _over_board_wins
@@ -344,6 +377,8 @@ class Crosstable:
         )
         self._has_split = split_round is not None and bool(self._knockout)
         self._bye_value: dict[int, int] = {}
+        lot_of = lots or {}
+        self._lot = [lot_of.get(p.no, 0) for p in self.entrants]
 
     # ----------------------------------------------------------------- building helpers
 
@@ -428,9 +463,30 @@ class Crosstable:
                 return self._black_wins[k][i]
             case Criterion.PROGRESSIVE:
                 return self._progressive[k][i]
+            case Criterion.SONNEBORN_BERGER:
+                layers, opponents = self._opponent_layers[i], self._opponent_indices[i]
+                count = bisect.bisect_right(layers, k)
+                won = self._game_points[i]
+                return sum(won[g] * self._score_for_opponents(k, opponents[g]) for g in range(count))
+            case Criterion.LOT:
+                return self._lot[i]
             case Criterion.SEQUENCE_NUMBER:
                 return self.entrants[i].no
+            case Criterion.HEAD_TO_HEAD | Criterion.DROP_FIRST_ROUNDS:
+                raise ValueError(f"{criterion.value} depends on more than the player")
         raise AssertionError(criterion)  # pragma: no cover
+
+    def head_to_head(self, i: int, k: int, among: Collection[int]) -> int:
+        """直胜: the points player index ``i`` scored through layer ``k`` against the player indices
+        ``among`` (the players still tied with him): one game for two players, a mini-table for more."""
+        layers, opponents = self._opponent_layers[i], self._opponent_indices[i]
+        count = bisect.bisect_right(layers, k)
+        won = self._game_points[i]
+        return sum(won[g] for g in range(count) if opponents[g] in among)
+
+    def score_without_first(self, i: int, k: int, dropped: int) -> int:
+        """The score through layer ``k`` without the first ``dropped`` layers (去除前轮得分)."""
+        return self._score[k][i] - (self._score[dropped - 1][i] if dropped else 0)
 
     def _over_board_wins(self, k: int, i: int) -> int:
         if self._wins_over_board is None:
@@ -487,35 +543,57 @@ class Standings:
 
 
 class _Ranker:
-    """Sort keys of a crosstable under a tiebreak chain, layer by layer, memoised."""
+    """Sort keys of a crosstable under a tiebreak chain, layer by layer, memoised.
+
+    A level is (layer, criterion position, dropped): the criterion's value after that layer; for the
+    DROP_FIRST_ROUNDS link the score after the layer without its first ``dropped`` layers. 直胜
+    (HEAD_TO_HEAD) is the one value that depends on the others still tied: it is computed for each tied
+    group as it is split, never memoised.
+    """
 
     def __init__(self, table: Crosstable, rules: TiebreakRules, top: int) -> None:
         self.table = table
         self.top = top
         self.criteria: tuple[Criterion, ...] = (
             Criterion.SCORE,
-            *(Criterion.of(t) for t in rules.chain if t is not Tiebreak.PREVIOUS_ROUNDS),
+            *(Criterion.of(t) for t in rules.chain if not t.expands),
         )
         self.signs = tuple(1 if c.fewer_first else -1 for c in self.criteria)
         self.previous_rounds = Tiebreak.PREVIOUS_ROUNDS in rules.chain
         self.forfeits_win = rules.byes_and_forfeits_count_as_wins
         # The comparison levels in order: every criterion after the standings' round, then (with the
-        # previous-round link) every criterion after each earlier round; the sequence number last.
+        # previous-round link) every criterion after each earlier round, or (with the dropped-rounds
+        # link) the score without the first round, the first two …; the sequence number last.
         layers = range(top, -1, -1) if self.previous_rounds else range(top, top - 1, -1)
-        self.levels: tuple[tuple[int, int], ...] = tuple(
-            (k, c) for k in layers if k >= 0 for c in range(len(self.criteria))
-        )
-        self._memo: dict[tuple[int, int], dict[int, int]] = {}
+        levels = [(k, c, 0) for k in layers if k >= 0 for c in range(len(self.criteria))]
+        if Tiebreak.DROP_FIRST_ROUNDS in rules.chain and top >= 1:
+            self.criteria = (*self.criteria, Criterion.DROP_FIRST_ROUNDS)
+            self.signs = (*self.signs, -1)
+            drop = len(self.criteria) - 1
+            levels += [(top, drop, d) for d in range(1, top + 1)]
+        self.levels: tuple[tuple[int, int, int], ...] = tuple(levels)
+        self._memo: dict[tuple[int, int, int], dict[int, int]] = {}
+        self.split_group: dict[tuple[int, int], frozenset[int]] = {}  # tied group split by 直胜
+        self.head_to_head_value: dict[int, int] = {}  # 直胜 of each player in his tied group (top layer)
 
-    def value(self, i: int, level: tuple[int, int]) -> int:
-        """Unsigned value of player index ``i`` at a level (layer, criterion position), memoised."""
+    def _raw(self, i: int, level: tuple[int, int, int]) -> int:
+        k, c, d = level
+        criterion = self.criteria[c]
+        if criterion is Criterion.DROP_FIRST_ROUNDS:
+            return self.table.score_without_first(i, k, d)
+        return self.table.value(i, k, criterion, self.forfeits_win)
+
+    def value(self, i: int, level: tuple[int, int, int], among: frozenset[int] | None = None) -> int:
+        """Unsigned value of player index ``i`` at a level, memoised (直胜: among ``among``)."""
+        k, c, _ = level
+        if self.criteria[c] is Criterion.HEAD_TO_HEAD:
+            return self.table.head_to_head(i, k, among if among is not None else frozenset({i}))
         memo = self._memo.get(level)
         if memo is None:
             memo = self._memo[level] = {}
         got = memo.get(i)
         if got is None:
-            k, c = level
-            got = memo[i] = self.table.value(i, k, self.criteria[c], self.forfeits_win)
+            got = memo[i] = self._raw(i, level)
         return got
 
     def order(self, players: list[int]) -> list[int]:
@@ -529,15 +607,23 @@ class _Ranker:
         if len(players) < 2 or depth == len(self.levels):
             return players  # the sequence number decides
         level = self.levels[depth]
-        k, c = level
-        sign, criterion, table, fw = self.signs[c], self.criteria[c], self.table, self.forfeits_win
-        memo = self._memo.setdefault(level, {})
+        k, c, _ = level
+        sign, criterion = self.signs[c], self.criteria[c]
         keyed = []
-        for n, i in enumerate(players):
-            v = memo.get(i)
-            if v is None:
-                v = memo[i] = table.value(i, k, criterion, fw)
-            keyed.append((sign * v, n, i))
+        if criterion is Criterion.HEAD_TO_HEAD:
+            among = frozenset(players)
+            for n, i in enumerate(players):
+                h2h = self.table.head_to_head(i, k, among)
+                if k == self.top:
+                    self.head_to_head_value[i] = h2h
+                keyed.append((sign * h2h, n, i))
+        else:
+            memo = self._memo.setdefault(level, {})
+            for n, i in enumerate(players):
+                v = memo.get(i)
+                if v is None:
+                    v = memo[i] = self._raw(i, level)
+                keyed.append((sign * v, n, i))
         keyed.sort()
         out: list[int] = []
         start = 0
@@ -547,6 +633,8 @@ class _Ranker:
                 end += 1
             if out:
                 self.split_depth[(out[-1], keyed[start][2])] = depth
+                if criterion is Criterion.HEAD_TO_HEAD:
+                    self.split_group[(out[-1], keyed[start][2])] = frozenset(players)
             if end - start == 1:
                 out.append(keyed[start][2])
             else:
@@ -559,12 +647,20 @@ class _Ranker:
         i, j = table._player(upper_no), table._player(lower_no)
         depth = self.split_depth.get((i, j))  # adjacent pairs: known from the ranking itself
         levels = self.levels if depth is None else self.levels[depth : depth + 1]
+        among = self.split_group.get((i, j), frozenset({i, j}))
         for level in levels:
-            a, b = self.value(i, level), self.value(j, level)
+            a, b = self.value(i, level, among), self.value(j, level, among)
             if a != b:
-                k, c = level
+                k, c, d = level
                 return Separation(
-                    upper_no, lower_no, self.criteria[c], table.cutoff(k), a, b, previous_round=k != self.top
+                    upper_no,
+                    lower_no,
+                    self.criteria[c],
+                    table.cutoff(k),
+                    a,
+                    b,
+                    previous_round=k != self.top,
+                    dropped=d,
                 )
         return Separation(
             upper_no, lower_no, Criterion.SEQUENCE_NUMBER, table.cutoff(self.top), upper_no, lower_no
@@ -583,6 +679,9 @@ def rank_group(table: Crosstable, rules: TiebreakRules, after_round: int | None 
     disqualified = tuple(p.no for p in table.entrants if p.status is PlayerStatus.DISQUALIFIED)
     order = ranker.order(ranked)
     has_progressive = Criterion.PROGRESSIVE in ranker.criteria
+    has_h2h = Criterion.HEAD_TO_HEAD in ranker.criteria
+    has_sb = Criterion.SONNEBORN_BERGER in ranker.criteria
+    has_lot = Criterion.LOT in ranker.criteria
     rows: list[Standing] = []
     by_sequence = False
     for rank, i in enumerate(order, start=1):
@@ -609,9 +708,21 @@ def rank_group(table: Crosstable, rules: TiebreakRules, after_round: int | None 
                 black_wins=v(Criterion.BLACK_WINS),
                 progressive=v(Criterion.PROGRESSIVE) if has_progressive else None,
                 separated_by=separation,
+                head_to_head=ranker.head_to_head_value.get(i) if has_h2h else None,
+                sonneborn_berger=_in_points(v(Criterion.SONNEBORN_BERGER), table.win_points)
+                if has_sb
+                else None,
+                lot=v(Criterion.LOT) if has_lot else None,
             )
         )
     return Standings(table.cutoff(top), tuple(rows), disqualified, by_sequence, ranker)
+
+
+def _in_points(numerator: int, win: int) -> int | float:
+    """小分 in points: the sum of (points scored × opponent's score), divided by a win's points."""
+    if win <= 0 or numerator % win == 0:
+        return numerator // win if win > 0 else numerator
+    return numerator / win
 
 
 def standings(
@@ -624,12 +735,16 @@ def standings(
     knockout_players: Collection[int] = (),
     split_round: int | None = None,
     knockout_black: Iterable[BlackGame] = (),
+    chain: tuple[Tiebreak, ...] | None = None,
+    lots: Mapping[int, int] | None = None,
 ) -> Standings:
     """The standings of a group after ``after_round`` (default: the last recorded round).
 
     ``after_round=0`` gives the list before round 1 (by sequence number). Disqualified players are
     left out of the ranking and listed in ``Standings.disqualified``. ``knockout_black`` (the knockout
     games played as Black) counts only where ``regulations.tiebreaks.knockout_games_count_as_black``.
+    ``chain`` replaces the regulation's chain (a stage's own, e.g. a round robin's); ``lots`` is the
+    stage's tiebreak lot.
     """
     table = Crosstable(
         players,
@@ -639,5 +754,9 @@ def standings(
         knockout_players=knockout_players,
         split_round=split_round,
         knockout_black=knockout_black if regulations.tiebreaks.knockout_games_count_as_black else (),
+        lots=lots,
     )
-    return rank_group(table, regulations.tiebreaks, after_round)
+    rules = (
+        regulations.tiebreaks if chain is None else dataclasses.replace(regulations.tiebreaks, chain=chain)
+    )
+    return rank_group(table, rules, after_round)

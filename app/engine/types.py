@@ -155,8 +155,11 @@ class Gender(enum.Enum):
 
 
 class RoundStage(enum.Enum):
+    """What a round is, by its main stage: a knockout round, a round-robin round, or a Swiss round."""
+
     SWISS = "swiss"
     KNOCKOUT = "knockout"
+    ROUND_ROBIN = "round_robin"
 
 
 @dataclass(frozen=True, slots=True)

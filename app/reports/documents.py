@@ -67,6 +67,7 @@ DOCUMENTS: tuple[DocumentKind, ...] = (
     DocumentKind("results-book", Scope.EVENT, accepts_internal=True),
     DocumentKind("certificates", Scope.EVENT, accepts_internal=True),
     DocumentKind("avoidances", Scope.GROUP, internal=True, accepts_internal=True),
+    DocumentKind("order-of-play", Scope.GROUP, signed=True),  # a round robin's 对局秩序表, printed in advance
 )
 
 NAMES: tuple[str, ...] = tuple(d.name for d in DOCUMENTS)

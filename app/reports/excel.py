@@ -187,6 +187,39 @@ def build_workbook(data: ResultWorkbook) -> Workbook:
             ],
             f"{data.event_name} 个人成绩总表 {ct.header.group}",
         )
+    for rr in data.round_robins:
+        for pool in rr.pools:
+            n = len(pool.rows)
+            _sheet(
+                wb,
+                title("循环赛成绩表", f"{rr.header.group}{pool.name}"),
+                [
+                    "号",
+                    "序号",
+                    "姓名",
+                    "单位",
+                    *(str(k) for k in range(1, n + 1)),
+                    "积分",
+                    *rr.chain,
+                    "名次",
+                    "备注",
+                ],
+                [
+                    [
+                        r.number,
+                        r.no,
+                        r.name,
+                        r.unit,
+                        *r.cells,
+                        r.score,
+                        *(v for _, v in r.tiebreaks),
+                        r.place,
+                        r.note,
+                    ]
+                    for r in pool.rows
+                ],
+                f"{data.event_name} 循环赛成绩表 {rr.header.group}{pool.name}",
+            )
     for ts in data.teams:
         n = max((len(r.members) for r in ts.rows), default=4)
         header = ["名次", "团体"]

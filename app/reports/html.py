@@ -37,6 +37,8 @@ from app.reports.model import (
     PlayerLine,
     PrizeLine,
     PrizeList,
+    RoundRobinSchedule,
+    RoundRobinTable,
     Schedule,
     Standings,
     TeamRow,
@@ -139,6 +141,7 @@ def group_nav(
     labels = {
         "standings": "名次",
         "crosstable": "总表",
+        "order": "秩序表",
         "teams": "团体",
         "bracket": "淘汰赛",
         "entries": "名单",
@@ -210,6 +213,7 @@ class GroupLinks:
     #: where each player of the current round sits, for "这是我" (read by the page's script, nothing sent):
     #: 序号 → [board, colour, opponent 序号, opponent's name, result] or [label] (轮空 / 请假)
     seats: dict[str, list[object]] = field(default_factory=dict)
+    order: bool = False  # a round robin is drawn: its 对局秩序表
 
 
 def index_main(
@@ -443,7 +447,11 @@ def basis(s: Standings) -> str:
     return f"第 {number} 轮后" + (label[len(short) :] if label.startswith(short) else "")
 
 
-def crosstable_main(links: Links, c: Crosstable, gi: int, at: datetime) -> str:
+def crosstable_main(links: Links, c: Crosstable | RoundRobinTable, gi: int, at: datetime) -> str:
+    """个人成绩总表: one line per player, a column per round; a round robin's is the square table."""
+    if isinstance(c, RoundRobinTable):
+        after = f"第 {c.header.round} 轮后" if c.header.round else c.header.round_label
+        return render("roundrobin.html", links=links, t=c, gi=gi, at=at, basis=after)
     rows = [
         [
             r.no,
@@ -461,6 +469,11 @@ def crosstable_main(links: Links, c: Crosstable, gi: int, at: datetime) -> str:
     ]
     header = ["序号", "姓名", "单位", *(f"第{n}轮" for n in range(1, c.rounds + 1)), "积分", "名次"]
     return render("crosstable.html", links=links, c=c, gi=gi, at=at, header=header, rows=rows)
+
+
+def order_main(links: Links, o: RoundRobinSchedule, gi: int, at: datetime, paired: Sequence[int] = ()) -> str:
+    """对局秩序表 of a round robin: the draw, then every round's pairs fixed before the first one."""
+    return render("order.html", links=links, o=o, gi=gi, at=at, paired=set(paired))
 
 
 def teams_main(links: Links, t: TeamStandings, gi: int, at: datetime) -> str:
@@ -638,7 +651,8 @@ class SiteGroup:
     entries: EntryList | None = None
     rounds: tuple[PairingList, ...] = ()
     standings: Standings | None = None
-    crosstable: Crosstable | None = None
+    crosstable: Crosstable | RoundRobinTable | None = None
+    order: RoundRobinSchedule | None = None  # a round robin's 对局秩序表, once it is drawn
     teams: TeamStandings | None = None
     bracket: Bracket | None = None
     players: PlayerBook | None = None
@@ -663,6 +677,7 @@ def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> lis
         for kind, part in (
             ("standings", g.standings),
             ("crosstable", g.crosstable),
+            ("order", g.order),
             ("teams", g.teams),
             ("bracket", g.bracket),
             ("entries", g.entries),
@@ -694,6 +709,9 @@ def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> lis
     if g.crosstable is not None:
         main = crosstable_main(links, g.crosstable, gi, at)
         out.append((links.page(gi, "crosstable"), f"{g.name} 个人成绩总表", main, nav("crosstable")))
+    if g.order is not None:
+        main = order_main(links, g.order, gi, at, numbers)
+        out.append((links.page(gi, "order"), f"{g.name} 对局秩序表", main, nav("order")))
     if g.teams is not None:
         main = teams_main(links, g.teams, gi, at)
         out.append((links.page(gi, "teams"), f"{g.name} 团体名次表", main, nav("teams")))
@@ -764,6 +782,7 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
                 g.entries is not None,
                 numbers,
                 basis(g.standings) if g.standings is not None else "",
+                order=g.order is not None,
             )
         )
     main = index_main(links, site.event_name, groups, site.prizes is not None, printed_at)

@@ -13,7 +13,7 @@ class Links:
 
     live = True
     #: the stylesheet and script, with a version that changes when they do (cached for a day)
-    css = "/static/hall.css?v=3"
+    css = "/static/hall.css?v=4"
     js = "/static/hall.js?v=3"
 
     def home(self) -> str:
@@ -46,7 +46,8 @@ class Links:
         return f"/g/{gi}/p/{no}"
 
     def page(self, gi: int, kind: str) -> str:
-        """A group's page: ``standings``, ``crosstable``, ``teams``, ``bracket``, ``entries``,
+        """A group's page: ``standings``, ``crosstable``, ``order`` (a round robin's 对局秩序表), ``teams``,
+        ``bracket``, ``entries``,
         ``entries/names`` (the entry list in 拼音 order)."""
         return f"/g/{gi}/{kind}"
 

@@ -252,6 +252,65 @@ class Crosstable:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundRobinRow:
+    """A line of the square round-robin table: ``cells[k]`` is the game against table number k + 1
+    (the points this player scored, one value per cycle; ``—`` on the diagonal)."""
+
+    number: int  # 台号 (the number in the table)
+    no: int  # 序号
+    name: str
+    unit: str
+    cells: tuple[str, ...]
+    score: Number
+    tiebreaks: tuple[tuple[str, Number | str], ...] = ()  # label → value, in chain order
+    place: int | None = None
+    note: str = ""  # 退赛 / 成绩取消
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRobinPool:
+    name: str  # "" for a single table, else "A组" …
+    rows: tuple[RoundRobinRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRobinTable:
+    """循环赛成绩表: the usual square crosstable, one per pool."""
+
+    header: EventHeader
+    pools: tuple[RoundRobinPool, ...]
+    cycles: int
+    chain: tuple[str, ...]  # the tiebreak labels shown after 积分
+    signoff: SignOff | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleRound:
+    """One round of 对局秩序表: the group's round number, the pairs (红, 黑) as ``"1 张三"``, who rests."""
+
+    number: int
+    stage_round: int
+    pairs: tuple[tuple[str, str], ...]
+    rest: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SchedulePool:
+    name: str
+    numbers: tuple[tuple[int, str], ...]  # (table number, "序号 姓名 单位"), the draw
+    rounds: tuple[ScheduleRound, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRobinSchedule:
+    """对局秩序表: every round of a round robin fixed before it starts; the first number of a pair plays Red."""
+
+    header: EventHeader
+    pools: tuple[SchedulePool, ...]
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class TeamRow:
     """团体名次: ``members`` are the counted members as (name, place); rank ``None`` = unranked."""
 
@@ -438,6 +497,7 @@ class Bracket:
     header: EventHeader
     columns: tuple[tuple[BracketMatch, ...], ...]
     extra: tuple[BracketMatch, ...] = ()
+    losers: tuple[tuple[BracketMatch, ...], ...] = ()  # double elimination: the losers' bracket, by round
 
 
 @dataclass(frozen=True, slots=True)
@@ -460,6 +520,7 @@ class ResultWorkbook:
     teams: tuple[TeamStandings, ...] = ()
     prizes: PrizeList | None = None
     audit: tuple[AuditLine, ...] = field(default=())
+    round_robins: tuple[RoundRobinTable, ...] = ()  # 循环赛成绩表 (square), for the groups playing one
 
 
 # --------------------------------------------------------------------------- paperwork

@@ -61,6 +61,12 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "disqualify": ("取消成绩", "disqualified"),
     "lift_disqualification": ("恢复成绩", "disqualification lifted"),
     "create_knockout": ("产生淘汰赛对阵", "knockout bracket created"),
+    "eligibility_override": ("破例接受不符合参赛资格的报名", "entry accepted outside the group's conditions"),
+    "set_unranked": ("设为计成绩不计名次", "set to play unranked (计成绩不计名次)"),
+    "begin_stage": (
+        "阶段开始（确定参赛者、分组与抽签号）",
+        "stage begun (entrants, pools and numbers drawn)",
+    ),
     "draw_colours": ("淘汰赛先后手抽签", "knockout colours drawn"),
     "choose_deciding_colour": ("附加赛选择先后手", "deciding game colour chosen"),
     "designate_records": ("指定录谱台次", "boards to record designated"),
@@ -274,6 +280,24 @@ def _describe_record(action: str, before: Any, after: Any) -> Change | None:
     return f"{after.get('moves')} 回合", _count(after.get("moves"), "move")
 
 
+def _describe_eligibility(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    rules = "；".join(map(str, after.get("rules", [])))
+    return f"{after.get('group', '')}：{rules}", f"{after.get('group', '')}: {rules}"
+
+
+def _describe_stage(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    pools = after.get("pools") or []
+    if pools:
+        text = "；".join(f"{chr(65 + i)}组 " + "、".join(map(str, p)) for i, p in enumerate(pools))
+        return f"分组：{text}；抽签种子 {after.get('seed')}", f"pools: {text}; lot seed {after.get('seed')}"
+    entrants = "、".join(map(str, after.get("entrants", [])))
+    return f"参赛者（按号次）：{entrants}", f"entrants (by number): {entrants}"
+
+
 def _describe_bracket(action: str, before: Any, after: Any) -> Change | None:
     if not isinstance(after, dict):
         return None
@@ -381,6 +405,8 @@ DESCRIBERS: dict[str, Describer] = {
     "withdraw_player": _describe_withdrawal,
     "hand_in_record": _describe_record,
     "create_knockout": _describe_bracket,
+    "eligibility_override": _describe_eligibility,
+    "begin_stage": _describe_stage,
     "edit_player": _describe_edit,
     "update_regulations": _describe_regulations,
     "excuse_absence": _describe_absence,

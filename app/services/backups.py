@@ -181,6 +181,15 @@ def backup_after(db: Database, event: str) -> Path:
     return target
 
 
+def automatic_backup(db: Database, event: str) -> str:
+    """Back up after a pairing or a closed round; a failure is reported, never undoes the action."""
+    try:
+        backup_after(db, event)
+    except UserError as exc:
+        return f"已保存，但自动备份失败：{exc}"
+    return ""
+
+
 def restore_backup(path: Path | str, backup: Path | str, *, take_over: bool = False) -> Path:
     """Put a backup in place of the tournament file; returns the backup of the state it replaced.
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import GameRow, Group, KnockoutMatch, Player, Round
+from app.db.models import GameRow, Group, GroupStage, KnockoutMatch, Player, Round, StageEntry
 from app.db.session import kept
+from app.engine.formats import Stage, StageKind, plan_stages
 from app.engine.knockout import (
     Bracket,
     ColourMethod,
@@ -32,7 +34,7 @@ from app.engine.knockout import (
     restore_bracket,
 )
 from app.engine.regulations import Regulations
-from app.engine.types import GameResult, RoundStage
+from app.engine.types import GameResult, RoundStage, UserError
 
 
 def _ids(s: Session, group: Group) -> tuple[dict[int, int], dict[int, int]]:
@@ -61,38 +63,111 @@ def load_bracket(s: Session, group: Group, reg: Regulations) -> Bracket | None:
     return bracket
 
 
+def knockout_stage(reg: Regulations, group: str) -> int | None:
+    """The index of the group's knockout stage (a group has at most one), or None."""
+    fmt = reg.group(group)
+    return next((i for i, st in enumerate(fmt.stages) if st.kind is StageKind.KNOCKOUT), None)
+
+
+def bracket_options(reg: Regulations, group: str) -> dict[str, Any]:
+    """The keyword arguments of :func:`app.engine.knockout.create_bracket` for the group's knockout stage."""
+    index = knockout_stage(reg, group)
+    if index is None:
+        return {}
+    stage = reg.group(group).stages[index]
+    return {
+        "elimination": stage.elimination,
+        "placement": stage.places if stage.places is not None else reg.knockout.placement,
+        "ladders": stage.matches,
+        "qualifier": stage.qualifier,
+        "grand_final_reset": stage.grand_final_reset,
+    }
+
+
+def _begun_rows(s: Session, group: Group) -> dict[int, tuple[str, list[tuple[int, int]]]]:
+    """The begun stages of a group, read directly: stage → (kind, [(player id, number)])."""
+    rows = s.execute(
+        select(GroupStage.id, GroupStage.stage, GroupStage.kind).where(GroupStage.group_id == group.id)
+    ).all()
+    out: dict[int, tuple[str, list[tuple[int, int]]]] = {stage: (kind, []) for _, stage, kind in rows}
+    index = {sid: stage for sid, stage, _ in rows}
+    if index:
+        for stage_id, player_id, number in s.execute(
+            select(StageEntry.stage_id, StageEntry.player_id, StageEntry.number).where(
+                StageEntry.stage_id.in_(list(index))
+            )
+        ).all():
+            out[index[stage_id]][1].append((player_id, number))
+    return out
+
+
+def split_round_of(s: Session, group: Group, reg: Regulations) -> int:
+    """The last round before the knockout stage begins (0 for a knockout from round 1)."""
+    index = knockout_stage(reg, group.name)
+    if index is None:
+        return 0
+    begun = _begun_rows(s, group)
+    stages = list(reg.group(group.name).stages)
+    for i, (kind, _) in begun.items():
+        if i < len(stages) and kind == StageKind.ROUND_ROBIN.value and stages[i].kind is StageKind.SWISS:
+            stages[i] = Stage(StageKind.ROUND_ROBIN, entrants=stages[i].entrants, count=stages[i].count)
+    size = s.scalar(select(func.count(Player.id)).where(Player.group_id == group.id, Player.no.is_not(None)))
+    plans = plan_stages(tuple(stages), size, {i: len(e) for i, (_, e) in begun.items()})
+    return max(0, plans[index].first_round - 1)
+
+
 def _read_bracket(s: Session, group: Group, reg: Regulations) -> Bracket | None:
     rows = rows_of(s, group)
     if not rows:
         return None
     no_of, _ = _ids(s, group)
-    fmt = reg.group(group.name)
-    split = fmt.swiss_rounds
-    template = create_bracket(tuple(range(1, fmt.knockout_size + 1)), split, reg.knockout)
-    by_code = {r.code: r for r in rows}
-    seeds = [0] * fmt.knockout_size
-    for plan in template.plans:
-        if all(isinstance(src, int) for src in plan.sources):
-            row = by_code[plan.code]
-            lo, hi = sorted(src for src in plan.sources if isinstance(src, int))
-            assert row.high_id is not None and row.low_id is not None
-            seeds[lo - 1], seeds[hi - 1] = no_of[row.high_id], no_of[row.low_id]
-    games = _match_games(s, group, no_of)
-    matches = [
-        Match(
-            code=r.code,
-            round_number=r.round_number,
-            high=no_of.get(r.high_id) if r.high_id else None,
-            low=no_of.get(r.low_id) if r.low_id else None,
-            colour_method=ColourMethod(r.colour_method) if r.colour_method else None,
-            colour_seed=r.colour_seed,
-            first_red=no_of.get(r.first_red_id) if r.first_red_id else None,
-            deciding_red=no_of.get(r.deciding_red_id) if r.deciding_red_id else None,
-            games=games.get(r.id, ()),
+    index = knockout_stage(reg, group.name)
+    if index is None:
+        raise UserError(
+            f"{group.name}的赛制中没有淘汰赛阶段，但文件中有淘汰赛对阵",
+            f"{group.name}: the file has a knockout bracket but the format has no knockout stage",
         )
-        for r in rows
-    ]
-    return restore_bracket(seeds, split, reg.knockout, matches)
+    options = bracket_options(reg, group.name)
+    split = split_round_of(s, group, reg)
+    begun = _begun_rows(s, group).get(index)
+    if begun is not None:
+        seeds = [no_of[pid] for pid, _ in sorted(begun[1], key=lambda e: e[1])]
+    else:  # a knockout created before stages were recorded: its seeds are in the first round's matches
+        size = reg.group(group.name).stages[index].count
+        template = create_bracket(tuple(range(1, size + 1)), split, reg.knockout, **options)
+        by_code = {r.code: r for r in rows}
+        seeds = [0] * size
+        for plan in template.plans:
+            if all(isinstance(src, int) for src in plan.sources) and plan.code in by_code:
+                row = by_code[plan.code]
+                lo, hi = sorted(src for src in plan.sources if isinstance(src, int))
+                if row.high_id is not None:
+                    seeds[lo - 1] = no_of[row.high_id]
+                if row.low_id is not None and hi <= size:
+                    seeds[hi - 1] = no_of[row.low_id]
+    template = create_bracket(seeds, split, reg.knockout, **options)
+    games = _match_games(s, group, no_of)
+    matches = []
+    for r in rows:
+        ladder = template.ladder_of(r.code) if r.code in template.positions else reg.knockout.match_format
+        choices = {
+            int(k): no_of[v] for k, v in (r.colour_choices or {}).items() if isinstance(v, int) and v in no_of
+        }
+        if r.deciding_red_id is not None and not choices:  # written before colour choices (0007)
+            choices = {len(ladder.steps) - 1: no_of[r.deciding_red_id]}
+        matches.append(
+            Match(
+                code=r.code,
+                round_number=r.round_number,
+                high=no_of.get(r.high_id) if r.high_id else None,
+                low=no_of.get(r.low_id) if r.low_id else None,
+                colour_method=ColourMethod(r.colour_method) if r.colour_method else None,
+                colour_seed=r.colour_seed,
+                first_red=no_of.get(r.first_red_id) if r.first_red_id else None,
+                games=games.get(r.id, ()),
+            ).with_colour_choices(choices, ladder)
+        )
+    return restore_bracket(seeds, split, reg.knockout, matches, **options)
 
 
 def _match_games(s: Session, group: Group, no_of: dict[int, int]) -> dict[int, tuple[KnockoutGame, ...]]:
@@ -130,7 +205,7 @@ def _round(s: Session, group: Group, number: int) -> Round:
 def _with_due_games(bracket: Bracket) -> Bracket:
     """Pair the next game of every match whose colours are known (a pending game)."""
     for m in bracket.matches:
-        due = next_game(m, bracket.rules)
+        due = next_game(m, bracket.ladder_of(m.code))
         if due is None or due.colours is not ColourState.SET:
             continue
         if m.games and m.games[-1].result.is_pending:
@@ -155,8 +230,10 @@ def save_bracket(s: Session, group: Group, bracket: Bracket) -> None:
         row.colour_method = m.colour_method.value if m.colour_method else ""
         row.colour_seed = m.colour_seed
         row.first_red_id = id_of[m.first_red] if m.first_red is not None else None
-        row.deciding_red_id = id_of[m.deciding_red] if m.deciding_red is not None else None
-        result = match_result(m, bracket.rules)
+        choices = m.colour_choices(bracket.ladder_of(m.code))
+        row.colour_choices = {str(k): id_of[red] for k, red in sorted(choices.items())} or None
+        row.deciding_red_id = None
+        result = match_result(m, bracket.ladder_of(m.code))
         row.winner_id = id_of[result.winner] if result and result.winner is not None else None
         existing = {g.game_no: g for g in s.scalars(select(GameRow).where(GameRow.match_id == row.id))}
         wanted = {g.number: g for g in m.games}

@@ -24,7 +24,7 @@ from pathlib import Path
 from app.db.lite import LiteFile, insert_rows, read_group_state
 from app.engine.pairing import Pairing, pair_round
 from app.engine.pairing.constraints import RoundConstraints
-from app.engine.regulations import Regulations, ScoreGroupOrder
+from app.engine.regulations import Regulations, RoundOnePairing, ScoreGroupOrder
 from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
 from app.services.pairing_plan import (
     PairingOutcome,
@@ -118,7 +118,7 @@ def pair_next_round_lite(
 
 
 def _backup(path: Path, event: str) -> str:
-    """As :func:`app.services.rounds.automatic_backup`: a failure is reported, never undoes the pairing."""
+    """As :func:`app.services.backups.automatic_backup`: a failure is reported, never undoes the pairing."""
     from app.services.backups import make_backup, prune_backups
 
     try:
@@ -153,6 +153,8 @@ def _plan(
     except UserError:
         return None
     if after_split(fmt, number):
+        return None
+    if number == 1 and reg.pairing.round_one is not RoundOnePairing.HALVES:  # by lot or neighbours
         return None
     if (
         con.execute("SELECT 1 FROM rounds WHERE group_id = ? AND number = ?", (group_id, number)).fetchone()

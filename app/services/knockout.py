@@ -23,13 +23,13 @@ from sqlalchemy.orm import Session
 from app.db.mapping import load_group_state
 from app.db.models import GameRow, Group, KnockoutMatch, Round
 from app.db.session import Database
+from app.engine.formats import Entrants
 from app.engine.knockout import (
     Bracket,
     ColourState,
     GameKind,
     create_bracket,
     knockout_seeds,
-    next_game,
     remove_last_game,
     time_control,
 )
@@ -37,42 +37,99 @@ from app.engine.regulations import Regulations
 from app.engine.text import count_en
 from app.engine.types import Colour, GameResult, UserError
 from app.services import audit
-from app.services.brackets import load_bracket, rows_of, save_bracket
-from app.services.standings import ranking_after
+from app.services.brackets import (
+    bracket_options,
+    knockout_stage,
+    load_bracket,
+    rows_of,
+    save_bracket,
+    split_round_of,
+)
+from app.services.pairing_plan import PairingOutcome
+from app.services.stages import begin
+from app.services.standings import stage_entry_order
 from app.services.tournaments import group_row, regulations_of
 
 
-def create_knockout(db: Database, group: str, *, who: str = audit.DEFAULT_ARBITER) -> Bracket:
-    """Create the bracket from the standing after the split round (once that round is complete)."""
+def create_knockout(
+    db: Database, group: str, *, seed: int | None = None, who: str = audit.DEFAULT_ARBITER
+) -> Bracket:
+    """Create the bracket of the group's knockout stage: after the stage before it is complete, from its
+    ranking (the top N, or the top of each pool); a knockout of everyone from the group's players. The
+    seeds follow the stage's seeding (the ranking before, by rating, or by lot with a recorded seed)."""
+    used = new_colour_seed() if seed is None else seed
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
-        fmt = reg.group(group)
-        if not fmt.knockout_size:
+        index = knockout_stage(reg, group)
+        if index is None:
             raise UserError(f"{group}不设淘汰赛", f"{group} has no knockout stage")
         if rows_of(s, g):
             raise UserError(f"{group}的淘汰赛对阵已经产生", f"the knockout of {group} already exists")
         state = load_group_state(s, g, reg)
-        split = fmt.swiss_rounds
-        done = [r for r in state.rounds if r.number == split]
-        if not done:
-            raise UserError(
-                f"{group}第 {split} 轮尚未编排，不能产生淘汰赛对阵",
-                f"{group} round {split} is not paired yet: no knockout before it is complete",
-            )
-        pending = [gm.board for gm in done[0].games if gm.result is GameResult.PENDING]
-        if pending:
-            raise UserError(
-                f"{group}第 {split} 轮还有 {len(pending)} 台未录入成绩，不能产生淘汰赛对阵",
-                f"{group} round {split} still has {count_en(len(pending), 'board')} without result",
-            )
-        order = ranking_after(s, g, reg, split)
-        statuses = {e.no: e.status for e in state.entrants}
-        seeds = knockout_seeds(order, fmt.knockout_size, statuses)
-        bracket = create_bracket(seeds, split, reg.knockout)
+        split = split_round_of(s, g, reg)
+        if split:
+            done = [r for r in state.rounds if r.number == split]
+            if not done:
+                raise UserError(
+                    f"{group}第 {split} 轮尚未编排，不能产生淘汰赛对阵",
+                    f"{group} round {split} is not paired yet: no knockout before it is complete",
+                )
+            pending = [gm.board for gm in done[0].games if gm.result is GameResult.PENDING]
+            if pending:
+                raise UserError(
+                    f"{group}第 {split} 轮还有 {len(pending)} 台未录入成绩，不能产生淘汰赛对阵",
+                    f"{group} round {split} still has {count_en(len(pending), 'board')} without result",
+                )
+        else:
+            unnumbered = [p.name for p in g.players if p.no is None and p.status == "active"]
+            if unnumbered:
+                raise UserError(
+                    f"{group}还有 {len(unnumbered)} 名棋手没有序号（如 {unnumbered[0]}），请先抽签",
+                    f"{group}: {count_en(len(unnumbered), 'player')} without a sequence number yet; "
+                    "draw the numbers first",
+                )
+        order = stage_entry_order(s, g, reg, state, index)
+        stage = reg.group(group).stages[index]
+        if stage.entrants is Entrants.TOP:
+            order = list(knockout_seeds(order, stage.count))
+        begun = begin(s, g, reg, state, index, order, used, who)
+        seeds = tuple(e.no for e in sorted(begun.entrants, key=lambda e: e.number))
+        bracket = create_bracket(seeds, split, reg.knockout, **bracket_options(reg, group))
         save_bracket(s, g, bracket)
         audit.record(s, "create_knockout", entity=group, after={"seeds": list(seeds)}, who=who)
         return bracket
+
+
+def pair_knockout_round(
+    db: Database, group: str, *, seed: int | None = None, who: str = audit.DEFAULT_ARBITER
+) -> PairingOutcome:
+    """A round with only the knockout in it: create the bracket if it is not there yet, then draw the lots
+    the matches of its current round wait for (the games follow by themselves once colours are known)."""
+    if bracket_of(db, group) is None:
+        create_knockout(db, group, seed=seed, who=who)
+    bracket = bracket_of(db, group)
+    assert bracket is not None
+    due_rounds = [r for r in bracket.round_numbers if bracket.due_games(r)]
+    if not due_rounds:
+        raise UserError(f"{group}的淘汰赛已全部结束", f"the knockout of {group} is over")
+    number = min(due_rounds)
+    due = bracket.due_games(number)
+    used = new_colour_seed() if seed is None else seed
+    if any(d.colours is ColourState.LOT_NEEDED for d in due):
+        bracket = draw_round_colours(db, group, number, seed=used, who=who)
+    elif all(d.colours is ColourState.SET for d in due):
+        raise UserError(
+            f"{group}第 {number} 轮淘汰赛的对局已经安排，请录入成绩",
+            f"{group} round {number}: the knockout games are paired; enter their results",
+        )
+    drawn = bracket_of(db, group)
+    assert drawn is not None
+    boards = len([m for m in drawn.matches_in_round(number) if m.games])
+    from app.services.backups import automatic_backup
+
+    warning = automatic_backup(db, f"paired-{group}-r{number}")
+    return PairingOutcome(group, number, boards, None, used, (), warning, boards)
 
 
 def bracket_of(db: Database, group: str) -> Bracket | None:
@@ -102,10 +159,11 @@ def draw_round_colours(
     manual: dict[str, int] | None = None,
     who: str = audit.DEFAULT_ARBITER,
 ) -> Bracket:
-    """Colours of game 1 for the round's matches: by lot with a recorded seed, or a physical draw.
+    """The lots the round's matches wait for: the colours of game 1 (or who chooses them), or a later
+    step's colours, by lot with a recorded seed; or a physical draw of game 1.
 
-    ``manual`` maps match codes to the number of the player who drew Red; the other matches of the
-    round (if any) are drawn with the seed.
+    ``manual`` maps match codes to the number of the player who drew Red in game 1; the other matches of
+    the round (if any) are drawn with the seed.
     """
     with db.session() as s:
         g, _reg, bracket = _require(s, group)
@@ -120,11 +178,7 @@ def draw_round_colours(
                     f"{code} 不在第 {round_number} 轮", f"{code} is not played in round {round_number}"
                 )
             bracket = bracket.set_first_red(code, red)
-        open_matches = [
-            m
-            for m in bracket.matches_in_round(round_number)
-            if m.high is not None and m.low is not None and not m.walkover and m.first_red is None
-        ]
+        open_matches = [d for d in bracket.due_games(round_number) if d.colours is ColourState.LOT_NEEDED]
         if open_matches:
             used = new_colour_seed() if seed is None else seed
             bracket = bracket.draw_round_colours(round_number, used)
@@ -154,12 +208,12 @@ def choose_deciding_colour(
     """The higher seed's choice of colour for the deciding game (附加赛)."""
     with db.session() as s:
         g, _reg, bracket = _require(s, group)
-        due = next_game(bracket.match(code), bracket.rules)
+        due = bracket.next_game(code)
         if due is None or due.colours is not ColourState.CHOICE_NEEDED:
             raise UserError(
                 f"{code} 现在不需要选择附加赛先后手", f"{code} does not need a deciding-game choice now"
             )
-        bracket = bracket.choose_deciding_colour(code, colour)
+        bracket = bracket.choose_colour(code, colour)
         save_bracket(s, g, bracket)
         audit.record(
             s,
@@ -230,5 +284,8 @@ def match_code_at(db: Database, group: str, round_number: int, board: int) -> st
         return None if row is None else row.code
 
 
-def time_control_label(bracket: Bracket, kind: GameKind) -> str:
-    return time_control(kind, bracket.rules).label
+def time_control_label(bracket: Bracket, kind: GameKind, code: str | None = None, number: int = 0) -> str:
+    """A game's time control as printed: its step's, when the match and game are given."""
+    if code is not None and number:
+        return bracket.time_control_of(code, number).label
+    return time_control(kind, bracket.ladder_of(code) if code else bracket.rules).label

@@ -20,7 +20,18 @@ from app.db.models import GameRecord as GameRecordRow
 from app.db.models import GameRow, Round
 from app.db.session import Database
 from app.engine.discipline import scores
-from app.engine.knockout import Bracket, GameKind, time_control
+from app.engine.formats import (
+    ColourRule,
+    Elimination,
+    Entrants,
+    LadderStep,
+    MatchFormat,
+    MatchScope,
+    Stage,
+    StageKind,
+    stages_in_round,
+)
+from app.engine.knockout import Bracket
 from app.engine.privacy import mask_personal
 from app.engine.regulations import Regulations
 from app.engine.types import AbsenceKind, Colour, GameResult, PlayerStatus, UserError
@@ -29,13 +40,15 @@ from app.reports import model
 from app.reports.html import PublicSite, SiteGroup, write_site
 from app.services import exports
 from app.services.exports.common import event_dates
+from app.services.exports.event import optional_prizes, paired_groups
+from app.services.exports.rounds import game_name
 from app.services.game_records import record_of
 from app.services.knockout import bracket_of
 from app.services.rounds import group_state, rounds_of
+from app.services.stages import plan_of, round_robin_rests, rounds_known
 from app.services.tournaments import group_row, tournament_info
 
 _STATUS_NOTE = {PlayerStatus.WITHDRAWN: "退赛", PlayerStatus.DISQUALIFIED: "取消资格"}
-_GAME_NAMES = {GameKind.SLOW: "慢棋", GameKind.RAPID: "快棋（换先）", GameKind.DECIDING: "附加赛"}
 
 
 def stored_records(db: Database, group: str) -> set[tuple[int, int, int]]:
@@ -57,32 +70,33 @@ def _outcome(result: GameResult, me: Colour) -> str:
 
 def _knockout_games(
     bracket: Bracket | None, names: dict[int, str], records: set[tuple[int, int, int]]
-) -> dict[tuple[int, int], list[model.PlayerGame]]:
-    """Each knockout player's games by (round, 序号), from the player's side."""
-    out: dict[tuple[int, int], list[model.PlayerGame]] = {}
+) -> dict[tuple[int, int], list[tuple[model.PlayerGame, str]]]:
+    """Each knockout player's games by (round, 序号), from the player's side, each with its own time
+    control (every step of a match's ladder has its own)."""
+    out: dict[tuple[int, int], list[tuple[model.PlayerGame, str]]] = {}
     if bracket is None:
         return out
     for m in bracket.matches:
         plan = bracket.plan(m.code)
         for g in m.games:
-            text = exports.knockout_game_text(g, bracket.rules) if not g.result.is_pending else ""
-            stage = f"{plan.title_zh} 第{g.number}局 {_GAME_NAMES[g.kind]}"
+            text = exports.knockout_game_text(g, bracket, m.code) if not g.result.is_pending else ""
+            control = bracket.time_control_of(m.code, g.number).label
+            stage = f"{plan.title_zh} 第{g.number}局 {game_name(bracket, m.code, g.number)}（{control}）"
             for me, colour, other in ((g.red, Colour.RED, g.black), (g.black, Colour.BLACK, g.red)):
                 outcome = _outcome(g.result, colour)
                 if text == "和（黑胜）":
                     outcome = "胜" if colour is Colour.BLACK else "负"
-                out.setdefault((m.round_number, me), []).append(
-                    model.PlayerGame(
-                        plan.board,
-                        colour.zh,
-                        other,
-                        names.get(other, ""),
-                        outcome,
-                        stage,
-                        text,
-                        g.number if (m.round_number, plan.board, g.number) in records else 0,
-                    )
+                game = model.PlayerGame(
+                    plan.board,
+                    colour.zh,
+                    other,
+                    names.get(other, ""),
+                    outcome,
+                    stage,
+                    text,
+                    g.number if (m.round_number, plan.board, g.number) in records else 0,
                 )
+                out.setdefault((m.round_number, me), []).append((game, control))
     return out
 
 
@@ -107,6 +121,7 @@ def _player_book(db: Database, group: str) -> model.PlayerBook:
     rounds = state.scored_rounds
     after = {r.number: scores(rounds, reg.points, r.number) for r in rounds}
     knockout = _knockout_games(bracket, names, records)
+    rests = round_robin_rests(db, group)
     latest = state.rounds[-1].number if state.rounds else 0
     cards = []
     for e in sorted(state.entrants, key=lambda x: x.no):
@@ -134,7 +149,7 @@ def _player_book(db: Database, group: str) -> model.PlayerBook:
                 )
                 if g.result.is_pending and rnd.number == latest:
                     next_game = _next(reg, rnd.number, g.board, colour, other, names, "", "")
-            if e.no in rnd.byes:
+            if e.no in rnd.byes or e.no in rests.get(rnd.number, ()):  # a round robin's rest: no points
                 games.append(model.PlayerGame(None, outcome="轮空"))
                 unpaired = "轮空" if rnd.number == latest else unpaired
             for absence in rnd.absent:
@@ -144,7 +159,7 @@ def _player_book(db: Database, group: str) -> model.PlayerBook:
                         model.PlayerGame(None, outcome=model.CrossCell.absent(excused, absence.points).text)
                     )
                     unpaired = "请假" if excused and rnd.number == latest else unpaired
-            for kg in knockout.get((rnd.number, e.no), []):
+            for kg, tc in knockout.get((rnd.number, e.no), []):
                 games.append(kg)
                 if (
                     not kg.outcome
@@ -152,9 +167,6 @@ def _player_book(db: Database, group: str) -> model.PlayerBook:
                     and kg.board is not None
                     and kg.opponent is not None
                 ):
-                    assert bracket is not None
-                    kind = next(k for k, label in _GAME_NAMES.items() if kg.stage.endswith(label))
-                    tc = time_control(kind, bracket.rules).label
                     colour = Colour.RED if kg.colour == Colour.RED.zh else Colour.BLACK
                     next_game = _next(reg, rnd.number, kg.board, colour, kg.opponent, names, kg.stage, tc)
             if not games:
@@ -226,31 +238,84 @@ def _next(
 
 
 def schedule(db: Database) -> model.Schedule:
-    """赛程: each group's rounds with the announced start and the time controls (each knockout game's own)."""
+    """赛程: each group's rounds with the announced start, the stages played in each and their time
+    controls (a knockout: each step of its matches' ladders with its own)."""
     info = tournament_info(db)
     reg = info.regulations
     swiss = reg.swiss_time_control.label
-    knockout = (
-        ("淘汰赛 慢棋", reg.knockout.slow.label),
-        ("淘汰赛 快棋（换先，如慢棋和）", reg.knockout.rapid.label),
-        ("淘汰赛 附加赛（如再和）", reg.knockout.deciding.label),
-    )
     groups = []
     for g in info.groups:
-        fmt = reg.group(g.name)
+        state = group_state(db, g.name)
+        plans = plan_of(state)
+        bracket = bracket_of(db, g.name)
+        total = rounds_known(state) or max((p.last_round for p in plans), default=0)
         lines = []
-        for n in range(1, fmt.rounds + 1):
+        for n in range(1, total + 1):
             slot = reg.round_time(n)
-            after_split = bool(fmt.knockout_size) and n > fmt.swiss_rounds
-            controls = (*knockout, ("其余棋手 积分编排", swiss)) if after_split else (("", swiss),)
+            here = stages_in_round(plans, n)
+            controls: list[tuple[str, str]] = []
+            for p in here:
+                label = _stage_label(p.stage)
+                if p.stage.kind is StageKind.KNOCKOUT:
+                    ladders = _ladders(p.stage, reg, bracket, n)
+                    for ladder in ladders:
+                        scope = f" {ladder.scope.zh}" if ladder.scope is not MatchScope.ALL else ""
+                        if ladder.scope is MatchScope.ALL and len(ladders) > 1:
+                            scope = " 其余各场"
+                        controls += [
+                            (f"{label}{scope} {_step_label(ladder.steps, k)}", step.time.label)
+                            for k, step in enumerate(ladder.steps)
+                        ]
+                else:
+                    controls.append((label if len(here) > 1 else "", swiss))
+            stage = "、".join(_stage_label(p.stage) for p in here if p.stage.entrants is not Entrants.REST)
             lines.append(
-                model.ScheduleLine(
-                    n, slot.label if slot else "", "淘汰赛" if after_split else "积分编排", controls
-                )
+                model.ScheduleLine(n, slot.label if slot else "", stage, tuple(controls) or (("", swiss),))
             )
         groups.append((g.name, tuple(lines)))
     header = model.EventHeader(mask_personal(info.name), dates=event_dates(reg.start_date, reg.end_date))
     return model.Schedule(header, tuple(groups))
+
+
+def _ladders(stage: Stage, reg: Regulations, bracket: Bracket | None, n: int) -> list[MatchFormat]:
+    """The match ladders played in round ``n``: those of its matches once the bracket is drawn, else
+    every ladder the stage has (the regulation's [knockout] one for the matches none names)."""
+    if bracket is not None and n in bracket.round_numbers:
+        out: list[MatchFormat] = []
+        for plan in bracket.plans:
+            ladder = bracket.ladder_of(plan.code)
+            if plan.round_number == n and ladder not in out:
+                out.append(ladder)
+        return out
+    ladders = list(stage.matches)
+    scopes = {m.scope for m in ladders}
+    every_side = {MatchScope.WINNERS, MatchScope.LOSERS, MatchScope.GRAND_FINAL} <= scopes
+    if MatchScope.ALL not in scopes and not (stage.elimination is Elimination.DOUBLE and every_side):
+        ladders.insert(0, reg.knockout.match_format)
+    return ladders
+
+
+def _stage_label(stage: Stage) -> str:
+    """积分编排 / 单循环 / 淘汰赛 / 双败淘汰, or the stage's own name; 其余棋手 … for the players who are
+    not in the stage beside it."""
+    if stage.name:
+        label = stage.name
+    elif stage.kind is StageKind.KNOCKOUT:
+        label = "淘汰赛" if stage.elimination is Elimination.SINGLE else "双败淘汰"
+    else:
+        label = stage.title_zh
+    return f"其余棋手 {label}" if stage.entrants is Entrants.REST else label
+
+
+def _step_label(steps: tuple[LadderStep, ...], k: int) -> str:
+    """慢棋; 快棋（换先，如慢棋和）; 附加赛（如再和）; 快棋2局 …"""
+    step = steps[k]
+    name = step.kind.zh + (f"{step.games}局" if step.games > 1 else "")
+    if k == 0:
+        return name
+    swap = "换先，" if step.colours is ColourRule.SWAP and step.games == 1 else ""
+    when = f"如{steps[0].kind.zh}和" if k == 1 else "如再和"
+    return f"{name}（{swap}{when}）"
 
 
 def game_view(db: Database, group: str, number: int, board: int, game_no: int = 1) -> model.GameView:
@@ -288,7 +353,7 @@ def public_site(db: Database) -> PublicSite:
     with db.one_reading():
         info = tournament_info(db)
         groups = []
-        for name, numbers in exports.paired_groups(db):
+        for name, numbers in paired_groups(db):
             g = next(x for x in info.groups if x.name == name)
             ranked = bool(numbers) and any(r.pending == 0 for r in rounds_of(db, name)[:1])
             groups.append(
@@ -297,13 +362,14 @@ def public_site(db: Database) -> PublicSite:
                     entries=exports.entry_list(db, name) if g.players else None,
                     rounds=tuple(exports.round_results(db, name, n) for n in numbers),
                     standings=exports.standings(db, name) if ranked else None,
-                    crosstable=exports.crosstable(db, name) if ranked else None,
+                    crosstable=exports.crosstable_of(db, name) if ranked else None,
+                    order=exports.order_of_play(db, name) if exports.has_order_of_play(db, name) else None,
                     teams=exports.team_standings_model(db, name) if numbers and g.teams else None,
                     bracket=exports.bracket(db, name) if bracket_of(db, name) is not None else None,
                     players=player_book(db, name) if g.players else None,
                 )
             )
-        return PublicSite(mask_personal(info.name), tuple(groups), exports.optional_prizes(db), schedule(db))
+        return PublicSite(mask_personal(info.name), tuple(groups), optional_prizes(db), schedule(db))
 
 
 def write_public_site(db: Database, out_dir: str | Path, printed_at: datetime | None = None) -> list[Path]:

@@ -65,6 +65,7 @@ class PlayerView:
     late_entry_round: int | None
     region: str = ""  # 地区
     reentry_round: int | None = None  # re-entered after a withdrawal: paired again from this round
+    ranked: bool = True  # False: plays and scores but takes no place (计成绩不计名次)
 
 
 # --------------------------------------------------------------------------- context
@@ -77,8 +78,10 @@ def _now() -> datetime:
 def registration_context(
     s: Session, *, now: datetime, override_reason: str = "", excluding: int | None = None
 ) -> RegistrationContext:
-    """What the file holds, for the engine's checks (``excluding``: the player being edited)."""
+    """What the file holds, for the engine's checks (``excluding``: the player being edited; a player
+    accepted outside his group's conditions before stays accepted)."""
     reg = regulations_of(s)
+    accepted = bool(excluding is not None and (s.get(Player, excluding) or Player()).eligibility_override)
     groups = {g.name: g.teams for g in s.scalars(select(Group).order_by(Group.position))}
     query = select(Player.id_number)
     if excluding is not None:
@@ -92,6 +95,8 @@ def registration_context(
         id_numbers=ids,
         entries=entries,
         override_reason=override_reason,
+        eligibility={g.name: g.eligibility for g in reg.groups},
+        accepted_outside=accepted,
     )
 
 
@@ -220,6 +225,16 @@ def write_entry(
     )
     s.add(player)
     s.flush()
+    if checked.outside:
+        player.eligibility_override = reason.strip()
+        audit.record(
+            s,
+            "eligibility_override",
+            entity=f"player:{player.id}",
+            after={"name": e.name, "group": e.group, "rules": list(checked.outside)},
+            reason=reason,
+            who=who,
+        )
     if checked.late:
         audit.record(
             s,
@@ -493,6 +508,7 @@ def _view(p: Player, first_day: date) -> PlayerView:
         late_entry_round=p.late_entry_round,
         region=p.region,
         reentry_round=p.reentry_round,
+        ranked=p.ranked,
     )
 
 

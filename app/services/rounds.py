@@ -5,34 +5,38 @@ Pairing a round (``pair_next_round``), unpairing and manual overrides live here 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.mapping import load_group_state
+from app.db.mapping import load_group_state, read_group_state
 from app.db.models import Bye, GameRow, Group, KnockoutMatch, Player, Round
 from app.db.session import Database
 from app.engine.discipline import scores
 from app.engine.event import Entrant, GroupState
-from app.engine.pairing import pair_round
-from app.engine.regulations import Regulations, ScoreGroupOrder
+from app.engine.formats import Entrants, StageKind, StagePlan, source_stage
+from app.engine.pairing import Pairing, pair_round
+from app.engine.regulations import Regulations, RoundOnePairing, ScoreGroupOrder
 from app.engine.text import count_en
 from app.engine.types import AbsenceKind, GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
-from app.services.backups import backup_after
+from app.services.backups import automatic_backup
 from app.services.brackets import knockout_players
 from app.services.constraints import constraints_in_round
 from app.services.pairing_plan import (
     PairingOutcome,
-    after_split,
+    adjacent_colours,
     audit_after,
     explanation_of,
     forfeit_streaks,
     new_pairing_seed,
     next_swiss_round,
     pool_for,
+    round_one_keys,
     round_to_pair,
 )
 from app.services.results import round_row
@@ -105,6 +109,7 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         state = load_group_state(s, g, reg)
         rnd = round_row(s, g, number)
         stage, closed = RoundStage(rnd.stage), rnd.closed_at is not None
+        rests = [int(no) for no in dict((rnd.explanation or {}).get("rests") or {})]
         no_of = dict(s.execute(select(Player.id, Player.no).where(Player.group_id == g.id)).all())
         codes = {m.id: m.code for m in s.scalars(select(KnockoutMatch).where(KnockoutMatch.group_id == g.id))}
         latest: dict[int, GameRow] = {}
@@ -139,7 +144,7 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
             BoardLine(gm.board, _seat(by_no[gm.red], before), _seat(by_no[gm.black], before), gm.result)
             for gm in record.games
         ),
-        byes=tuple(_seat(by_no[no], before) for no in record.byes),
+        byes=tuple(_seat(by_no[no], before) for no in (*record.byes, *sorted(rests)) if no in by_no),
         closed=closed,
         excused=tuple(_seat(by_no[a.no], before) for a in record.absent if a.kind is AbsenceKind.EXCUSED),
     )
@@ -224,44 +229,57 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
 def pair_next_round(
     db: Database, group: str, *, seed: int | None = None, who: str = audit.DEFAULT_ARBITER
 ) -> PairingOutcome:
-    """Pair the group's next Swiss round and store it (docs/rules.md §5).
+    """Pair the group's next round and store it (docs/rules.md §5; the stages of :mod:`app.engine.formats`).
 
-    Refused while the previous round has boards without a result (they are listed), before the
-    numbers are drawn, past the last round, and after the split until the knockout exists. Players
-    who forfeited the set number of rounds in a row are withdrawn first (logged). After the split
-    the knockout players are left out and the Swiss boards follow the knockout boards.
+    The round's Swiss stages are paired by the pairing engine, its round-robin stages take their games
+    from the table (the stage begins — pools, numbers and the tiebreak lot drawn — when its first round
+    is paired); a round with only a knockout in it draws the lots its matches wait for (the knockout is
+    created first when it has not been). Refused while the previous round has boards without a result
+    (they are listed), before the numbers are drawn, past the last round, and while a stage of the rest
+    waits for the knockout of the top players. Players who forfeited the set number of rounds in a row
+    are withdrawn first (logged). The other stages' boards come after the knockout boards.
     """
     used_seed = new_pairing_seed() if seed is None else seed
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
         state = load_group_state(s, g, reg)
-        fmt = reg.group(group)
+        number = next_swiss_round(state)
+        plans = stage_plans(state)
+        now = [p for p in plans if p.covers(number)]
+        if not now:
+            total = rounds_known(state) or number - 1
+            raise UserError(f"{group}共 {total} 轮，已全部编排", f"{group} has only {total} rounds")
+        knockout_round = all(p.stage.kind is StageKind.KNOCKOUT for p in now)
         unnumbered = [p.name for p in g.players if p.no is None and p.status == PlayerStatus.ACTIVE.value]
-        number = round_to_pair(group, state, fmt, unnumbered)
-        ko = knockout_players(s, g, reg)
-        split = after_split(fmt, number)
-        if split and ko is None:
-            raise UserError(
-                f"{group}前 {fmt.swiss_rounds} 轮已结束，请先产生淘汰赛对阵，再编排其余棋手",
-                f"{group}: create the knockout bracket before pairing the continuing Swiss",
-            )
-        withdrawn = _withdraw_consecutive_forfeits(s, g, state, reg, who)
-        excluded = set(ko.players) if (split and ko) else set()
-        rank_keys = None
-        if reg.pairing.score_group_order is ScoreGroupOrder.TIEBREAKS and number > 1:
-            from app.services.standings import ranking_after
+        round_to_pair(group, state, reg.group(group), unnumbered)  # the previous round done, numbers drawn
+    if knockout_round:
+        from app.services.knockout import pair_knockout_round
 
-            order = ranking_after(s, g, reg, number - 1)
-            rank_keys = {no: (i,) for i, no in enumerate(order)}
-        pool = pool_for(state, reg, number, excluded | set(withdrawn), rank_keys)  # less the excused (请假)
-        constraints = constraints_in_round(s, g, reg, number)  # 同单位 / 同地区 / 指定回避
-        pairing = pair_round(pool, number, reg.pairing, used_seed, constraints)
+        return pair_knockout_round(db, group, seed=seed, who=who)
+    with db.session() as s:
+        reg = regulations_of(s)
+        g = group_row(s, group)
+        state = load_group_state(s, g, reg)
+        withdrawn = _withdraw_consecutive_forfeits(s, g, state, reg, who)
+        if withdrawn:
+            state = read_group_state(s, g, reg)
+        begun_now = _begin_point_stages(s, g, reg, state, number, used_seed, who)
+        if begun_now:
+            state = read_group_state(s, g, reg)
+        plans = stage_plans(state)
+        point = [p for p in plans if p.covers(number) and p.stage.kind is not StageKind.KNOCKOUT]
+        knockout_now = any(p.covers(number) and p.stage.kind is StageKind.KNOCKOUT for p in plans)
         offset = _knockout_boards(s, g, number)
         ids = {p.no: p.id for p in g.players if p.no is not None}
         rnd = s.scalars(select(Round).where(Round.group_id == g.id, Round.number == number)).one_or_none()
         if rnd is None:
-            stage = RoundStage.KNOCKOUT if split else RoundStage.SWISS
+            if knockout_now:
+                stage = RoundStage.KNOCKOUT
+            elif any(p.stage.kind is StageKind.ROUND_ROBIN for p in point):
+                stage = RoundStage.ROUND_ROBIN
+            else:
+                stage = RoundStage.SWISS
             rnd = Round(
                 group_id=g.id,
                 number=number,
@@ -271,40 +289,200 @@ def pair_next_round(
             s.add(rnd)
             s.flush()
         rnd.seed = used_seed
-        rnd.explanation = explanation_of(pairing, offset)
-        for pg in pairing.games:
-            s.add(
-                GameRow(
-                    round_id=rnd.id,
-                    board=pg.board + offset,
-                    red_id=ids[pg.red],
-                    black_id=ids[pg.black],
-                    result=GameResult.PENDING.value,
-                    kind="swiss",
+        board = offset
+        explanation: dict[str, Any] = {"games": {}, "bye": None}
+        bye: int | None = None
+        after: dict[str, Any] = {"seed": used_seed, "boards": 0, "bye": None}
+        for p in point:
+            if p.stage.kind is StageKind.ROUND_ROBIN:
+                games, rests = _round_robin_games(state, reg, p, number)
+                explanation.setdefault("rests", {}).update(
+                    {str(no): {"zh": zh, "en": en} for no, (zh, en) in rests.items()}
                 )
-            )
-        if pairing.bye is not None:
-            s.add(Bye(round_id=rnd.id, player_id=ids[pairing.bye]))
-        audit.record(
-            s,
-            "pair_round",
-            entity=f"{group} 第{number}轮",
-            after=audit_after(pairing, used_seed),
-            who=who,
-        )
+                for red, black, result, text_zh, text_en in games:
+                    board += 1
+                    s.add(
+                        GameRow(
+                            round_id=rnd.id,
+                            board=board,
+                            red_id=ids[red],
+                            black_id=ids[black],
+                            result=result.value,
+                            kind="swiss",
+                        )
+                    )
+                    explanation["games"][str(board)] = {
+                        "red": red,
+                        "black": black,
+                        "zh": text_zh,
+                        "en": text_en,
+                        "colour": "table",
+                    }
+                after["boards"] += len(games)
+                continue
+            pairing = _pair_swiss_stage(s, g, reg, state, p, number, set(withdrawn), used_seed)
+            part = explanation_of(pairing, board)
+            explanation["games"].update(part["games"])
+            if part["bye"] is not None:
+                explanation["bye"] = part["bye"]
+            for pg in pairing.games:
+                s.add(
+                    GameRow(
+                        round_id=rnd.id,
+                        board=pg.board + board,
+                        red_id=ids[pg.red],
+                        black_id=ids[pg.black],
+                        result=GameResult.PENDING.value,
+                        kind="swiss",
+                    )
+                )
+            board += len(pairing.games)
+            if pairing.bye is not None:
+                bye = pairing.bye
+                s.add(Bye(round_id=rnd.id, player_id=ids[pairing.bye]))
+            after = {**audit_after(pairing, used_seed), "boards": after["boards"] + len(pairing.games)}
+        rnd.explanation = explanation
+        audit.record(s, "pair_round", entity=f"{group} 第{number}轮", after=after, who=who)
     warning = automatic_backup(db, f"paired-{group}-r{number}")
-    return PairingOutcome(
-        group, number, offset + len(pairing.games), pairing.bye, used_seed, withdrawn, warning, offset
-    )
+    return PairingOutcome(group, number, board, bye, used_seed, withdrawn, warning, offset)
 
 
-def automatic_backup(db: Database, event: str) -> str:
-    """Back up after a pairing or a closed round; a failure is reported, never undoes the action."""
-    try:
-        backup_after(db, event)
-    except UserError as exc:
-        return f"已保存，但自动备份失败：{exc}"
-    return ""
+def stage_plans(state: GroupState) -> tuple[StagePlan, ...]:
+    from app.services.stages import plan_of
+
+    return plan_of(state)
+
+
+def rounds_known(state: GroupState) -> int | None:
+    from app.services.stages import rounds_known as known
+
+    return known(state)
+
+
+def _begin_point_stages(
+    s: Session, g: Group, reg: Regulations, state: GroupState, number: int, seed: int, who: str
+) -> bool:
+    """Begin the round's round-robin stages (and Swiss stages of the top players) that have not begun;
+    a Swiss stage of the rest waits for the stage that took the top."""
+    from app.engine.stages import plays_as_round_robin
+    from app.services.stages import begin
+    from app.services.standings import stage_entry_order
+
+    stages = state.format.stages
+    begun_any = False
+    for p in stage_plans(state):
+        if not p.covers(number) or p.first_round != number or state.begun_stage(p.index) is not None:
+            continue
+        stage = stages[p.index]
+        if stage.kind is StageKind.KNOCKOUT:
+            continue
+        if stage.entrants is Entrants.REST:
+            waiting = [
+                j
+                for j, st in enumerate(stages)
+                if st.entrants is Entrants.TOP
+                and source_stage(stages, j) == source_stage(stages, p.index)
+                and state.begun_stage(j) is None
+            ]
+            if waiting:
+                kind = stages[waiting[0]].kind
+                if kind is StageKind.KNOCKOUT and knockout_players(s, g, reg) is None:
+                    raise UserError(
+                        f"{g.name}前 {p.first_round - 1} 轮已结束，请先产生淘汰赛对阵，再编排其余棋手",
+                        f"{g.name}: create the knockout bracket before pairing the continuing Swiss",
+                    )
+            if not stage.count:
+                continue  # the rest is what the other stages left: never recorded
+        order = stage_entry_order(s, g, reg, state, p.index)
+        swiss = stage.kind is StageKind.SWISS and not plays_as_round_robin(stage, len(order))
+        if swiss and stage.entrants is Entrants.ALL:
+            continue  # a Swiss of everyone: the pool is whoever may play in each round
+        begin(s, g, reg, state, p.index, order, seed, who)
+        state = read_group_state(s, g, reg)
+        begun_any = True
+    return begun_any
+
+
+def _round_robin_games(
+    state: GroupState, reg: Regulations, plan: StagePlan, number: int
+) -> tuple[list[tuple[int, int, GameResult, str, str]], dict[int, tuple[str, str]]]:
+    """The round's games from the round-robin table: (red, black, result, why zh, why en), and who rests
+    (轮空 in a round robin: no game, no points) with why. A game against a player who withdrew is a
+    forfeit at once when his games stand; not played at all when they are annulled (the opponent
+    rests)."""
+    from app.engine.stages import round_robin_round
+    from app.services.stages import annulled_in, pool_name, withdrawn_forfeit
+
+    begun = state.begun_stage(plan.index)
+    assert begun is not None
+    stage_round = number - plan.first_round + 1
+    games, table_rests = round_robin_round(begun, state.format.stages[plan.index], stage_round)
+    annulled = annulled_in(state, reg, plan.index)
+    pools = len(begun.pools())
+    out = []
+    rests: dict[int, tuple[str, str]] = {}
+    for no in table_rests:
+        if no not in annulled:
+            rests[no] = (
+                f"循环赛对局秩序表第 {stage_round} 轮：{begun.entrant(no).number} 号轮空（不计分）",
+                f"round-robin table, round {stage_round}: no. {begun.entrant(no).number} rests (no points)",
+            )
+    for game in games:
+        if game.red in annulled or game.black in annulled:
+            for no in (game.red, game.black):
+                if no not in annulled:
+                    rests[no] = (
+                        f"第 {stage_round} 轮对手已退赛（成绩取消），本轮轮空（不计分）",
+                        f"round {stage_round}: the opponent withdrew (games annulled): a rest, no points",
+                    )
+            continue
+        result = withdrawn_forfeit(state, plan.index, game.red, game.black) or GameResult.PENDING
+        where = f"{pool_name(game.pool)}" if pools > 1 else ""
+        red_n, black_n = begun.entrant(game.red).number, begun.entrant(game.black).number
+        zh = f"{where}循环赛对局秩序表第 {stage_round} 轮：{red_n} 号（红）对 {black_n} 号（黑）"
+        en = (
+            f"{'pool ' + where[0] + ', ' if pools > 1 else ''}round-robin table, round {stage_round}: "
+            f"no. {red_n} (Red) v no. {black_n} (Black)"
+        )
+        out.append((game.red, game.black, result, zh, en))
+    return out, rests
+
+
+def _pair_swiss_stage(
+    s: Session,
+    g: Group,
+    reg: Regulations,
+    state: GroupState,
+    plan: StagePlan,
+    number: int,
+    withdrawn: set[int],
+    seed: int,
+) -> Pairing:
+    """Pair the players of one Swiss stage for the round (the others play other stages)."""
+    from app.services.standings import stage_players_of
+
+    players = stage_players_of(s, g, reg, state, plan.index)
+    others = {e.no for e in state.entrants} - set(players)
+    rank_keys = None
+    if reg.pairing.score_group_order is ScoreGroupOrder.TIEBREAKS and number > 1:
+        from app.services.standings import ranking_after
+
+        order = ranking_after(s, g, reg, number - 1)
+        rank_keys = {no: (i,) for i, no in enumerate(order)}
+    first = number == 1 and reg.pairing.round_one is not RoundOnePairing.HALVES
+    if first:  # round 1 by lot or by neighbours: the order that makes the engine's natural pairs those
+        pool = pool_for(state, reg, number, others | withdrawn, None)
+        numbers = sorted(p.no for p in pool)  # sequence numbers (drawn by rating first where so set)
+        rank_keys = round_one_keys(numbers, reg.pairing.round_one, seed)
+    pool = pool_for(state, reg, number, others | withdrawn, rank_keys)  # less the excused (请假)
+    constraints = constraints_in_round(s, g, reg, number)  # 同单位 / 同地区 / 指定回避
+    rules = reg.pairing
+    if first:  # the order just made is the one inside the (only) score group
+        rules = dataclasses.replace(rules, score_group_order=ScoreGroupOrder.TIEBREAKS)
+    pairing = pair_round(pool, number, rules, seed, constraints)
+    if first and reg.pairing.round_one is RoundOnePairing.ADJACENT:
+        pairing = adjacent_colours(pairing)
+    return pairing
 
 
 def _knockout_boards(s: Session, g: Group, number: int) -> int:
@@ -400,6 +578,9 @@ def pairing_explanation(db: Database, group: str, number: int, no: int, english:
         if english and item.get("en"):
             return f"Board {board}: {item['en']}"
         return f"第 {board} 台：{item.get('zh', '')}"
+    rest = dict(data.get("rests") or {}).get(str(no))
+    if isinstance(rest, dict):
+        return str(rest.get("en") or rest.get("zh", "")) if english else str(rest.get("zh", ""))
     bye = data.get("bye")
     if has_bye and isinstance(bye, dict) and bye.get("player") == no:
         return str(bye.get("en") or bye.get("zh", "")) if english else str(bye.get("zh", ""))

@@ -192,6 +192,8 @@ class PlayerDoc(_Strict):
     late_entry_round: RoundNo | None = None
     region: Region = ""  # 地区, for the region avoidances and the local prizes
     reentry_round: RoundNo | None = None  # re-entry: paired again from this round after a withdrawal
+    ranked: StrictBool = True  # False: 计成绩不计名次 (results count, no place)
+    eligibility_override: Reason = ""  # why accepted outside the group's conditions of entry
 
 
 class GameDoc(_Strict):
@@ -227,6 +229,27 @@ class MatchDoc(_Strict):
     first_red: PlayerNo | None = None
     deciding_red: PlayerNo | None = None
     winner: PlayerNo | None = None
+    colour_choices: dict[
+        Annotated[StrictStr, Field(pattern=r"^[0-9]{1,2}$")], PlayerNo
+    ] = {}  # ladder step → Red
+
+
+class StageEntryDoc(_Strict):
+    player: PlayerNo
+    pool: Annotated[StrictInt, Field(ge=0, le=99)] = 0
+    number: Annotated[StrictInt, Field(ge=1, le=MAX_ITEMS)]
+    lot: Annotated[StrictInt, Field(ge=0, le=MAX_ITEMS)] = 0
+
+
+class StageDoc(_Strict):
+    """A begun stage of a group (formats): its kind as played, its lot's seed, its entrants."""
+
+    group: GroupName
+    stage: Annotated[StrictInt, Field(ge=0, le=7)]
+    kind: _literal("swiss", "round_robin", "knockout")
+    seed: Seed | None = None
+    started_at: IsoDateTime | None = None
+    entrants: Annotated[list[StageEntryDoc], Field(max_length=MAX_ITEMS)]
 
 
 class ViolationDoc(_Strict):
@@ -332,6 +355,7 @@ class SnapshotDoc(_Strict):
     records: Annotated[list[RecordDoc], Field(max_length=MAX_ITEMS)] = []
     absences: Annotated[list[AbsenceDoc], Field(max_length=MAX_ITEMS)] = []
     pair_avoidances: Annotated[list[PairAvoidanceDoc], Field(max_length=MAX_ITEMS)] = []
+    stages: Annotated[list[StageDoc], Field(max_length=200)] = []  # formats: the begun stages
     paperwork: PaperworkDoc | None = None
     audit: Annotated[list[AuditDoc], Field(max_length=MAX_ITEMS * 10)] = []
 
@@ -352,7 +376,7 @@ class _References:
     """The reference checks of one snapshot, part by part; each part adds what it finds to ``out``.
 
     The parts run in the document's order (groups, teams, players, knockout, rounds, violations,
-    records, absences, avoidances): a later part looks players, games and matches up in what the
+    records, absences, avoidances, stages): a later part looks players, games and matches up in what the
     earlier ones collected.
     """
 
@@ -656,6 +680,41 @@ class _References:
                 f"the avoidance of {first} and {second} appears twice",
             )
 
+    def check_stages(self) -> None:
+        """A begun stage names players of its group, once each, each number of a pool once."""
+        for i, st in enumerate(self.doc.stages):
+            where = f"stages[{i}]"
+            if not self.known_group(st.group, f"{where}.group"):
+                continue
+            self.once(
+                "stage",
+                st.group,
+                st.stage,
+                0,
+                where,
+                f"第{st.stage + 1}阶段重复",
+                f"stage {st.stage + 1} appears twice",
+            )
+            places: set[tuple[int, int]] = set()
+            for j, e in enumerate(st.entrants):
+                self.known_player(st.group, e.player, f"{where}.entrants[{j}].player")
+                self.once(
+                    f"stage{st.stage}",
+                    st.group,
+                    e.player,
+                    0,
+                    f"{where}.entrants[{j}]",
+                    f"{e.player} 号在第{st.stage + 1}阶段出现两次",
+                    f"player {e.player} is in stage {st.stage + 1} twice",
+                )
+                if (e.pool, e.number) in places:
+                    self.bad(
+                        f"{where}.entrants[{j}].number",
+                        f"第{st.stage + 1}阶段第 {e.pool + 1} 组的 {e.number} 号重复",
+                        f"stage {st.stage + 1}: number {e.number} of pool {e.pool + 1} appears twice",
+                    )
+                places.add((e.pool, e.number))
+
 
 def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
     """Everything wrong between the parts of a well-formed snapshot (see the module docstring)."""
@@ -669,6 +728,7 @@ def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
     refs.check_records()
     refs.check_absences()
     refs.check_avoidances()
+    refs.check_stages()
     return refs.out
 
 

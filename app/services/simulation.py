@@ -44,12 +44,13 @@ _KNOCKOUT_CYCLE = (GameResult.RED_WIN, GameResult.DRAW, GameResult.BLACK_WIN, Ga
 def play_knockout_round(db: Database, group: str, round_number: int, seed: int) -> int:
     """Enter the knockout games of a round board by board until every match is decided.
 
-    Results follow a seeded choice among red win / draw / black win (draws bring the rapid and the
-    deciding games); the higher seed chooses Red for a deciding game. Returns the games entered.
+    Results follow a seeded choice among red win / draw / black win (draws bring the next steps of the
+    ladder); lots a later step waits for are drawn, and a player who must choose takes Red. Returns the
+    games entered.
     """
     from app.engine.knockout import ColourState
     from app.engine.types import Colour
-    from app.services.knockout import bracket_of, choose_deciding_colour
+    from app.services.knockout import bracket_of, choose_deciding_colour, draw_round_colours
     from app.services.results import enter_result
 
     rng = random.Random(f"{seed}:{group}:{round_number}:knockout")
@@ -59,15 +60,76 @@ def play_knockout_round(db: Database, group: str, round_number: int, seed: int) 
         due = () if bracket is None else bracket.due_games(round_number)
         if not due:
             return entered
+        if any(d.colours is ColourState.LOT_NEEDED for d in due):
+            draw_round_colours(db, group, round_number, seed=seed + round_number, who=DEMO_ARBITER)
+            continue
+        choices = [d for d in due if d.colours is ColourState.CHOICE_NEEDED]
+        for d in choices:
+            choose_deciding_colour(db, group, d.code, Colour.RED, who=DEMO_ARBITER)
+        if choices:
+            continue
         boards = {b.match: b.board for b in round_view(db, group, round_number).boards if b.match}
         for d in due:
-            if d.colours is ColourState.CHOICE_NEEDED:
-                choose_deciding_colour(db, group, d.code, Colour.RED, who=DEMO_ARBITER)
-                continue
             enter_result(
                 db, group, round_number, boards[d.code], rng.choice(_KNOCKOUT_CYCLE), who=DEMO_ARBITER
             )
             entered += 1
+
+
+def play_group_to_end(
+    db: Database,
+    group: str,
+    *,
+    seed: int = 2024,
+    forfeit_rate: float = 0.0,
+    last: int | None = None,
+    who: str = "演示",
+) -> int:
+    """Play a group round by round to its end (or through round ``last``), whatever its format: each round
+    paired (a stage beginning when its first round is; the knockout created when its stage comes, its lots
+    drawn), random results, knockout games until every match of the round is decided, the round closed.
+    Returns the last round played."""
+    from app.engine.formats import StageKind
+    from app.engine.knockout import ColourState
+    from app.services.knockout import bracket_of, create_knockout, draw_round_colours
+    from app.services.rounds import close_round, pair_next_round, rounds_of
+    from app.services.stages import plan_of
+    from app.services.standings import is_final
+
+    number = max((r.number for r in rounds_of(db, group) if r.closed), default=0)
+    while not is_final(db, group) and (last is None or number < last):
+        number += 1
+        if number > 200:  # pragma: no cover - a format that never ends is a defect
+            raise AssertionError(f"{group} does not end")
+        plans = [p for p in plan_of(group_state(db, group)) if p.covers(number)]
+        knockout = any(p.stage.kind is StageKind.KNOCKOUT for p in plans)
+        points = any(p.stage.kind is not StageKind.KNOCKOUT for p in plans)
+        if knockout and bracket_of(db, group) is None:
+            create_knockout(db, group, seed=seed + 700, who=who)
+        if knockout:
+            bracket = bracket_of(db, group)
+            lots = bracket is not None and any(
+                d.colours is ColourState.LOT_NEEDED for d in bracket.due_games(number)
+            )
+            if lots:
+                draw_round_colours(db, group, number, seed=seed + 900 + number, who=who)
+        paired = any(r.number == number and r.boards for r in rounds_of(db, group))
+        if points and not (paired and _point_games_in(db, group, number)):
+            pair_next_round(db, group, seed=seed + number, who=who)
+        if points:
+            play_random_results(db, group, number, seed=seed + number, forfeit_rate=forfeit_rate, who=who)
+        if knockout:
+            play_knockout_round(db, group, number, seed=seed)
+        if any(r.number == number for r in rounds_of(db, group)):
+            close_round(db, group, number, who=who)
+    return number
+
+
+def _point_games_in(db: Database, group: str, number: int) -> bool:
+    """Whether the round already has its Swiss / round-robin games (paired before)."""
+    return any(b.match is None for b in round_view(db, group, number).boards) or bool(
+        round_view(db, group, number).byes
+    )
 
 
 DEMO_ARBITER = "演示"
@@ -106,9 +168,10 @@ def play_demo_midway(db: Database, *, seed: int = 2024) -> None:
 
 
 def play_demo_to_end(db: Database, *, seed: int = 2024, forfeit_rate: float = 0.02) -> None:
-    """The demo event played to its end in both groups, every round closed: the Swiss rounds, the split,
+    """The demo event played to its end in every group, every round closed: the Swiss rounds, the split,
     the knockout with its rapid and deciding games, and the continuing Swiss — for the documents'
-    tests, the benchmarks and the samples of a finished event."""
+    tests, the benchmarks and the samples of a finished event (any format: see
+    :func:`play_group_to_end`)."""
     play_demo_to(db, None, seed=seed, forfeit_rate=forfeit_rate)
 
 
@@ -116,30 +179,15 @@ def play_demo_to(
     db: Database, last_round: int | None, *, seed: int = 2024, forfeit_rate: float = 0.02
 ) -> dict[str, int]:
     """Play every group of the demo event through the services up to round ``last_round`` (None: to
-    the end), each round paired, its results entered and closed — from round ``split + 1`` on with the
-    knockout (its colours drawn, every game to the deciding one) beside the continuing Swiss. A group
-    with fewer rounds is played to its end. Returns the last round closed per group."""
-    from app.services.knockout import create_knockout, draw_round_colours
-    from app.services.rounds import close_round, pair_next_round
+    the end), each round paired, its results entered and closed, whatever the group's format (see
+    :func:`play_group_to_end`). A group with fewer rounds is played to its end. Returns the last round
+    closed per group."""
     from app.services.tournaments import tournament_info
 
     info = tournament_info(db)
     played: dict[str, int] = {}
     for group in (g.name for g in info.groups if g.players):
-        fmt = info.regulations.group(group)
-        last = fmt.rounds if last_round is None else min(last_round, fmt.rounds)
-        for number in range(1, last + 1):
-            knockout_round = bool(fmt.knockout_size) and number > fmt.swiss_rounds
-            if knockout_round and number == fmt.swiss_rounds + 1:
-                create_knockout(db, group, who=DEMO_ARBITER)
-            if knockout_round:
-                draw_round_colours(db, group, number, seed=seed + 900 + number, who=DEMO_ARBITER)
-            pair_next_round(db, group, seed=seed + number, who=DEMO_ARBITER)
-            play_random_results(
-                db, group, number, seed=seed + number, forfeit_rate=forfeit_rate, who=DEMO_ARBITER
-            )
-            if knockout_round:
-                play_knockout_round(db, group, number, seed=seed)
-            close_round(db, group, number, who=DEMO_ARBITER)
-        played[group] = last
+        played[group] = play_group_to_end(
+            db, group, seed=seed, forfeit_rate=forfeit_rate, last=last_round, who=DEMO_ARBITER
+        )
     return played

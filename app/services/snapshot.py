@@ -22,11 +22,13 @@ from app.db.models import (
     GameRecord,
     GameRow,
     Group,
+    GroupStage,
     KnockoutMatch,
     PairAvoidance,
     Player,
     Round,
     Setting,
+    StageEntry,
     Team,
     Tournament,
     Violation,
@@ -107,6 +109,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             "first_red": ref.get(m.first_red_id) if m.first_red_id else None,
             "deciding_red": ref.get(m.deciding_red_id) if m.deciding_red_id else None,
             "winner": ref.get(m.winner_id) if m.winner_id else None,
+            **_choices_out(m.colour_choices, ref),
         }
         for m in s.scalars(select(KnockoutMatch).order_by(KnockoutMatch.group_id, KnockoutMatch.id))
     ]
@@ -142,6 +145,25 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                 "received_at": _dt(rec.received_at),
             }
         )
+    stages = [
+        {
+            "group": group_name[st.group_id],
+            "stage": st.stage,
+            "kind": st.kind,
+            "seed": st.seed,
+            "started_at": _dt(st.started_at),
+            "entrants": [
+                {"player": ref[e.player_id], "pool": e.pool, "number": e.number, "lot": e.lot}
+                for e in s.scalars(
+                    select(StageEntry)
+                    .where(StageEntry.stage_id == st.id)
+                    .order_by(StageEntry.pool, StageEntry.number)
+                )
+                if ref.get(e.player_id) is not None
+            ],
+        }
+        for st in s.scalars(select(GroupStage).order_by(GroupStage.group_id, GroupStage.stage))
+    ]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -187,6 +209,9 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                 "late_entry_round": p.late_entry_round,
                 "region": p.region,
                 "reentry_round": p.reentry_round,
+                # formats: written only when set (a snapshot without them reads as ranked, no override)
+                **({} if p.ranked else {"ranked": False}),
+                **({"eligibility_override": p.eligibility_override} if p.eligibility_override else {}),
             }
             for p in players
         ],
@@ -206,6 +231,8 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             for a in s.scalars(select(Absence).order_by(Absence.id))
         ],
         "paperwork": stored_paperwork(s),
+        # formats (stages): the begun stages with their entrants, pools, numbers and lots (when any)
+        **({"stages": stages} if stages else {}),
         "pair_avoidances": [
             {
                 "group": player_group[v.first_id],
@@ -360,6 +387,7 @@ class _Filler:
         self.fill_violations()
         self.fill_records()
         _fill_arbiter_requests(self.s, self.data, self.player_id)
+        _fill_stages(self.s, self.data, self.group_of, self.player_id)
         self.fill_audit()
 
     def tournament(self) -> None:
@@ -441,6 +469,8 @@ class _Filler:
                 late_entry_round=p.get("late_entry_round"),
                 region=str(p.get("region", "")),
                 reentry_round=p.get("reentry_round"),
+                ranked=bool(p.get("ranked", True)),
+                eligibility_override=str(p.get("eligibility_override", "")),
             )
             if row.no is not None:
                 if (g.name, row.no) in self.players:
@@ -468,8 +498,8 @@ class _Filler:
                 colour_method=str(m.get("colour_method", "")),
                 colour_seed=m.get("colour_seed"),
                 first_red_id=opt("first_red"),
-                deciding_red_id=opt("deciding_red"),
                 winner_id=opt("winner"),
+                colour_choices=_colour_choices(m, g.name, where, self.player_id),
             )
             self.matches[(g.name, row.code)] = row
             self.s.add(row)
@@ -587,6 +617,33 @@ def _whole(value: Any, where: str) -> int:
     return value
 
 
+def _fill_stages(s: Session, data: dict[str, Any], group_of: Any, player_id: Any) -> None:
+    """The begun stages (formats): their entrants, pools, numbers and lots; absent in older snapshots."""
+    for i, st in enumerate(data.get("stages", [])):  # formats: the begun stages
+        where = f"stages[{i}]"
+        g = group_of(_req(st, "group", where), where)
+        row = GroupStage(
+            group_id=g.id,
+            stage=_whole(_req(st, "stage", where), f"{where}.stage"),
+            kind=str(_req(st, "kind", where)),
+            seed=st.get("seed"),
+            started_at=_parse_dt(st.get("started_at"), f"{where}.started_at") or datetime(2000, 1, 1),
+        )
+        s.add(row)
+        s.flush()
+        for j, e in enumerate(_req(st, "entrants", where)):
+            ew = f"{where}.entrants[{j}]"
+            s.add(
+                StageEntry(
+                    stage_id=row.id,
+                    player_id=player_id(g.name, _req(e, "player", ew), ew),
+                    pool=_whole(e.get("pool", 0), f"{ew}.pool"),
+                    number=_whole(_req(e, "number", ew), f"{ew}.number"),
+                    lot=_whole(e.get("lot", 0), f"{ew}.lot"),
+                )
+            )
+
+
 def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> None:
     """The keys of the arbiters' requests: excused absences, named pair avoidances and the paperwork (officials,
     certificate template), all absent in older snapshots."""
@@ -627,6 +684,24 @@ def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> 
                 created_at=_parse_dt(v.get("created_at"), f"{where}.created_at") or datetime(2000, 1, 1),
             )
         )
+
+
+def _choices_out(choices: dict[str, int] | None, ref: dict[int, int]) -> dict[str, Any]:
+    """A knockout match's colour choices by game (formats), written only when there are any."""
+    out = {k: ref[v] for k, v in sorted((choices or {}).items()) if ref.get(v)}
+    return {"colour_choices": out} if out else {}
+
+
+def _colour_choices(m: dict[str, Any], group: str, where: str, player_id: Any) -> dict[str, object] | None:
+    """A match's ladder colour choices (step → Red); an older snapshot's deciding Red is step 3 of the
+    old ladder (as migration 0007 moves it)."""
+    choices = {
+        str(k): player_id(group, v, f"{where}.colour_choices")
+        for k, v in dict(m.get("colour_choices") or {}).items()
+    }
+    if not choices and m.get("deciding_red") is not None:
+        choices = {"2": player_id(group, m["deciding_red"], f"{where}.deciding_red")}
+    return dict(choices) or None
 
 
 def _birth_from_id(id_number: str) -> str:

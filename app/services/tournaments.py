@@ -23,7 +23,9 @@ from app.db.lock import FileLockedError as FileLockedError
 from app.db.lock import StaleLockError as StaleLockError
 from app.db.models import Group, Player, Round, Tournament
 from app.db.session import Database, open_database
+from app.engine.formats import StageKind, plan_stages
 from app.engine.regulations import (
+    GroupFormat,
     Regulations,
     RoundTime,
     check_public_texts,
@@ -398,16 +400,50 @@ def _refuse_changes_to_played_rounds(old: Regulations, new: Regulations, paired:
         played = paired.get(g.name, 0)
         if before is None or not played:
             continue
-        if g.rounds < played:
+        if before.legacy is not None and g.legacy is not None:
+            if g.rounds < played:
+                raise UserError(
+                    f"{g.name}已编排到第 {played} 轮，总轮数不能少于 {played}",
+                    f"{g.name} is paired up to round {played}; it cannot have fewer rounds",
+                )
+            split_changed = (before.swiss_rounds, before.knockout_size) != (g.swiss_rounds, g.knockout_size)
+            if split_changed and before.knockout_size and played > before.swiss_rounds:
+                raise UserError(
+                    f"{g.name}已进入第二阶段，不能再修改分段办法",
+                    f"{g.name} is past the split; the split cannot change",
+                )
+            continue
+        _refuse_changes_to_begun_stages(g.name, before, g, played)
+
+
+def _refuse_changes_to_begun_stages(name: str, before: GroupFormat, after: GroupFormat, played: int) -> None:
+    """A stage whose rounds have begun keeps its kind and its settings; a Swiss may get more rounds, never
+    fewer than it has played."""
+    plans = plan_stages(before.stages)
+    for i, stage in enumerate(before.stages):
+        first = plans[i].first_round
+        if not first or first > played:
+            continue
+        if i >= len(after.stages):
             raise UserError(
-                f"{g.name}已编排到第 {played} 轮，总轮数不能少于 {played}",
-                f"{g.name} is paired up to round {played}; it cannot have fewer rounds",
+                f"{name}第{i + 1}阶段已开始，不能删除",
+                f"{name}: stage {i + 1} has begun and cannot be removed",
             )
-        split_changed = (before.swiss_rounds, before.knockout_size) != (g.swiss_rounds, g.knockout_size)
-        if split_changed and before.knockout_size and played > before.swiss_rounds:
+        new = after.stages[i]
+        if stage.kind is StageKind.SWISS and new.kind is StageKind.SWISS:
+            if dataclasses.replace(new, rounds=stage.rounds) != stage:
+                raise UserError(
+                    f"{name}第{i + 1}阶段已开始，除轮次外不能再修改",
+                    f"{name}: stage {i + 1} has begun; only its rounds may change",
+                )
+            if first + new.rounds - 1 < played:
+                raise UserError(
+                    f"{name}已编排到第 {played} 轮，第{i + 1}阶段的轮次不能少于 {played - first + 1}",
+                    f"{name} is paired up to round {played}; stage {i + 1} needs at least {played - first + 1} rounds",
+                )
+        elif new != stage:
             raise UserError(
-                f"{g.name}已进入第二阶段，不能再修改分段办法",
-                f"{g.name} is past the split; the split cannot change",
+                f"{name}第{i + 1}阶段已开始，不能再修改", f"{name}: stage {i + 1} has begun and cannot change"
             )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from app.db.session import Database
 from app.engine.attendance import Attendance, with_absences
+from app.engine.formats import legacy_stages
 from app.engine.regulations import GroupFormat, preset, regulations_from_dict, regulations_to_dict
 from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, clean_text, count_en
 from app.engine.trf import TrfError, TrfEvent, TrfPlayer, player_points, read_trf, write_trf
@@ -133,11 +134,7 @@ def snapshot_of_trf(event: TrfEvent, group: str | None = None) -> dict[str, Any]
         end_date=event.end_date or event.start_date or base.end_date,
         groups=(
             GroupFormat(
-                event.group or "TRF",
-                teams=bool(event.teams),
-                rounds=rounds,
-                swiss_rounds=rounds,
-                knockout_size=0,
+                event.group or "TRF", teams=bool(event.teams), stages=legacy_stages(rounds, rounds, 0)
             ),
         ),
         points=event.points,

@@ -511,7 +511,7 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         Route("/schedule", schedule),
         *(
             Route(f"/g/{{gi:int}}/{kind}", group_page(kind))
-            for kind in ("standings", "crosstable", "teams", "bracket", "entries")
+            for kind in ("standings", "crosstable", "order", "teams", "bracket", "entries")
         ),
         Route("/prizes", prizes),
         Route("/events", events),

@@ -57,6 +57,7 @@ class GroupState:
     players: int
     rounds: tuple[RoundSummary, ...]
     bracket: bool
+    order: bool = False  # a round robin is drawn: its 对局秩序表 is a page
 
     @property
     def current(self) -> RoundSummary | None:
@@ -157,6 +158,7 @@ class HallSite:
                 g.players,
                 tuple(rounds_of(self.db, g.name)),
                 bracket_of(self.db, g.name) is not None,
+                exports.has_order_of_play(self.db, g.name),
             )
             for i, g in enumerate(info.groups, start=1)
         )
@@ -184,8 +186,10 @@ class HallSite:
         # the group is over its final ranking (knockout places first)
         if kind == "standings":
             return exports.standings(self.db, g.name)
-        if kind == "crosstable":
-            return exports.crosstable(self.db, g.name)
+        if kind == "crosstable":  # a round robin's is the square table
+            return exports.crosstable_of(self.db, g.name)
+        if kind == "order":
+            return exports.order_of_play(self.db, g.name)
         if kind == "teams":
             return exports.team_standings_model(self.db, g.name)
         if kind == "bracket":
@@ -233,6 +237,8 @@ class HallSite:
         kinds = []
         if g.complete is not None:
             kinds += ["standings", "crosstable"] + (["teams"] if g.teams else [])
+        if g.order:
+            kinds.append("order")
         if g.bracket:
             kinds.append("bracket")
         if g.players:
@@ -263,6 +269,7 @@ class HallSite:
                         if g.complete is not None
                         else "",
                         seats=pages.seats(current) if current is not None else {},
+                        order=g.order,
                     )
                 )
             return "首页", pages.index_main(HALL, snap.event, links, snap.prizes_final, at), []
@@ -328,6 +335,14 @@ class HallSite:
             return (
                 f"{g.name} 个人成绩总表",
                 pages.crosstable_main(HALL, snap.model(key), g.index, at),
+                self._nav(snap, g, kind),
+            )
+        if kind == "order":
+            if not g.order:
+                raise NotFound(f"{g.name}没有循环赛对局秩序表")
+            return (
+                f"{g.name} 对局秩序表",
+                pages.order_main(HALL, snap.model(key), g.index, at, g.numbers),
                 self._nav(snap, g, kind),
             )
         if kind == "teams":
@@ -397,6 +412,8 @@ class HallSite:
                 keys += [("standings", g.index), ("crosstable", g.index)]
                 if g.teams:
                     keys.append(("teams", g.index))
+            if g.order:
+                keys.append(("order", g.index))
             if g.bracket:
                 keys.append(("bracket", g.index))
             if g.players:

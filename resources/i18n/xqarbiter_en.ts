@@ -170,6 +170,14 @@
       <source>第%1局 %2  红 %3 — 黑 %4   %5</source>
       <translation>G%1 %2  Red %3 – Black %4   %5</translation>
     </message>
+    <message>
+      <source>超快棋</source>
+      <translation>Blitz</translation>
+    </message>
+    <message>
+      <source>待 %1 号选先后手</source>
+      <translation>waiting for no. %1 to choose colours</translation>
+    </message>
   </context>
   <context>
     <name>BracketView</name>
@@ -248,6 +256,10 @@
     <message>
       <source>第 %1 轮先后手已抽签，抽签种子 %2（可据此复核）</source>
       <translation>Round %1 colours drawn, lot seed %2 (for verification)</translation>
+    </message>
+    <message>
+      <source>%1 的淘汰赛阶段开始时产生对阵。</source>
+      <translation>The bracket of %1 is drawn when its knockout stage begins.</translation>
     </message>
   </context>
   <context>
@@ -1023,6 +1035,14 @@
       <source>已过报名截止时间（%1）：破例接受的理由</source>
       <translation>Entries closed at %1: reason for accepting this one</translation>
     </message>
+    <message>
+      <source>不符合本组参赛资格：破例接受的理由</source>
+      <translation>Outside this group's conditions: the reason to accept</translation>
+    </message>
+    <message>
+      <source>逾期报名且不符合本组参赛资格：破例接受的理由</source>
+      <translation>Late and outside this group's conditions: the reason to accept</translation>
+    </message>
   </context>
   <context>
     <name>PlayerTableModel</name>
@@ -1097,6 +1117,10 @@
     <message>
       <source>电话</source>
       <translation>Phone</translation>
+    </message>
+    <message>
+      <source>（不计名次）</source>
+      <translation> (unranked)</translation>
     </message>
   </context>
   <context>
@@ -1192,6 +1216,34 @@
     <message>
       <source>显示 %1 / %2 人</source>
       <translation>Showing %1 of %2</translation>
+    </message>
+    <message>
+      <source>计成绩不计名次……</source>
+      <translation>Unranked (plays, no place)…</translation>
+    </message>
+    <message>
+      <source>请先选中一名已有序号的棋手</source>
+      <translation>Select a player with a sequence number first</translation>
+    </message>
+    <message>
+      <source>%1 号 %2 计成绩不计名次的理由：</source>
+      <translation>Why no. %1 %2 plays unranked:</translation>
+    </message>
+    <message>
+      <source>%1 号 %2 恢复计名次的理由：</source>
+      <translation>Why no. %1 %2 is ranked again:</translation>
+    </message>
+    <message>
+      <source>计成绩不计名次</source>
+      <translation>Unranked</translation>
+    </message>
+    <message>
+      <source>%1 号 %2：计成绩不计名次</source>
+      <translation>No. %1 %2: plays unranked</translation>
+    </message>
+    <message>
+      <source>%1 号 %2：恢复计名次</source>
+      <translation>No. %1 %2: ranked again</translation>
     </message>
   </context>
   <context>
@@ -2193,6 +2245,50 @@
       <source>未导入：%1</source>
       <translation>Not imported: %1</translation>
     </message>
+    <message>
+      <source>按被淘汰轮次</source>
+      <translation>By the round lost in</translation>
+    </message>
+    <message>
+      <source>第一轮配对办法</source>
+      <translation>Round 1 pairing</translation>
+    </message>
+    <message>
+      <source>连续同色最多（局）</source>
+      <translation>Most games of one colour in a row</translation>
+    </message>
+    <message>
+      <source>先后手之差最多（局）</source>
+      <translation>Largest Red-Black difference</translation>
+    </message>
+    <message>
+      <source>因连续弃权退赛者不计名次</source>
+      <translation>Players withdrawn for consecutive forfeits are not ranked</translation>
+    </message>
+    <message>
+      <source>上半区对下半区（1对n/2+1）</source>
+      <translation>Top half against bottom half (1 v n/2+1)</translation>
+    </message>
+    <message>
+      <source>上下半区抽签配对</source>
+      <translation>Halves, opponents drawn by lot</translation>
+    </message>
+    <message>
+      <source>相邻序号（1-2、4-3、5-6…）</source>
+      <translation>Neighbouring numbers (1-2, 4-3, 5-6 ...)</translation>
+    </message>
+    <message>
+      <source>赛制……</source>
+      <translation>Format...</translation>
+    </message>
+    <message>
+      <source>选择现成赛制（循环赛、淘汰赛……）或逐项编辑各阶段</source>
+      <translation>Choose a ready-made format (round robin, knockout ...) or edit each stage</translation>
+    </message>
+    <message>
+      <source>赛制</source>
+      <translation>Format</translation>
+    </message>
   </context>
   <context>
     <name>StandingsTableModel</name>
@@ -2375,6 +2471,22 @@
     <message>
       <source>序号</source>
       <translation>sequence number</translation>
+    </message>
+    <message>
+      <source>直胜</source>
+      <translation>Head-to-head</translation>
+    </message>
+    <message>
+      <source>小分</source>
+      <translation>Sonneborn-Berger</translation>
+    </message>
+    <message>
+      <source>抽签</source>
+      <translation>Lot</translation>
+    </message>
+    <message>
+      <source>去除前轮得分</source>
+      <translation>Score without first rounds</translation>
     </message>
   </context>
   <context>
@@ -2961,6 +3073,29 @@
     <message>
       <source>%1 号与 %2 号回避</source>
       <translation>No. %1 and no. %2 avoid each other</translation>
+    </message>
+  </context>
+  <context>
+    <name>StagesDialog</name>
+    <message>
+      <source>（选择现成的赛制）</source>
+      <translation>(choose a ready-made format)</translation>
+    </message>
+    <message>
+      <source>套用</source>
+      <translation>Apply</translation>
+    </message>
+    <message>
+      <source>每个阶段一个 [[stages]]：kind 为 swiss（积分编排）、round_robin（循环赛）或 knockout（淘汰赛）；entrants 为 all、top、rest、pool_top，count 为人数；详见 docs/formats.md。</source>
+      <translation>One [[stages]] per stage: kind is swiss, round_robin or knockout; entrants is all, top, rest or pool_top, count the number of players; see docs/formats.md.</translation>
+    </message>
+    <message>
+      <source>现成赛制：</source>
+      <translation>Ready-made format:</translation>
+    </message>
+    <message>
+      <source>%1 的赛制</source>
+      <translation>Format of %1</translation>
     </message>
   </context>
   <!-- desk: keyboard entry and the window's questions -->

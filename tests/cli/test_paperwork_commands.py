@@ -12,7 +12,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from app.cli import main
-from app.engine.regulations import GroupFormat, PrizeCategory, preset, regulations_to_dict
+from app.engine.regulations import PrizeCategory, legacy_group, preset, regulations_to_dict
 from app.services.regulation_files import read_regulation_file
 from app.services.simulation import play_random_results
 from app.services.snapshot import import_snapshot
@@ -241,7 +241,7 @@ def test_certificates_once_the_group_is_over(tmp_path: Path, capsys) -> None:
     base = preset("tianshui-2024")
     reg = dataclasses.replace(
         base,
-        groups=(GroupFormat("公开组", True, rounds=3, swiss_rounds=3, knockout_size=0),),
+        groups=(legacy_group("公开组", True, rounds=3, swiss_rounds=3, knockout_size=0),),
         prizes=tuple(t for t in base.prizes if t.group == "公开组"),
     )
     data = snapshot([player(i, f"棋手{i}") for i in range(1, 9)])

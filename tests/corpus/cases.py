@@ -2065,7 +2065,7 @@ REGULATION_MUTATIONS: tuple[tuple[str, Callable[[str], str | bytes]], ...] = (
     ("a whole number as text", lambda t: t.replace("win = 2", 'win = "2"', 1)),
     ("negative points", lambda t: t.replace("win = 2", "win = -2", 1)),
     ("points of 10^20", lambda t: t.replace("win = 2", "win = 100000000000000000000", 1)),
-    ("rounds 0", lambda t: t.replace("rounds = 11", "rounds = 0", 1)),
+    ("rounds 0", lambda t: t.replace("rounds = 8", "rounds = 0", 1)),  # the first stage (Swiss) of 公开组
     ("group renamed (rounds already paired)", lambda t: t.replace("公开组", "甲组")),
     ("event name with a bidi override", lambda t: t.replace('event_name = "', 'event_name = "\\u202e', 1)),
     ("paperwork unknown placeholder", lambda t: t + '\n[paperwork.certificate]\nbody = "{昵称}"\n'),

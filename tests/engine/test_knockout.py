@@ -386,8 +386,11 @@ def test_sixteen_and_four_player_brackets() -> None:
         ("F", 10, None, None),
         ("3RD", 10, None, None),
     ]
+    # any size 2–128 (a bracket of the next power of two with byes by seed); one player or 129 are refused
     with pytest.raises(UserError):
-        create_bracket((1, 2, 3, 4, 5, 6), 8, RULES)
+        create_bracket((1,), 8, RULES)
+    with pytest.raises(UserError):
+        create_bracket(tuple(range(1, 130)), 8, RULES)
     with pytest.raises(UserError):
         create_bracket((1, 2, 3, 3), 8, RULES)
 
@@ -408,8 +411,9 @@ def test_knockout_seeds_skip_withdrawn_and_disqualified() -> None:
     assert knockout_seeds(standing, 4) == (7, 3, 12, 9)
     with pytest.raises(UserError):
         knockout_seeds(standing[:9], 8, statuses)
+    assert knockout_seeds(standing, 6) == (7, 3, 12, 9, 1, 4)  # any size 2–128
     with pytest.raises(UserError):
-        knockout_seeds(standing, 6)
+        knockout_seeds(standing, 1)
 
 
 def test_final_ranking_has_no_gaps() -> None:

@@ -5,9 +5,9 @@ import dataclasses
 import pytest
 
 from app.engine.regulations import (
-    GroupFormat,
     PrizeKind,
     Tiebreak,
+    legacy_group,
     preset,
     regulations_from_dict,
     regulations_from_toml,
@@ -79,8 +79,14 @@ def test_toml_and_dict_round_trips_are_exact() -> None:
     assert 'name = "公开组"' in text
     assert regulations_from_toml(text) == reg
     assert regulations_from_dict(regulations_to_dict(reg)) == reg
-    changed = dataclasses.replace(reg, groups=(GroupFormat("甲组", True, 7, 7, 0),), prizes=())
+    changed = dataclasses.replace(reg, groups=(legacy_group("甲组", True, 7, 7, 0),), prizes=())
     assert regulations_from_toml(regulations_to_toml(changed)) == changed
+
+
+def _legacy(data, **keys) -> None:
+    group = data["groups"][0]
+    group.pop("stages", None)
+    group.update({"rounds": 11, "swiss_rounds": 8, "knockout_size": 8, **keys})
 
 
 @pytest.mark.parametrize(
@@ -89,8 +95,12 @@ def test_toml_and_dict_round_trips_are_exact() -> None:
         (lambda d: d["points"].update(win="two"), r"points\.win"),
         (lambda d: d["pairing"].update(team_avoidance="sometimes"), r"pairing\.team_avoidance.*sometimes"),
         (lambda d: d.update(colour="red"), r"regulations\.colour.*未知"),
-        (lambda d: d["groups"][0].update(knockout_size=6), "淘汰赛人数"),
-        (lambda d: d["groups"][0].update(swiss_rounds=11), "分段前"),
+        # the old format keys (files written before stages) are still read and checked as before
+        (lambda d: _legacy(d, knockout_size=200), "淘汰赛人数"),
+        (lambda d: _legacy(d, swiss_rounds=11), "分段前"),
+        (lambda d: d["groups"][0].update(knockout_size=8), r"groups\[0\]\.knockout_size.*stages"),
+        (lambda d: d["groups"][0]["stages"][0].update(cycles=2), r"stages\[0\]\.cycles.*循环赛"),
+        (lambda d: d["groups"][0]["stages"][1].update(count=0), r"第2阶段（淘汰赛）.*count"),
         (lambda d: d["tiebreaks"].update(chain=["wins", "wins"]), "重复"),
         (lambda d: d["tiebreaks"].update(chain=["previous_rounds", "wins"]), "最后"),
         (lambda d: d["registration"].update(deadline="7月23日"), r"registration\.deadline"),

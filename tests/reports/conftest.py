@@ -71,7 +71,7 @@ def render(doc: str, inputs: object, **options: object) -> Rendered:
 
 
 @pytest.fixture(scope="session")
-def documents(event: DemoEvent) -> dict[str, Rendered]:
+def documents(event: DemoEvent, round_robin_event: DemoEvent) -> dict[str, Rendered]:
     """Every document of the open group (round 6 mid-event, the results round, after round 11), by name."""
     n = CARDS_ROUND
     return {
@@ -92,7 +92,20 @@ def documents(event: DemoEvent) -> dict[str, Rendered]:
         "results-book": render("results-book", event.model("results-book", group=None)),
         "certificates": render("certificates", event.model("certificates", group=None)),
         "avoidances": render("avoidances", event.model("avoidances")),
+        "order-of-play": render("order-of-play", round_robin_event.model("order-of-play")),
+        "crosstable-round-robin": render("crosstable", round_robin_event.model("crosstable")),
     }
+
+
+@pytest.fixture(scope="session")
+def round_robin_event(tmp_path_factory: pytest.TempPathFactory) -> DemoEvent:
+    """A round robin of 9 (one rests every round), 4 of its 9 rounds played."""
+    from app.services.format_demo import create_format_demo
+    from app.services.simulation import play_group_to_end
+
+    db = create_format_demo(tmp_path_factory.mktemp("rr") / "rr.xqt", "round-robin", players=9, seed=2025)
+    play_group_to_end(db, OPEN, seed=2025, last=4)
+    return DemoEvent(db, list_players(db), 1)
 
 
 PUBLIC = (
@@ -109,4 +122,6 @@ PUBLIC = (
     "bracket",
     "results-book",
     "certificates",
+    "order-of-play",
+    "crosstable-round-robin",
 )

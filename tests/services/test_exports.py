@@ -298,7 +298,9 @@ def test_bracket_lists_every_game(db) -> None:
     assert eb is not None
     assert [len(c) for c in br.columns] == [4, 2, 1]
     qf1 = br.columns[0][0]
-    assert [g.kind for g in qf1.games] == ["慢棋", "快棋"] and qf1.games[0].result_zh == "和"
+    # each game with its own time control (the demo's regulation: slow 20′+5″, rapid 10′+3″)
+    assert [g.kind for g in qf1.games] == ["慢棋（20′+5″）", "快棋（10′+3″）"]
+    assert qf1.games[0].result_zh == "和"
     assert qf1.games[1].result_zh == "" and qf1.winner == ""
     qf2 = br.columns[0][1]
     assert qf2.games[0].result_zh == "红胜" and qf2.winner.endswith(qf2.games[0].red)

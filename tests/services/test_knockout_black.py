@@ -7,7 +7,7 @@ import dataclasses
 from pathlib import Path
 
 from app.db.session import Database
-from app.engine.regulations import GroupFormat, preset, regulations_to_dict
+from app.engine.regulations import legacy_group, preset, regulations_to_dict
 from app.engine.types import GameResult
 from app.services.knockout import bracket_of
 from app.services.simulation import play_demo_to_end
@@ -23,7 +23,7 @@ def _event(tmp_path: Path) -> Database:
     base = preset("tianshui-2024")
     reg = dataclasses.replace(
         base,
-        groups=(GroupFormat(OPEN, True, rounds=4, swiss_rounds=2, knockout_size=4),),
+        groups=(legacy_group(OPEN, True, rounds=4, swiss_rounds=2, knockout_size=4),),
         prizes=tuple(t for t in base.prizes if t.group == OPEN),
     )
     data = snapshot([player(i, f"棋手{i}") for i in range(1, 11)])

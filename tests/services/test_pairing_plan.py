@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from app.engine.event import GroupState
-from app.engine.regulations import GroupFormat
+from app.engine.regulations import legacy_group
 from app.engine.types import Game, GameResult, RoundRecord, RoundStage, UserError
 from app.services.pairing_plan import after_split, round_to_pair
 
-FMT = GroupFormat("公开组", rounds=3, swiss_rounds=2, knockout_size=4)
+FMT = legacy_group("公开组", rounds=3, swiss_rounds=2, knockout_size=2)
 
 
 def _state(*rounds: RoundRecord) -> GroupState:
@@ -40,4 +40,4 @@ def test_what_must_come_first_is_named() -> None:
 
 def test_the_split_comes_after_the_swiss_rounds() -> None:
     assert [after_split(FMT, n) for n in (1, 2, 3)] == [False, False, True]
-    assert not after_split(GroupFormat("本地组", rounds=3, swiss_rounds=2, knockout_size=0), 3)
+    assert not after_split(legacy_group("本地组", rounds=3, swiss_rounds=3, knockout_size=0), 3)

@@ -45,6 +45,8 @@ class PairingPlayer:
     team: str | None = None
     rating: int | None = None
     rank_key: tuple[int, ...] = ()
+    run_limit: int = 2  # H3: games of one colour in a row at most (the regulation may allow more)
+    difference_limit: int = 2  # H3: |red − black| at most
 
     @property
     def imbalance(self) -> int:
@@ -57,10 +59,12 @@ class PairingPlayer:
         return self.colours[-1].other if self.colours else None
 
     def may_take(self, colour: Colour) -> bool:
-        """H3: taking ``colour`` breaks neither three-in-a-row nor |red − black| ≤ 2."""
-        if len(self.colours) >= 2 and self.colours[-1] is colour and self.colours[-2] is colour:
+        """H3: taking ``colour`` breaks neither three-in-a-row nor |red − black| ≤ 2 (or the limits the
+        regulation sets instead: ``run_limit`` in a row, ``difference_limit`` apart)."""
+        run = self.run_limit
+        if len(self.colours) >= run and all(c is colour for c in self.colours[-run:]):
             return False
-        return abs(self.imbalance + (1 if colour is Colour.RED else -1)) <= 2
+        return abs(self.imbalance + (1 if colour is Colour.RED else -1)) <= self.difference_limit
 
 
 class ColourReason(enum.Enum):

@@ -24,6 +24,7 @@ from app.reports.pdf.paperwork import (
     render_check_in,
     render_results_book,
 )
+from app.reports.pdf.round_robin import render_round_robin_schedule, render_round_robin_table
 from app.reports.pdf.tables import (
     render_crosstable,
     render_entry_list,
@@ -48,12 +49,19 @@ def _entry_list(inputs: Any, out: Output, printed_at: datetime, **options: Any) 
         render_entry_list(inputs, out, printed_at)
 
 
+def _crosstable(inputs: Any, out: Output, printed_at: datetime, **options: Any) -> None:
+    if isinstance(inputs, model.RoundRobinTable):  # a round robin's crosstable is the square table
+        render_round_robin_table(inputs, out, printed_at)
+    else:
+        render_crosstable(inputs, out, printed_at)
+
+
 _RENDERERS: dict[str, tuple[type | tuple[type, ...], Callable[..., None]]] = {
     "table-cards": (model.TableCards, render_table_cards),
     "pairings": (model.PairingList, lambda i, o, t, **kw: render_pairings(i, o, t, **kw)),
     "results": (model.PairingList, lambda i, o, t, **kw: render_pairings(i, o, t, with_results=True, **kw)),
     "standings": (model.Standings, render_standings),
-    "crosstable": (model.Crosstable, render_crosstable),
+    "crosstable": ((model.Crosstable, model.RoundRobinTable), _crosstable),
     "teams": (model.TeamStandings, render_teams),
     "prizes": (model.PrizeList, render_prizes),
     "payout": (model.PayoutSheet, render_payout),
@@ -64,6 +72,7 @@ _RENDERERS: dict[str, tuple[type | tuple[type, ...], Callable[..., None]]] = {
     "results-book": (model.ResultsBook, render_results_book),
     "certificates": (model.Certificates, render_certificates),
     "avoidances": (model.AvoidanceList, render_avoidances),
+    "order-of-play": (model.RoundRobinSchedule, render_round_robin_schedule),
     "game": (GameSheet, render_game),
 }
 

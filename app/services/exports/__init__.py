@@ -9,8 +9,8 @@ when none are due) raises :class:`UserError` before anything is written.
 The documents are listed once, in :mod:`app.reports.documents`; :mod:`.registry` builds each by
 name. The read models by subject: :mod:`.rounds` (table cards, pairings, results, record sheets),
 :mod:`.standings` (standings, crosstable, team standings), :mod:`.prizes`, :mod:`.entries`
-(entry lists, check-in sheet), :mod:`.knockout` (bracket), :mod:`.event` (the workbook, the public
-site, the results book, certificates, avoidances); :mod:`.output` renders and writes them.
+(entry lists, check-in sheet), :mod:`.knockout` (bracket), :mod:`.round_robin` (the square crosstable, the order of play), :mod:`.event` (the workbook, the results
+book, certificates, avoidances); :mod:`.output` renders and writes them.
 
 Privacy is structural (docs/rules.md §11): only :func:`payout_sheet` and :func:`internal_entry_list`
 read ID and phone numbers; every other document is built from values that have no such field.
@@ -42,6 +42,7 @@ from app.services.exports.output import (
 )
 from app.services.exports.prizes import payout_sheet, prize_list_model, prizes_final
 from app.services.exports.registry import document
+from app.services.exports.round_robin import crosstable_of, has_order_of_play, order_of_play
 from app.services.exports.rounds import pairing_list, record_sheets, round_results, table_cards
 from app.services.exports.standings import crosstable, standings, team_standings_model
 
@@ -61,14 +62,17 @@ __all__ = [
     "certificates",
     "check_in_sheet",
     "crosstable",
+    "crosstable_of",
     "document",
     "entry_list",
     "group_names",
+    "has_order_of_play",
     "holds_personal_numbers",
     "internal_entry_list",
     "knockout_game_text",
     "latest_round",
     "optional_prizes",
+    "order_of_play",
     "paired_groups",
     "pairing_list",
     "payout_sheet",

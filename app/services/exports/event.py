@@ -22,7 +22,8 @@ from app.services.exports.rounds import round_results
 from app.services.exports.standings import crosstable, final_view, standings, team_standings_model
 from app.services.knockout import bracket_of
 from app.services.registration import list_players
-from app.services.rounds import rounds_of
+from app.services.rounds import group_state, rounds_of
+from app.services.standings import is_final
 from app.services.tournaments import tournament_info
 
 
@@ -112,7 +113,26 @@ def result_workbook(db: Database) -> model.ResultWorkbook:
             teams=tuple(teams),
             prizes=optional_prizes(db),
             audit=_audit_lines(db),
+            round_robins=_round_robin_tables(db),
         )
+
+
+def _round_robin_tables(db: Database) -> tuple[model.RoundRobinTable, ...]:
+    """The square tables of the groups playing (or having played) a round robin."""
+    from app.services.round_robin_docs import round_robin_table
+
+    info = tournament_info(db)
+    out = []
+    for g in info.groups:
+        state = group_state(db, g.name)
+        if any(b.kind.value == "round_robin" for b in state.begun) and state.rounds:
+            name = g.name
+
+            def header(n: int | None, label: str, name: str = name) -> model.EventHeader:
+                return event_header(info, name, n, label)
+
+            out.append(round_robin_table(db, name, header))
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- results book, certificates
@@ -177,8 +197,7 @@ def certificates(db: Database, group: str | None = None) -> model.Certificates:
     prize_label(db)  # refused before any round
     finished = set()
     for g in info.groups:
-        last = info.regulations.group(g.name).rounds
-        if any(r.number == last and r.pending == 0 for r in rounds_of(db, g.name)):
+        if g.players and is_final(db, g.name):
             finished.add(g.name)
     if (group is not None and group not in finished) or not finished:
         raise UserError(

@@ -6,13 +6,13 @@ from app.db.session import Database
 from app.engine.knockout import Bracket as EngineBracket
 from app.engine.knockout import (
     Feed,
-    GameKind,
     KnockoutGame,
     Match,
     MatchPlan,
     match_result,
+    short_title_zh,
 )
-from app.engine.regulations import DecidingDraw, KnockoutRules, Regulations
+from app.engine.regulations import DecidingDraw, Regulations
 from app.engine.types import (
     GameResult,
     UserError,
@@ -38,13 +38,15 @@ def bracket(db: Database, group: str) -> model.Bracket:
         )
     names = {e.no: e.name for e in group_state(db, group).entrants}
     columns: dict[int, list[model.BracketMatch]] = {}
+    losers: dict[int, list[model.BracketMatch]] = {}
     extra = []
     for plan in eb.plans:
         m = _bracket_match(eb, plan, eb.match(plan.code), names, info.regulations)
-        prefix = plan.code.split("_")[0].rstrip("0123456789")
-        if prefix in _MAIN_ROUND_NAMES:
+        if plan.side == "L":  # double elimination: the losers' bracket is a tree of its own
+            losers.setdefault(plan.round_number, []).append(m)
+        elif plan.side == "W" or (not plan.side and _main(plan.code)):
             columns.setdefault(plan.round_number, []).append(m)
-        else:
+        else:  # places below the final, the grand final
             extra.append(m)
     rounds = eb.round_numbers
     label = f"淘汰赛（第{rounds[0]}—{rounds[-1]}轮）" if len(rounds) > 1 else f"淘汰赛（第{rounds[0]}轮）"
@@ -52,7 +54,13 @@ def bracket(db: Database, group: str) -> model.Bracket:
         event_header(info, group, round_label=label),
         tuple(tuple(columns[r]) for r in sorted(columns)),
         tuple(extra),
+        tuple(tuple(losers[r]) for r in sorted(losers)),
     )
+
+
+def _main(code: str) -> bool:
+    """A match of the main bracket (not a match for places 3 and below)."""
+    return code != "3RD" and not code.startswith("P")
 
 
 def _bracket_match(
@@ -62,18 +70,20 @@ def _bracket_match(
         return f"{eb.seed_rank(no)} {names.get(no, '')}"
 
     def slot(i: int) -> str:
-        player = (m.high, m.low)[i]
+        player = eb.slot_player(plan.code, i)
         if player is not None:
             return label(player)
         source = plan.sources[i]
-        return source.label_zh if isinstance(source, Feed) else f"第{source}名"
+        if isinstance(source, Feed):
+            return source.label_zh
+        return "轮空" if source > len(eb.seeds) else f"第{source}名"  # a seed beyond the field: a bye
 
-    result = match_result(m, eb.rules)
+    result = match_result(m, eb.ladder_of(m.code))
     winner = "" if result is None or result.winner is None else label(result.winner)
     if m.walkover and result is not None:
         winner = f"{winner}（{result.reason_zh}）"
     prefix = plan.code.split("_")[0].rstrip("0123456789")
-    round_name = _MAIN_ROUND_NAMES.get(prefix, "排位赛")
+    round_name = _MAIN_ROUND_NAMES.get(prefix, short_title_zh(plan.code) if _main(plan.code) else "排位赛")
 
     def player(no: int | None) -> tuple[int, int, str] | None:
         return None if no is None else (eb.seed_rank(no), no, names.get(no, ""))
@@ -83,7 +93,7 @@ def _bracket_match(
         round_name,
         slot(0),
         slot(1),
-        tuple(_bracket_game(g, names, eb) for g in m.games),
+        tuple(_bracket_game(g, names, eb, m.code) for g in m.games),
         winner,
         plan.title_zh,
         player(m.high),
@@ -92,20 +102,21 @@ def _bracket_match(
     )
 
 
-def knockout_game_text(g: KnockoutGame, rules: KnockoutRules) -> str:
+def knockout_game_text(g: KnockoutGame, eb: EngineBracket, code: str) -> str:
     """A knockout game's result as every list prints it: a drawn deciding game that counts as a win for
-    Black (和棋黑胜, 2020 rules art. 30) reads ``和（黑胜）``, never a bare 和."""
-    if (
-        g.kind is GameKind.DECIDING
-        and g.result is GameResult.DRAW
-        and rules.deciding_draw is DecidingDraw.BLACK_WINS
-    ):
+    Black (和棋黑胜, 2020 rules art. 30) reads ``和（黑胜）``, never a bare 和. The deciding game is the
+    one game of the last step of the match's ladder."""
+    ladder = eb.ladder_of(code)
+    last = len(ladder.steps) - 1
+    deciding = ladder.steps[last].kind is g.kind and g.number >= sum(s.games for s in ladder.steps[:last]) + 1
+    if deciding and g.result is GameResult.DRAW and ladder.deciding_draw is DecidingDraw.BLACK_WINS:
         return "和（黑胜）"
     return g.result.zh
 
 
-def _bracket_game(g: KnockoutGame, names: dict[int, str], eb: EngineBracket) -> model.BracketGame:
-    text = knockout_game_text(g, eb.rules)
+def _bracket_game(g: KnockoutGame, names: dict[int, str], eb: EngineBracket, code: str) -> model.BracketGame:
+    text = knockout_game_text(g, eb, code)
+    kind = f"{g.kind.zh}（{eb.time_control_of(code, g.number).label}）"
     return model.BracketGame(
-        g.kind.zh, names.get(g.red, str(g.red)), names.get(g.black, str(g.black)), text, g.red, g.black
+        kind, names.get(g.red, str(g.red)), names.get(g.black, str(g.black)), text, g.red, g.black
     )

@@ -1,4 +1,5 @@
-"""Documents rendered and written: a PDF (or a tall picture) by name, the result workbook, the public site."""
+"""Documents rendered and written: a PDF (or a tall picture) by name, the result workbook (the public
+site: :mod:`app.services.public_pages`)."""
 
 from __future__ import annotations
 

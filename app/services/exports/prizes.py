@@ -12,6 +12,7 @@ from app.services.registration import list_players
 from app.services.rounds import rounds_of
 from app.services.standings import (
     PrizesView,
+    is_final,
     prize_list,
 )
 from app.services.tournaments import tournament_info
@@ -26,9 +27,7 @@ def prize_label(db: Database) -> str:
             "尚未编排任何轮次，还没有获奖名单", "no round has been paired yet: there are no prizes"
         )
     for name, summaries in played.items():
-        last = info.regulations.group(name).rounds
-        done = [r for r in summaries if r.number == last and r.pending == 0]
-        if not done:
+        if summaries and not is_final(db, name):
             return "（暂列，比赛尚未结束）"
     return ""
 

@@ -21,8 +21,9 @@ from app.services.exports.entries import check_in_sheet, entry_list, internal_en
 from app.services.exports.event import avoidance_list, certificates, results_book
 from app.services.exports.knockout import bracket
 from app.services.exports.prizes import payout_sheet, prize_list_model
+from app.services.exports.round_robin import crosstable_of, order_of_play
 from app.services.exports.rounds import pairing_list, record_sheets, round_results, table_cards
-from app.services.exports.standings import crosstable, standings, team_standings_model
+from app.services.exports.standings import standings, team_standings_model
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +62,7 @@ BUILDERS: dict[str, Callable[[Database, Request], object]] = {
     "pairings": lambda db, r: pairing_list(db, r.group_name(db), r.round_of(db)),
     "results": lambda db, r: round_results(db, r.group_name(db), r.round_of(db)),
     "standings": lambda db, r: standings(db, r.group_name(db), r.round_number),
-    "crosstable": lambda db, r: crosstable(db, r.group_name(db), r.round_number),
+    "crosstable": lambda db, r: crosstable_of(db, r.group_name(db), r.round_number),
     "teams": lambda db, r: team_standings_model(db, r.group_name(db)),
     "prizes": lambda db, r: prize_list_model(db, r.some_group(db)),
     "payout": lambda db, r: payout_sheet(db, r.some_group(db)),
@@ -72,6 +73,7 @@ BUILDERS: dict[str, Callable[[Database, Request], object]] = {
     "results-book": lambda db, r: results_book(db),
     "certificates": lambda db, r: certificates(db, r.some_group(db)),
     "avoidances": lambda db, r: avoidance_list(db, r.group_name(db)),
+    "order-of-play": lambda db, r: order_of_play(db, r.group_name(db)),
 }
 
 

@@ -8,11 +8,8 @@ from dataclasses import dataclass, replace
 from app.db.session import Database
 from app.engine.discipline import scores
 from app.engine.event import ViolationFact
-from app.engine.knockout import (
-    GameKind,
-    short_title_zh,
-    time_control,
-)
+from app.engine.knockout import Bracket as EngineBracket
+from app.engine.knockout import short_title_zh
 from app.engine.types import (
     GameResult,
     UserError,
@@ -26,8 +23,22 @@ from app.services.records import record_duty_list, recorded_boards
 from app.services.rounds import Seat, group_state, round_view
 from app.services.tournaments import tournament_info
 
+
 #: A knockout game as printed: slow game, rapid game with colours swapped, deciding game.
-_GAME_NAMES = {GameKind.SLOW: "慢棋", GameKind.RAPID: "快棋（换先）", GameKind.DECIDING: "附加赛"}
+def game_name(bracket: EngineBracket, code: str, number: int) -> str:
+    """The name of a knockout game as cards and pairing lists print it: its kind, and 换先 where its
+    colours are the previous game's swapped at the start of a one-game step (快棋（换先）)."""
+    from app.engine.formats import ColourRule
+    from app.engine.knockout import game_kind
+
+    ladder = bracket.ladder_of(code)
+    kind = game_kind(number, ladder)
+    start = 1
+    for step in ladder.steps:
+        if start == number and start > 1 and step.colours is ColourRule.SWAP and step.games == 1:
+            return f"{kind.zh}（换先）"
+        start += step.games
+    return kind.zh
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +112,7 @@ def _knockout_rows(
         plan = bracket.plan(m.code)
         for g in m.games[-1:] if current_only else m.games:
             result = g.result if with_results else GameResult.PENDING
-            game = f"第{g.number}局 {_GAME_NAMES[g.kind]}"
+            game = f"第{g.number}局 {game_name(bracket, m.code, g.number)}"
             row = model.PairingRow.with_result(
                 plan.board,
                 line(g.red),
@@ -110,10 +121,10 @@ def _knockout_rows(
                 (plan.title_zh, game),
                 match=short_title_zh(plan.code),
                 game=game,
-                time_control=time_control(g.kind, bracket.rules).label,
+                time_control=bracket.time_control_of(m.code, g.number).label,
             )
             if with_results and not result.is_pending:
-                row = replace(row, result_zh=knockout_game_text(g, bracket.rules))
+                row = replace(row, result_zh=knockout_game_text(g, bracket, m.code))
             rows.append(row)
     return rows
 

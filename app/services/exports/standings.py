@@ -33,7 +33,22 @@ _STATUS_NOTE = {PlayerStatus.WITHDRAWN: "退赛", PlayerStatus.DISQUALIFIED: "�
 
 def _chain_columns(chain: Sequence[Tiebreak]) -> tuple[Tiebreak, ...]:
     """The chain links that have a value column (前轮成绩 is a procedure, not a value)."""
-    return tuple(t for t in chain if t is not Tiebreak.PREVIOUS_ROUNDS)
+    return tuple(t for t in chain if not t.expands)
+
+
+def plays_round_robin(db: Database, group: str, after_round: int | None) -> bool:
+    """Whether the group's standings after the round are a round robin's (its crosstable is square)."""
+    return group_standings(db, group, after_round).round_robin
+
+
+def _complete(db: Database, group: str) -> int:
+    """The last round with every round before it and every result in it complete."""
+    complete = 0
+    for r in rounds_of(db, group):
+        if r.number != complete + 1 or r.pending:
+            break
+        complete = r.number
+    return complete
 
 
 def _standing_round(db: Database, group: str, after_round: int | None) -> tuple[int, str]:
@@ -99,6 +114,9 @@ def standings(db: Database, group: str, after_round: int | None = None) -> model
             Tiebreak.BLACK_GAMES: line.black_games,
             Tiebreak.BLACK_WINS: line.black_wins,
             Tiebreak.PROGRESSIVE: line.progressive,
+            Tiebreak.HEAD_TO_HEAD: line.head_to_head,
+            Tiebreak.SONNEBORN_BERGER: line.sonneborn_berger,
+            Tiebreak.LOT: line.lot,
         }
         rows.append(
             model.StandingRow(
@@ -109,7 +127,7 @@ def standings(db: Database, group: str, after_round: int | None = None) -> model
                 score=line.score,
                 tiebreaks=tuple((zh, _value(values[t])) for t, zh in named),
                 separated_by=line.separated_by_zh,
-                note=_STATUS_NOTE.get(line.status, ""),
+                note="，".join(x for x in (line.pool, _STATUS_NOTE.get(line.status, "")) if x),
             )
         )
         if line.separated_by == "sequence_number" and i + 1 < len(view.lines):
@@ -129,7 +147,7 @@ def standings(db: Database, group: str, after_round: int | None = None) -> model
     )
 
 
-def _value(v: int | None) -> int | str:
+def _value(v: int | float | None) -> int | float | str:
     return "" if v is None else v
 
 
@@ -138,7 +156,7 @@ def crosstable(db: Database, group: str, after_round: int | None = None) -> mode
     (default: the last round with every result in)."""
     info = tournament_info(db)
     number, label = _standing_round(db, group, after_round)
-    final = final_view(db, group) if number == info.regulations.group(group).rounds else None
+    final = final_view(db, group) if number == _complete(db, group) else None
     state = group_state(db, group)
     total = scores(state.scored_rounds, info.regulations.points, number)
     places = {line.no: line.rank for line in (final or group_standings(db, group, number)).lines}
@@ -189,7 +207,7 @@ def _knockout_cells(db: Database, group: str) -> dict[int, dict[int, model.Cross
     for m in bracket.matches:
         if m.high is None or m.low is None:
             continue
-        res = match_result(m, bracket.rules)
+        res = match_result(m, bracket.ladder_of(m.code))
         for me, other in ((m.high, m.low), (m.low, m.high)):
             if res is None:
                 outcome = "淘"

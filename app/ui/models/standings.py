@@ -31,6 +31,10 @@ TIEBREAK_NAMES = {
     Tiebreak.BLACK_GAMES: translate_noop("Tiebreak", "后走局数"),
     Tiebreak.BLACK_WINS: translate_noop("Tiebreak", "后走胜局"),
     Tiebreak.PROGRESSIVE: translate_noop("Tiebreak", "累进分"),
+    Tiebreak.HEAD_TO_HEAD: translate_noop("Tiebreak", "直胜"),
+    Tiebreak.SONNEBORN_BERGER: translate_noop("Tiebreak", "小分"),
+    Tiebreak.LOT: translate_noop("Tiebreak", "抽签"),
+    Tiebreak.DROP_FIRST_ROUNDS: translate_noop("Tiebreak", "去除前轮得分"),
     Tiebreak.PREVIOUS_ROUNDS: translate_noop("Tiebreak", "前轮成绩"),
 }
 
@@ -113,7 +117,8 @@ class StandingsTableModel(FixedColumnsModel):
         return tr("StandingsTableModel", self.LAST)
 
     def _value(self, line: StandingLine, col: int) -> object:
-        fixed = (line.rank, line.no, line.name, line.unit, line.score)
+        rank = f"{line.pool} {line.rank}" if line.pool else line.rank  # a pooled round robin: A组 1
+        fixed = (rank, line.no, line.name, line.unit, line.score)
         if col < len(fixed):
             return fixed[col]
         k = col - len(fixed)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.types import UserError
-from app.services import registration
+from app.services import ranking_flags, registration
 from app.ui import file_dialogs
 from app.ui.dialogs.player import PlayerDialog
 from app.ui.document import TournamentDocument
@@ -74,6 +74,7 @@ class PlayersView(QWidget):
             ("draw", self.tr("抽签定序号……"), self.draw_numbers),
             ("attendance", self.tr("请假／恢复参赛……"), self.attendance),
             ("avoidances", self.tr("回避设置……"), self.avoidances),
+            ("unranked", self.tr("计成绩不计名次……"), self.toggle_ranked),
         ):
             button = QPushButton(text, self)
             button.clicked.connect(lambda _checked=False, slot=slot: slot())
@@ -164,6 +165,38 @@ class PlayersView(QWidget):
             perform(self.document, SetFlagCommand(self.document, FLAG_SERVICES[flag], player_id, value, text))
         except UserError as error:
             self.message.setText(message_of(error))
+
+    def toggle_ranked(self, reason: str | None = None) -> None:
+        """The current player plays unranked (计成绩不计名次: a guest), or is ranked again; a reason is
+        asked for and logged."""
+        player_id = self.current_player_id()
+        rows = (self.model.player(r) for r in range(self.model.rowCount()))
+        player = next((p for p in rows if p.id == player_id), None)
+        if player is None or player.no is None:
+            self.message.setText(self.tr("请先选中一名已有序号的棋手"))
+            return
+        unranked = player.ranked
+        if reason is None:
+            question = (
+                self.tr("%1 号 %2 计成绩不计名次的理由：")
+                if unranked
+                else self.tr("%1 号 %2 恢复计名次的理由：")
+            )
+            reason, ok = QInputDialog.getText(
+                self,
+                self.tr("计成绩不计名次"),
+                question.replace("%1", str(player.no)).replace("%2", player.name),
+            )
+            if not ok:
+                return
+        try:
+            ranking_flags.set_unranked(self.document.db, player.group, player.no, unranked, reason=reason)
+        except UserError as error:
+            self.message.setText(message_of(error))
+            return
+        done = self.tr("%1 号 %2：计成绩不计名次") if unranked else self.tr("%1 号 %2：恢复计名次")
+        self.message.setText(done.replace("%1", str(player.no)).replace("%2", player.name))
+        self.document.notify()
 
     def add_player(self) -> None:
         dialog = PlayerDialog(self.document, None, self)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDateEdit,
     QDateTimeEdit,
+    QDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -35,6 +36,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.engine.eligibility import Eligibility
+from app.engine.formats import legacy_stages, plan_stages, total_rounds
 from app.engine.regulations import (
     AvoidanceBasis,
     AvoidanceRule,
@@ -45,6 +48,7 @@ from app.engine.regulations import (
     LateEntryPoints,
     PlacementRule,
     Regulations,
+    RoundOnePairing,
     ScoreGroupOrder,
     SeedingOrder,
     ShortDrawViolation,
@@ -90,6 +94,9 @@ FIELD_LABELS: dict[str, str] = {
     "pairing.late_entry_bye_compensation": translate_noop("SettingsView", "后报名者所缺轮次补分"),
     "pairing.late_entry_points": translate_noop("SettingsView", "每缺一轮补给"),
     "pairing.avoidances": translate_noop("SettingsView", "同单位／同地区回避"),
+    "pairing.round_one": translate_noop("SettingsView", "第一轮配对办法"),
+    "pairing.colour_run_limit": translate_noop("SettingsView", "连续同色最多（局）"),
+    "pairing.colour_difference_limit": translate_noop("SettingsView", "先后手之差最多（局）"),
     "prize_rules.one_per_player": translate_noop("SettingsView", "奖项不兼得（就高）"),
     "prize_rules.withholding_percent": translate_noop("SettingsView", "代扣个人所得税（%）"),
     "tiebreaks.byes_and_forfeits_count_as_wins": translate_noop("SettingsView", "轮空和对方弃权计为胜局"),
@@ -108,6 +115,7 @@ FIELD_LABELS: dict[str, str] = {
     "discipline.disqualified_games": translate_noop("SettingsView", "取消资格者的对局"),
     "discipline.no_draw_offer_before_move": translate_noop("SettingsView", "第几回合前不得提和"),
     "discipline.natural_limit_moves": translate_noop("SettingsView", "自然限着（回合）"),
+    "discipline.forfeits_withdrawn_unranked": translate_noop("SettingsView", "因连续弃权退赛者不计名次"),
     "registration.capacity": translate_noop("SettingsView", "参赛人数上限"),
     "registration.deadline": translate_noop("SettingsView", "报名截止"),
     "registration.age_limit": translate_noop("SettingsView", "年龄上限（周岁）"),
@@ -121,12 +129,16 @@ ENUM_LABELS: dict[enum.Enum, str] = {
     TeamAvoidance.ALL_ROUNDS: translate_noop("SettingsView", "每轮回避"),
     SeedingOrder.LOT: translate_noop("SettingsView", "抽签"),
     SeedingOrder.RATING: translate_noop("SettingsView", "按等级分"),
+    RoundOnePairing.HALVES: translate_noop("SettingsView", "上半区对下半区（1对n/2+1）"),
+    RoundOnePairing.HALVES_BY_LOT: translate_noop("SettingsView", "上下半区抽签配对"),
+    RoundOnePairing.ADJACENT: translate_noop("SettingsView", "相邻序号（1-2、4-3、5-6…）"),
     ScoreGroupOrder.SEQUENCE: translate_noop("SettingsView", "按序号"),
     ScoreGroupOrder.TIEBREAKS: translate_noop("SettingsView", "按名次区分办法"),
     DecidingDraw.BLACK_WINS: translate_noop("SettingsView", "和棋黑胜"),
     DecidingDraw.REPEAT: translate_noop("SettingsView", "换先重赛直至分出胜负"),
     PlacementRule.BRACKET: translate_noop("SettingsView", "负者继续比赛"),
     PlacementRule.STANDING: translate_noop("SettingsView", "按第一阶段名次"),
+    PlacementRule.ROUND_LOST: translate_noop("SettingsView", "按被淘汰轮次"),
     DisqualifiedGames.STAND: translate_noop("SettingsView", "成绩保留"),
     DisqualifiedGames.ANNUL: translate_noop("SettingsView", "对手均计弃权胜"),
     ShortDrawViolation.BOTH: translate_noop("SettingsView", "双方"),
@@ -366,7 +378,7 @@ class SettingsView(LiveView):
     def _groups_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        self.groups_table = QTableWidget(0, 5, page)
+        self.groups_table = QTableWidget(0, 7, page)
         self.groups_table.setHorizontalHeaderLabels(
             [
                 self.tr("组别"),
@@ -374,6 +386,8 @@ class SettingsView(LiveView):
                 self.tr("总轮数"),
                 self.tr("积分编排轮数"),
                 self.tr("淘汰赛人数"),
+                self.tr("赛制"),
+                "",
             ]
         )
         self.groups_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -397,20 +411,76 @@ class SettingsView(LiveView):
     def _add_group_row(self, g: GroupFormat) -> None:
         row = self.groups_table.rowCount()
         self.groups_table.insertRow(row)
-        self.groups_table.setItem(row, 0, QTableWidgetItem(g.name))
+        name = QTableWidgetItem(g.name)
+        name.setData(Qt.ItemDataRole.UserRole, g)  # the stages, kept as they are unless the table edits them
+        self.groups_table.setItem(row, 0, name)
         teams = QCheckBox(self.groups_table)
         teams.setChecked(g.teams)
         self.groups_table.setCellWidget(row, 1, teams)
-        for col, value in ((2, g.rounds), (3, g.swiss_rounds)):
+        shape = g.legacy
+        rounds, swiss, knockout = shape if shape else (self._rounds_shown(g), 0, 0)
+        for col, value in ((2, rounds), (3, swiss)):
             spin = QSpinBox(self.groups_table)
             spin.setRange(0, 99)
+            spin.setSpecialValueText("—")  # other formats: rounds known once the entrants are
             spin.setValue(value)
+            spin.setEnabled(shape is not None)
             self.groups_table.setCellWidget(row, col, spin)
         size = QComboBox(self.groups_table)
-        for n in (0, 4, 8, 16):
+        for n in sorted({0, 4, 8, 16, knockout}):
             size.addItem(str(n), n)
-        size.setCurrentIndex(size.findData(g.knockout_size))
+        size.setCurrentIndex(size.findData(knockout))
+        size.setEnabled(shape is not None)
         self.groups_table.setCellWidget(row, 4, size)
+        summary = QTableWidgetItem(g.describe_zh())
+        summary.setFlags(summary.flags() & ~Qt.ItemFlag.ItemIsEditable)
+        self.groups_table.setItem(row, 5, summary)
+        edit = QPushButton(self.tr("赛制……"), self.groups_table)
+        edit.setToolTip(self.tr("选择现成赛制（循环赛、淘汰赛……）或逐项编辑各阶段"))
+        edit.clicked.connect(lambda _=False, item=name: self.edit_stages(item))
+        self.groups_table.setCellWidget(row, 6, edit)
+
+    def _rounds_shown(self, g: GroupFormat) -> int:
+        """The rounds of a group in stages other than today's Swiss (+ knockout): for the players
+        registered so far, 0 (shown —) when that still depends on who enters."""
+        players = next((x.players for x in self.document.info.groups if x.name == g.name), 0)
+        known = total_rounds(plan_stages(g.stages, players or None))
+        return known or 0
+
+    def edit_stages(self, item: QTableWidgetItem) -> None:
+        """The stages of the group in ``item``'s row, in :class:`StagesDialog`; the row follows."""
+        from app.ui.dialogs.stages import StagesDialog
+
+        row = item.row()
+        current = self.current_groups()[row]
+        players = next((g.players for g in self.document.info.groups if g.name == current.name), 0)
+        dialog = StagesDialog(current, self.edited_regulations(), players, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.replace_group_row(row, dataclasses.replace(current, stages=dialog.stages))
+
+    def replace_group_row(self, row: int, g: GroupFormat) -> None:
+        """Show ``g`` in row ``row``: its stages kept with the name, the simple columns where its shape
+        allows (a Swiss with or without a top-N knockout), the description of its stages."""
+        name = self.groups_table.item(row, 0)
+        if name is not None:
+            name.setData(Qt.ItemDataRole.UserRole, g)
+        shape = g.legacy
+        rounds, swiss, knockout = shape if shape else (self._rounds_shown(g), 0, 0)
+        for col, value in ((2, rounds), (3, swiss)):
+            spin = self.groups_table.cellWidget(row, col)
+            assert isinstance(spin, QSpinBox)
+            spin.setValue(value)
+            spin.setEnabled(shape is not None)
+        size = self.groups_table.cellWidget(row, 4)
+        assert isinstance(size, QComboBox)
+        if size.findData(knockout) < 0:
+            size.addItem(str(knockout), knockout)
+        size.setCurrentIndex(size.findData(knockout))
+        size.setEnabled(shape is not None)
+        summary = self.groups_table.item(row, 5)
+        if summary is not None:
+            summary.setText(g.describe_zh())
 
     def _tiebreak_page(self) -> QWidget:
         page = QWidget()
@@ -524,13 +594,18 @@ class SettingsView(LiveView):
             size = self.groups_table.cellWidget(row, 4)
             assert isinstance(teams, QCheckBox) and isinstance(rounds, QSpinBox)
             assert isinstance(swiss, QSpinBox) and isinstance(size, QComboBox)
+            original = item.data(Qt.ItemDataRole.UserRole) if item else None
+            name = (item.text() if item else "").strip()
+            eligibility = original.eligibility if isinstance(original, GroupFormat) else Eligibility()
+            if isinstance(original, GroupFormat) and original.legacy is None:
+                groups.append(GroupFormat(name, teams.isChecked(), original.stages, eligibility))
+                continue
             groups.append(
                 GroupFormat(
-                    (item.text() if item else "").strip(),
+                    name,
                     teams.isChecked(),
-                    rounds.value(),
-                    swiss.value(),
-                    int(size.currentData()),
+                    legacy_stages(rounds.value(), swiss.value(), int(size.currentData())),
+                    eligibility,
                 )
             )
         return groups
