@@ -263,6 +263,7 @@ class HallSite:
                         if g.complete is not None
                         else "",
                         seats=pages.seats(current) if current is not None else {},
+                        swiss_due=g.current.swiss_due if g.current else False,
                     )
                 )
             return "首页", pages.index_main(HALL, snap.event, links, snap.prizes_final, at), []
@@ -285,7 +286,8 @@ class HallSite:
                 main = pages.names_main(HALL, model, g.index, number, g.numbers, at)
                 return f"{g.name} 第{number}轮 按姓名", main, self._nav(snap, g, "round")
             starts = snap.starts.get(number, "")
-            main = pages.round_main(HALL, model, g.index, number, g.numbers, query, at, starts)
+            due = any(r.number == number and r.swiss_due for r in g.rounds)
+            main = pages.round_main(HALL, model, g.index, number, g.numbers, query, at, starts, due)
             return f"{g.name} 第{number}轮", main, self._nav(snap, g, "round")
         if kind in ("board", "record"):
             number, board = key[2], key[3]
