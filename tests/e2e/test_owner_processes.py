@@ -132,7 +132,7 @@ class Phone:
 
 def deputy_sends(base: str, path: str, board: int, result: str) -> int:
     page = urllib.request.urlopen(base + path, timeout=30).read().decode("utf-8")
-    csrf = re.search(r'name="csrf" value="([0-9a-f]+)"', page).group(1)  # type: ignore[union-attr]
+    csrf = re.search(r'name="csrf" value="([A-Za-z0-9_-]+)"', page).group(1)  # type: ignore[union-attr]
     data = urllib.parse.urlencode({"csrf": csrf, "board": str(board), "result": result}).encode()
     request = urllib.request.Request(base + path, data=data, headers={"Origin": base}, method="POST")
 
