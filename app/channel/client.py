@@ -14,6 +14,7 @@ import os
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 from app.channel.wire import (
     CONNECT_SECONDS,
@@ -144,6 +145,37 @@ def ask_owner(path: Path, argv: list[str], cwd: str) -> Answer | None:
             if not isinstance(code, int):
                 raise OwnerLost(f"{who_zh}的回答无效", f"{who_en} gave an invalid answer")
             return Answer(code, str(reply.get("stdout", "")), str(reply.get("stderr", "")))
+    finally:
+        with contextlib.suppress(OSError):
+            sock.close()
+
+
+def ask_control(record: Rendezvous, what: str, by: str = "") -> dict[str, Any] | None:
+    """Send the control request ``what`` (``status``, ``hand-over``) to the owner named by ``record``.
+
+    Returns what the owner answered; None when it is not there or does not prove it knows its secret;
+    raises :class:`~app.engine.types.UserError` when it refuses (an owner that does not support it)."""
+    sock = _connect(record)
+    if sock is None:
+        return None
+    try:
+        try:
+            nonces = _handshake(sock, record)
+        except (ChannelError, OSError):
+            return None
+        if nonces is None:
+            return None
+        theirs, mine = nonces[:32], nonces[32:]
+        send_frame(sock, {"proof": proof(record.token, "client", theirs, mine), "control": what, "by": by})
+        sock.settimeout(SILENCE_SECONDS)
+        try:
+            reply = recv_frame(sock, MAX_HELLO)
+        except (ChannelError, OSError):
+            return None
+        if "refused" in reply:
+            raise _refusal(reply)
+        info = reply.get("info")
+        return info if isinstance(info, dict) else None
     finally:
         with contextlib.suppress(OSError):
             sock.close()

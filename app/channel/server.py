@@ -22,8 +22,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from app.channel.wire import (
+    CONTROLS,
     HANDSHAKE_SECONDS,
     KEEPALIVE_SECONDS,
     MAX_HELLO,
@@ -65,14 +67,20 @@ class Request:
 
 
 Handler = Callable[[Request], Answer]
+#: answers a control request (``status``, ``hand-over``) with what to send back, or None (unknown);
+#: called with the request's name and the caller's description (for the owner's messages)
+Control = Callable[[str, str], dict[str, Any] | None]
 
 
 class OwnerChannel:
     """The channel of one open tournament file, served by its owner until :meth:`close`."""
 
-    def __init__(self, path: Path | str, handler: Handler, *, owner: str) -> None:
+    def __init__(
+        self, path: Path | str, handler: Handler, *, owner: str, control: Control | None = None
+    ) -> None:
         self.path = Path(path)
         self.handler = handler
+        self.control = control
         self.owner = owner
         self.record: Rendezvous | None = None
         self._listener: socket.socket | None = None
@@ -257,6 +265,9 @@ class OwnerChannel:
         if not proof_matches(record.token, "client", request.get("proof"), nonce, client_nonce):
             self._refuse(conn, "通道口令不符，拒绝执行", "the channel's secret does not match; refused")
             return
+        if "control" in request:
+            self._control(conn, request)
+            return
         argv, cwd = request.get("argv"), request.get("cwd")
         if (
             not isinstance(argv, list)
@@ -290,6 +301,17 @@ class OwnerChannel:
         if gone.is_set():
             return
         send_frame(conn, {"code": answer.code, "stdout": answer.stdout, "stderr": answer.stderr})
+
+    def _control(self, conn: socket.socket, request: dict[str, Any]) -> None:
+        """A control request (:data:`~app.channel.wire.CONTROLS`): answered at once, in this thread."""
+        what, by = request.get("control"), request.get("by", "")
+        if not isinstance(by, str) or len(by) > 200:
+            by = ""
+        info = self.control(what, by) if self.control is not None and what in CONTROLS else None
+        if info is None:
+            self._refuse(conn, "该程序不支持这个请求", f"this owner does not support {what!r}")
+            return
+        send_frame(conn, {"code": 0, "info": info})
 
 
 def _hung_up(conn: socket.socket) -> bool:

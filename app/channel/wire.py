@@ -17,6 +17,11 @@ A frame longer than the limit of its step is refused before it is read (:data:`M
 :data:`KEEPALIVE_SECONDS`, then ``{"code", "stdout", "stderr"}`` — or ``{"refused": zh, "refused_en":
 en}``. ``P`` is an HMAC-SHA256 under the secret: the secret itself never crosses the channel, and a
 process that is not the owner (a port reused after a crash) cannot answer.
+
+**Control.** Instead of ``argv`` the client's second frame may carry ``{"control": name, "by": who}``
+(after the same proof): ``status`` asks the owner what it is (``serve``: the hall's address),
+``hand-over`` asks it to stop cleanly and let the file go (``serve`` does; the window, which asks, opens
+the file next). The owner answers ``{"code": 0, "info": {…}}`` or ``{"refused": …}``.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 PROTOCOL = 1
+CONTROLS = ("status", "hand-over")
 MAX_HELLO = 4096
 MAX_REQUEST = 1 << 20  # a command line and a folder: 1 MiB is far more than any
 MAX_ANSWER = 1 << 28  # what a command prints (256 MiB)

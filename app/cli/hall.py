@@ -58,6 +58,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     stop = threading.Event()
     termination = Termination(lambda _why: stop.set()).install()  # SIGTERM, SIGHUP, a closed console
     channel = None
+    handed_to: list[str] = []  # who asked this process to hand the file over (the window)
+
+    def control(what: str, by: str) -> dict[str, Any] | None:
+        """The channel's control requests: ``status`` (what this is, where the hall is) and
+        ``hand-over`` (stop cleanly and let the file go: the window that asks opens it next)."""
+        info: dict[str, Any] = {"owner": "serve", "url": server.url, "host": args.host, "port": server.port}
+        if what == "hand-over":
+            handed_to.append(by or "另一个程序")
+            stop.set()
+        elif what != "status":
+            return None
+        return info
+
     try:
         server = HallServer(db, owner, host=args.host, port=args.port)
         url = server.start()
@@ -67,7 +80,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
             from app.cli.hosted import Host, open_channel
 
             channel = open_channel(
-                Host(db, "serve", owner.submit, server.changed, start_hall=lambda _h, _p: server.url)
+                Host(
+                    db,
+                    "serve",
+                    owner.submit,
+                    server.changed,
+                    start_hall=lambda _h, _p: server.url,
+                    control=control,
+                )
             )
         print(qr_text(url))
         print(f"赛场网络已启动：{url}")
@@ -88,7 +108,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             channel.close()  # no new command; those under way finish first
         server.stop()
         with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
-            print("赛场网络已停止", flush=True)
+            if handed_to:
+                print(f"赛场网络已停止：赛事文件已交给{handed_to[0]}", flush=True)
+            else:
+                print("赛场网络已停止", flush=True)
     finally:
         if channel is not None:
             channel.close()

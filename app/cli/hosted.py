@@ -49,6 +49,8 @@ class Host:
     write: Callable[[Callable[[], Any]], concurrent.futures.Future[Any]]  # run on the writer thread
     changed: Callable[[], None]  # the file changed (called on the writer thread)
     start_hall: Callable[[str, int], str] | None = None  # ``serve`` beside the owner: the hall's address
+    #: the owner's answers to the channel's control requests (``status``, ``hand-over``): see ``serve``
+    control: Callable[[str, str], dict[str, Any] | None] | None = None
 
     def describe(self) -> tuple[str, str]:
         import os
@@ -212,7 +214,9 @@ def run_command(host: Host, request: Request) -> Answer:
 
 def open_channel(host: Host) -> OwnerChannel | None:
     """Offer the owner's file on its channel; None (said on stderr) when no channel can be offered."""
-    channel = OwnerChannel(host.db.path, lambda request: run_command(host, request), owner=host.owner)
+    channel = OwnerChannel(
+        host.db.path, lambda request: run_command(host, request), owner=host.owner, control=host.control
+    )
     try:
         channel.start()
     except (ChannelUnavailable, OSError) as exc:

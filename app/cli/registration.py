@@ -231,19 +231,33 @@ def cmd_import_players(args: argparse.Namespace) -> int:
             if outside:
                 hint_zh += "\n（破例接受不符合参赛资格的报名须加 --override 理由）"
                 hint_en += "\n(to accept entries outside the group's conditions: --override REASON)"
+            namesakes = [(r, w) for r in refused.preview.rows for w in r.warnings]
             raise UserError(
                 f"{name} 中有 {bad} 行有问题，未导入任何选手：\n"
                 + "\n".join(str(p) for p in problems)
+                + "".join(f"\n注意：第 {r.row} 行 {r.entry.name}：{w.message_zh}" for r, w in namesakes)
                 + hint_zh,
                 f"{name}: {bad} row(s) have problems; nothing was imported:\n"
                 + "\n".join(p.en for p in problems)
+                + "".join(f"\nnote: row {r.row} {r.entry.name}: {w.message_en}" for r, w in namesakes)
                 + hint_en,
             ) from None
     for row in result.skipped:
         for problem in row.problems:
             print(f"未导入 {problem}（{problem.en}）", file=sys.stderr)
+    # the same warnings as the window's import preview (not refusals: the arbiter checks them)
+    flagged = [r for r in result.preview.rows if r.ok and r.warnings]
+    for row in flagged:
+        for warning in row.warnings:
+            print(
+                f"注意：第 {row.row} 行 {row.entry.name}：{warning.message_zh}"
+                f"（row {row.row} {row.entry.name}: {warning.message_en}）",
+                file=sys.stderr,
+            )
     skipped = f"，{len(result.skipped)} 行有问题未导入" if result.skipped else ""
     print(f"已导入 {len(result.added)} 名棋手{skipped}")
+    if flagged:
+        print(f"其中 {len(flagged)} 行与他人同名同出生日期，请核对是否重复报名（用 players 命令查看）")
     return 0
 
 

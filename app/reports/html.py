@@ -214,6 +214,8 @@ class GroupLinks:
     #: 序号 → [board, colour, opponent 序号, opponent's name, result] or [label] (轮空 / 请假)
     seats: dict[str, list[object]] = field(default_factory=dict)
     order: bool = False  # a round robin is drawn: its 对局秩序表
+    #: the current round is a knockout round whose continuing Swiss is not paired yet (as the window says)
+    swiss_due: bool = False
 
 
 def index_main(
@@ -302,8 +304,12 @@ def round_main(
     query: str,
     at: datetime,
     starts: str = "",
+    swiss_due: bool = False,
 ) -> str:
-    """A round's boards (search narrows them on the server; the page's script narrows them as one types)."""
+    """A round's boards (search narrows them on the server; the page's script narrows them as one types).
+
+    ``swiss_due``: a knockout round whose continuing Swiss is not paired yet — the page says so, and
+    its knockout games all in do not make it the round's 成绩公告."""
     entered = sum(1 for r in p.rows if r.result_zh)
     q = query.strip()
     rows = [r for r in p.rows if matches(r, query)]
@@ -327,7 +333,8 @@ def round_main(
         query=query,
         at=at,
         entered=entered,
-        title="成绩公告" if entered == len(p.rows) and p.rows else "对阵与成绩",
+        title="成绩公告" if entered == len(p.rows) and p.rows and not swiss_due else "对阵与成绩",
+        swiss_due=swiss_due,
         rows=rows,
         ids=_board_ids(rows),
         byes=byes,
@@ -656,6 +663,8 @@ class SiteGroup:
     teams: TeamStandings | None = None
     bracket: Bracket | None = None
     players: PlayerBook | None = None
+    #: the knockout round whose continuing Swiss is not paired yet (the pages say so), if any
+    swiss_due: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -692,12 +701,13 @@ def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> lis
     out: list[Page] = []
     for r in g.rounds:
         n = r.header.round or 0
-        kind = "成绩公告" if r.rows and all(x.result_zh for x in r.rows) else "对阵表"
+        due = n == g.swiss_due
+        kind = "成绩公告" if r.rows and all(x.result_zh for x in r.rows) and not due else "对阵表"
         out.append(
             (
                 links.round(gi, n),
                 f"{g.name} 第{n}轮 {kind}",
-                round_main(links, r, gi, n, numbers, "", at),
+                round_main(links, r, gi, n, numbers, "", at, swiss_due=due),
                 nav("round"),
             )
         )
@@ -783,6 +793,7 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
                 numbers,
                 basis(g.standings) if g.standings is not None else "",
                 order=g.order is not None,
+                swiss_due=bool(numbers) and g.swiss_due == numbers[-1],
             )
         )
     main = index_main(links, site.event_name, groups, site.prizes is not None, printed_at)

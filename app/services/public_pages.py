@@ -355,7 +355,9 @@ def public_site(db: Database) -> PublicSite:
         groups = []
         for name, numbers in paired_groups(db):
             g = next(x for x in info.groups if x.name == name)
-            ranked = bool(numbers) and any(r.pending == 0 for r in rounds_of(db, name)[:1])
+            summaries = rounds_of(db, name)
+            ranked = bool(numbers) and any(r.pending == 0 for r in summaries[:1])
+            due = next((r.number for r in summaries if r.swiss_due), None)
             groups.append(
                 SiteGroup(
                     name,
@@ -367,6 +369,7 @@ def public_site(db: Database) -> PublicSite:
                     teams=exports.team_standings_model(db, name) if numbers and g.teams else None,
                     bracket=exports.bracket(db, name) if bracket_of(db, name) is not None else None,
                     players=player_book(db, name) if g.players else None,
+                    swiss_due=due,
                 )
             )
         return PublicSite(mask_personal(info.name), tuple(groups), optional_prizes(db), schedule(db))

@@ -261,6 +261,13 @@ def open_tournament(path: Path | str, *, read_only: bool = False, take_over: boo
     return db
 
 
+def file_in_use(path: Path | str) -> bool:
+    """Whether a running program holds ``path``'s lock now (it has the file open for writing)."""
+    from app.db.lock import lock_in_use
+
+    return lock_in_use(Path(path))
+
+
 def taken_over_note(db: Database) -> str:
     """The notice for the arbiter when opening took over a crashed instance's lock ("" otherwise)."""
     if db.lock is None or not db.lock.taken_over:

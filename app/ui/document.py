@@ -32,6 +32,9 @@ class TournamentDocument(QObject):
         self.info: TournamentInfo = tournament_info(db)
         self.group = self.info.groups[0].name if self.info.groups else ""
         self.command_line: Any = None  # app.ui.command_line.CommandLineHost, while open for writing
+        #: the hall's address (host, port) of the ``xqarbiter serve`` this file was taken over from:
+        #: the window serves the hall there next, so the phones' next request finds it
+        self.resume_hall: tuple[str, int] | None = None
 
     @classmethod
     def open(

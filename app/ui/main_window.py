@@ -479,7 +479,27 @@ class MainWindow(QMainWindow):
         if document is None:
             return False
         self.set_document(document)
+        if document.resume_hall is not None:  # taken over from ``xqarbiter serve``: the hall goes on
+            self._resume_hall(document, *document.resume_hall)
         return True
+
+    def _resume_hall(self, document: TournamentDocument, host: str, port: int) -> None:
+        """Serve the hall where ``xqarbiter serve`` served it (the phones' next request finds it)."""
+        document.resume_hall = None
+        try:
+            url = self.hall.start(document, host, port)
+        except UserError as error:
+            QMessageBox.warning(
+                self,
+                self.tr("赛场网络"),
+                self.tr(
+                    "文件已在本窗口打开，但赛场网络无法在原地址继续：%1\n请在 赛场网络 菜单中重新启动。"
+                ).replace("%1", user_message(error)),
+            )
+            return
+        self.statusBar().showMessage(
+            self.tr("已从 xqarbiter serve 接管；赛场网络在本窗口继续：%1").replace("%1", url), 15000
+        )
 
     def open_dialog(self) -> None:
         name = file_dialogs.open_file_name(

@@ -253,7 +253,9 @@ class Hall:
     def _send(self, request: Request, rendered: Rendered, version: int) -> Response:
         part = request.query_params.get("part") == "main"
         gz = "gzip" in request.headers.get("accept-encoding", "")
-        etag = f'W/"{version}-{int(part)}"'
+        # what the page says (its time stamp and version left out): a page that did not change is
+        # answered 304 under a new version too; the version itself goes in X-Hall-Version
+        etag = f'W/"{rendered.part_tag if part else rendered.full_tag}"'
         headers = {"Cache-Control": "no-cache", "X-Hall-Version": str(version), "Vary": "Accept-Encoding"}
         if rendered.cacheable and rendered.status == 200:
             headers["ETag"] = etag

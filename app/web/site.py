@@ -14,6 +14,7 @@ event loop only looks up pages already rendered.
 from __future__ import annotations
 
 import gzip
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -42,11 +43,32 @@ class Rendered:
     full_gz: bytes
     part_gz: bytes
     cacheable: bool = True
+    #: what the page says, as a digest (its ETag): the same for two versions of the file whose page
+    #: differs only in what :meth:`of` was told to leave out (the time stamp, the version)
+    full_tag: str = ""
+    part_tag: str = ""
 
     @classmethod
-    def of(cls, status: int, full: str, part: str, *, cacheable: bool = True) -> Rendered:
+    def of(
+        cls, status: int, full: str, part: str, *, cacheable: bool = True, ignore: tuple[str, ...] = ()
+    ) -> Rendered:
         f, p = full.encode("utf-8"), part.encode("utf-8")
-        return cls(status, f, p, gzip.compress(f, 6, mtime=0), gzip.compress(p, 6, mtime=0), cacheable)
+        return cls(
+            status,
+            f,
+            p,
+            gzip.compress(f, 6, mtime=0),
+            gzip.compress(p, 6, mtime=0),
+            cacheable,
+            _digest(full, ignore),
+            _digest(part, ignore),
+        )
+
+
+def _digest(text: str, ignore: tuple[str, ...]) -> str:
+    for marker in ignore:
+        text = text.replace(marker, "")
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=12).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +94,13 @@ class GroupState:
     @property
     def numbers(self) -> list[int]:
         return [r.number for r in self.rounds]
+
+
+def _per_version(snap: Snapshot) -> tuple[str, ...]:
+    """What every page of a version says of the version itself rather than of the event: its number
+    (``data-v``, for the refresh script) and its time stamp (``更新于 …``). A page's ETag leaves them
+    out, so a page that says the same under a new version is answered 304."""
+    return (f"更新于 {snap.built_at:%H:%M:%S}", f'data-v="{snap.version}"')
 
 
 class NotFound(Exception):
@@ -222,7 +251,12 @@ class HallSite:
     def _render_into(self, snap: Snapshot, key: Key, query: str = "") -> Rendered:
         try:
             title, main, nav = self._main(snap, key, query)
-            rendered = Rendered.of(200, pages.frame(HALL, snap.event, title, main, snap.version, nav), main)
+            rendered = Rendered.of(
+                200,
+                pages.frame(HALL, snap.event, title, main, snap.version, nav),
+                main,
+                ignore=_per_version(snap),
+            )
         except NotFound as missing:
             text = str(missing) or "没有这一页"
             main = pages.message_main("没有这一页", text, [pages.NavLink(HALL.home(), "返回首页")])
@@ -270,6 +304,7 @@ class HallSite:
                         else "",
                         seats=pages.seats(current) if current is not None else {},
                         order=g.order,
+                        swiss_due=g.current.swiss_due if g.current else False,
                     )
                 )
             return "首页", pages.index_main(HALL, snap.event, links, snap.prizes_final, at), []
@@ -292,7 +327,8 @@ class HallSite:
                 main = pages.names_main(HALL, model, g.index, number, g.numbers, at)
                 return f"{g.name} 第{number}轮 按姓名", main, self._nav(snap, g, "round")
             starts = snap.starts.get(number, "")
-            main = pages.round_main(HALL, model, g.index, number, g.numbers, query, at, starts)
+            due = any(r.number == number and r.swiss_due for r in g.rounds)
+            main = pages.round_main(HALL, model, g.index, number, g.numbers, query, at, starts, due)
             return f"{g.name} 第{number}轮", main, self._nav(snap, g, "round")
         if kind in ("board", "record"):
             number, board = key[2], key[3]

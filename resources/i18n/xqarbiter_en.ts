@@ -3341,4 +3341,60 @@
     </message>
   </context>
   <!-- /desk -->
+  <context>
+    <name>OpenFile</name>
+    <message>
+      <source>接管：serve 完成正在进行的操作后停止，本窗口打开文件，并在同一地址继续提供赛场网络。
+只读打开：只能查看和打印，serve 照常运行。
+取消：什么也不改变。</source>
+      <translation>Take over: serve finishes what it is doing and stops; this window opens the file and serves the hall network at the same address.
+Read-only: view and print only; serve goes on.
+Cancel: nothing changes.</translation>
+    </message>
+    <message>
+      <source>接管(&amp;T)</source>
+      <translation>&amp;Take over</translation>
+    </message>
+    <message>
+      <source>只读打开(&amp;R)</source>
+      <translation>Open &amp;read-only</translation>
+    </message>
+    <message>
+      <source>取消</source>
+      <translation>Cancel</translation>
+    </message>
+    <message>
+      <source>赛场网络服务器正在使用此文件</source>
+      <translation>The hall server has this file open</translation>
+    </message>
+    <message>
+      <source>无法接管</source>
+      <translation>Cannot take over</translation>
+    </message>
+    <message>
+      <source>xqarbiter serve（进程 %1）没有交出文件，什么也没有改变。%2</source>
+      <translation>xqarbiter serve (process %1) did not hand the file over; nothing was changed. %2</translation>
+    </message>
+    <message>
+      <source>xqarbiter serve（进程 %1）同意交出文件，但 %2 秒内没有停止；请在它的控制台按 Ctrl+C。</source>
+      <translation>xqarbiter serve (process %1) agreed to hand the file over but did not stop within %2 s; press Ctrl+C in its console.</translation>
+    </message>
+    <message>
+      <source>%1 正由赛场网络服务器 xqarbiter serve（进程 %2，地址 %3）打开，手机和副裁判正通过它查看和录入。</source>
+      <translation>%1 is open in the hall server xqarbiter serve (process %2, address %3); phones and deputies are using it.</translation>
+    </message>
+  </context>
+  <context>
+    <name>MainWindow</name>
+    <message>
+      <source>已从 xqarbiter serve 接管；赛场网络在本窗口继续：%1</source>
+      <translation>Taken over from xqarbiter serve; the hall network goes on in this window: %1</translation>
+    </message>
+    <message>
+      <source>文件已在本窗口打开，但赛场网络无法在原地址继续：%1
+请在 赛场网络 菜单中重新启动。</source>
+      <translation>The file is open in this window, but the hall network cannot go on at its address: %1
+Start it again from the Hall network menu.</translation>
+    </message>
+  </context>
 </TS>

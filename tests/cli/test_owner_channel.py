@@ -417,3 +417,45 @@ def test_a_request_carries_the_client_folder_and_whether_it_is_still_there() -> 
     request = Request(("a",), "/x", lambda: False)
     seen.append(request)
     assert seen[0].cwd == "/x" and not seen[0].client_gone()
+
+
+def test_control_requests_reach_only_an_owner_that_answers_them(tmp_path: Path, transport: str) -> None:
+    """``status`` and ``hand-over`` go to the owner's control (with who asks); an owner without one,
+    or a name it does not know, refuses — and no command is run for them."""
+    from app.channel.client import ask_control
+    from app.engine.types import UserError
+
+    path = tmp_path / "event.xqt"
+    path.write_bytes(b"")
+    ran: list[tuple[str, ...]] = []
+    asked: list[tuple[str, str]] = []
+
+    def control(what: str, by: str) -> dict[str, object] | None:
+        asked.append((what, by))
+        return {"url": "http://127.0.0.1:8080"} if what == "status" else None
+
+    def run(request: Request) -> Answer:
+        ran.append(request.argv)
+        return Answer(0)
+
+    channel = OwnerChannel(path, run, owner="serve", control=control)
+    record = channel.start()
+    try:
+        assert ask_control(record, "status", "编排窗口（进程 1）") == {"url": "http://127.0.0.1:8080"}
+        with pytest.raises(UserError):
+            ask_control(record, "hand-over")  # this owner does not hand over
+        with pytest.raises(UserError):
+            ask_control(record, "format-disk")  # not a control: never reaches the owner's code
+    finally:
+        channel.close()
+    assert asked == [("status", "编排窗口（进程 1）"), ("hand-over", "")]
+    assert ran == []
+
+    plain = OwnerChannel(path, run, owner="window")
+    record = plain.start()
+    try:
+        with pytest.raises(UserError):
+            ask_control(record, "status")
+    finally:
+        plain.close()
+    assert ran == []
