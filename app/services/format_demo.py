@@ -205,6 +205,13 @@ def format_report(db: Database, name: str, seed: int) -> dict[str, Any]:
         "knockout_games": knockout_games,
         "knockout_games_by_kind": dict(sorted(by_kind.items())),
         "final_ranking": [{"place": line.rank, "no": line.no, "name": line.name} for line in final.lines],
+        # who has no place: a round robin annuls the games of a player who withdrew before half of them
+        # (docs/formats.md, withdrawal), and a player who plays but is not ranked (计成绩不计名次)
+        "unranked": [
+            {"no": e.no, "status": e.status.value}
+            for e in state.entrants
+            if e.no not in {line.no for line in final.lines}
+        ],
     }
 
 

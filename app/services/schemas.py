@@ -140,6 +140,31 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
+def _json_blob(value: dict[str, Any]) -> dict[str, Any]:
+    """A stored JSON value kept as given (a pairing's explanation): every text in it, keys included, is
+    free of control and invisible characters and every whole number fits SQLite, as everywhere else."""
+
+    def walk(item: object, path: str) -> None:
+        if isinstance(item, str):
+            if text_problem(item, multiline=True) is not None:
+                raise ValueError(f"{path}：含有控制字符或不可见字符 (a control or invisible character)")
+        elif isinstance(item, bool) or item is None or isinstance(item, float):
+            return
+        elif isinstance(item, int):
+            if not -(2**63) <= item <= INT64_MAX:
+                raise ValueError(f"{path}：数值超出范围 (a number out of range)")
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                walk(key, path)
+                walk(inner, f"{path}.{key}")
+        elif isinstance(item, list):
+            for i, inner in enumerate(item):
+                walk(inner, f"{path}[{i}]")
+
+    walk(value, "explanation")
+    return value
+
+
 def _settings(value: dict[str, Any]) -> dict[str, Any]:
     from app.engine.regulations import check_public_texts, regulations_from_dict
 
@@ -215,7 +240,7 @@ class RoundDoc(_Strict):
     closed_at: IsoDateTime | None = None
     games: Annotated[list[GameDoc], Field(max_length=MAX_ITEMS)]
     byes: Annotated[list[PlayerNo], Field(max_length=MAX_ITEMS)] = []
-    explanation: dict[str, Any] | None = None
+    explanation: Annotated[dict[str, Any], AfterValidator(_json_blob)] | None = None
 
 
 class MatchDoc(_Strict):
