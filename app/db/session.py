@@ -258,9 +258,27 @@ def upgrade(engine: Engine) -> None:
     from alembic import command
 
     cfg = _alembic_config()
-    with engine.begin() as connection:
-        cfg.attributes["connection"] = connection
-        command.upgrade(cfg, "head")
+    with engine.connect() as connection:
+        # A migration that alters a column copies the table, drops the old one and renames the copy
+        # (SQLite cannot alter in place): with foreign keys enforced, dropping a table that other rows
+        # point at (players: games, byes …) fails. They are off for the upgrade (the pragma only
+        # works outside a transaction), every reference is checked before it commits, then back on.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()  # SQLAlchemy's nominal transaction; SQLite began none for a pragma
+        try:
+            with connection.begin():
+                cfg.attributes["connection"] = connection
+                command.upgrade(cfg, "head")
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise DatabaseError(
+                        f"升级文件格式后有 {len(broken)} 处引用失效（{broken[0][0]}）；文件未改动",
+                        f"after upgrading the file's format {len(broken)} references are broken "
+                        f"({broken[0][0]}); the file was not changed",
+                    )
+        finally:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
 def current_revision(engine: Engine) -> str | None:
