@@ -23,7 +23,7 @@ from app.engine.discipline import scores
 from app.engine.knockout import Bracket, GameKind, time_control
 from app.engine.privacy import mask_personal
 from app.engine.regulations import Regulations
-from app.engine.types import AbsenceKind, Colour, GameResult, PlayerStatus, UserError
+from app.engine.types import Absence, AbsenceKind, Colour, Game, GameResult, PlayerStatus, UserError
 from app.engine.xiangqi import Board, format_chinese
 from app.reports import model
 from app.reports.html import PublicSite, SiteGroup, write_site
@@ -108,6 +108,20 @@ def _player_book(db: Database, group: str) -> model.PlayerBook:
     after = {r.number: scores(rounds, reg.points, r.number) for r in rounds}
     knockout = _knockout_games(bracket, names, records)
     latest = state.rounds[-1].number if state.rounds else 0
+    # each round's games and absences by player, in the round's order (one pass, not one per player)
+    games_of: dict[int, dict[int, list[Game]]] = {}
+    absences_of: dict[int, dict[int, list[Absence]]] = {}
+    for rnd in rounds:
+        by_player: dict[int, list[Game]] = {}
+        for g in rnd.games:
+            by_player.setdefault(g.red, []).append(g)
+            if g.black != g.red:
+                by_player.setdefault(g.black, []).append(g)
+        games_of[rnd.number] = by_player
+        absent: dict[int, list[Absence]] = {}
+        for absence in rnd.absent:
+            absent.setdefault(absence.no, []).append(absence)
+        absences_of[rnd.number] = absent
     cards = []
     for e in sorted(state.entrants, key=lambda x: x.no):
         played: list[model.PlayerRound] = []
@@ -115,9 +129,7 @@ def _player_book(db: Database, group: str) -> model.PlayerBook:
         unpaired = ""
         for rnd in rounds:
             games: list[model.PlayerGame] = []
-            for g in rnd.games:
-                if e.no not in (g.red, g.black):
-                    continue
+            for g in games_of[rnd.number].get(e.no, ()):
                 colour = Colour.RED if g.red == e.no else Colour.BLACK
                 other = g.black if colour is Colour.RED else g.red
                 games.append(
@@ -137,7 +149,7 @@ def _player_book(db: Database, group: str) -> model.PlayerBook:
             if e.no in rnd.byes:
                 games.append(model.PlayerGame(None, outcome="轮空"))
                 unpaired = "轮空" if rnd.number == latest else unpaired
-            for absence in rnd.absent:
+            for absence in absences_of[rnd.number].get(e.no, ()):
                 if absence.no == e.no:
                     excused = absence.kind is AbsenceKind.EXCUSED
                     games.append(
