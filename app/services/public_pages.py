@@ -19,7 +19,7 @@ from sqlalchemy import select
 from app.db.models import GameRecord as GameRecordRow
 from app.db.models import GameRow, Round
 from app.db.session import Database
-from app.engine.discipline import scores
+from app.engine.discipline import points_by_round
 from app.engine.knockout import Bracket, GameKind, time_control
 from app.engine.privacy import mask_personal
 from app.engine.regulations import Regulations
@@ -105,7 +105,13 @@ def _player_book(db: Database, group: str) -> model.PlayerBook:
         table = None  # before round 1 is complete there is no ranking
     ranked = {r.no: i for i, r in enumerate(table.rows)} if table is not None else {}
     rounds = state.scored_rounds
-    after = {r.number: scores(rounds, reg.points, r.number) for r in rounds}
+    # each player's score after each round: the rounds' points summed once, in round order
+    after: dict[int, dict[int, int]] = {}
+    running: dict[int, int] = {}
+    for rnd in sorted(rounds, key=lambda r: r.number):
+        for no, earned in points_by_round([rnd], reg.points).items():
+            running[no] = running.get(no, 0) + earned[rnd.number]
+        after[rnd.number] = dict(running)
     knockout = _knockout_games(bracket, names, records)
     latest = state.rounds[-1].number if state.rounds else 0
     # each round's games and absences by player, in the round's order (one pass, not one per player)
