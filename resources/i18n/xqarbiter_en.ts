@@ -603,6 +603,18 @@
       <translation>Quit</translation>
     </message>
     <message>
+      <source>正在生成%1……</source>
+      <translation>Making %1…</translation>
+    </message>
+    <message>
+      <source>正在导出成绩册……</source>
+      <translation>Exporting the results workbook…</translation>
+    </message>
+    <message>
+      <source>正在导出成绩网页……</source>
+      <translation>Exporting the results pages…</translation>
+    </message>
+    <message>
       <source>编辑</source>
       <translation>Edit</translation>
     </message>
@@ -3206,4 +3218,12 @@
     </message>
   </context>
   <!-- /desk -->
+  <!-- progress of a long export -->
+  <context>
+    <name>Progress</name>
+    <message>
+      <source>（%1 秒）</source>
+      <translation> (%1 s)</translation>
+    </message>
+  </context>
 </TS>
