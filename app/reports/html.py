@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
@@ -312,6 +313,33 @@ def cell_class(i: int, text_cols: Sequence[int], sticky: int) -> Markup:
     return Markup(f' class="{" ".join(c)}"') if c else Markup("")
 
 
+def table_body(
+    rows: Sequence[Any], text_cols: Sequence[int], sticky: int, letters: bool, width: int
+) -> Markup:
+    """The rows of the ``table`` macro (each ``<tr>`` and a newline; with ``letters`` each item is
+    ``(letter, row)`` and a letter's first row is preceded by its heading row)."""
+    classes: list[Markup] = []
+    out: list[str] = []
+    row: Sequence[object]
+    for k, item in enumerate(rows):
+        if letters:
+            letter, row = item
+            if k == 0 or letter != rows[k - 1][0]:
+                shown = _shown_escaped(letter)
+                out.append(
+                    f'<tr class="letter" id="L-{shown}"><th colspan="{_shown_escaped(width)}" '
+                    f'scope="rowgroup">{shown}</th></tr>\n'
+                )
+        else:
+            row = item
+        while len(classes) < len(row):
+            classes.append(cell_class(len(classes), text_cols, sticky))
+        out.append("<tr>")
+        out.extend(f"<td{classes[i]}>{cell_value(v)}</td>" for i, v in enumerate(row))
+        out.append("</tr>\n")
+    return Markup("".join(out))
+
+
 def name_link(links: Links, gi: int, p: PlayerLine) -> Markup:
     """A player's name, opening their page when there is one."""
     href = links.player(gi, p.no)
@@ -336,6 +364,7 @@ _env.globals.update(
     board_ids=_board_ids,
     cell_value=cell_value,
     cell_class=cell_class,
+    table_body=table_body,
     name=name_link,
 )
 
