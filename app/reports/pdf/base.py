@@ -279,6 +279,9 @@ class Grid(Flowable):  # type: ignore[misc]
         font: tuple[float, float] | None = None
         string_width = pdfmetrics.stringWidth
         code = text._code
+        formatted: dict[tuple[str, float, float, int], tuple[str, int]] = canv.__dict__.setdefault(
+            "_xq_formatted", {}
+        )
         for r, row in enumerate(rows):
             bottom, rh = tops[r + 1], heights[r]
             for col, cell in enumerate(row):
@@ -298,7 +301,15 @@ class Grid(Flowable):  # type: ignore[misc]
                         x = cols[col] + (self._widths[col] + _PAD - _PAD) * 0.5
                         x = x - 0.5 * string_width(v, FONT, size)
                     text.setTextOrigin(x, y)
-                    code.append(text._formatText(v))  # textOut, without advancing the cursor
+                    # textOut without advancing the cursor; the same text at the same size in the same
+                    # font subset is the same PDF code, so it is made once per document
+                    key = (v, size, leading, text._curSubset)
+                    made = formatted.get(key)
+                    if made is None:
+                        made = formatted[key] = (text._formatText(v), text._curSubset)
+                    else:
+                        text._curSubset = made[1]
+                    code.append(made[0])
                     y -= leading
         canv.drawText(text)
         canv.setStrokeColor(colors.black)
