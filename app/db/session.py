@@ -264,18 +264,27 @@ def upgrade(engine: Engine) -> None:
 
     cfg = _alembic_config()
     with engine.connect() as connection:
-        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside the transaction: else a no-op
-        connection.commit()  # (SQLAlchemy's autobegun one; the driver began none for a PRAGMA)
+        # A migration that alters a column copies the table, drops the old one and renames the copy
+        # (SQLite cannot alter in place): with foreign keys enforced, dropping a table that other rows
+        # point at (players: games, byes, violations …) deletes or refuses them. They are off for the
+        # upgrade (the pragma only works outside a transaction); every reference the upgrade itself
+        # broke is refused before it commits (a file damaged before is the file check's), then back on.
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()  # SQLAlchemy's nominal transaction; SQLite began none for a pragma
         try:
             with connection.begin():
                 before = set(connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall())
                 cfg.attributes["connection"] = connection
                 command.upgrade(cfg, "head")
-                broken = set(connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()) - before
-                if broken:  # rolled back: the file stays as it was (a damaged one is the file check's)
-                    raise RuntimeError(f"the upgrade broke references: {sorted(broken)[:5]}")
+                broken = sorted(set(connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()) - before)
+                if broken:  # rolled back: the file stays as it was
+                    raise DatabaseError(
+                        f"升级文件格式后有 {len(broken)} 处引用失效（{broken[0][0]}）；文件未改动",
+                        f"after upgrading the file's format {len(broken)} references are broken "
+                        f"({broken[0][0]}); the file was not changed",
+                    )
         finally:
-            connection.rollback()  # nothing left open: the PRAGMA must run outside a transaction
+            connection.rollback()  # nothing left open: the pragma must run outside a transaction
             connection.exec_driver_sql("PRAGMA foreign_keys=ON")
             connection.commit()
 

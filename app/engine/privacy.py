@@ -99,11 +99,22 @@ def _fold_char(ch: str) -> str:
     return ch
 
 
+class _FoldTable(dict[int, str]):
+    """``str.translate``'s table for :func:`_fold_char`, filled as characters are first met."""
+
+    def __missing__(self, code: int) -> str:
+        folded = self[code] = _fold_char(chr(code))
+        return folded
+
+
+_FOLDS = _FoldTable()
+
+
 def _fold(text: str) -> str:
     """``text`` with full-width forms and every script's digits as ASCII, one character for one."""
     if text.isascii():
         return text
-    return "".join(_fold_char(ch) for ch in text)
+    return text.translate(_FOLDS)
 
 
 def _squash(text: str) -> str:

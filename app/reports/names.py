@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from functools import cache
 
+
+@cache  # a name is looked up on every list it is on (each round's, the entries')
 def pinyin_key(name: str) -> str:
     """Sort key for Chinese names by pinyin (notice-board order).
 
@@ -14,6 +17,7 @@ def pinyin_key(name: str) -> str:
     return " ".join(lazy_pinyin(name))
 
 
+@cache
 def initial(name: str) -> str:
     """The capital letter a name is listed under (``#`` for a name that starts with no letter).
 

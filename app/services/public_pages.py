@@ -19,7 +19,7 @@ from sqlalchemy import select
 from app.db.models import GameRecord as GameRecordRow
 from app.db.models import GameRow, Round
 from app.db.session import Database
-from app.engine.discipline import scores
+from app.engine.discipline import points_by_round
 from app.engine.formats import (
     ColourRule,
     Elimination,
@@ -34,7 +34,7 @@ from app.engine.formats import (
 from app.engine.knockout import Bracket
 from app.engine.privacy import mask_personal
 from app.engine.regulations import Regulations
-from app.engine.types import AbsenceKind, Colour, GameResult, PlayerStatus, UserError
+from app.engine.types import Absence, AbsenceKind, Colour, Game, GameResult, PlayerStatus, UserError
 from app.engine.xiangqi import Board, format_chinese
 from app.reports import model
 from app.reports.html import PublicSite, SiteGroup, write_site
@@ -119,10 +119,30 @@ def _player_book(db: Database, group: str) -> model.PlayerBook:
         table = None  # before round 1 is complete there is no ranking
     ranked = {r.no: i for i, r in enumerate(table.rows)} if table is not None else {}
     rounds = state.scored_rounds
-    after = {r.number: scores(rounds, reg.points, r.number) for r in rounds}
+    # each player's score after each round: the rounds' points summed once, in round order
+    after: dict[int, dict[int, int]] = {}
+    running: dict[int, int] = {}
+    for rnd in sorted(rounds, key=lambda r: r.number):
+        for no, earned in points_by_round([rnd], reg.points).items():
+            running[no] = running.get(no, 0) + earned[rnd.number]
+        after[rnd.number] = dict(running)
     knockout = _knockout_games(bracket, names, records)
     rests = round_robin_rests(db, group)
     latest = state.rounds[-1].number if state.rounds else 0
+    # each round's games and absences by player, in the round's order (one pass, not one per player)
+    games_of: dict[int, dict[int, list[Game]]] = {}
+    absences_of: dict[int, dict[int, list[Absence]]] = {}
+    for rnd in rounds:
+        by_player: dict[int, list[Game]] = {}
+        for g in rnd.games:
+            by_player.setdefault(g.red, []).append(g)
+            if g.black != g.red:
+                by_player.setdefault(g.black, []).append(g)
+        games_of[rnd.number] = by_player
+        absent: dict[int, list[Absence]] = {}
+        for absence in rnd.absent:
+            absent.setdefault(absence.no, []).append(absence)
+        absences_of[rnd.number] = absent
     cards = []
     for e in sorted(state.entrants, key=lambda x: x.no):
         played: list[model.PlayerRound] = []
@@ -130,9 +150,7 @@ def _player_book(db: Database, group: str) -> model.PlayerBook:
         unpaired = ""
         for rnd in rounds:
             games: list[model.PlayerGame] = []
-            for g in rnd.games:
-                if e.no not in (g.red, g.black):
-                    continue
+            for g in games_of[rnd.number].get(e.no, ()):
                 colour = Colour.RED if g.red == e.no else Colour.BLACK
                 other = g.black if colour is Colour.RED else g.red
                 games.append(
@@ -152,7 +170,7 @@ def _player_book(db: Database, group: str) -> model.PlayerBook:
             if e.no in rnd.byes or e.no in rests.get(rnd.number, ()):  # a round robin's rest: no points
                 games.append(model.PlayerGame(None, outcome="轮空"))
                 unpaired = "轮空" if rnd.number == latest else unpaired
-            for absence in rnd.absent:
+            for absence in absences_of[rnd.number].get(e.no, ()):
                 if absence.no == e.no:
                     excused = absence.kind is AbsenceKind.EXCUSED
                     games.append(

@@ -113,7 +113,9 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         no_of = dict(s.execute(select(Player.id, Player.no).where(Player.group_id == g.id)).all())
         codes = {m.id: m.code for m in s.scalars(select(KnockoutMatch).where(KnockoutMatch.group_id == g.id))}
         latest: dict[int, GameRow] = {}
-        for gm in rnd.games:
+        # the knockout games only (the Swiss ones come from the group's state, already read)
+        ko_games = s.scalars(select(GameRow).where(GameRow.round_id == rnd.id, GameRow.match_id.is_not(None)))
+        for gm in ko_games:
             if gm.match_id is not None and (gm.board not in latest or gm.game_no > latest[gm.board].game_no):
                 latest[gm.board] = gm
         knockout = [

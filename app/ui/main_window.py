@@ -37,6 +37,7 @@ from app.ui.dialogs.audit_backups import AuditLogDialog, BackupListDialog
 from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
 from app.ui.i18n import app_settings, current_language, tr, translate_noop
+from app.ui.progress import run_with_progress
 
 MAX_RECENT = 8
 
@@ -257,16 +258,19 @@ class MainWindow(QMainWindow):
             return None
         number = self._print_round() if name in ROUND_DOCUMENTS else None
         doc, _, order = name.partition(":")
+        label = tr("PrintMenu", dict(PRINTED)[name])
+        db, group = self.document.db, self.document.group
         QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            pdf = render_pdf(
-                self.document.db, doc, group=self.document.group, round_number=number, order=order
+            pdf = run_with_progress(
+                self,
+                self.tr("正在生成%1……").replace("%1", label),
+                lambda: render_pdf(db, doc, group=group, round_number=number, order=order),
             )
         except UserError as error:
             QApplication.restoreOverrideCursor()
             QMessageBox.warning(self, self.tr("无法打印"), user_message(error))
             return None
-        label = tr("PrintMenu", dict(PRINTED)[name])
         suffix = f"-r{number}" if number else ""
         suggested = str(
             self.document.path.with_name(f"{self.document.group}-{name.replace(':', '-')}{suffix}.pdf")
@@ -301,7 +305,10 @@ class MainWindow(QMainWindow):
         if not name:
             return
         try:
-            path = write_result_workbook(self.document.db, Path(name).with_suffix(".xlsx"))
+            db, target = self.document.db, Path(name).with_suffix(".xlsx")
+            path = run_with_progress(
+                self, self.tr("正在导出成绩册……"), lambda: write_result_workbook(db, target)
+            )
         except UserError as error:
             QMessageBox.warning(self, self.tr("无法导出"), user_message(error))
             return
@@ -316,7 +323,10 @@ class MainWindow(QMainWindow):
         if not folder:
             return
         try:
-            files = write_public_site(self.document.db, Path(folder))
+            db = self.document.db
+            files = run_with_progress(
+                self, self.tr("正在导出成绩网页……"), lambda: write_public_site(db, Path(folder))
+            )
         except UserError as error:
             QMessageBox.warning(self, self.tr("无法导出"), user_message(error))
             return

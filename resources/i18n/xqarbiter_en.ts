@@ -615,6 +615,18 @@
       <translation>Quit</translation>
     </message>
     <message>
+      <source>正在生成%1……</source>
+      <translation>Making %1…</translation>
+    </message>
+    <message>
+      <source>正在导出成绩册……</source>
+      <translation>Exporting the results workbook…</translation>
+    </message>
+    <message>
+      <source>正在导出成绩网页……</source>
+      <translation>Exporting the results pages…</translation>
+    </message>
+    <message>
       <source>编辑</source>
       <translation>Edit</translation>
     </message>
@@ -3395,6 +3407,14 @@ Cancel: nothing changes.</translation>
 请在 赛场网络 菜单中重新启动。</source>
       <translation>The file is open in this window, but the hall network cannot go on at its address: %1
 Start it again from the Hall network menu.</translation>
+    </message>
+  </context>
+  <!-- progress of a long export -->
+  <context>
+    <name>Progress</name>
+    <message>
+      <source>（%1 秒）</source>
+      <translation> (%1 s)</translation>
     </message>
   </context>
 </TS>

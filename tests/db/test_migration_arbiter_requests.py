@@ -45,3 +45,22 @@ def test_the_first_schema_is_upgraded_with_defaults_for_the_new_columns(tmp_path
         assert list(s.scalars(select(PairAvoidance))) == []
     # the hall network's tables (0003) came on the way
     assert {"deputy_tokens", "pending_results"} <= set(inspector.get_table_names())
+
+
+def test_a_file_with_rounds_played_is_upgraded_with_every_reference_intact(tmp_path: Path) -> None:
+    """A table copied by a migration (SQLite cannot alter a column in place) is dropped and rebuilt: the
+    rows of other tables that point at it (a bye, a game) must neither stop the upgrade nor be lost."""
+    from app.db.models import Bye
+
+    old = tmp_path / "played.xqt"
+    shutil.copy(DATA / "schema_0001.xqt", old)
+    with sqlite3.connect(old) as con:
+        con.execute("INSERT INTO rounds VALUES (1, 1, 1, 'swiss', 7, '2024-07-01 10:00:00', NULL, NULL)")
+        con.execute("INSERT INTO byes VALUES (1, 1)")
+    db = open_database(old)
+    assert current_revision(db.engine) == head_revision()
+    with db.session() as s:
+        assert [(b.round_id, b.player_id) for b in s.scalars(select(Bye))] == [(1, 1)]
+    with db.engine.connect() as con:
+        assert con.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1  # back on after the upgrade
+        assert con.exec_driver_sql("PRAGMA foreign_key_check").fetchall() == []

@@ -99,3 +99,12 @@ def test_any_separators_between_the_digits_of_a_registered_phone(seps: list[str]
     spelled = digits[0] + "".join(sep + d for sep, d in zip(seps, digits[1:], strict=True))
     out = mask_personal(f"电话{spelled}。", [PHONE])
     assert "0920" not in _digits(out), out
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40))
+def test_folding_by_table_is_folding_character_by_character(text: str) -> None:
+    """The cached translation table folds every character as the per-character rule does."""
+    from app.engine.privacy import _fold, _fold_char
+
+    assert _fold(text) == "".join(_fold_char(ch) for ch in text)
+    assert _fold("１２３\u3000٤٥") == "123 45"

@@ -137,49 +137,188 @@ def grid(
     row_height: float = 16.0,
     header_height: float = 18.0,
     shaded_rows: Sequence[int] = (),
-) -> Table:
+) -> Flowable:
     """A ruled table with a repeated header row and fixed row heights; every cell fitted, never cut.
 
     Fixed heights make pagination predictable: rows per page = ⌊(frame − header) / row_height⌋.
     """
     total = sum(c.weight for c in columns)
     widths = [width * c.weight / total for c in columns]
-    pad = 2.0
-    style: list[tuple[Any, ...]] = [
-        ("FONTNAME", (0, 0), (-1, -1), FONT),
-        ("GRID", (0, 0), (-1, -1), 0.5, colors.black),
-        ("BACKGROUND", (0, 0), (-1, 0), GREY),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("LEFTPADDING", (0, 0), (-1, -1), pad),
-        ("RIGHTPADDING", (0, 0), (-1, -1), pad),
-        ("TOPPADDING", (0, 0), (-1, -1), 0),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
-    ]
-    data: list[list[str]] = []
-    all_rows = [[c.label for c in columns], *rows]
-    for r, row in enumerate(all_rows):
-        out = []
+    cells: list[list[Fitted]] = []
+    for r, row in enumerate([[c.label for c in columns], *rows]):
         h = header_height if r == 0 else row_height
-        for c, text in enumerate(row):
-            col = columns[c]
-            fitted = fit_cell(
-                str(text), widths[c] - 2 * pad - 0.5, h - 2, col.size if r else 9.0, 6.5 if r else 8.0
-            )
-            out.append(fitted.text)
-            style.append(("FONTSIZE", (c, r), (c, r), fitted.size))
-            style.append(("LEADING", (c, r), (c, r), fitted.leading))
-            style.append(("ALIGN", (c, r), (c, r), "CENTER" if r == 0 else col.align))
-        data.append(out)
-    for r in shaded_rows:
-        style.append(("BACKGROUND", (0, r + 1), (-1, r + 1), colors.HexColor("#f4f4f4")))
-    table = Table(
-        data,
-        colWidths=widths,
-        rowHeights=[header_height] + [row_height] * len(rows),
-        repeatRows=1,
+        cells.append(
+            [
+                fit_cell(
+                    str(text),
+                    widths[c] - 2 * _PAD - 0.5,
+                    h - 2,
+                    columns[c].size if r else 9.0,
+                    6.5 if r else 8.0,
+                )
+                for c, text in enumerate(row)
+            ]
+        )
+    return Grid(
+        widths,
+        cells,
+        [c.align for c in columns],
+        row_height,
+        header_height,
+        frozenset(shaded_rows),
+        1,
+        len(cells),
     )
-    table.setStyle(TableStyle(style))
-    return table
+
+
+_PAD = 2.0
+_SHADE = colors.HexColor("#f4f4f4")
+
+
+class Grid(Flowable):  # type: ignore[misc]
+    """The rows ``lo``–``hi`` of a :func:`grid` (row 0 is the header, repeated on every page).
+
+    It lays out and splits exactly as ReportLab's ``Table`` with the same fixed heights would, but
+    builds a ``Table`` only for the part drawn on a page: splitting a long table page by page no longer
+    copies all the rows left (quadratic), and its cells' styles are a few column-wise commands.
+    """
+
+    def __init__(
+        self,
+        widths: list[float],
+        cells: list[list[Fitted]],
+        aligns: list[str],
+        row_height: float,
+        header_height: float,
+        shaded: frozenset[int],
+        lo: int,
+        hi: int,
+    ) -> None:
+        super().__init__()
+        self.hAlign = "CENTER"  # as a Table
+        self._widths, self._cells, self._aligns = widths, cells, aligns
+        self._row_height, self._header_height, self._shaded = row_height, header_height, shaded
+        self._lo, self._hi = lo, hi
+
+    def _heights(self) -> list[float]:
+        return [self._header_height] + [self._row_height] * (self._hi - self._lo)
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        width = 0.0
+        for w in self._widths:  # summed as Table sums them
+            width = width + w
+        height = c = 0.0
+        heights = self._heights()
+        for i in range(len(heights) - 1, -1, -1):  # Table's compensated sum, backwards
+            y = heights[i] - c
+            t = height + y
+            c = (t - height) - y
+            height = t
+        self.width, self.height = width, height
+        return width, height
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        h = 0.0
+        n = 1
+        split_at = 0
+        for rh in self._heights():  # Table._getFirstPossibleSplitRowPosition
+            if h + rh > availHeight:
+                break
+            split_at = n
+            h = h + rh
+            n = n + 1
+        if split_at <= 1:  # not even the header and one row
+            return []
+        if split_at == self._hi - self._lo + 1:
+            return [self]
+        cut = self._lo + split_at - 1
+        return [self._part(self._lo, cut), self._part(cut, self._hi)]
+
+    def _part(self, lo: int, hi: int) -> Grid:
+        return Grid(
+            self._widths,
+            self._cells,
+            self._aligns,
+            self._row_height,
+            self._header_height,
+            self._shaded,
+            lo,
+            hi,
+        )
+
+    def draw(self) -> None:
+        """Backgrounds, then every cell's text, then the rules: what ReportLab's ``Table`` with
+        ``VALIGN MIDDLE``, paddings 2/2/0/1 and a 0.5 pt black ``GRID`` draws, at the same places."""
+        canv = self.canv
+        heights = self._heights()
+        rows = [self._cells[0], *self._cells[self._lo : self._hi]]
+        aligns = [["CENTER"] * len(self._aligns), *[self._aligns] * (len(rows) - 1)]
+        cols = [0.0]
+        for w in self._widths:
+            cols.append(cols[-1] + w)
+        tops: list[float] = []  # Table._calc_height's row positions: compensated sums from the bottom
+        height = c = 0.0
+        for i in range(len(heights) - 1, -1, -1):
+            tops.append(height)
+            y = heights[i] - c
+            t = height + y
+            c = (t - height) - y
+            height = t
+        tops.append(height)
+        tops.reverse()
+        canv.saveState()
+        x0, x1 = cols[0], cols[-1]
+        canv.setFillColor(GREY)
+        canv.rect(x0, tops[0], x1 - x0, tops[1] - tops[0], stroke=0, fill=1)
+        for r in range(1, len(rows)):
+            if self._lo + r - 2 in self._shaded:
+                canv.setFillColor(_SHADE)
+                canv.rect(x0, tops[r], x1 - x0, tops[r + 1] - tops[r], stroke=0, fill=1)
+        text = canv.beginText()
+        text.setFillColor(colors.black)
+        font: tuple[float, float] | None = None
+        string_width = pdfmetrics.stringWidth
+        code = text._code
+        formatted: dict[tuple[str, float, float, int], tuple[str, int]] = canv.__dict__.setdefault(
+            "_xq_formatted", {}
+        )
+        for r, row in enumerate(rows):
+            bottom, rh = tops[r + 1], heights[r]
+            for col, cell in enumerate(row):
+                size, leading = cell.size, cell.leading
+                if (size, leading) != font:
+                    font = (size, leading)
+                    text.setFont(FONT, size, leading)
+                vals = cell.text.split("\n")
+                y = bottom + (1 + rh - 0 + len(vals) * leading) / 2.0 - size
+                just = aligns[r][col]
+                for v in vals:
+                    if just == "LEFT":
+                        x = cols[col] + _PAD
+                    elif just == "RIGHT":
+                        x = cols[col] + self._widths[col] - _PAD - string_width(v, FONT, size)
+                    else:
+                        x = cols[col] + (self._widths[col] + _PAD - _PAD) * 0.5
+                        x = x - 0.5 * string_width(v, FONT, size)
+                    text.setTextOrigin(x, y)
+                    # textOut without advancing the cursor; the same text at the same size in the same
+                    # font subset is the same PDF code, so it is made once per document
+                    key = (v, size, leading, text._curSubset)
+                    made = formatted.get(key)
+                    if made is None:
+                        made = formatted[key] = (text._formatText(v), text._curSubset)
+                    else:
+                        text._curSubset = made[1]
+                    code.append(made[0])
+                    y -= leading
+        canv.drawText(text)
+        canv.setStrokeColor(colors.black)
+        canv.setLineWidth(0.5)
+        for y in tops:
+            canv.line(x0, y, x1, y)
+        for x in cols:
+            canv.line(x, tops[-1], x, tops[0])
+        canv.restoreState()
 
 
 def paragraph_style(size: float = 9.0, leading: float | None = None, **kw: Any) -> ParagraphStyle:
