@@ -45,6 +45,7 @@ from app.engine.formats import DecidingDraw as DecidingDraw  # re-exported: rule
 from app.engine.formats import PlacementRule as PlacementRule
 from app.engine.formats import Tiebreak as Tiebreak
 from app.engine.formats import TimeControl as TimeControl
+from app.engine.team_rules import TeamEvent, validate_team_event
 from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, REGION_MAX, UNIT_MAX, clean_text
 from app.engine.types import Colour, GameResult, UserError
 
@@ -138,6 +139,7 @@ class GroupFormat:
     name: str
     teams: bool = True
     stages: tuple[Stage, ...] = legacy_stages(11, 8, 8)
+    team_event: TeamEvent | None = None  # a team competition (团体赛): the group pairs teams, not players
 
     @property
     def legacy(self) -> tuple[int, int, int] | None:
@@ -180,6 +182,8 @@ class GroupFormat:
         return min([first.rounds, *(f - 1 for f in others)])
 
     def describe_zh(self) -> str:
+        if self.team_event is not None:
+            return self.team_event.describe_zh()
         return "；".join(f"第{i + 1}阶段 {s.describe_zh()}" for i, s in enumerate(self.stages))
 
 
@@ -474,6 +478,8 @@ class Regulations:
                     f"组别名称“{g.name}”前后有多余空白", f"group name {g.name!r} has extra white space"
                 )
             _validate_stages(g)
+            if g.team_event is not None:
+                _validate_team_event(g)
         _validate_chain(self.tiebreaks.chain, "名次区分办法", "the tiebreak chain")
         for t in self.prizes:
             if t.group not in names:
@@ -596,6 +602,19 @@ def _validate_stages(g: GroupFormat) -> None:
             f"{g.name}：全部阶段共 {total} 轮，超过 {MAX_ROUNDS} 轮",
             f"{g.name}: {total} rounds, over {MAX_ROUNDS}",
         )
+
+
+def _validate_team_event(g: GroupFormat) -> None:
+    """A team competition's settings (:func:`app.engine.team_rules.validate_team_event`), named by group."""
+    assert g.team_event is not None
+
+    def bad(zh: str, en: str) -> UserError:
+        return UserError(f"{g.name}团体赛：{zh}", f"{g.name} team event: {en}")
+
+    if not g.teams:
+        raise bad("团体赛的组别须允许组队（teams = true）", "a team event needs teams = true")
+    validate_team_event(g.team_event, bad)
+    _validate_match(g.team_event.match.tie_ladder, bad)
 
 
 def _validate_match(m: MatchFormat, bad: typing.Callable[[str, str], UserError]) -> None:
