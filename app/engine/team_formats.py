@@ -35,7 +35,7 @@ from app.engine.formats import (
     TimeControl,
 )
 from app.engine.knockout import Bracket, Match, create_bracket, restore_bracket
-from app.engine.pairing import Float, Pairing, PairingPlayer, pair_round
+from app.engine.pairing import Float, NoLegalPairing, Pairing, PairingPlayer, pair_round
 from app.engine.regulations import KnockoutRules, PairingRules, ScoreGroupOrder, TeamAvoidance
 from app.engine.round_robin import schedule
 from app.engine.team_rules import FirstRound, TeamEvent, TeamSystem
@@ -80,6 +80,7 @@ class TeamPairing:
     away: int
     zh: str = ""
     en: str = ""
+    code: str = ""  # the match's code in a knockout bracket
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +168,10 @@ def pair_team_swiss(
     if round_number == 1 and event.first_round is FirstRound.ADJACENT and not history:
         return _adjacent_round(units, round_number)
     rules = PairingRules(team_avoidance=TeamAvoidance.NONE, score_group_order=ScoreGroupOrder.TIEBREAKS)
-    pairing: Pairing = pair_round(units, round_number, rules, seed)
+    try:
+        pairing: Pairing = pair_round(units, round_number, rules, seed)
+    except NoLegalPairing as exc:
+        raise NoLegalPairing(_team_words(exc.zh), exc.en.replace("players", "teams"), exc.players) from None
     matches = tuple(
         TeamPairing(g.red, g.black, _team_words(g.explanation.zh), g.explanation.en) for g in pairing.games
     )
@@ -179,7 +183,17 @@ def pair_team_swiss(
 
 def _team_words(text: str) -> str:
     """The engine's sentence about players, said about teams (先后手 = 主客场, 积分 = 场分)."""
-    return text.replace("先后手", "主客场").replace("积分", "场分").replace("棋手", "队")
+    return (
+        text.replace("先后手", "主客场")
+        .replace("积分", "场分")
+        .replace("棋手", "队")
+        .replace("同队回避和", "")
+        .replace("号", "号队")
+        .replace("序号队", "队号")
+        .replace("执红", "为主队")
+        .replace("执黑", "为客队")
+        .replace("按胜局计分", "按规程计场分和局分")
+    )
 
 
 def _adjacent_round(units: Sequence[PairingPlayer], round_number: int) -> TeamRound:

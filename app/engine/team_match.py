@@ -96,6 +96,7 @@ class TeamBoard:
     result: GameResult = GameResult.PENDING
     tie_games: tuple[KnockoutGame, ...] = ()
     tie_reds: tuple[tuple[int, int], ...] = ()
+    home_red: bool | None = None  # set where a schedule fixes the colours (全队轮赛制); None: by board
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,14 +171,13 @@ def home_is_red(board: int, rules: TeamMatchRules) -> bool:
 
 def board_colours(board: TeamBoard, rules: TeamMatchRules) -> tuple[int | None, int | None]:
     """(red, black) players of a board's game (None for an empty seat)."""
-    if home_is_red(board.board, rules):
+    if _home_red(board, rules):
         return board.home, board.away
     return board.away, board.home
 
 
-def _side_of_colour(board: int, colour: Colour, rules: TeamMatchRules) -> Side:
-    red_side = Side.HOME if home_is_red(board, rules) else Side.AWAY
-    return red_side if colour is Colour.RED else red_side.other
+def _home_red(board: TeamBoard, rules: TeamMatchRules) -> bool:
+    return home_is_red(board.board, rules) if board.home_red is None else board.home_red
 
 
 def game_result_of(
@@ -190,7 +190,7 @@ def game_result_of(
         return GameResult.DOUBLE_FORFEIT
     if home_gone or away_gone:
         gone = Side.HOME if home_gone else Side.AWAY
-        red_gone = (gone is Side.HOME) == home_is_red(board.board, rules)
+        red_gone = (gone is Side.HOME) == _home_red(board, rules)
         return GameResult.RED_FORFEIT if red_gone else GameResult.BLACK_FORFEIT
     return board.result
 
@@ -215,9 +215,9 @@ def _points(result: GameResult, points: GamePoints) -> tuple[int, int]:
     raise AssertionError(result)  # pragma: no cover
 
 
-def _home_away(board: int, red_black: tuple[int, int], rules: TeamMatchRules) -> tuple[int, int]:
+def _home_away(board: TeamBoard, red_black: tuple[int, int], rules: TeamMatchRules) -> tuple[int, int]:
     red, black = red_black
-    return (red, black) if home_is_red(board, rules) else (black, red)
+    return (red, black) if _home_red(board, rules) else (black, red)
 
 
 # --------------------------------------------------------------------------- tie-break ladders
@@ -356,7 +356,7 @@ def score_match(match: TeamMatch, rules: TeamMatchRules) -> MatchScore:
                 (0, 0) if winner is None else (lp.win, lp.loss) if winner is Side.HOME else (lp.loss, lp.win)
             )
         else:
-            pts = _home_away(b.board, _points(result, rules.game_points), rules)
+            pts = _home_away(b, _points(result, rules.game_points), rules)
         per_board.append(pts)
         home += pts[0]
         away += pts[1]
