@@ -325,10 +325,41 @@ class KnockoutRules:
         return legacy_match_format(self.slow, self.rapid, self.deciding, self.deciding_draw)
 
 
+class TeamMethod(enum.Enum):
+    """How a team is ranked in an individual event (团体成绩)."""
+
+    PLACES = "places"  # 名次之和: the sum of the counted members' places, fewer first
+    POINTS = "points"  # 积分总和: the sum of the counted members' points, more first
+
+    @property
+    def zh(self) -> str:
+        return "队员个人名次之和，少者列前" if self is TeamMethod.PLACES else "队员个人积分之和，多者列前"
+
+
+class TeamTie(enum.Enum):
+    """What separates two teams level on their sum (in this order, as the regulation lists them)."""
+
+    BEST_PLACE = "best_place"  # 最高个人名次
+    MEMBER_POINTS = "member_points"  # 最高个人积分, then the second highest …
+    PLACES_SUM = "places_sum"  # 名次之和 of the counted members, fewer first (after a points sum)
+    MEMBER_PLACES = "member_places"  # 最高个人名次, then the second best …
+
+    @property
+    def zh(self) -> str:
+        return {
+            TeamTie.BEST_PLACE: "最高个人名次",
+            TeamTie.MEMBER_POINTS: "队员积分依次比较",
+            TeamTie.PLACES_SUM: "名次之和",
+            TeamTie.MEMBER_PLACES: "队员名次依次比较",
+        }[self]
+
+
 @dataclass(frozen=True, slots=True)
 class TeamRules:
-    counted_members: int = 4  # sum of the places of this many members (the best ones)
+    counted_members: int = 4  # sum of the places (or points) of this many members (the best ones)
     min_members: int = 4  # fewer ranked members → unranked (不足四名队员不计算团体成绩)
+    method: TeamMethod = TeamMethod.PLACES
+    ties: tuple[TeamTie, ...] = (TeamTie.BEST_PLACE,)
 
 
 class PrizeKind(enum.Enum):
@@ -502,6 +533,8 @@ class Regulations:
                 )
         if self.team.min_members < 1 or self.team.counted_members < 1:
             raise UserError("团体计分人数必须至少为 1", "team counting needs at least one member")
+        if len(set(self.team.ties)) != len(self.team.ties):
+            raise UserError("团体成绩相同时的比较办法 team.ties 中有重复项", "team.ties repeats a criterion")
         if not 2 <= self.registration.capacity <= MAX_CAPACITY:
             raise UserError(
                 f"参赛人数上限应在 2–{MAX_CAPACITY} 之间", f"the capacity must be 2-{MAX_CAPACITY}"

@@ -141,11 +141,8 @@ def _crosstable_page(c: Crosstable) -> str:
 
 
 def _teams_page(t: TeamStandings) -> str:
-    rows = [
-        [r.rank, r.team, "、".join(f"{n}（{p}）" for n, p in r.members), r.total, r.best, r.note]
-        for r in t.rows
-    ]
-    return _table(["名次", "团体", "队员（名次）", "名次和", "最好名次", "备注"], rows, (1, 2))
+    rows = [[r.rank, r.team, t.members_text(r), r.total, r.best, r.note] for r in t.rows]
+    return _table(["名次", "团体", "队员（名次）", t.total_label, "最好名次", "备注"], rows, (1, 2))
 
 
 def _prizes_page(p: PrizeList) -> str:

@@ -526,6 +526,7 @@ def team_standings_model(db: Database, group: str, after_round: int | None = Non
             tuple((view.names[no], place) for no, place in r.members),
             r.total,
             r.best_place,
+            points=r.member_points,
         )
         for r in view.ranking.rows
     ]
@@ -538,7 +539,9 @@ def team_standings_model(db: Database, group: str, after_round: int | None = Non
     label = ""
     if view.basis is not None and not view.final:
         label = f"（{view.basis.zh}）"
-    return model.TeamStandings(_header(info, group, round_label=label), tuple(rows))
+    return model.TeamStandings(
+        _header(info, group, round_label=label), tuple(rows), by_points=view.by_points, rule=view.rule_zh
+    )
 
 
 # --------------------------------------------------------------------------- prizes

@@ -30,7 +30,7 @@ from app.engine.knockout import Bracket, match_result
 from app.engine.knockout import final_places as final_places_of
 from app.engine.prizes import PrizeCandidate, PrizeList, award_prizes
 from app.engine.registration import age_on
-from app.engine.regulations import PrizeKind, Regulations, Tiebreak
+from app.engine.regulations import PrizeKind, Regulations, TeamMethod, TeamRules, Tiebreak
 from app.engine.stages import compose_final, entrants_of, played_stages, stage_players
 from app.engine.teams import TeamRanking, rank_teams
 from app.engine.types import (
@@ -682,6 +682,19 @@ class TeamsView:
     names: dict[int, str]
     final: bool
     basis: RankingBasis | None = None
+    rules: TeamRules = dataclasses.field(default_factory=TeamRules)
+
+    @property
+    def by_points(self) -> bool:
+        return self.rules.method is TeamMethod.POINTS
+
+    @property
+    def rule_zh(self) -> str:
+        """The regulation's rule in one sentence, as printed under the team standings."""
+        r = self.rules
+        ties = "，再比较".join(t.zh for t in r.ties)
+        what = "个人名次之和，和小者列前" if not self.by_points else "个人积分之和，多者列前"
+        return f"团体成绩按 {r.counted_members} 名队员{what}；相同则比较{ties}。"
 
 
 def team_standings(db: Database, group: str, after_round: int | None = None) -> TeamsView:
@@ -706,8 +719,18 @@ def team_standings(db: Database, group: str, after_round: int | None = None) -> 
         places = {no: place for place, no in enumerate(order, start=1)}
         team_of = {e.no: e.team for e in state.entrants}
         teams = [t for t in {e.team for e in state.entrants} if t]
-        result = rank_teams(places, team_of, reg.team, teams)
-        return TeamsView(group, result, {e.no: e.name for e in state.entrants}, basis.final, basis)
+        points = _team_points(state, reg, after_round)
+        result = rank_teams(places, team_of, reg.team, teams, points)
+        return TeamsView(group, result, {e.no: e.name for e in state.entrants}, basis.final, basis, reg.team)
+
+
+def _team_points(state: GroupState, reg: Regulations, after_round: int | None = None) -> dict[int, int]:
+    """Every player's points (积分) for a team ranking by points: the points of every round played (up to
+    ``after_round``); knockout games give none."""
+    from app.engine.discipline import scores
+
+    last = state.last_round if after_round is None else after_round
+    return scores(state.scored_rounds, reg.points, last)
 
 
 @dataclass(frozen=True, slots=True)
@@ -746,6 +769,7 @@ def prize_list(db: Database) -> PrizesView:
                     {e.no: e.team for e in state.entrants},
                     reg.team,
                     [t for t in {e.team for e in state.entrants} if t],
+                    _team_points(state, reg),
                 )
                 teams[g.name] = list(tr.order)
                 unranked |= {u.team for u in tr.unranked}

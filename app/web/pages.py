@@ -348,14 +348,13 @@ def crosstable_main(c: Crosstable, at: datetime) -> str:
 
 
 def teams_main(t: TeamStandings, at: datetime) -> str:
-    rows = [
-        [r.rank or "", r.team, "、".join(f"{n}（{p}）" for n, p in r.members), r.total, r.best, r.note]
-        for r in t.rows
-    ]
+    rows = [[r.rank or "", r.team, t.members_text(r), r.total, r.best, r.note] for r in t.rows]
     label = t.header.round_label
     return (
         f"<h1>{e(t.header.group)} 团体名次{e(label)}</h1>"
-        + table(["名次", "团体", "队员（名次）", "名次和", "最好名次", "备注"], rows, (1, 2, 5), sticky=1)
+        + table(
+            ["名次", "团体", "队员（名次）", t.total_label, "最好名次", "备注"], rows, (1, 2, 5), sticky=1
+        )
         + stamp(at)
     )
 
