@@ -106,6 +106,7 @@ class TeamMatch:
     boards: tuple[TeamBoard, ...]
     home_absent: bool = False
     away_absent: bool = False
+    seated: bool = True  # False until the line-ups are in and the boards are set (对阵单): nothing counts
 
     def board(self, number: int) -> TeamBoard:
         for b in self.boards:
@@ -296,6 +297,8 @@ def score_match(match: TeamMatch, rules: TeamMatchRules) -> MatchScore:
             f"a match has boards 1-{rules.boards}, not {len(match.boards)} boards",
         )
     boards = sorted(match.boards, key=lambda b: b.board)
+    if not match.seated:
+        return MatchScore(0, 0, None, None, None, False, "尚未排阵", "line-ups not in yet", tuple(None for _ in boards))
     if match.home_absent and match.away_absent:
         return MatchScore(
             0,
@@ -444,7 +447,7 @@ def due_tie_games(match: TeamMatch, rules: TeamMatchRules) -> tuple[DueTieGame, 
     """The tie-break games the match needs now (a board's ladder game entered without result counts as due):
     every drawn board's next game under :attr:`TieRule.EVERY_BOARD`; the tie board's once every board is in
     and the 局分 are level under :attr:`TieRule.BOARD_LADDER`."""
-    if rules.tie is TieRule.DRAW or match.home_absent or match.away_absent:
+    if rules.tie is TieRule.DRAW or match.home_absent or match.away_absent or not match.seated:
         return ()
     boards: list[TeamBoard] = []
     if rules.tie is TieRule.EVERY_BOARD:

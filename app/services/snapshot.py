@@ -28,6 +28,9 @@ from app.db.models import (
     Round,
     Setting,
     Team,
+    TeamLineup,
+    TeamLineupBoard,
+    TeamMatch,
     Tournament,
     Violation,
 )
@@ -88,6 +91,11 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                         "game_no": g.game_no,
                         "kind": g.kind,
                         "match": None if g.match_id is None else _match_code(s, g.match_id),
+                        **(
+                            {}
+                            if g.team_match_id is None
+                            else {"team_match": _team_match_number(s, g.team_match_id)}
+                        ),
                     }
                     for g in games
                 ],
@@ -161,7 +169,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             }
             for g in groups
         ],
-        "teams": [{"name": tm.name, "group": group_name[tm.group_id], "leader": tm.leader} for tm in teams],
+        "teams": [_team_doc(tm, group_name[tm.group_id]) for tm in teams],
         "players": [
             {
                 "no": p.no,
@@ -187,6 +195,8 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                 "late_entry_round": p.late_entry_round,
                 "region": p.region,
                 "reentry_round": p.reentry_round,
+                **({"team_order": p.team_order} if p.team_order is not None else {}),
+                **({"reserve": True} if p.reserve else {}),
             }
             for p in players
         ],
@@ -219,6 +229,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             }
             for v in s.scalars(select(PairAvoidance).order_by(PairAvoidance.id))
         ],
+        **_team_competition(s, group_name, ref, team_name),
         "audit": [
             {
                 "at": _dt(a.at),
@@ -232,6 +243,72 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             for a in s.scalars(select(AuditEntry).order_by(AuditEntry.id))
         ],
     }
+
+
+def _team_doc(tm: Team, group: str) -> dict[str, Any]:
+    doc: dict[str, Any] = {"name": tm.name, "group": group, "leader": tm.leader}
+    extra = {
+        "no": tm.no,
+        "captain": tm.captain or None,
+        "seed_rank": tm.seed_rank,
+        "playoff_place": tm.playoff_place,
+        "withdrawn_round": tm.withdrawn_round,
+    }
+    return doc | {k: v for k, v in extra.items() if v is not None}
+
+
+def _team_match_number(s: Session, match_id: int) -> int:
+    m = s.get(TeamMatch, match_id)
+    assert m is not None
+    return m.number
+
+
+def _team_competition(
+    s: Session, group_name: dict[int, str], ref: dict[int, int | None], team_name: dict[int, str]
+) -> dict[str, Any]:
+    """The team competitions' matches and line-ups (absent from files without any)."""
+    matches = []
+    for m in s.scalars(
+        select(TeamMatch).join(Round).order_by(Round.group_id, Round.number, TeamMatch.number)
+    ):
+        matches.append(
+            {
+                "group": group_name[m.round.group_id],
+                "round": m.round.number,
+                "number": m.number,
+                "home": team_name[m.home_team_id],
+                "away": None if m.away_team_id is None else team_name[m.away_team_id],
+                "home_absent": m.home_absent,
+                "away_absent": m.away_absent,
+                "code": m.code,
+                "colour_choices": {
+                    board: {step: ref[int(pid)] for step, pid in dict(steps).items()}
+                    for board, steps in dict(m.colour_choices or {}).items()
+                },
+                "explanation": m.explanation,
+            }
+        )
+    lineups = []
+    for lu in s.scalars(
+        select(TeamLineup).join(Round).order_by(Round.group_id, Round.number, TeamLineup.team_id)
+    ):
+        rnd = s.get(Round, lu.round_id)
+        assert rnd is not None
+        lineups.append(
+            {
+                "group": group_name[rnd.group_id],
+                "round": rnd.number,
+                "team": team_name[lu.team_id],
+                "boards": [None if b.player_id is None else ref[b.player_id] for b in lu.boards],
+                "method": lu.method,
+                "seed": lu.seed,
+                "handed_in_by": lu.handed_in_by,
+                "handed_in_at": _dt(lu.handed_in_at),
+            }
+        )
+    if not matches and not lineups:
+        return {}
+    return {"team_matches": matches, "lineups": lineups}
 
 
 def _match_code(s: Session, match_id: int) -> str:
@@ -355,7 +432,16 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
     teams: dict[tuple[str, str], Team] = {}
     for i, tm in enumerate(data.get("teams", [])):
         g = group_of(_req(tm, "group", f"teams[{i}]"), f"teams[{i}]")
-        row = Team(group_id=g.id, name=str(_req(tm, "name", f"teams[{i}]")), leader=str(tm.get("leader", "")))
+        row = Team(
+            group_id=g.id,
+            name=str(_req(tm, "name", f"teams[{i}]")),
+            leader=str(tm.get("leader", "")),
+            no=tm.get("no"),
+            captain=str(tm.get("captain") or ""),
+            seed_rank=tm.get("seed_rank"),
+            playoff_place=tm.get("playoff_place"),
+            withdrawn_round=tm.get("withdrawn_round"),
+        )
         teams[(g.name, row.name)] = row
         s.add(row)
     s.flush()
@@ -395,6 +481,8 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
             late_entry_round=p.get("late_entry_round"),
             region=str(p.get("region", "")),
             reentry_round=p.get("reentry_round"),
+            team_order=p.get("team_order"),
+            reserve=bool(p.get("reserve", False)),
         )
         if row.no is not None:
             if (g.name, row.no) in players:
@@ -452,6 +540,7 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
         )
         s.add(rnd)
         s.flush()
+        team_matches = _fill_team_matches(s, data, g.name, rnd, teams)
         for j, gm in enumerate(_req(r, "games", where)):
             gw = f"{where}.games[{j}]"
             result = str(_req(gm, "result", gw))
@@ -475,6 +564,9 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
                 result=result,
                 kind=str(gm.get("kind", "swiss")),
                 match_id=None if match is None else matches[(g.name, match)].id,
+                team_match_id=None
+                if gm.get("team_match") is None
+                else team_matches[int(gm["team_match"])].id,
             )
             s.add(row)
             games[(g.name, rnd.number, row.board, row.game_no)] = row
@@ -519,6 +611,7 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
             )
         )
     _fill_arbiter_requests(s, data, player_id)
+    _fill_lineups(s, data, teams, player_id)
     for i, a in enumerate(data.get("audit", [])):
         s.add(
             AuditEntry(
@@ -531,6 +624,73 @@ def _fill(s: Session, data: dict[str, Any]) -> None:
                 reason=str(a.get("reason", "")),
             )
         )
+
+
+def _fill_team_matches(
+    s: Session, data: dict[str, Any], group: str, rnd: Round, teams: dict[tuple[str, str], Team]
+) -> dict[int, TeamMatch]:
+    """A round's team matches (the snapshot's ``team_matches`` of that group and round), by number."""
+    out: dict[int, TeamMatch] = {}
+    for m in data.get("team_matches", []):
+        if m["group"] != group or m["round"] != rnd.number:
+            continue
+        ids = {k: v for k, v in teams.items() if k[0] == group}
+        row = TeamMatch(
+            round_id=rnd.id,
+            number=int(m["number"]),
+            home_team_id=ids[(group, m["home"])].id,
+            away_team_id=None if m.get("away") is None else ids[(group, m["away"])].id,
+            home_absent=bool(m.get("home_absent", False)),
+            away_absent=bool(m.get("away_absent", False)),
+            code=str(m.get("code", "")),
+            explanation=m.get("explanation"),
+        )
+        s.add(row)
+        out[row.number] = row
+    s.flush()
+    return out
+
+
+def _fill_lineups(
+    s: Session, data: dict[str, Any], teams: dict[tuple[str, str], Team], player_id: Any
+) -> None:
+    """The line-ups, and the tie-break colour choices of the team matches (players by number)."""
+    for i, m in enumerate(data.get("team_matches", [])):
+        if not m.get("colour_choices"):
+            continue
+        rnd = s.scalars(
+            select(Round).join(Group).where(Group.name == m["group"], Round.number == m["round"])
+        ).one()
+        row = s.scalars(
+            select(TeamMatch).where(TeamMatch.round_id == rnd.id, TeamMatch.number == m["number"])
+        ).one()
+        row.colour_choices = {
+            board: {
+                step: player_id(m["group"], no, f"team_matches[{i}].colour_choices")
+                for step, no in steps.items()
+            }
+            for board, steps in m["colour_choices"].items()
+        }
+    for i, lu in enumerate(data.get("lineups", [])):
+        where = f"lineups[{i}]"
+        rnd = s.scalars(
+            select(Round).join(Group).where(Group.name == lu["group"], Round.number == lu["round"])
+        ).one()
+        row = TeamLineup(
+            round_id=rnd.id,
+            team_id=teams[(lu["group"], lu["team"])].id,
+            method=str(lu.get("method", "captain")),
+            seed=lu.get("seed"),
+            handed_in_by=str(lu.get("handed_in_by", "")),
+            handed_in_at=_parse_dt(lu.get("handed_in_at"), f"{where}.handed_in_at") or datetime(2000, 1, 1),
+        )
+        for board, no in enumerate(lu["boards"], start=1):
+            row.boards.append(
+                TeamLineupBoard(
+                    board=board, player_id=None if no is None else player_id(lu["group"], no, where)
+                )
+            )
+        s.add(row)
 
 
 def _whole(value: Any, where: str) -> int:
