@@ -90,7 +90,7 @@ def test_a_round_from_pairing_to_the_score(swiss: Database) -> None:
     # the second board's games: table numbers go on through the round
     second = team_round_view(swiss, GROUP, 1).matches[1]
     assert [b.table for b in second.boards] == [5, 6, 7, 8]
-    with pytest.raises(UserError, match="第 1 场比赛尚未结束|第 2 场比赛尚未结束"):
+    with pytest.raises(UserError, match=r"第 [12] 场比赛尚未结束"):
         pair_team_round(swiss, GROUP)
     actions = [line.action for line in audit.audit_log(swiss)]
     for action in ("pair_team_round", "hand_in_lineup", "seat_team_round", "enter_board_result"):
