@@ -28,6 +28,7 @@ from app.cli import (
     safety,
     simulation,
     standings,
+    teams,
 )
 from app.engine.types import UserError
 
@@ -40,6 +41,7 @@ COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
     constraints.register,
     standings.register,
     knockout.register,
+    teams.register,
     discipline.register,
     attendance.register,
     records.register,

@@ -92,7 +92,8 @@ def _coded_values() -> dict[tuple[str, str], frozenset[str]]:
         ("groups", "numbers_method"): frozenset({"", "lot", "rating", "manual"}),
         ("rounds", "stage"): values(RoundStage),
         ("games", "result"): values(GameResult),
-        ("games", "kind"): values(GameKind, extra=("swiss",)),
+        ("games", "kind"): values(GameKind, extra=("swiss", "board")),  # board: a team match's board
+        ("team_lineups", "method"): frozenset({"captain", "registered", "lot"}),
         ("knockout_matches", "colour_method"): values(ColourMethod, extra=("",)),
         ("violations", "kind"): values(ViolationKind),
         ("violations", "source"): frozenset({"arbiter", "auto"}),

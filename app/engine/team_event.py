@@ -52,7 +52,7 @@ from app.engine.team_standings import (
     board_prizes,
     rank_team_event,
 )
-from app.engine.types import Colour, GameResult, UserError
+from app.engine.types import Colour, UserError
 
 __all__ = [
     "MatchState",
@@ -339,9 +339,11 @@ def team_ranking(state: TeamEventState) -> TeamEventRanking:
 
 
 def board_games(state: TeamEventState) -> tuple[BoardGame, ...]:
-    """Every player's game on a board, with the 局分 it scored (a board decided in its ladder: the ladder's
-    points); a player who did not appear for his board has no game, the opponent's forfeit win counts."""
+    """Every game played over the board on a board of a decided match, with the 局分 each player scored (a
+    board decided in its ladder: the ladder's points). A board won or lost by forfeit (an empty seat, a team
+    that did not appear, a forfeit) is no game for the board prizes."""
     rules = state.event.match
+    most = max(rules.game_points.win, rules.ladder_points.win)
     out = []
     for r in state.rounds:
         for m in r.matches:
@@ -349,26 +351,11 @@ def board_games(state: TeamEventState) -> tuple[BoardGame, ...]:
             if not s.decided:
                 continue
             for b, pts in zip(sorted(m.match.boards, key=lambda x: x.board), s.board_points, strict=True):
-                if pts is None:
-                    continue
                 result = game_result_of(b, rules, m.match.home_absent, m.match.away_absent)
-                if result is GameResult.DOUBLE_FORFEIT:
+                if pts is None or not result.played_over_board or b.home is None or b.away is None:
                     continue
-                most = max(rules.game_points.win, rules.ladder_points.win, rules.game_points.forfeit_win)
-                red, _black = board_colours(b, rules)
-                for player, team, points, colour in (
-                    (b.home, m.home, pts[0], Colour.RED if red == b.home else Colour.BLACK),
-                    (b.away, m.away, pts[1], Colour.RED if red == b.away else Colour.BLACK),
-                ):
-                    forfeited = (result is GameResult.RED_FORFEIT and colour is Colour.RED) or (
-                        result is GameResult.BLACK_FORFEIT and colour is Colour.BLACK
-                    )
-                    absent = (team == m.home and m.match.home_absent) or (
-                        team == m.away and m.match.away_absent
-                    )
-                    if player is None or forfeited or absent:
-                        continue
-                    out.append(BoardGame(r.number, b.board, player, team, points, most))
+                out.append(BoardGame(r.number, b.board, b.home, m.home, pts[0], most))
+                out.append(BoardGame(r.number, b.board, b.away, m.away, pts[1], most))
     return tuple(out)
 
 

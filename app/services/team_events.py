@@ -531,6 +531,7 @@ def pair_team_round(
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
+        team_event_of(reg, g.name)
         if any(t.no is None and t.withdrawn_round is None for t in _teams(s, g)):
             raise UserError(f"{g.name}还没有抽队号，请先抽签", f"{g.name}: draw the team numbers first")
         state, ids = load_team_state(s, g, reg)

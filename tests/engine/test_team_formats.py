@@ -371,3 +371,16 @@ def test_team_knockout_always_finishes(
     assert hard_rule_breaks(state) == ()
     assert knockout_bracket(state).is_complete
     assert sorted(team_ranking(state).order) == list(range(1, teams_n + 1))
+
+
+def test_forfeited_boards_are_no_games_for_board_prizes() -> None:
+    from app.engine.team_event import board_games
+
+    event = TeamEvent(TeamSystem.ROUND_ROBIN)
+    state = TeamEventState(event, teams(4))
+    m1 = _lower_number_wins(seat(state, 1, 1, 4, {}), 1, 4, event.match)
+    m1 = replace(m1, boards=(replace(m1.boards[0], away=None), *m1.boards[1:]))  # board 1: an empty seat
+    m2 = replace(seat(state, 1, 2, 3, {}), away_absent=True)  # team 3 did not appear
+    state = replace(state, rounds=(RoundState(1, (MatchState(1, 1, 4, m1), MatchState(2, 2, 3, m2))),))
+    games = board_games(state)
+    assert sorted((g.board, g.player) for g in games) == [(2, 12), (2, 42), (3, 13), (3, 43), (4, 14), (4, 44)]
