@@ -189,3 +189,25 @@ def test_simulated_events_break_no_hard_rule(name: str, teams: int) -> None:
     assert [r["place"] for r in report["final_ranking"]] == list(range(1, teams + 1))
     if name == "team-swiss":
         assert report["byes"] == 3 and report["teams_with_two_byes"] == 0
+
+
+def test_a_begun_team_event_keeps_its_matches(swiss: Database) -> None:
+    import dataclasses
+
+    from app.services.tournaments import load_regulations, update_regulations
+
+    pair_team_round(swiss, GROUP, seed=3)
+    reg = load_regulations(swiss)
+    event = reg.groups[0].team_event
+    assert event is not None
+
+    def with_event(**changes: object):
+        group = dataclasses.replace(reg.groups[0], team_event=dataclasses.replace(event, **changes))
+        return dataclasses.replace(reg, groups=(group,))
+
+    from app.engine.team_rules import TeamMatchRules, TeamTiebreak
+
+    with pytest.raises(UserError, match="团体赛已开始"):
+        update_regulations(swiss, with_event(match=TeamMatchRules(boards=5)))
+    update_regulations(swiss, with_event(rounds=4, chain=(TeamTiebreak.GAME_POINTS,)))
+    assert load_regulations(swiss).groups[0].team_event.rounds == 4  # type: ignore[union-attr]
