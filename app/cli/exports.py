@@ -22,7 +22,8 @@ BASE_URL_HELP = (
 # the names of app.services.exports.DOCUMENTS, here so that the parser imports no service
 DOCUMENT_NAMES = (
     "table-cards, pairings, results, standings, crosstable, teams, prizes, payout, record-sheets, "
-    "entry-list, bracket, check-in, results-book, certificates, avoidances, schedule"
+    "entry-list, bracket, check-in, results-book, certificates, avoidances, schedule, team-cards, team-sheets, "
+    "lineup-forms, team-crosstable, team-standings, board-prizes"
 )
 
 

@@ -96,7 +96,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     if getattr(args, "format", None) is not None and args.format.startswith("team-"):
-        from app.services.team_demo import TEAM_FORMATS, create_team_demo
+        from app.engine.team_presets import TEAM_FORMATS
+        from app.services.team_demo import create_team_demo
 
         db = create_team_demo(Path(args.file), args.format, teams=args.team_count, seed=args.seed)
         from app.services.team_events import teams_of
@@ -271,7 +272,7 @@ def register(sub: Any) -> None:
         help="number of players (both groups together, 4 to the preset's capacity; with --format one group, "
         "a default per format)",
     )
-    from app.services.team_demo import TEAM_FORMATS
+    from app.engine.team_presets import TEAM_FORMATS
 
     p.add_argument(
         "--format",

@@ -213,7 +213,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     from app.engine.format_presets import FORMATS
-    from app.services.team_demo import TEAM_FORMATS
+    from app.engine.team_presets import TEAM_FORMATS
 
     p = sub.add_parser("simulate", help="play a random event and print the pairing quality figures / 模拟")
     p.add_argument(

@@ -379,7 +379,12 @@ def register(sub: Any) -> None:
     p.add_argument("--team", required=True, help="the team (name or number)")
     p.add_argument("--captain", default=None, help="the captain (队长)")
     p.add_argument("--leader", default=None, help="the leader (领队)")
-    p.add_argument("--last-season", type=bounded("上届名次", "last season's rank", 1, 999), default=None)
+    p.add_argument(
+        "--last-season",
+        type=bounded("上届名次", "last season's rank", 1, 999),
+        default=None,
+        help="the team's rank in the earlier season (上届名次: seeds a knockout and a seeded draw)",
+    )
     p.set_defaults(func=cmd_team_details)
 
     p = base("team-numbers", "draw the team numbers (and number the players) / 抽队号")
@@ -397,24 +402,24 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_team_pair)
 
     p = base("team-unpair", "delete the last team round before any result / 撤销团体编排")
-    p.add_argument("--round", type=ROUND, required=True)
+    p.add_argument("--round", type=ROUND, required=True, help="the round (轮次)")
     p.set_defaults(func=cmd_team_unpair)
 
     p = base("lineup", "hand in a team's line-up for a round / 排阵")
-    p.add_argument("--round", type=ROUND, required=True)
+    p.add_argument("--round", type=ROUND, required=True, help="the round (轮次)")
     p.add_argument("--team", required=True, help="the team (name or number)")
     p.add_argument("--by", default=None, help="who handed it in (default: the captain)")
     p.add_argument("players", nargs="+", help="board 1, 2 …: a player's number or name, - for an empty board")
     p.set_defaults(func=cmd_lineup)
 
     p = base("team-seat", "set the round's boards (missing line-ups by the rule) / 生成对阵单")
-    p.add_argument("--round", type=ROUND, required=True)
+    p.add_argument("--round", type=ROUND, required=True, help="the round (轮次)")
     p.set_defaults(func=cmd_team_seat)
 
     p = base(
         "team-result", "a board's result (or a tie-break game) with the match score read back / 录入台次成绩"
     )
-    p.add_argument("--round", type=ROUND, required=True)
+    p.add_argument("--round", type=ROUND, required=True, help="the round (轮次)")
     p.add_argument("--match", type=MATCH, required=True, help="the match (场次) in the round")
     p.add_argument("--board", type=BOARD, required=True, help="the board in the match (1 …)")
     p.add_argument("--tie", action="store_true", help="the board's next tie-break game (加赛)")
@@ -425,26 +430,26 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_team_result)
 
     p = base("team-results", "every board of a match, board 1 first / 一场各台成绩")
-    p.add_argument("--round", type=ROUND, required=True)
-    p.add_argument("--match", type=MATCH, required=True)
+    p.add_argument("--round", type=ROUND, required=True, help="the round (轮次)")
+    p.add_argument("--match", type=MATCH, required=True, help="the match (场次) in the round")
     p.add_argument("results", nargs="+", help="one result per board (Red's view); x for an empty board")
     p.set_defaults(func=cmd_team_results)
 
     p = base("team-absent", "a team that did not appear (every board forfeited) / 未到场")
-    p.add_argument("--round", type=ROUND, required=True)
-    p.add_argument("--match", type=MATCH, required=True)
-    p.add_argument("--side", choices=["home", "away"], required=True)
+    p.add_argument("--round", type=ROUND, required=True, help="the round (轮次)")
+    p.add_argument("--match", type=MATCH, required=True, help="the match (场次) in the round")
+    p.add_argument("--side", choices=["home", "away"], required=True, help="the team that did not appear")
     p.add_argument("--reason", default="", help="why (logged)")
     p.add_argument("--undo", action="store_true", help="take it back")
     p.set_defaults(func=cmd_team_absent)
 
     p = base("team-round", "a round's matches with the boards under each / 团体对阵", write=False)
-    p.add_argument("--round", type=ROUND, required=True)
+    p.add_argument("--round", type=ROUND, required=True, help="the round (轮次)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_team_round)
 
     p = base("team-close", "close a team round once every match is decided / 结束本轮")
-    p.add_argument("--round", type=ROUND, required=True)
+    p.add_argument("--round", type=ROUND, required=True, help="the round (轮次)")
     p.set_defaults(func=cmd_team_close)
 
     p = base("team-playoff", "the order of a play-off between tied teams / 加赛名次")

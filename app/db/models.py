@@ -240,7 +240,9 @@ class TeamMatch(Base):
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
     number: Mapped[int] = mapped_column(Integer)  # 场次 within the round (1 …)
     home_team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="RESTRICT"))
-    away_team_id: Mapped[int | None] = mapped_column(ForeignKey("teams.id", ondelete="RESTRICT"), nullable=True)
+    away_team_id: Mapped[int | None] = mapped_column(
+        ForeignKey("teams.id", ondelete="RESTRICT"), nullable=True
+    )
     home_absent: Mapped[bool] = mapped_column(Boolean, default=False)  # 不到场
     away_absent: Mapped[bool] = mapped_column(Boolean, default=False)
     code: Mapped[str] = mapped_column(String(16), default="")  # knockout bracket code (QF1, SF2, F …)
@@ -275,9 +277,13 @@ class TeamLineupBoard(Base):
     """A board of a line-up: the player (None: an empty board, forfeited)."""
 
     __tablename__ = "team_lineup_boards"
-    lineup_id: Mapped[int] = mapped_column(ForeignKey("team_lineups.id", ondelete="CASCADE"), primary_key=True)
+    lineup_id: Mapped[int] = mapped_column(
+        ForeignKey("team_lineups.id", ondelete="CASCADE"), primary_key=True
+    )
     board: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), nullable=True)
+    player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id", ondelete="RESTRICT"), nullable=True
+    )
 
     lineup: Mapped[TeamLineup] = relationship(back_populates="boards")
 

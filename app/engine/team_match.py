@@ -298,7 +298,9 @@ def score_match(match: TeamMatch, rules: TeamMatchRules) -> MatchScore:
         )
     boards = sorted(match.boards, key=lambda b: b.board)
     if not match.seated:
-        return MatchScore(0, 0, None, None, None, False, "尚未排阵", "line-ups not in yet", tuple(None for _ in boards))
+        return MatchScore(
+            0, 0, None, None, None, False, "尚未排阵", "line-ups not in yet", tuple(None for _ in boards)
+        )
     if match.home_absent and match.away_absent:
         return MatchScore(
             0,

@@ -143,9 +143,10 @@ def _stats(
                 st.boards[b] += pts[side]
     for bye in byes:
         st = stats.get(bye.team)
-        if st is not None:
+        if st is not None:  # a bye counts as a match won (轮空按胜一场计)
             st.mp += bye.match_points
             st.gp += bye.points
+            st.played += 1
             st.won += 1
     return stats
 

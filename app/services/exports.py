@@ -80,6 +80,9 @@ SIGNED_DOCUMENTS = (
     "payout",
     "entry-list",
     "check-in",
+    "team-crosstable",
+    "team-standings",
+    "board-prizes",
 )
 #: Documents of one round of one group.
 ROUND_DOCUMENTS = ("table-cards", "pairings", "results", "record-sheets")
@@ -1052,6 +1055,10 @@ def _document(
 def _built_document(
     db: Database, name: str, *, group: str | None, round_number: int | None, per_page: int, internal: bool
 ) -> object:
+    from app.services.team_exports import TEAM_DOCUMENTS, team_document
+
+    if name in TEAM_DOCUMENTS:
+        return team_document(db, name, resolve_group(db, group), round_number)
     if name not in DOCUMENTS:
         raise UserError(
             f"未知的文档“{name}”，可选：{'、'.join(DOCUMENTS)}",

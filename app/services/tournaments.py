@@ -368,7 +368,8 @@ def _refuse_changes_to_team_event(name: str, before: GroupFormat, after: GroupFo
     old, new = before.team_event, after.team_event
     if old is None or new is None:
         raise UserError(
-            f"{name}已编排，不能在个人赛与团体赛之间改变", f"{name} has rounds: it stays a team or individual event"
+            f"{name}已编排，不能在个人赛与团体赛之间改变",
+            f"{name} has rounds: it stays a team or individual event",
         )
     keep = dataclasses.replace(
         new,
