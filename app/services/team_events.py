@@ -284,6 +284,12 @@ def _first_board(event: TeamEvent, number: int) -> int:
     return (number - 1) * event.match.boards + 1
 
 
+def team_round_numbers(db: Database, group: str) -> list[int]:
+    """The team rounds paired so far."""
+    with db.session() as s:
+        return [r.number for r in _rounds(s, group_row(s, group))]
+
+
 def _state(db: Database, group: str) -> tuple[TeamEventState, _Ids]:
     with db.session() as s:
         reg = regulations_of(s)

@@ -44,6 +44,7 @@ MAX_RECENT = 8
 VIEWS = (
     ("players", translate_noop("MainWindow", "报名")),
     ("rounds", translate_noop("MainWindow", "编排")),
+    ("team_matches", translate_noop("MainWindow", "团体赛")),
     ("bracket", translate_noop("MainWindow", "淘汰赛")),
     ("standings", translate_noop("MainWindow", "名次")),
     ("teams", translate_noop("MainWindow", "团体")),
@@ -80,6 +81,12 @@ def _rounds() -> type[QWidget]:
     from app.ui.views.rounds import RoundsView
 
     return RoundsView
+
+
+def _team_matches() -> type[QWidget]:
+    from app.ui.views.team_matches import TeamMatchesView
+
+    return TeamMatchesView
 
 
 def _bracket() -> type[QWidget]:
@@ -123,6 +130,7 @@ def _settings() -> type[QWidget]:
 VIEW_CLASSES: dict[str, Callable[[], type[QWidget]]] = {
     "players": _players,
     "rounds": _rounds,
+    "team_matches": _team_matches,
     "bracket": _bracket,
     "standings": _standings,
     "teams": _teams,

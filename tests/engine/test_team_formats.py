@@ -383,4 +383,11 @@ def test_forfeited_boards_are_no_games_for_board_prizes() -> None:
     m2 = replace(seat(state, 1, 2, 3, {}), away_absent=True)  # team 3 did not appear
     state = replace(state, rounds=(RoundState(1, (MatchState(1, 1, 4, m1), MatchState(2, 2, 3, m2))),))
     games = board_games(state)
-    assert sorted((g.board, g.player) for g in games) == [(2, 12), (2, 42), (3, 13), (3, 43), (4, 14), (4, 44)]
+    assert sorted((g.board, g.player) for g in games) == [
+        (2, 12),
+        (2, 42),
+        (3, 13),
+        (3, 43),
+        (4, 14),
+        (4, 44),
+    ]

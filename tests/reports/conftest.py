@@ -99,7 +99,14 @@ def documents(event: DemoEvent, round_robin_event: DemoEvent, team_event: DemoEv
 
 
 TEAM_GROUP = "团体组"
-TEAM_DOCUMENTS = ("team-cards", "team-sheets", "lineup-forms", "team-crosstable", "team-standings", "board-prizes")
+TEAM_DOCUMENTS = (
+    "team-cards",
+    "team-sheets",
+    "lineup-forms",
+    "team-crosstable",
+    "team-standings",
+    "board-prizes",
+)
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,9 @@ def squash(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def test_round_documents_one_half_page_per_match(team_event: DemoEvent, documents: dict[str, Rendered]) -> None:
+def test_round_documents_one_half_page_per_match(
+    team_event: DemoEvent, documents: dict[str, Rendered]
+) -> None:
     # 7 teams: 3 matches and a bye a round; two matches per A4 page → 2 pages of cards, 2 of score sheets;
     # 6 teams need a line-up form, two a page → 3 pages
     assert documents["team-cards"].pages == 2
@@ -31,7 +33,9 @@ def test_round_documents_one_half_page_per_match(team_event: DemoEvent, document
     assert "局分合计" in sheets and "场分" in sheets
 
 
-def test_a_handed_in_lineup_is_printed_on_its_form(team_event: DemoEvent, documents: dict[str, Rendered]) -> None:
+def test_a_handed_in_lineup_is_printed_on_its_form(
+    team_event: DemoEvent, documents: dict[str, Rendered]
+) -> None:
     team = teams_of(team_event.db, TEAM_GROUP)[0]
     page = next(t for t in documents["lineup-forms"].page_texts if team.name in t)
     text = squash(page)
@@ -54,7 +58,14 @@ def test_standings_crosstable_and_board_prizes(team_event: DemoEvent, documents:
 
 
 def test_no_personal_number_on_a_team_document(team_event: DemoEvent, documents: dict[str, Rendered]) -> None:
-    for name in ("team-cards", "team-sheets", "lineup-forms", "team-crosstable", "team-standings", "board-prizes"):
+    for name in (
+        "team-cards",
+        "team-sheets",
+        "lineup-forms",
+        "team-crosstable",
+        "team-standings",
+        "board-prizes",
+    ):
         text = squash(documents[name].text)
         for p in team_event.players:
             assert p.id_number not in text and p.phone not in text, (name, p.name)
