@@ -188,3 +188,15 @@ class BoardPrizes:
     basis: str
     places: int
     signoff: SignOff | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TeamEventBook:
+    """A team competition in the result workbook: every round's matches, the standings, the crosstable and
+    the board prizes."""
+
+    group: str
+    rounds: tuple[TeamRoundDoc, ...]
+    standings: TeamEventStandings
+    crosstable: TeamCrosstable
+    prizes: BoardPrizes

@@ -45,6 +45,7 @@ from app.engine.types import (
 from app.reports import model
 from app.reports.html import PublicSite
 from app.reports.pdf import DOCUMENTS as PDF_DOCUMENTS
+from app.reports.team_model import TeamEventBook
 from app.services import hall, paperwork_docs
 from app.services.audit import audit_log
 from app.services.constraints import pair_avoidances
@@ -796,11 +797,27 @@ def _audit_lines(db: Database) -> tuple[model.AuditLine, ...]:
 
 
 def _paired_groups(db: Database) -> list[tuple[str, list[int]]]:
+    """Each group with its individual rounds (a team competition's rounds are matches: see
+    :func:`_team_event_books`)."""
+    from app.services.team_events import is_team_group
+
     out = []
     for name in group_names(db):
-        numbers = sorted(r.number for r in rounds_of(db, name))
+        numbers = [] if is_team_group(db, name) else sorted(r.number for r in rounds_of(db, name))
         out.append((name, numbers))
     return out
+
+
+def _team_event_books(db: Database) -> tuple[TeamEventBook, ...]:
+    """The team competitions that have paired a round, for the workbook."""
+    from app.services.team_events import is_team_group, team_round_numbers
+    from app.services.team_exports import team_event_book
+
+    return tuple(
+        team_event_book(db, name)
+        for name in group_names(db)
+        if is_team_group(db, name) and team_round_numbers(db, name)
+    )
 
 
 def _optional_prizes(db: Database) -> model.PrizeList | None:
@@ -855,6 +872,7 @@ def result_workbook(db: Database) -> model.ResultWorkbook:
             prizes=_optional_prizes(db),
             audit=_audit_lines(db),
             round_robins=_round_robin_tables(db),
+            team_events=_team_event_books(db),
         )
 
 

@@ -762,7 +762,9 @@ def prize_list(db: Database) -> PrizesView:
                 names[(g.name, e.no)] = e.name
                 units[(g.name, e.no)] = e.unit
             individual[g.name], basis[g.name] = _ranking_for_prizes(s, g, reg)
-            if reg.prize_tables(g.name, PrizeKind.TEAM):
+            if reg.prize_tables(g.name, PrizeKind.TEAM) and _is_team_competition(reg, g.name):
+                teams[g.name] = _team_competition_order(s, g, reg)
+            elif reg.prize_tables(g.name, PrizeKind.TEAM):
                 places = {no: i for i, no in enumerate(individual[g.name], start=1)}
                 tr = rank_teams(
                     places,
@@ -783,6 +785,29 @@ def prize_list(db: Database) -> PrizesView:
             one_per_player=reg.prize_rules.one_per_player,
         )
         return PrizesView(prizes, names, units, basis)
+
+
+def _is_team_competition(reg: Regulations, group: str) -> bool:
+    return reg.group(group).team_event is not None
+
+
+def _team_competition_order(s: Session, g: Group, reg: Regulations) -> list[str]:
+    """A team competition's teams in the order of its standings (场分, 局分, the chain; a finished knockout
+    by its places)."""
+    from app.engine.knockout import final_places
+    from app.engine.team_event import knockout_bracket, team_ranking
+    from app.engine.team_rules import TeamSystem
+    from app.services.team_events import load_team_state
+
+    state, _ids = load_team_state(s, g, reg)
+    names = {t.no: t.name for t in state.teams}
+    order = [r.team for r in team_ranking(state).rows]
+    if state.event.system is TeamSystem.KNOCKOUT and state.rounds:
+        bracket = knockout_bracket(state)
+        if bracket.is_complete:
+            places = final_places(bracket)
+            order.sort(key=lambda t: (places.get(t, len(order) + 1), order.index(t)))
+    return [names[t] for t in order]
 
 
 def _prize_candidates(s: Session, g: Group, reg: Regulations) -> dict[int, PrizeCandidate]:

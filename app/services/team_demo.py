@@ -227,16 +227,14 @@ def play_team_round(db: Database, group: str, number: int, seed: int, *, absent_
         if not pending:
             return entered
         for match, board, due in pending:
-            red = None
-            if due.colours is ColourState.CHOICE_NEEDED:
-                red = due.chooser
+            chooser = due.chooser if due.colours is ColourState.CHOICE_NEEDED else None
             players = (due.red, due.black)
             if None in players:
                 result = rng.choice((GameResult.RED_WIN, GameResult.BLACK_WIN, GameResult.DRAW))
             else:
                 assert due.red is not None and due.black is not None
                 result = random_result(rng, ratings[due.red], ratings[due.black])
-            enter_tie_game(db, group, number, match, board, result, red=red, who=DEMO_ARBITER)
+            enter_tie_game(db, group, number, match, board, result, red=chooser, who=DEMO_ARBITER)
             entered += 1
     raise UserError("加赛始终未能决出胜负", "a tie-break never ended")  # pragma: no cover
 

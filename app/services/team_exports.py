@@ -307,3 +307,17 @@ def team_document(db: Database, name: str, group: str, round_number: int | None 
     if name == "board-prizes":
         return board_prizes_doc(db, group)
     raise UserError(f"未知的团体赛文档“{name}”", f"unknown team document {name!r}")
+
+
+def team_event_book(db: Database, group: str) -> tm.TeamEventBook:
+    """A team competition for the result workbook: every round paired so far, standings, crosstable,
+    board prizes."""
+    from app.services.team_events import team_round_numbers
+
+    return tm.TeamEventBook(
+        group,
+        tuple(team_round_doc(db, group, n) for n in team_round_numbers(db, group)),
+        team_event_standings(db, group),
+        team_crosstable(db, group),
+        board_prizes_doc(db, group),
+    )

@@ -69,3 +69,67 @@ def test_no_personal_number_on_a_team_document(team_event: DemoEvent, documents:
         text = squash(documents[name].text)
         for p in team_event.players:
             assert p.id_number not in text and p.phone not in text, (name, p.name)
+
+
+def test_the_result_workbook_of_a_team_event(team_event: DemoEvent, tmp_path) -> None:
+    """The workbook of a team competition: every round's matches board by board with 局分 and 场分, the
+    team standings, the team crosstable and the board prizes — and no individual round sheet."""
+    from openpyxl import load_workbook
+
+    from app.services import exports
+
+    out = tmp_path / "teams.xlsx"
+    exports.write_result_workbook(team_event.db, out)
+    wb = load_workbook(out)
+    names = wb.sheetnames
+    assert {"第1轮团体对阵", "第2轮团体对阵", "第3轮团体对阵", "团体名次表", "团体成绩总表", "台次奖"} <= set(
+        names
+    )
+    assert not any(n.startswith("第1轮") and n != "第1轮团体对阵" for n in names)
+    rows = [list(r) for r in wb["第1轮团体对阵"].iter_rows(values_only=True)]
+    assert rows[0][:4] == ["场次", "台次", "主队", "主队棋手"]
+    view = team_round_view(team_event.db, TEAM_GROUP, 1)
+    played = [m for m in view.matches if not m.bye]
+    first = played[0]
+    total = next(r for r in rows if r[0] == first.number and r[1] == "合计")
+    assert total[2] == first.home and total[4] == first.away
+    assert first.score is not None
+    assert total[8] == first.score.label
+    assert total[9] == f"{first.score.home_match_points}:{first.score.away_match_points}"
+    boards = [r for r in rows if r[0] == first.number and isinstance(r[1], int)]
+    assert [r[1] for r in boards] == [1, 2, 3, 4]
+    assert boards[0][3] == f"{first.boards[0].home.no} {first.boards[0].home.name}"
+    assert any(r[2] == view.matches[-1].home and r[7] == "轮空" for r in rows) or all(
+        not m.bye for m in view.matches
+    )
+    standings = [list(r) for r in wb["团体名次表"].iter_rows(values_only=True)]
+    ranking = team_standings_view(team_event.db, TEAM_GROUP).ranking.rows
+    assert standings[0][:9] == ["名次", "队号", "队名", "场次", "胜", "和", "负", "场分", "局分"]
+    assert [r[1] for r in standings[1:]] == [r.team for r in ranking]
+    assert [r[7] for r in standings[1:]] == [r.match_points for r in ranking]
+    text = "".join(str(c) for ws in wb for row in ws.iter_rows(values_only=True) for c in row if c)
+    for p in team_event.players:
+        for number in (p.id_number, p.phone):
+            assert not number or number not in text
+
+
+def test_the_public_pages_of_a_team_event_are_written(team_event: DemoEvent, tmp_path) -> None:
+    from datetime import datetime
+
+    from app.reports.html import write_site
+    from app.services import exports
+
+    written = write_site(exports.public_site(team_event.db), tmp_path / "site", datetime(2026, 1, 1))
+    assert written
+
+
+def test_team_prizes_follow_the_team_standings(team_event: DemoEvent) -> None:
+    """A team competition's team prizes go by its standings (场分, 局分 …), not by the players' places."""
+    from app.services import exports
+
+    ranking = team_standings_view(team_event.db, TEAM_GROUP)
+    expected = [ranking.names[r.team] for r in ranking.ranking.rows]
+    lines = [p for p in exports.prize_list_model(team_event.db).lines if "团体" in p.table]
+    assert lines, "the demo regulation has team prizes"
+    assert [p.name for p in lines] == expected[: len(lines)]
+    assert [p.place for p in lines] == list(range(1, len(lines) + 1))
