@@ -1,50 +1,113 @@
 # Xiangqi Arbiter — the two Quick start commands (make run, make test) and a few more.
+#   make run        install what running needs (.venv) and open the window on the demo tournament
+#   make test       the full suite (what .ci/run calls): lint, then every test, the frozen build included
+#   make test-fast  lint, then every test but the frozen build, the browser and the stress tests
+#   make shell      a shell where `xqarbiter` is the project's command line
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-stamp
+PIP := $(PY) -m pip install --quiet
+RUN_STAMP := $(VENV)/.run-stamp
+DEV_STAMP := $(VENV)/.dev-stamp
+DIST_STAMP := $(VENV)/.dist-stamp
+LOCK := requirements-dist.lock
+DIST_VENV := .venv-dist
+# pytest-xdist workers for the tests that may run side by side (make test, make test-fast); 0: one process
+JOBS ?= 2
 
-.PHONY: run test venv lint bench screenshots samples dist clean i18n
+.PHONY: run test test-fast venv lint shell bench screenshots samples dist lock clean i18n axe
 
-$(STAMP): pyproject.toml
+# what running needs: the program and its dependencies, nothing for tests or builds
+$(RUN_STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,dist]'
-	touch $(STAMP)
+	$(PIP) --upgrade pip
+	$(PIP) -e .
+	touch $@
 
-venv: $(STAMP)
+# + the tools of the tests and the lint
+$(DEV_STAMP): $(RUN_STAMP)
+	$(PIP) -e '.[dev]'
+	touch $@
+
+# + PyInstaller at the locked version, for the frozen-build test of the full suite
+$(DIST_STAMP): $(DEV_STAMP) $(LOCK)
+	$(PIP) $$(grep -iE '^(pyinstaller|pyinstaller-hooks-contrib|altgraph)==' $(LOCK))
+	touch $@
+
+venv: $(DEV_STAMP)
 
 QM := resources/i18n/xqarbiter_en.qm
 
 # Interface translations: .ts (Qt Linguist, in git) -> .qm with pyside6-lrelease from PySide6-Essentials.
-$(QM): resources/i18n/xqarbiter_en.ts $(STAMP)
+$(QM): resources/i18n/xqarbiter_en.ts $(RUN_STAMP)
 	$(VENV)/bin/pyside6-lrelease -silent $< -qm $@
 
 i18n: $(QM)
 
-run: $(STAMP) $(QM)
+run: $(RUN_STAMP) $(QM)
 	$(PY) -m app --demo
 
-lint: $(STAMP)
+shell: $(RUN_STAMP)
+	@echo "xqarbiter is on the PATH of this shell (.venv/bin); 'exit' leaves it."
+	@VIRTUAL_ENV="$(CURDIR)/$(VENV)" PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $${SHELL:-/bin/sh}
+
+lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy --strict app/engine
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy app
 	$(VENV)/bin/lint-imports
 
-test: lint $(QM)
-	$(PY) -m pytest -q
+# axe-core for the hall pages' accessibility check (browser tests): pinned in tests/web/axe/package-lock.json,
+# installed here with npm ci, never fetched while the tests run.
+AXE := tests/web/axe/node_modules/axe-core/axe.min.js
+$(AXE): tests/web/axe/package-lock.json
+	cd tests/web/axe && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
-screenshots: $(STAMP) $(QM)
+axe: $(AXE)
+
+# The suite runs in two passes: the tests that may share the two cores (pytest-xdist, JOBS workers),
+# then the ones that time things, race processes or build the program, one at a time (marker `serial`).
+XDIST = $(if $(filter-out 0,$(JOBS)),-n $(JOBS) --dist loadfile,)
+FAST := not frozen and not browser and not stress
+
+# (pytest exits 5 when a marker selects no test: not a failure here)
+test: lint $(QM) $(DIST_STAMP) $(AXE)
+	$(PY) -m pytest -q $(XDIST) -m "not serial"
+	$(PY) -m pytest -q -m "serial" || [ $$? -eq 5 ]
+
+test-fast: lint $(QM)
+	$(PY) -m pytest -q $(XDIST) -m "$(FAST) and not serial"
+	$(PY) -m pytest -q -m "$(FAST) and serial" || [ $$? -eq 5 ]
+
+screenshots: $(DEV_STAMP) $(QM)
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py
 
-bench: $(STAMP)
+bench: $(RUN_STAMP)
 	@for f in bench/bench_*.py; do $(PY) $$f; done
 
 # One-folder, windowed build in dist/xqarbiter/ (PyInstaller, build.spec), then its headless self-test.
-dist: $(STAMP) $(QM)
-	$(PY) -m pip install --quiet -e '.[dist]'
-	$(VENV)/bin/pyinstaller --noconfirm --log-level WARN build.spec
+# It is built in its own environment holding exactly the versions of requirements-dist.lock.
+dist: $(LOCK) $(QM)
+	test -x $(DIST_VENV)/bin/python || $(PYTHON) -m venv $(DIST_VENV)
+	$(DIST_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(DIST_VENV)/bin/python -m pip install --quiet -r $(LOCK)
+	$(DIST_VENV)/bin/python -m pip install --quiet --no-deps -e .
+	$(DIST_VENV)/bin/pyinstaller --noconfirm --log-level WARN build.spec
 	QT_QPA_PLATFORM=offscreen dist/xqarbiter/xqarbiter --self-test
 	@du -sh dist/xqarbiter
 
+# Regenerate the lock from a clean environment: the program's dependencies and PyInstaller, newest allowed.
+lock:
+	rm -rf build/lock-venv && $(PYTHON) -m venv build/lock-venv
+	build/lock-venv/bin/python -m pip install --quiet --upgrade pip
+	build/lock-venv/bin/python -m pip install --quiet '.[dist]'
+	( echo "# The frozen build's exact versions (make dist installs them; make lock regenerates this file)."; \
+	  echo "# Generated by 'make lock' with Python $$(build/lock-venv/bin/python -c 'import platform; print(platform.python_version())') on $$(uname -s)."; \
+	  build/lock-venv/bin/python -m pip freeze --all --exclude xqarbiter --exclude pip --exclude wheel \
+	    | LC_ALL=C sort -f; \
+	  cat scripts/lock-windows.txt ) > $(LOCK)
+	rm -rf build/lock-venv
+
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(DIST_VENV) build dist .pytest_cache .mypy_cache .ruff_cache

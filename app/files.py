@@ -16,7 +16,9 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+import stat
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -125,12 +127,90 @@ def os_error(exc: OSError, path: Path | str, *, reading: bool | None = False) ->
     return FileWriteError(f"无法{verb_zh} {path}：{cause_zh}", f"cannot {verb_en} {path}: {cause_en}")
 
 
+# --------------------------------------------------------------------------- the open tournament files
+
+#: what SQLite and the program keep beside a tournament file ``FILE`` while it is open
+COMPANION_SUFFIXES = ("", "-wal", "-shm", "-journal", ".lock")
+_live: dict[str, int] = {}  # real path of each tournament file this process has open → how many times
+_live_guard = threading.Lock()
+
+
+def _real(path: Path | str) -> str:
+    return os.path.normcase(os.path.realpath(os.fspath(path)))
+
+
+def hold_live(path: Path | str) -> str:
+    """Note that this process has the tournament file ``path`` open through SQLite (until
+    :func:`release_live` with the returned key). While it is, no code of this process may open the file
+    or its companions other than through SQLite: on POSIX, closing any descriptor of a file drops every
+    lock the process holds on it — SQLite's included (docs/file-safety.md). :func:`refuse_live` is
+    the guard every input and output path of the program goes through."""
+    key = _real(path)
+    with _live_guard:
+        _live[key] = _live.get(key, 0) + 1
+    return key
+
+
+def release_live(key: str) -> None:
+    with _live_guard:
+        left = _live.get(key, 0) - 1
+        if left > 0:
+            _live[key] = left
+        else:
+            _live.pop(key, None)
+
+
+def live_file_of(path: Path | str) -> Path | None:
+    """The open tournament file of this process that ``path`` is (or is a companion of:
+    ``-wal``, ``-shm``, ``-journal``, ``.lock``), or None."""
+    with _live_guard:
+        live = list(_live)
+    if not live:
+        return None
+    real = _real(path)
+    for key in live:
+        if any(real == key + suffix for suffix in COMPANION_SUFFIXES):
+            return Path(key)
+    try:  # the same file under another name (a hard link)
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    for key in live:
+        try:
+            if os.path.samestat(st, os.stat(key)):
+                return Path(key)
+        except OSError:
+            continue
+    return None
+
+
+def refuse_live(path: Path | str, *, writing: bool) -> None:
+    """Refuse to read or write one of the open tournament's own files as an ordinary file."""
+    live = live_file_of(path)
+    if live is None:
+        return
+    name = Path(path).name
+    if writing:
+        raise FileWriteError(
+            f"{name} 是正在使用的赛事文件 {live.name}（或其附属文件），不能写入或覆盖；请换一个文件名",
+            f"{name} is the open tournament file {live.name} (or one of its companions); it is not "
+            "written over: choose another name",
+        )
+    raise UserError(
+        f"{name} 是正在使用的赛事文件 {live.name}（或其附属文件），不能作为输入文件读取",
+        f"{name} is the open tournament file {live.name} (or one of its companions); it is not read "
+        "as an input file",
+    )
+
+
 def check_output_path(path: Path | str) -> Path:
-    """Refuse, before any work, an output path that cannot be written: a folder, a missing folder."""
+    """Refuse, before any work, an output path that cannot be written: a folder, a missing folder,
+    the open tournament file or one of its companions."""
     if not str(path).strip() or str(path) == ".":
         raise FileWriteError("没有给出输出文件名", "no output file name was given")
     if "\x00" in str(path):
         raise FileWriteError("文件名中含有 NUL 字符", "the file name contains a NUL character")
+    refuse_live(path, writing=True)
     path = Path(path)
     if path.exists() and not path.is_dir() and not os.access(path, os.W_OK):
         raise FileWriteError(f"{path} 是只读文件，不能覆盖", f"{path} is read-only; it is not overwritten")
@@ -192,10 +272,17 @@ def _umask() -> int:
 def read_limited(path: Path | str, limit: int, *, what_zh: str, what_en: str) -> bytes:
     """The bytes of an input file, refused cleanly when missing, unreadable or larger than ``limit``."""
     path = Path(path)
+    refuse_live(path, writing=False)
     try:
         if path.is_dir():
             raise UserError(f"{path} 是文件夹，不是{what_zh}", f"{path} is a folder, not a {what_en}")
-        size = path.stat().st_size
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):  # a FIFO, a device, a socket: reading could wait for ever
+            raise UserError(
+                f"{path} 不是普通文件，不能作为{what_zh}读取",
+                f"{path} is not a regular file; it cannot be read as a {what_en}",
+            )
+        size = info.st_size
         if size > limit:
             raise UserError(
                 f"{what_zh} {path.name} 过大（{size:,} 字节，最多 {limit:,}）",
@@ -210,12 +297,17 @@ def read_limited(path: Path | str, limit: int, *, what_zh: str, what_en: str) ->
 
 
 __all__ = [
+    "COMPANION_SUFFIXES",
     "DiskFullError",
     "FileWriteError",
     "atomic_output",
     "check_output_path",
+    "hold_live",
     "is_disk_full",
+    "live_file_of",
     "os_error",
     "read_limited",
+    "refuse_live",
+    "release_live",
     "write_atomic",
 ]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from app.engine.regulations import preset, regulations_to_dict
+from app.engine.text import count_en
 
 RESULT_CYCLE = ("red_win", "draw", "black_win")
 
@@ -140,7 +141,7 @@ def _step_event(work: Path, say: Callable[[str], None]) -> None:
         out = pair_next_round(db, GROUP, seed=1)
     finally:
         db.close()
-    say(f"     demo event created, round 1 paired: {out.boards} boards")
+    say(f"     demo event created, round 1 paired: {count_en(out.boards, 'board')}")
 
 
 def _step_results(work: Path, say: Callable[[str], None]) -> None:
@@ -280,7 +281,7 @@ def _step_window(work: Path, say: Callable[[str], None]) -> None:
     finally:
         window.close()
     say(
-        f"     window: {len(VIEWS)} views, English loaded, Qt's own Chinese ({cancel}), print preview {len(pages)} pages"
+        f"     window: {len(VIEWS)} views, English loaded, Qt's own Chinese ({cancel}), print preview {count_en(len(pages), 'page')}"
     )
 
 

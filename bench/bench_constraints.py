@@ -1,4 +1,4 @@
-"""Seconds of pair_round with pairing constraints (issue 16), one JSON line per case.
+"""Seconds of pair_round with pairing constraints, one JSON line per case.
 
 python bench/bench_constraints.py [players ...]
 

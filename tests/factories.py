@@ -1,7 +1,9 @@
-"""Small hand-made tournaments for tests, as snapshot dicts (the snapshot format of issue 2)."""
+"""Small hand-made tournaments for tests, as snapshot dicts (the snapshot format of ``xqarbiter export``)."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 from app.engine.regulations import preset, regulations_to_dict
@@ -100,3 +102,10 @@ def swiss_round(
         "byes": byes or [],
         "explanation": None,
     }
+
+
+def copy_event(template: Path, target: Path) -> Path:
+    """A private copy of a shared event file (the file only: a closed file has no WAL beside it)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(template, target)
+    return target

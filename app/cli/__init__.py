@@ -8,68 +8,167 @@ what they share is in :mod:`app.cli.common`. Errors an arbiter can cause are pri
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from typing import Any
 
-from app.cli import (
-    attendance,
-    common,
-    constraints,
-    discipline,
-    exports,
-    hall,
-    knockout,
-    paperwork,
-    records,
-    registration,
-    rounds,
-    safety,
-    simulation,
-    standings,
-    teams,
-)
+from app.cli import common
 from app.engine.types import UserError
 
 Handler = Callable[[argparse.Namespace], int]
 
-# in the order `xqarbiter --help` lists them
-COMMAND_FAMILIES: tuple[Callable[[Any], None], ...] = (
-    registration.register,
-    rounds.register,
-    constraints.register,
-    standings.register,
-    knockout.register,
-    teams.register,
-    discipline.register,
-    attendance.register,
-    records.register,
-    safety.register,
-    exports.register,
-    paperwork.register,
-    hall.register,
-    simulation.register,
+#: the command families, in the order `xqarbiter --help` lists them (module app.cli.<family>)
+FAMILIES = (
+    "registration",
+    "rounds",
+    "constraints",
+    "standings",
+    "knockout",
+    "formats",
+    "teams",
+    "discipline",
+    "attendance",
+    "records",
+    "safety",
+    "exports",
+    "paperwork",
+    "hall",
+    "simulation",
 )
 
+#: every command and its family, so that a command builds only its own parser (a test keeps this
+#: equal to what the families register; a command missing here still works, through the whole parser)
+COMMANDS = {
+    **dict.fromkeys(
+        ("new", "demo", "template", "import-players", "draw-numbers", "players", "export", "import"),
+        "registration",
+    ),
+    **dict.fromkeys(("pair", "unpair", "why", "pairings", "result", "results", "close-round"), "rounds"),
+    **dict.fromkeys(("avoid", "unavoid", "avoidances"), "constraints"),
+    **dict.fromkeys(("standings", "why-above", "teams", "prizes"), "standings"),
+    **dict.fromkeys(("knockout", "draw-colours", "choose-colour", "bracket"), "knockout"),
+    **dict.fromkeys(("stages", "draw-round-robin", "unranked"), "formats"),
+    **dict.fromkeys(
+        (
+            "team-roster",
+            "team-details",
+            "team-numbers",
+            "team-list",
+            "team-pair",
+            "team-unpair",
+            "lineup",
+            "team-seat",
+            "team-result",
+            "team-results",
+            "team-absent",
+            "team-round",
+            "team-close",
+            "team-playoff",
+            "team-standings",
+        ),
+        "teams",
+    ),
+    **dict.fromkeys(("violation", "forfeit", "withdraw", "disqualify"), "discipline"),
+    **dict.fromkeys(("excuse", "cancel-excuse", "absences", "reenter"), "attendance"),
+    **dict.fromkeys(("records-due", "hand-in", "record", "records"), "records"),
+    **dict.fromkeys(("backups", "restore", "check-file", "audit", "export-trf", "import-trf"), "safety"),
+    **dict.fromkeys(("print", "image", "excel", "html"), "exports"),
+    **dict.fromkeys(
+        ("regulation-export", "regulation-import", "preset-export", "officials", "certificate", "schedule"),
+        "paperwork",
+    ),
+    **dict.fromkeys(("serve", "deputy", "pending", "confirm"), "hall"),
+    **dict.fromkeys(("simulate", "check"), "simulation"),
+}
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line: every command of every family."""
+
+def _register(family: str) -> Callable[[Any], None]:
+    """The family's ``register(sub)`` (its module is imported only now)."""
+    register: Callable[[Any], None] = importlib.import_module(f"app.cli.{family}").register
+    return register
+
+
+def __getattr__(name: str) -> Any:
+    if name == "COMMAND_FAMILIES":  # every family's register, in order (imports them all)
+        return tuple(_register(f) for f in FAMILIES)
+    raise AttributeError(name)
+
+
+class _Unused:
+    """What a family's other commands are built on when one command was asked for: nothing."""
+
+    def __getattr__(self, name: str) -> Callable[..., _Unused]:
+        return lambda *args, **kwargs: self
+
+
+class _OneCommand:
+    """The sub-parsers of a family seen through one command: only that command's parser is built."""
+
+    def __init__(self, sub: Any, command: str) -> None:
+        self.sub = sub
+        self.command = command
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        return self.sub.add_parser(name, **kwargs) if name == self.command else _Unused()
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line: every command of every family, or only ``command``'s parser when it is
+    given and known (building all 59 costs more than pairing a 160-player round)."""
+    from app import __version__
+
     parser = common.Parser(prog="xqarbiter", description="象棋赛事编排系统 Xiangqi Arbiter")
+    parser.add_argument("--version", action="version", version=f"xqarbiter {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for register in COMMAND_FAMILIES:
-        register(sub)
+    if command in COMMANDS:
+        _register(COMMANDS[command])(_OneCommand(sub, command))
+    else:
+        for family in FAMILIES:
+            _register(family)(sub)
+    common.resolve_paths(parser)
     return parser
 
+
+#: commands that keep the terminal for themselves (the hall server prints its address and runs on)
+_NO_PROGRESS_LINE = frozenset({"serve"})
 
 # "-+" and "--" look like options to argparse: `result` gets the snapshot code instead
 _DASH_RESULTS = {"-+": "red_forfeit", "--": "double_forfeit"}
 
+#: options whose value is free text: a value starting with "-" (``--reason -2+3``, ``--name -甲-``) is
+#: the value, not an option (argparse reads only ``--reason=-2+3`` so)
+TEXT_OPTIONS = frozenset({"--reason", "--name", "--venue", "--seal", "--organiser", "--override-deadline"})
 
-def main(argv: Sequence[str] | None = None) -> int:
-    for stream in (sys.stdout, sys.stderr):
-        with suppress(AttributeError, ValueError):
-            stream.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+
+def _join_text_values(argv: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if arg in TEXT_OPTIONS and nxt is not None and nxt.startswith("-") and not nxt.startswith("--"):
+            out.append(f"{arg}={nxt}")
+            i += 2
+            continue
+        out.append(arg)
+        i += 1
+    return out
+
+
+#: commands that create FILE (never handed to an owner: a file that exists is refused by them)
+CREATING = frozenset({"new", "demo", "import", "import-trf"})
+
+
+def main(argv: Sequence[str] | None = None, *, hosted: bool = False) -> int:
+    """Run one command. ``hosted``: run by the file's owner for a client (:mod:`app.cli.hosted`) —
+    the output streams are the owner's routed ones, and the command is never handed on again."""
+    if not hosted:
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(AttributeError, ValueError):
+                stream.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "result" and argv[-1] in _DASH_RESULTS:
         argv[-1] = _DASH_RESULTS[argv[-1]]
@@ -79,9 +178,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "命令行参数中含有 NUL 字符（\\x00），文件名和文字中都不能有它",
                 "a command-line argument contains a NUL character (\\x00), which no file name or text may hold",
             )
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv[0] if argv else None).parse_args(_join_text_values(argv))
+        if not hosted:
+            answer = _owner_answer(args, argv)
+            if answer is not None:
+                sys.stdout.write(answer.stdout)
+                sys.stderr.write(answer.stderr)
+                return int(answer.code)
         handler: Handler = args.func
-        return handler(args)
+        if args.command in _NO_PROGRESS_LINE:
+            return handler(args)
+        with common.progress_line(f"执行 {args.command}"):
+            return handler(args)
     except UserError as exc:
         print(f"错误：{exc}", file=sys.stderr)
         return 2
@@ -95,6 +203,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
+
+
+def _owner_answer(args: argparse.Namespace, argv: list[str]) -> Any:
+    """When another process owns the command's FILE (the window, ``xqarbiter serve``), hand it the
+    command and return its answer (:class:`app.channel.server.Answer`); None to run it here."""
+    file = getattr(args, "file", None)
+    if not file or args.command in CREATING:
+        return None
+    from pathlib import Path
+
+    path = Path(file)
+    if not path.is_file():
+        return None
+    from app.channel.client import ask_owner
+
+    return ask_owner(path, argv, os.getcwd())
 
 
 __all__ = ["build_parser", "main"]

@@ -1,4 +1,4 @@
-"""Absence and re-entry (issue 16): excuse a player for a round (请假), cancel it, list absences, re-entry."""
+"""Absence and re-entry: excuse a player for a round (请假), cancel it, list absences, re-entry."""
 
 from __future__ import annotations
 

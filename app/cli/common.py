@@ -8,10 +8,16 @@ and the parser itself import no service, no SQLAlchemy.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import contextvars
 import json
 import math
+import os
 import sys
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -107,6 +113,68 @@ SEED = bounded("随机种子", "seed", 0, SQLITE_INT_MAX)
 MOVES = bounded("回合数", "move count", 0, 9_999)
 
 
+# --------------------------------------------------------------------------- run by the file's owner
+
+_host: contextvars.ContextVar[Any] = contextvars.ContextVar("xq_owner_host", default=None)
+_client_cwd: contextvars.ContextVar[str | None] = contextvars.ContextVar("xq_client_cwd", default=None)
+
+
+def hosting() -> Any:
+    """The owner running this command for a client (:class:`app.cli.hosted.Host`), or None when the
+    command runs in a process of its own."""
+    return _host.get()
+
+
+@contextlib.contextmanager
+def for_client(host: Any, cwd: str) -> Iterator[None]:
+    """Run a command in the owner for a client whose current folder is ``cwd``."""
+    tokens = (_host.set(host), _client_cwd.set(cwd))
+    try:
+        yield
+    finally:
+        _client_cwd.reset(tokens[1])
+        _host.reset(tokens[0])
+
+
+def path_arg(text: str) -> str:
+    """An argparse ``type`` for every path: as typed, or — run by the owner for a client — resolved
+    from the client's folder (the owner's own folder means nothing to the client)."""
+    cwd = _client_cwd.get()
+    if cwd is None or not text or os.path.isabs(text):
+        return text
+    return os.path.join(cwd, text)
+
+
+#: the arguments that name a file or a folder, in every command (``path_arg`` is their type)
+PATH_DESTS = frozenset(
+    {
+        "file",
+        "xlsx",
+        "out",
+        "input",
+        "snapshot",
+        "pgn",
+        "backup",
+        "trf",
+        "toml",
+        "regulation",
+        "template",
+        "event",
+    }
+)
+
+
+def resolve_paths(parser: argparse.ArgumentParser) -> None:
+    """Give every path argument of every command :func:`path_arg` as its type (a test checks that
+    every argument whose help names a file or a folder is one of them)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                resolve_paths(sub)
+        elif action.dest in PATH_DESTS and action.type is None and action.nargs in (None, "?"):
+            action.type = path_arg
+
+
 def add_take_over(p: argparse.ArgumentParser) -> None:
     """``--take-over`` for a command that writes: continue after a crash (the take-over is logged)."""
     p.add_argument(
@@ -178,3 +246,74 @@ def player_id(db: Any, group: str, no: int) -> int:
         if p.no == no:
             return p.id
     raise UserError(f"{group}没有 {no} 号棋手", f"{group} has no player number {no}")
+
+
+class _StopFirst:
+    """A text stream that calls ``before`` once, before its first write (then writes through)."""
+
+    def __init__(self, stream: Any, before: Callable[[], None]) -> None:
+        self._stream = stream
+        self._before = before
+
+    def write(self, text: str) -> int:
+        self._before()
+        return int(self._stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def progress_line(what: str, *, delay: float = 1.0, interval: float = 0.5) -> Iterator[None]:
+    """While a command works: after ``delay`` seconds, one line on the terminal saying what it does
+    and for how long, rewritten every ``interval`` and erased when the command ends or prints.
+
+    Only when standard error is a terminal (never in a pipe, a file or a test); nothing is printed
+    for a command that ends sooner.
+    """
+    stream = sys.stderr
+    if not (hasattr(stream, "isatty") and stream.isatty()):
+        yield
+        return
+    done = threading.Event()
+    lock = threading.Lock()
+    start = time.monotonic()
+    width = [0]
+
+    def show() -> None:
+        if done.wait(delay):
+            return
+        while True:
+            with lock:
+                if done.is_set():
+                    return
+                line = f"\r正在{what}…… {time.monotonic() - start:.0f} 秒 (working)"
+                stream.write(line)
+                stream.flush()
+                width[0] = max(width[0], text_columns(line))
+            if done.wait(interval):
+                return
+
+    def stop() -> None:
+        with lock:
+            if done.is_set():
+                return
+            done.set()
+            if width[0]:
+                stream.write("\r" + " " * width[0] + "\r")  # erased without terminal codes
+                stream.flush()
+
+    thread = threading.Thread(target=show, name="progress-line", daemon=True)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _StopFirst(out, stop), _StopFirst(err, stop)
+    thread.start()
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
+        stop()
+
+
+def text_columns(text: str) -> int:
+    """Terminal columns of a text: a CJK character takes two."""
+    return sum(2 if ord(ch) > 0x2E7F else 1 for ch in text if ch != "\r")

@@ -1,4 +1,4 @@
-"""Pairing constraints beyond teams (issue 16): named pairs kept apart, and the avoidances in force."""
+"""Pairing constraints beyond teams: named pairs kept apart, and the avoidances in force."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def cmd_avoid(args: argparse.Namespace) -> int:
     strength = "weak" if args.weak else "absolute"
     with writing(args) as db:
         group = group_of(db, args.group)
-        add_pair_avoidance(
+        first_round = add_pair_avoidance(
             db,
             group,
             args.first,
@@ -28,6 +28,8 @@ def cmd_avoid(args: argparse.Namespace) -> int:
         )
     level = "尽量回避" if args.weak else "绝对回避"
     print(f"{args.first} 号与 {args.second} 号{level}（{args.reason or '未注明理由'}）")
+    if first_round > args.from_round:
+        print(f"注意：第 {first_round - 1} 轮及以前已编排，回避自第 {first_round} 轮起生效")
     return 0
 
 

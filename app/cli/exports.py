@@ -12,19 +12,16 @@ from typing import Any
 
 from app.cli.common import ROUND, number_between, open_file, output_path, write_output
 from app.engine.types import UserError
+from app.reports.documents import NAMES, names
 
-IMAGE_NAMES = "pairings, results, standings, crosstable, teams, prizes, entry-list, bracket"
+IMAGE_NAMES = ", ".join(names(lambda d: d.image))
 BASE_URL_HELP = (
     "the hall network's address for the QR codes (default: the one recorded when it was served on a "
     'network; "" prints none)'
 )
 
-# the names of app.services.exports.DOCUMENTS, here so that the parser imports no service
-DOCUMENT_NAMES = (
-    "table-cards, pairings, results, standings, crosstable, teams, prizes, payout, record-sheets, "
-    "entry-list, bracket, check-in, results-book, certificates, avoidances, schedule, team-cards, team-sheets, "
-    "lineup-forms, team-crosstable, team-standings, board-prizes"
-)
+# from the document registry, which imports nothing: the parser loads no service and no renderer
+DOCUMENT_NAMES = ", ".join(NAMES)
 
 
 def cmd_print(args: argparse.Namespace) -> int:
@@ -43,7 +40,9 @@ def cmd_print(args: argparse.Namespace) -> int:
             order=args.order or "",
             base_url=args.base_url,
         )
-    write_output(out, data)
+    from app.services.exports import holds_personal_numbers
+
+    write_output(out, data, private=holds_personal_numbers(args.document, internal=args.internal))
     print(f"已生成 {args.out}")
     return 0
 
@@ -84,7 +83,7 @@ def cmd_excel(args: argparse.Namespace) -> int:
 
 
 def cmd_html(args: argparse.Namespace) -> int:
-    from app.services.exports import write_public_site
+    from app.services.public_pages import write_public_site
 
     if not args.out.strip():
         raise UserError("没有给出网页要导出到的文件夹", "no output folder was given")

@@ -8,6 +8,7 @@ serves the public pages read-only and refuses deputies' entries. Ctrl+C stops it
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import threading
 from typing import Any
@@ -18,6 +19,7 @@ from app.cli.common import (
     add_take_over,
     bounded,
     group_of,
+    hosting,
     open_file,
     print_json,
     writing,
@@ -40,9 +42,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from app.reports.qr import qr_text
     from app.services import hall
     from app.services.tournaments import FileLockedError, open_tournament
+    from app.termination import Termination
     from app.web.app import ThreadOwner
     from app.web.server import HallServer
 
+    if hosting() is not None:
+        return _serve_beside_the_owner(args)
     try:
         db = open_tournament(args.file, take_over=args.take_over)
         read_only = False
@@ -50,18 +55,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
         db = open_tournament(args.file, read_only=True)
         read_only = True
     owner = None if read_only else ThreadOwner()
+    stop = threading.Event()
+    termination = Termination(lambda _why: stop.set()).install()  # SIGTERM, SIGHUP, a closed console
+    channel = None
     try:
         server = HallServer(db, owner, host=args.host, port=args.port)
         url = server.start()
         if not read_only and server.reachable_url:
             hall.set_hall_base_url(db, server.reachable_url)
+        if owner is not None:  # the command line beside it hands its commands to this process
+            from app.cli.hosted import Host, open_channel
+
+            channel = open_channel(
+                Host(db, "serve", owner.submit, server.changed, start_hall=lambda _h, _p: server.url)
+            )
         print(qr_text(url))
         print(f"赛场网络已启动：{url}")
         if server.loopback_only:
             print("只有本机能打开；要让手机访问，请用 --host 指定本机的局域网地址（或 0.0.0.0）")
         if read_only:
             print("赛事文件正由另一个程序编辑：只提供公开页面，不接收副裁判录入")
-        stop = threading.Event()
+        elif channel is not None:
+            print("它运行时，其他 xqarbiter 命令（录入成绩、编排、打印……）照常使用，由它代为执行")
         try:
             print("按 Ctrl+C 停止", flush=True)  # inside the try: a Ctrl+C right after it stops cleanly too
             while not stop.wait(1.0):
@@ -69,12 +84,37 @@ def cmd_serve(args: argparse.Namespace) -> int:
                     break
         except KeyboardInterrupt:
             pass
+        if channel is not None:
+            channel.close()  # no new command; those under way finish first
         server.stop()
-        print("赛场网络已停止")
+        with contextlib.suppress(OSError):  # the terminal may be gone (SIGHUP)
+            print("赛场网络已停止", flush=True)
     finally:
+        if channel is not None:
+            channel.close()
         if owner is not None:
             owner.close()
         db.close()
+        termination.finished()
+        termination.uninstall()
+    return 0
+
+
+def _serve_beside_the_owner(args: argparse.Namespace) -> int:
+    """``serve`` handed to the file's owner: the owner serves the hall (the window starts its hall
+    server, a running ``serve`` is already serving); the address is printed here."""
+    from app.reports.qr import qr_text
+
+    host = hosting()
+    who_zh, _who_en = host.describe()
+    if host.start_hall is None:  # pragma: no cover - every owner can serve the hall
+        raise UserError(f"{who_zh}不能提供赛场网络", "the owner cannot serve the hall")
+    url = host.start_hall(args.host, args.port)
+    print(qr_text(url))
+    print(f"赛场网络由{who_zh}提供：{url}")
+    print(
+        "要停止它，请在" + ("窗口的 赛场网络 菜单中停止" if host.owner == "window" else "它的控制台按 Ctrl+C")
+    )
     return 0
 
 

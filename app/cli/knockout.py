@@ -102,7 +102,7 @@ def cmd_bracket(args: argparse.Namespace) -> int:
     for plan, m in zip(bracket.plans, data["matches"], strict=True):
 
         def slot(i: int, plan: Any = plan, m: dict[str, Any] = m) -> str:
-            player = m["high" if i == 0 else "low"]
+            player = bracket.slot_player(plan.code, i)  # known though the other side is not yet
             if player is not None:
                 return f"{player} 号"
             source = plan.sources[i]  # not known yet: where the player will come from

@@ -1,13 +1,14 @@
-"""Regulations as files and the paperwork (issue 16): export / import a regulation, a preset as a file,
+"""Regulations as files and the paperwork: export / import a regulation, a preset as a file,
 the officials and the certificate template."""
 
 from __future__ import annotations
 
 import argparse
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import add_take_over, open_file, output_path, print_json, write_output, writing
+from app.cli.common import ROUND, add_take_over, open_file, output_path, print_json, write_output, writing
 from app.engine.types import UserError
 
 
@@ -90,22 +91,18 @@ def cmd_certificate(args: argparse.Namespace) -> int:
     with open_file(args.file, read_only=not setting, take_over=setting and args.take_over) as db:
         value = load_paperwork(db)
         if args.template is not None:
-            import tomllib
-
+            from app.engine.regulations import parse_toml
             from app.files import read_limited
 
             path = Path(args.template)
             raw = read_limited(path, TEMPLATE_MAX_BYTES, what_zh="证书模板", what_en="certificate template")
             try:
-                data = tomllib.loads(raw.decode("utf-8-sig"))
+                text = raw.decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise UserError(
                     f"证书模板 {path.name} 不是 UTF-8 编码的文本", f"{path.name} is not UTF-8 text"
                 ) from None
-            except tomllib.TOMLDecodeError as exc:
-                raise UserError(
-                    f"证书模板 {path.name} 不是有效的 TOML：{exc}", f"{path.name} is not valid TOML: {exc}"
-                ) from None
+            data = parse_toml(text, f"证书模板 {path.name} ", path.name)
             unknown = sorted(set(data) - {"title", "body", "signature", "date"})
             if unknown:
                 raise UserError(
@@ -127,7 +124,60 @@ def cmd_certificate(args: argparse.Namespace) -> int:
 TEMPLATE_MAX_BYTES = 100_000
 
 
+def _moment(text: str) -> datetime:
+    """``2024-07-26 09:00`` (or ``2024-07-26T09:00``): a round's announced start."""
+    try:
+        return datetime.fromisoformat(text.strip().replace(" ", "T", 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"开赛时间“{text}”无效，应写成 2024-07-26 09:00 / invalid start {text!r}: write 2024-07-26 09:00"
+        ) from None
+
+
+def cmd_schedule(args: argparse.Namespace) -> int:
+    from app.services.public_pages import schedule
+    from app.services.tournaments import set_round_start
+
+    if (args.at is not None or args.clear) and args.round is None:
+        raise UserError("请用 --round 指定轮次", "name the round with --round")
+    with open_file(args.file, read_only=args.round is None) as db:
+        if args.round is not None:
+            if args.at is None and not args.clear:
+                raise UserError("请给出 --at 开赛时间，或 --clear", "give --at START or --clear")
+            set_round_start(db, args.round, None if args.clear else args.at)
+        view = schedule(db)
+    if args.json:
+        print_json(
+            [
+                {
+                    "group": group,
+                    "round": x.round,
+                    "starts": x.starts,
+                    "stage": x.stage,
+                    "time_controls": x.time_controls,
+                }
+                for group, lines in view.groups
+                for x in lines
+            ]
+        )
+        return 0
+    for group, lines in view.groups:
+        print(group)
+        for x in lines:
+            controls = "；".join(f"{label} {tc}".strip() for label, tc in x.time_controls)
+            print(f"  第{x.round:>2}轮  {x.starts or '待定':<12} {x.stage}  {controls}")
+    return 0
+
+
 def register(sub: Any) -> None:
+    p = sub.add_parser("schedule", help="each round's start and time controls (赛程), or set a round's start")
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument("--round", type=ROUND, default=None, help="the round to set")
+    p.add_argument("--at", type=_moment, default=None, help="its announced start, e.g. '2024-07-26 09:00'")
+    p.add_argument("--clear", action="store_true", help="the round's start is not known (待定)")
+    p.add_argument("--json", action="store_true", help="print the schedule as JSON")
+    p.set_defaults(func=cmd_schedule)
+
     p = sub.add_parser("regulation-export", help="export the event's regulation as a file (TOML) / 导出规程")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument("out", help="the regulation file to write (.toml)")
@@ -148,10 +198,20 @@ def register(sub: Any) -> None:
     p = sub.add_parser("officials", help="show or set the officials, organiser and seal line / 裁判人员")
     p.add_argument("file", help="the tournament file (.xqt)")
     p.add_argument(
-        "--set", nargs="*", default=None, metavar="ROLE=NAME", help="replace the officials, in order"
+        "--set",
+        nargs="*",
+        action="extend",
+        default=None,
+        metavar="ROLE=NAME",
+        help="replace the officials, in order (repeat --set or give several)",
     )
     p.add_argument(
-        "--unsigned", nargs="*", default=None, metavar="ROLE", help="roles that do not sign the lists"
+        "--unsigned",
+        nargs="*",
+        action="extend",
+        default=None,
+        metavar="ROLE",
+        help="roles that do not sign the lists",
     )
     p.add_argument("--organiser", default=None, help="the organiser (主办单位) printed on certificates")
     p.add_argument("--seal", default=None, help="the seal line under the lists (an empty text for none)")

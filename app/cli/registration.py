@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cli.common import (
+    ROUND,
     SEED,
     add_take_over,
     bounded,
@@ -22,14 +23,25 @@ from app.engine.types import UserError
 DEFAULT_PRESET = "tianshui-2024"
 
 
+#: the years an event's dates may fall in (the calendar's ends overflow the date arithmetic)
+EVENT_YEARS = (1990, 2200)
+
+
 def _date(text: str, option: str) -> date:
     try:
-        return date.fromisoformat(text.strip())
+        value = date.fromisoformat(text.strip())
     except ValueError:
         raise UserError(
             f"{option} 应为日期 年-月-日（如 2025-08-01），而不是“{text}”",
             f"{option} takes a date YYYY-MM-DD (e.g. 2025-08-01), not {text!r}",
         ) from None
+    low, high = EVENT_YEARS
+    if not low <= value.year <= high:
+        raise UserError(
+            f"{option} 的日期 {value.isoformat()} 不合理：年份应在 {low}–{high} 之间",
+            f"{option} {value.isoformat()} is not a plausible date: the year must be {low}-{high}",
+        )
+    return value
 
 
 def _datetime(text: str, option: str) -> datetime:
@@ -40,6 +52,12 @@ def _datetime(text: str, option: str) -> datetime:
             f"{option} 应为“年-月-日 时:分”（如 2025-07-28 18:00），而不是“{text}”",
             f"{option} takes 'YYYY-MM-DD HH:MM' (e.g. 2025-07-28 18:00), not {text!r}",
         ) from None
+    low, high = EVENT_YEARS
+    if not low <= value.year <= high:
+        raise UserError(
+            f"{option} 的时间 {value:%Y-%m-%d %H:%M} 不合理：年份应在 {low}–{high} 之间",
+            f"{option} {value:%Y-%m-%d %H:%M} is not plausible: the year must be {low}-{high}",
+        )
     return value.replace(second=0, microsecond=0, tzinfo=None)
 
 
@@ -112,18 +130,34 @@ def cmd_demo(args: argparse.Namespace) -> int:
         from app.engine.format_presets import DEFAULT_PLAYERS, FORMATS
         from app.services.format_demo import create_format_demo
 
+        if args.absent:
+            raise UserError(
+                "--absent 只用于默认的演示赛事，不能与 --format 同用",
+                "--absent is for the default demo event only, not with --format",
+            )
         players = args.players if args.players_given else DEFAULT_PLAYERS[args.format]
-        db = create_format_demo(Path(args.file), args.format, players=players, seed=args.seed)
-        db.close()
+        db = create_format_demo(
+            Path(args.file), args.format, players=players, seed=args.seed, played_to=args.played_to
+        )
+        try:
+            played = _played_text(db, args.played_to)
+        finally:
+            db.close()
         print(
             f"已创建演示赛事 {args.file}：赛制 {FORMATS[args.format][0]}，{players} 名棋手，种子 {args.seed}"
+            f"{played}"
         )
         return 0
     from app.services.demo import create_demo
 
-    db = create_demo(Path(args.file), seed=args.seed, players=args.players, absent=args.absent)
-    db.close()
-    print(f"已创建演示赛事 {args.file}：{args.players} 名棋手，种子 {args.seed}")
+    db = create_demo(
+        Path(args.file), seed=args.seed, players=args.players, absent=args.absent, played_to=args.played_to
+    )
+    try:
+        played = _played_text(db, args.played_to)
+    finally:
+        db.close()
+    print(f"已创建演示赛事 {args.file}：{args.players} 名棋手，种子 {args.seed}{played}")
     return 0
 
 
@@ -135,10 +169,52 @@ class _Players(argparse.Action):
         namespace.players_given = True
 
 
-def cmd_template(args: argparse.Namespace) -> int:
-    from app.reports.excel_template import write_registration_template
+def _played_text(db: Any, played_to: int | str | None) -> str:
+    """What ``--played-to`` left, group by group (the round each group reached, or its champion)."""
+    if played_to is None:
+        return ""
+    from app.services.rounds import rounds_of
+    from app.services.tournaments import tournament_info
 
-    write_registration_template(output_path(args.xlsx))
+    parts = []
+    for group in (g.name for g in tournament_info(db).groups if g.players):
+        rounds = rounds_of(db, group)
+        last = max((r.number for r in rounds if r.closed), default=0)
+        parts.append(f"{group}已赛完第 {last} 轮")
+    ending = "，全部赛完（含淘汰赛），名次与奖金已可打印" if played_to == "end" else ""
+    return "；" + "，".join(parts) + ending
+
+
+def played_to(text: str) -> int | str:
+    """An argparse ``type``: ``end`` or a round number (checked against the event by the service)."""
+    if text.strip().lower() == "end":
+        return "end"
+    try:
+        return ROUND(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"“{text}”应为轮次（如 5）或 end (a round such as 5, or end)"
+        ) from None
+
+
+def cmd_template(args: argparse.Namespace) -> int:
+    from app.reports.excel_template import template_title, write_registration_template
+
+    out = output_path(args.xlsx)
+    if args.event and args.regulation:
+        raise UserError("--event 与 --regulation 只能选一个", "give --event or --regulation, not both")
+    if args.event:
+        from app.services.excel_import import write_template
+
+        with open_file(args.event, read_only=True) as db:
+            write_template(db, out)
+    elif args.regulation:
+        from app.services.regulation_files import read_regulation_file
+
+        reg, _ = read_regulation_file(args.regulation)
+        write_registration_template(out, [g.name for g in reg.groups], title=template_title(reg.event_name))
+    else:
+        write_registration_template(out)
     print(f"已导出报名表模板 {args.xlsx}")
     return 0
 
@@ -162,8 +238,12 @@ def cmd_import_players(args: argparse.Namespace) -> int:
             bad = len(refused.preview.invalid)
             name = Path(args.xlsx).name
             late = any("截止" in p.message_zh for p in problems)
+            outside = any("参赛资格" in p.message_zh for p in problems)
             hint_zh = "\n（过了报名截止时间的报名须加 --override-deadline 理由）" if late else ""
             hint_en = "\n(entries after the deadline need --override-deadline REASON)" if late else ""
+            if outside:
+                hint_zh += "\n（破例接受不符合参赛资格的报名须加 --override 理由）"
+                hint_en += "\n(to accept entries outside the group's conditions: --override REASON)"
             raise UserError(
                 f"{name} 中有 {bad} 行有问题，未导入任何选手：\n"
                 + "\n".join(str(p) for p in problems)
@@ -181,12 +261,12 @@ def cmd_import_players(args: argparse.Namespace) -> int:
 
 
 def cmd_draw_numbers(args: argparse.Namespace) -> int:
-    from app.services.registration import draw_numbers, new_seed
+    from app.services.registration import NumbersMethod, draw_numbers, new_seed
     from app.services.tournaments import tournament_info
 
     with writing(args) as db:
         groups = [args.group] if args.group else [g.name for g in tournament_info(db).groups if g.players]
-        method = "rating" if args.by_rating else "lot"
+        method: NumbersMethod = "rating" if args.by_rating else "lot"
         seed = new_seed() if args.seed is None else args.seed
         for group in groups:
             numbers = draw_numbers(db, group, method=method, seed=seed)
@@ -195,12 +275,23 @@ def cmd_draw_numbers(args: argparse.Namespace) -> int:
     return 0
 
 
+_STATUS_ZH = {"active": "参赛", "withdrawn": "退赛", "disqualified": "取消成绩"}
+
+
 def cmd_players(args: argparse.Namespace) -> int:
     from app.services.snapshot import export_snapshot
 
     with open_file(args.file, read_only=True) as db:
-        players = export_snapshot(db)["players"]
+        snap = export_snapshot(db)
+    players = snap["players"]
+    groups = [g["name"] for g in snap["groups"]]
     if args.group:
+        if args.group not in groups:
+            names = "、".join(groups)
+            raise UserError(
+                f"没有名为“{args.group}”的组别（现有：{names}）",
+                f"no group named {args.group!r} (groups: {', '.join(groups)})",
+            )
         players = [p for p in players if p["group"] == args.group]
     if args.json:
         print_json(players)
@@ -208,7 +299,8 @@ def cmd_players(args: argparse.Namespace) -> int:
     for p in players:
         no = "" if p["no"] is None else p["no"]
         flags = ("已缴费" if p["fee_paid"] else "未缴费") + (" 已报到" if p["checked_in"] else " 未报到")
-        print(f"{p['group']}\t{no}\t{p['name']}\t{p['team'] or p['unit'] or ''}\t{flags}\t{p['status']}")
+        status = _STATUS_ZH.get(p["status"], p["status"])
+        print(f"{p['group']}\t{no}\t{p['name']}\t{p['team'] or p['unit'] or ''}\t{flags}\t{status}")
     return 0
 
 
@@ -294,10 +386,20 @@ def register(sub: Any) -> None:
         default=0,
         help="leave about N unpaid and N absent",
     )
+    p.add_argument(
+        "--played-to",
+        type=played_to,
+        default=None,
+        metavar="N|end",
+        help="play the event through the services to round N of every group, or to the end "
+        "(knockout, final ranking and prizes included)",
+    )
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("template", help="export the empty registration form (附件 2) / 导出报名表")
     p.add_argument("xlsx", help="the .xlsx file to write")
+    p.add_argument("--event", metavar="XQT", help="title and groups from this tournament file")
+    p.add_argument("--regulation", metavar="TOML", help="title and groups from this regulation file")
     p.set_defaults(func=cmd_template)
 
     p = sub.add_parser("import-players", help="import players from the registration form / 导入报名表")
@@ -308,9 +410,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--override-deadline",
+        "--override",
+        dest="override_deadline",
         metavar="REASON",
         default=None,
-        help="accept entries after the registration deadline, for this reason (written to the audit log)",
+        help="accept entries after the registration deadline or outside their group's conditions "
+        "(参赛资格), for this reason (written to the audit log)",
     )
     add_take_over(p)
     p.set_defaults(func=cmd_import_players)

@@ -7,7 +7,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.cli.common import BOARD, GAME, PLAYER_NO, ROUND, SEED, add_take_over, open_file, print_json, writing
+from app.cli.common import (
+    BOARD,
+    GAME,
+    PLAYER_NO,
+    ROUND,
+    SEED,
+    add_take_over,
+    hosting,
+    open_file,
+    print_json,
+    writing,
+)
 from app.engine.types import UserError
 
 
@@ -15,7 +26,9 @@ def cmd_pair(args: argparse.Namespace) -> int:
     from app.services.fastpair import pair_next_round_lite
 
     # the plain case without SQLAlchemy (0.25 s of imports); anything else through the full service
-    out = None if args.take_over else pair_next_round_lite(Path(args.file), args.group, seed=args.seed)
+    # (run by the file's owner for a client: the owner's open file, so the full service too)
+    plain = not args.take_over and hosting() is None
+    out = pair_next_round_lite(Path(args.file), args.group, seed=args.seed) if plain else None
     if out is None:
         from app.services.rounds import pair_next_round
 

@@ -186,7 +186,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             records.append(RoundRecord(r["round"], games, tuple(r.get("byes", []))))
             seeds.append(r.get("seed"))
         entrants = [Entrant(p["no"], p.get("team"), p.get("rating")) for p in players]
-        # absences (请假, late entries' points) and avoidances: issue 16's snapshot keys, read as the
+        # absences (请假, late entries' points) and avoidances: the snapshot's own keys, read as the
         # file's readers read them (the snapshot was checked whole above)
         excused = [(a["player"], a["round"]) for a in data["absences"] if a["group"] == group]
         late = {p["no"]: p.get("late_entry_round") for p in players}
@@ -203,7 +203,12 @@ def cmd_check(args: argparse.Namespace) -> int:
         ) -> RoundConstraints:
             return constraints_from_rows(reg, number, facts, named)
 
-        findings = check_event(entrants, records, reg.pairing, seeds, reg.points, constraints_for)
+        annulled = {  # 取消成绩，已赛对局作废: counted as forfeits in every round paired after it
+            p["no"]: p.get("status_round") or 1
+            for p in players
+            if p.get("status") == "disqualified" and p.get("dq_games") == "annul"
+        }
+        findings = check_event(entrants, records, reg.pairing, seeds, reg.points, constraints_for, annulled)
         findings_total += len(findings)
         print(f"{group}：{len(records)} 轮，{len(findings)} 处差异或违规")
         for f in findings:

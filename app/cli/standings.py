@@ -7,15 +7,26 @@ from typing import Any
 
 from app.cli.common import PLAYER_NO, ROUND, open_file, print_json
 
+#: a tiebreak column of the text standings: its width (前轮成绩 has no column: it re-applies the chain)
+_COLUMN_WIDTH = {
+    "opponent_score": 4,
+    "progressive": 4,
+    "wins": 2,
+    "violations": 1,
+    "black_games": 2,
+    "black_wins": 2,
+}
+
 
 def cmd_standings(args: argparse.Namespace) -> int:
-    from app.services.standings import final_standings, group_standings
+    from app.services.standings import final_standings, standings_view
 
     with open_file(args.file, read_only=True) as db:
+        # no option: the final ranking once the group is over, as the hall and the printed 名次表 say
         view = (
             final_standings(db, args.group)
             if args.final
-            else group_standings(db, args.group, args.after_round)
+            else standings_view(db, args.group, args.after_round)
         )
     if args.json:
         print_json([line.as_json() for line in view.lines])
@@ -23,10 +34,12 @@ def cmd_standings(args: argparse.Namespace) -> int:
     print(f"{view.group} {view.title_zh}（{view.chain_zh}）")
     if view.note_zh:
         print(f"注：{view.note_zh}")
+    columns = [t for t in view.chain if t.value in _COLUMN_WIDTH]  # the chain's own columns, in its order
     for ln in view.lines:
+        values = ln.standing.tiebreak_values()
+        shown = " ".join(f"{t.zh}{values.get(t.value, 0):>{_COLUMN_WIDTH[t.value]}}" for t in columns)
         print(
-            f"{ln.rank:>3} {ln.no:>4} {ln.name:<6} {ln.unit:<8} {ln.score:>3} 对手分{ln.opponent_score:>4} "
-            f"胜{ln.wins:>2} 犯规{ln.violations} 后走{ln.black_games}/{ln.black_wins}  {ln.separated_by_zh}"
+            f"{ln.rank:>3} {ln.no:>4} {ln.name:<6} {ln.unit:<8} {ln.score:>3} {shown}  {ln.separated_by_zh}"
         )
     for no, name in view.disqualified:
         print(f"取消成绩：{no} {name}")
@@ -100,9 +113,11 @@ def cmd_prizes(args: argparse.Namespace) -> int:
 
     with open_file(args.file, read_only=True) as db:
         view = prize_list(db)
-    tables = []
+    tables: list[dict[str, Any]] = []
     for t in view.prizes.tables:
-        lines = []
+        basis = view.basis.get(t.table.group)
+        final = basis is None or basis.final
+        lines: list[dict[str, Any]] = []
         for line in t.lines:
             key = (t.table.group, line.no) if line.no is not None else None
             lines.append(
@@ -121,21 +136,28 @@ def cmd_prizes(args: argparse.Namespace) -> int:
                 "kind": t.table.kind.value,
                 "total": t.total,
                 "awarded": t.awarded,
+                "final": final,  # False: 暂列, the group is not over; the winners may still change
+                "basis": "最终名次" if basis is None else basis.zh,
+                "basis_en": "final ranking" if basis is None else basis.en,
                 "prizes": lines,
             }
         )
     if args.json:
         print_json(
             {
+                "final": all(t["final"] for t in tables),
                 "tables": tables,
                 "grand_total": view.prizes.grand_total,
                 "grand_awarded": view.prizes.grand_awarded,
             }
         )
         return 0
-    for t in tables:
-        print(f"{t['table']}（合计 {t['total']} 元）")
-        for p in t["prizes"]:  # type: ignore[attr-defined]
+    for table in tables:
+        mark = "" if table["final"] else "（暂列）"
+        print(f"{table['table']}{mark}（合计 {table['total']} 元）")
+        if not table["final"]:
+            print(f"  {table['basis']}，比赛结束前获奖者和奖金都可能变化")
+        for p in table["prizes"]:
             who = p["team"] or (f"{p['no']} {p['name']}" if p["no"] is not None else "（空缺）")
             print(f"  第{p['place']:>2}名 {who:<12} {p['amount']:>6} 元")
     print(f"总计 {view.prizes.grand_total} 元")
@@ -150,7 +172,8 @@ def register(sub: Any) -> None:
         "--after-round",
         type=ROUND,
         default=None,
-        help="the standings after this round (default: the last round with every result in)",
+        help="the Swiss standings after this round (default: the final ranking once the group is over, "
+        "else after the last round with every result in)",
     )
     p.add_argument(
         "--final",

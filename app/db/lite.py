@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from app.db.group_rows import PLAYER_COLUMNS, group_state_from_rows
-from app.db.integrity import integrity_problems
+from app.db.integrity import integrity_problems, structure_problems
 from app.db.leftovers import remove_leftovers
 from app.db.lock import TournamentLock
 from app.db.revisions import file_revision, head_revision
+from app.db.tables import AUTO, REQUIRED, TABLES
 from app.engine.event import GroupState
 from app.engine.regulations import Regulations, regulations_from_dict
+from app.files import hold_live, release_live
 
 BUSY_TIMEOUT_MS = 10_000
 PRAGMAS = (
@@ -43,6 +46,44 @@ def stored_json(value: Any) -> str:
     return json.dumps(value)
 
 
+def insert_rows(con: sqlite3.Connection, table: str, rows: Sequence[Mapping[str, Any]]) -> int | None:
+    """Insert ``rows`` into ``table`` as the ORM would and return the last row's id (None: no rows).
+
+    The columns and their defaults come from the models' tables (:mod:`app.db.tables`): each row
+    gives the required values and any others; every other column gets the model's default;
+    datetimes and JSON are stored as SQLAlchemy stores them. A missing required value or an
+    unknown column is a programming error (``KeyError``), never a silent NULL.
+    """
+    columns = [c for c in TABLES[table] if c[2] is not AUTO]
+    names = {name for name, _, _ in columns}
+    values = []
+    for row in rows:
+        unknown = set(row) - names
+        if unknown:
+            raise KeyError(f"{table} has no column {sorted(unknown)}")
+        line = []
+        for name, storage, default in columns:
+            if name not in row:
+                if default is REQUIRED:
+                    raise KeyError(f"{table}.{name} needs a value")
+                line.append(default)
+                continue
+            value = row[name]
+            if value is not None and storage == "datetime":
+                value = stored_datetime(value)
+            elif value is not None and storage == "json":
+                value = stored_json(value)
+            line.append(value)
+        values.append(tuple(line))
+    if not values:
+        return None
+    sql = f"INSERT INTO {table} ({', '.join(n for n, _, _ in columns)}) VALUES ({', '.join('?' * len(columns))})"
+    if len(values) == 1:
+        return con.execute(sql, values[0]).lastrowid
+    con.executemany(sql, values)
+    return int(con.execute("SELECT last_insert_rowid()").fetchone()[0])
+
+
 class LiteFile:
     """An open, locked tournament file at the newest schema; use as a context manager."""
 
@@ -50,6 +91,7 @@ class LiteFile:
         self.path = path
         self.con = con
         self.lock = lock
+        self._live = hold_live(path)
 
     @classmethod
     def open(cls, path: Path | str) -> LiteFile | None:
@@ -65,7 +107,11 @@ class LiteFile:
             remove_leftovers(path)
             # the value-by-value check (content_problems) needs the ORM's column types: instead, any
             # value the fast path cannot read sends the command to the full path, which checks them all
-            if file_revision(path) != head_revision() or integrity_problems(path, writable=True):
+            if (
+                file_revision(path) != head_revision()
+                or integrity_problems(path, writable=True)
+                or structure_problems(path, limit=1)
+            ):
                 lock.release()
                 return None
             con = sqlite3.connect(path, isolation_level=None)
@@ -78,6 +124,9 @@ class LiteFile:
 
     def close(self) -> None:
         self.con.close()
+        if self._live:
+            release_live(self._live)
+            self._live = ""
         self.lock.release()
 
     def __enter__(self) -> LiteFile:

@@ -48,12 +48,10 @@ _WINDOWS_LOCK_OFFSET = 1 << 30  # lock a byte far past the JSON, so that the JSO
 
 
 def program_version() -> str:
-    try:
-        from importlib.metadata import version
+    """The program's version (``app.__version__``: reading the package metadata costs ~0.05 s)."""
+    from app import __version__
 
-        return version("xqarbiter")
-    except Exception:  # not installed (frozen build without metadata)
-        return "0.1.0"
+    return __version__
 
 
 def lock_path(path: Path) -> Path:
@@ -76,6 +74,9 @@ class LockHolder:
     def describe(self) -> str:
         return f"{self.host} 进程 {self.pid}，{self.time} 起（{self.program} {self.version}）"
 
+    def describe_en(self) -> str:
+        return f"process {self.pid} on {self.host}, since {self.time} ({self.program} {self.version})"
+
 
 class FileLockedError(UserError):
     """Another live instance has the file open for writing."""
@@ -84,10 +85,11 @@ class FileLockedError(UserError):
         self.path = path
         self.holder = holder
         who = holder.describe() if holder else "未知程序"
+        who_en = holder.describe_en() if holder else "an unknown program"
         super().__init__(
             f"{path.name} 正由另一个程序实例编辑（{who}）。可以只读方式打开；"
             f"确认对方已退出后才可接管（删除 {lock_path(path).name}）",
-            f"{path.name} is open for writing in another instance ({who}); it can be opened read-only",
+            f"{path.name} is open for writing in another instance ({who_en}); it can be opened read-only",
         )
 
 
@@ -98,10 +100,11 @@ class StaleLockError(UserError):
         self.path = path
         self.holder = holder
         who = holder.describe() if holder else "内容无法读取"
+        who_en = holder.describe_en() if holder else "unreadable"
         super().__init__(
             f"{path.name} 上次未正常关闭（锁文件：{who}，该进程已不存在）。可接管后继续编辑"
             "（命令行加 --take-over）",
-            f"{path.name} was not closed properly (lock: {who}, that process is gone); it can be taken "
+            f"{path.name} was not closed properly (lock: {who_en}, that process is gone); it can be taken "
             "over (add --take-over on the command line)",
         )
 
@@ -118,12 +121,12 @@ def pid_alive(pid: int) -> bool:
         still_active = 259
         handle = kernel32.OpenProcess(process_query_limited_information, False, pid)
         if not handle:
-            return kernel32.GetLastError() == 5  # access denied: it exists
+            return bool(kernel32.GetLastError() == 5)  # access denied: it exists
         try:
             code = ctypes.c_ulong()
             if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
                 return True
-            return code.value == still_active
+            return bool(code.value == still_active)
         finally:
             kernel32.CloseHandle(handle)
     try:
@@ -148,7 +151,14 @@ def _holder_from(raw: bytes) -> LockHolder | None:
 
 
 def read_holder(path: Path) -> LockHolder | None:
-    """The holder recorded in ``FILE.lock``, or None when it is missing or unreadable."""
+    """The holder recorded in ``FILE.lock``, or None when it is missing or unreadable.
+
+    When this process holds the lock it reads its own descriptor: opening and closing the lock file
+    again would drop the lock where ``flock`` is emulated with POSIX locks (NFS), which belong to the
+    process (docs/file-safety.md)."""
+    mine = _held_here(path)
+    if mine is not None:
+        return mine.holder()
     try:
         with open(lock_path(path), "rb") as f:
             return _holder_from(f.read(4096))
@@ -210,6 +220,8 @@ def _os_lock_within(fd: int, seconds: float) -> bool | None:
 
 def lock_in_use(path: Path) -> bool:
     """Whether a running instance holds ``FILE.lock`` now (False when there is no lock file)."""
+    if _held_here(path) is not None:
+        return True  # this process: known without opening the lock file (see read_holder)
     try:
         fd = os.open(lock_path(path), os.O_RDONLY if not _WINDOWS else os.O_RDWR)
     except OSError:
@@ -244,6 +256,21 @@ def _same_file(fd: int, path: Path) -> bool:
 
 # locks held by live TournamentLock objects of this process, by lock-file path
 _held: weakref.WeakValueDictionary[str, TournamentLock] = weakref.WeakValueDictionary()
+
+
+def held_by_this_process(path: Path) -> bool:
+    """Whether this process holds the lock of ``path`` (a live :class:`TournamentLock`)."""
+    return _held_here(path) is not None
+
+
+def _held_here(path: Path) -> TournamentLock | None:
+    """The lock of ``path`` this process holds, if it does."""
+    try:
+        key = str(lock_path(Path(path)).resolve())
+    except (OSError, RuntimeError):
+        return None
+    lock = _held.get(key)
+    return lock if lock is not None and lock.held and lock._fd is not None else None
 
 
 class TournamentLock:
@@ -406,6 +433,15 @@ class TournamentLock:
             if not keep:
                 _os_unlock(fd)
                 os.close(fd)
+
+    def holder(self) -> LockHolder | None:
+        """What this lock records, read from its own descriptor."""
+        if self._fd is None:
+            return None
+        try:
+            return _holder_from(_read_fd(self._fd))
+        except OSError:
+            return None
 
     def _young(self) -> bool:
         try:

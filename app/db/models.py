@@ -99,7 +99,7 @@ class Player(Base):
     gender: Mapped[str] = mapped_column(String(8), default="")  # "", "male", "female"
     id_type: Mapped[str] = mapped_column(String(24), default="resident_id")
     id_number: Mapped[str] = mapped_column(String(32))
-    birth_date: Mapped[date] = mapped_column(Date)
+    birth_date: Mapped[date | None] = mapped_column(Date, nullable=True)  # None: unknown (a TRF without one)
     phone: Mapped[str] = mapped_column(String(20))
     rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     unit: Mapped[str] = mapped_column(String(100), default="")  # 单位 when not in a team
@@ -195,7 +195,7 @@ class KnockoutMatch(Base):
     first_red_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     deciding_red_id: Mapped[int | None] = mapped_column(
         ForeignKey("players.id"), nullable=True
-    )  # before 0005
+    )  # before 0007
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     # Red of the first game of each later ladder step whose colours were drawn or chosen: {"step": player id}
     colour_choices: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)

@@ -6,49 +6,12 @@ SQLAlchemy ~0.2 s, so the migration scripts are read as text and the file with :
 
 from __future__ import annotations
 
-import functools
-import re
 import sqlite3
 from pathlib import Path
 
+from app.db.chain import MIGRATIONS, _revision_chain, head_revision, known_revisions  # noqa: F401
 from app.db.integrity import CorruptFileError, DatabaseError
 from app.files import DiskFullError, is_disk_full
-
-MIGRATIONS = Path(__file__).with_name("migrations")
-
-_REVISION = re.compile(r"^revision\s*(?::\s*str\s*)?=\s*['\"]([^'\"]+)['\"]", re.M)
-_DOWN = re.compile(r"^down_revision\s*(?::[^=]*)?=\s*(?:['\"]([^'\"]+)['\"]|None)", re.M)
-
-
-@functools.cache
-def _revision_chain() -> tuple[str, ...]:
-    """The migrations' revisions, oldest first, read from their files without importing Alembic.
-
-    A test checks this against Alembic's own reading of the scripts.
-    """
-    parent: dict[str, str | None] = {}
-    for script in sorted((MIGRATIONS / "versions").glob("*.py")):
-        text = script.read_text(encoding="utf-8")
-        rev, down = _REVISION.search(text), _DOWN.search(text)
-        if rev is not None and down is not None:
-            parent[rev.group(1)] = down.group(1)
-    chain: list[str] = []
-    children = {down: rev for rev, down in parent.items()}
-    current = children.get(None)
-    while current is not None:
-        chain.append(current)
-        current = children.get(current)
-    if len(chain) != len(parent):  # pragma: no cover - a branched history is not supported
-        raise RuntimeError("the migration scripts do not form one chain")
-    return tuple(chain)
-
-
-def head_revision() -> str:
-    return _revision_chain()[-1]
-
-
-def known_revisions() -> set[str]:
-    return set(_revision_chain())
 
 
 def file_revision(path: Path) -> str | None:
@@ -77,7 +40,9 @@ def file_revision(path: Path) -> str | None:
     except sqlite3.DatabaseError as exc:
         if is_disk_full(exc, path):
             raise DiskFullError(path) from None
-        raise CorruptFileError(path, f"已损坏或不是赛事文件：{exc}") from None
+        raise CorruptFileError(
+            path, f"已损坏或不是赛事文件：{exc} (damaged or not a tournament file: {exc})"
+        ) from None
     except UnicodeDecodeError:  # the schema's own text is damaged
         raise CorruptFileError(path, "数据库结构中的文字已损坏 (the schema text does not decode)") from None
     finally:
@@ -94,3 +59,6 @@ def check_version(path: Path) -> str | None:
             "upgrade the program to open it",
         )
     return revision
+
+
+__all__ = ["MIGRATIONS", "check_version", "file_revision", "head_revision", "known_revisions"]

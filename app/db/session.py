@@ -8,6 +8,7 @@ whole action back when it raises.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ from app.db.revisions import (  # re-exported: the schema revisions are read wit
     known_revisions,
 )
 from app.engine.types import UserError
-from app.files import DiskFullError, is_disk_full
+from app.files import DiskFullError, hold_live, is_disk_full, refuse_live, release_live
 
 __all__ = [
     "MIGRATIONS",
@@ -106,6 +107,8 @@ class Database:
 
     def __post_init__(self) -> None:
         self._factory = sessionmaker(self.engine, expire_on_commit=False)
+        # while SQLite has the file open here, nothing else of this process may open it (app.files)
+        self._unhold = weakref.finalize(self, release_live, hold_live(self.path))
 
     @property
     def _kept(self) -> dict[object, Any] | None:
@@ -156,6 +159,11 @@ class Database:
             with suppress_storage_errors():
                 session.close()
 
+    def borrowed(self) -> Database:
+        """This open file for a command its owner runs for the command line: the same connections,
+        and closing it closes nothing (the owner closes its file itself)."""
+        return BorrowedDatabase(path=self.path, engine=self.engine, read_only=self.read_only, lock=None)
+
     def __enter__(self) -> Database:
         return self
 
@@ -165,11 +173,19 @@ class Database:
     def close(self) -> None:
         """Close every connection and release the lock (idempotent)."""
         self.engine.dispose()
+        self._unhold()
         if self.lock is not None:
             self.lock.release()
         elif self.read_only and not getattr(self, "_tidied", False):
             self._tidied = True
             tidy_after_reading(self.path)
+
+
+class BorrowedDatabase(Database):
+    """An owner's open file lent to a command (:meth:`Database.borrowed`)."""
+
+    def close(self) -> None:
+        self._unhold()
 
 
 def tidy_after_reading(path: Path) -> None:
@@ -238,13 +254,29 @@ def storage_error(exc: BaseException, path: Path) -> UserError | None:
 
 
 def upgrade(engine: Engine) -> None:
-    """Bring the schema to the newest revision, in-process (imports Alembic)."""
+    """Bring the schema to the newest revision, in-process (imports Alembic).
+
+    The foreign keys are off while it runs (SQLite's own procedure for a table rebuilt by a batch
+    migration: with them on, dropping the old table would delete the rows that refer to it ON DELETE
+    CASCADE, or fail on those that refer to it ON DELETE RESTRICT), checked before the change is
+    committed, and on again after."""
     from alembic import command
 
     cfg = _alembic_config()
-    with engine.begin() as connection:
-        cfg.attributes["connection"] = connection
-        command.upgrade(cfg, "head")
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # outside the transaction: else a no-op
+        connection.commit()  # (SQLAlchemy's autobegun one; the driver began none for a PRAGMA)
+        try:
+            with connection.begin():
+                cfg.attributes["connection"] = connection
+                command.upgrade(cfg, "head")
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise RuntimeError(f"the upgrade broke references: {broken[:5]}")
+        finally:
+            connection.rollback()  # nothing left open: the PRAGMA must run outside a transaction
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+            connection.commit()
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -272,6 +304,7 @@ def open_database(
             raise DatabaseError(f"无法以只读方式创建 {path}", f"cannot create {path} read-only")
         if not path.parent.is_dir():
             raise DatabaseError(f"文件夹 {path.parent} 不存在", f"the folder {path.parent} does not exist")
+        refuse_live(path, writing=True)  # not named like a companion of a file open here (FILE-journal …)
     elif create:
         raise DatabaseError(f"文件已存在：{path}", f"file already exists: {path}")
     elif path.stat().st_size == 0:

@@ -1,4 +1,4 @@
-"""Absence and re-entry (issue 16): who has no game in a round, and what that round gives them.
+"""Absence and re-entry: who has no game in a round, and what that round gives them.
 
 Three ways a player of the event is not paired in a round without forfeiting it:
 
@@ -6,7 +6,7 @@ Three ways a player of the event is not paired in a round without forfeiting it:
   player is left out of that round's pairing, scores 0 for it, and it is not a forfeit (it breaks a
   run of forfeits, it is no violation, and it is not a bye: H4 is untouched).
 - **Late entry (后报名)**: a player registered after round ``k`` was paired starts in round ``k + 1``.
-  Each round before gives the regulation's compensation — 0 by default (RULES.md §2), or with
+  Each round before gives the regulation's compensation — 0 by default (docs/rules.md §2), or with
   ``late_entry_bye_compensation`` a bye's or a draw's points (``late_entry_points``). Compensation is
   points only: no opponent (对手分), no win, no colour, not a bye for H4.
 - **Re-entry after withdrawal (恢复参赛)**: the arbiter lets a withdrawn player play again from a

@@ -1,4 +1,4 @@
-"""Discipline rules that change results (RULES.md §4, §8), as pure functions on rounds.
+"""Discipline rules that change results (docs/rules.md §4, §8), as pure functions on rounds.
 
 >>> from app.engine.regulations import DisciplineRules, Points
 >>> r1 = RoundRecord(1, (Game(1, 1, 2, GameResult.RED_FORFEIT), Game(2, 3, 4, GameResult.DRAW)))

@@ -36,7 +36,7 @@ class Entrant:
 
     @property
     def may_be_paired(self) -> bool:
-        """Fee paid, present, and neither withdrawn nor disqualified (RULES.md §2, §5 pool)."""
+        """Fee paid, present, and neither withdrawn nor disqualified (docs/rules.md §2, §5 pool)."""
         return self.status is PlayerStatus.ACTIVE and self.fee_paid and self.checked_in
 
 

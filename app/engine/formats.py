@@ -1,4 +1,4 @@
-"""Formats as building blocks: an event is groups, a group is a sequence of stages (ARCHITECTURE.md).
+"""Formats as building blocks: an event is groups, a group is a sequence of stages (docs/architecture.md).
 
 Real regulations combine a few blocks, so the blocks are modelled, not whole formats:
 
@@ -223,7 +223,7 @@ class MatchFormat:
 def legacy_match_format(
     slow: TimeControl, rapid: TimeControl, deciding: TimeControl, draw: DecidingDraw = DecidingDraw.BLACK_WINS
 ) -> MatchFormat:
-    """Today's match (RULES.md §7): slow game by lot, swapped rapid game, deciding game chosen by the higher seed."""
+    """Today's match (docs/rules.md §7): slow game by lot, swapped rapid game, deciding game chosen by the higher seed."""
     return MatchFormat(
         MatchScope.ALL,
         (
@@ -239,7 +239,7 @@ def legacy_match_format(
 
 
 class Tiebreak(enum.Enum):
-    """One link of a ranking chain after 积分: a named function of the ranking input (RULES.md §6).
+    """One link of a ranking chain after 积分: a named function of the ranking input (docs/rules.md §6).
 
     The Swiss chain of the 2024 event is 对手分, 胜局, 犯规, 后走局数, 后走胜局, 前轮成绩; a round robin's
     is 直胜, 小分, 胜局, 后走局数, 后走胜局, 犯规, 抽签 (:data:`ROUND_ROBIN_CHAIN`).
@@ -259,7 +259,7 @@ class Tiebreak(enum.Enum):
 
     @property
     def zh(self) -> str:
-        return _TIEBREAK_ZH[self]
+        return _TIEBREAK_ZH[self.value]  # by value: hashing the member costs more (read on every ranking)
 
     @property
     def en(self) -> str:
@@ -272,17 +272,17 @@ class Tiebreak(enum.Enum):
 
 
 _TIEBREAK_ZH = {
-    Tiebreak.OPPONENT_SCORE: "对手分",
-    Tiebreak.WINS: "胜局",
-    Tiebreak.VIOLATIONS: "犯规",
-    Tiebreak.BLACK_GAMES: "后走局数",
-    Tiebreak.BLACK_WINS: "后走胜局",
-    Tiebreak.PROGRESSIVE: "累进分",
-    Tiebreak.HEAD_TO_HEAD: "直胜",
-    Tiebreak.SONNEBORN_BERGER: "小分",
-    Tiebreak.LOT: "抽签",
-    Tiebreak.DROP_FIRST_ROUNDS: "去除前轮得分",
-    Tiebreak.PREVIOUS_ROUNDS: "前轮成绩",
+    "opponent_score": "对手分",
+    "wins": "胜局",
+    "violations": "犯规",
+    "black_games": "后走局数",
+    "black_wins": "后走胜局",
+    "progressive": "累进分",
+    "head_to_head": "直胜",
+    "sonneborn_berger": "小分",
+    "lot": "抽签",
+    "drop_first_rounds": "去除前轮得分",
+    "previous_rounds": "前轮成绩",
 }
 
 #: the round-robin chain of 《象棋竞赛规则》 (2020): 积分, then these (each a setting)
@@ -325,14 +325,16 @@ class Entrants(enum.Enum):
 
     ALL = "all"  # every player of the group (the first stage)
     TOP = "top"  # the top ``count`` of the stage before
-    REST = "rest"  # the players of the stage before that no other stage took
+    REST = (
+        "rest"  # the players of the stage before that no other stage took (with ``count``: below that place)
+    )
     POOL_TOP = "pool_top"  # the top ``count`` of each pool of the stage before (分组循环 → 决赛)
 
     def zh(self, count: int) -> str:
         return {
             Entrants.ALL: "全部棋手",
             Entrants.TOP: f"前一阶段前 {count} 名",
-            Entrants.REST: "前一阶段其余棋手",
+            Entrants.REST: f"前一阶段第 {count + 1} 名及以后的其余棋手" if count else "前一阶段其余棋手",
             Entrants.POOL_TOP: f"各小组前 {count} 名",
         }[self]
 
@@ -570,7 +572,7 @@ def expected_entrants(stages: Sequence[Stage], index: int, group_size: int | Non
         for j, s in enumerate(stages)
         if j != index and s.entrants is Entrants.TOP and source_stage(stages, j) == source
     )
-    return max(0, before - taken)
+    return max(0, before - max(taken, stage.count))
 
 
 def source_stage(stages: Sequence[Stage], index: int) -> int:

@@ -1,6 +1,6 @@
 """Knockout (淘汰赛): single elimination of 2–128 with byes by seed, double elimination, match ladders.
 
-RULES.md §1, §6 (final ranking) and §7. Pure values in, new values out; the services store and load
+docs/rules.md §1, §6 (final ranking) and §7. Pure values in, new values out; the services store and load
 exactly the fields of :class:`Match` (code, round, players, colour lot, colour choices, games) and the
 seeds, and rebuild the whole bracket with :func:`restore_bracket`.
 
@@ -38,7 +38,7 @@ the next; the last step is one deciding game, and its draw counts as a Black win
 repeated with colours swapped until decisive. The first game's colours are drawn by lot
 (:func:`draw_colours`, reproducible from its seed, or :func:`set_first_red` for a physical draw), chosen
 by the higher seed, or chosen by the loser of a lot; a later step swaps colours or has its own lot or
-choice (:func:`choose_colour`). Today's ladder (RULES.md §7): game 1 slow by lot; if drawn, game 2 rapid
+choice (:func:`choose_colour`). Today's ladder (docs/rules.md §7): game 1 slow by lot; if drawn, game 2 rapid
 with colours swapped; if drawn again, game 3 (附加赛) with the colour chosen by the higher seed.
 
 Decisions where the regulation is silent (documented defaults):
@@ -147,11 +147,13 @@ class Feed:
 
     match: str
     takes: Outcome
+    title_zh: str = ""  # the match's name when it is not the one its code gives (资格赛第1场)
 
     @property
     def label_zh(self) -> str:
         """``1/4决赛第1场胜者``, ``半决赛第2场负者`` — the match by name, never by its code."""
-        return f"{short_title_zh(self.match)}{'胜者' if self.takes is Outcome.WINNER else '负者'}"
+        title = self.title_zh or short_title_zh(self.match)
+        return f"{title}{'胜者' if self.takes is Outcome.WINNER else '负者'}"
 
     @property
     def label_en(self) -> str:
@@ -822,6 +824,16 @@ class Bracket:
     def result(self, code: str) -> MatchResult | None:
         return match_result(self.match(code), self.ladder_of(code))
 
+    def slot_player(self, code: str, side: int) -> int | None:
+        """Who is in a side (0, 1) of a match already, though the other side is still undecided: the
+        seed placed there, or the winner (loser) of a decided feeder; None when not known or vacant.
+        (The match itself gets its players once both are known.)"""
+        m = self.match(code)
+        if m.high is not None or m.low is not None:
+            return (m.high, m.low)[side]
+        found = _resolve(self, self.plan(code).sources[side])
+        return found if found is not None and found != _UNKNOWN else None
+
     def next_game(self, code: str) -> DueGame | None:
         return next_game(self.match(code), self.ladder_of(code))
 
@@ -1034,8 +1046,13 @@ def _single_layout(
                 )
             )
         if m > 2:
-            block([Feed(c, Outcome.WINNER) for c in codes], first, depth + 1)
-            block([Feed(c, Outcome.LOSER) for c in codes], first + m // 2, depth + 1)
+            names = [f"资格赛第{i + 1}场" if is_qualifier else "" for i in range(len(codes))]
+            block([Feed(c, Outcome.WINNER, t) for c, t in zip(codes, names, strict=True)], first, depth + 1)
+            block(
+                [Feed(c, Outcome.LOSER, t) for c, t in zip(codes, names, strict=True)],
+                first + m // 2,
+                depth + 1,
+            )
 
     block(list(range(1, size + 1)), 1, 0)
     return _number_boards(plans), tuple(blocks)

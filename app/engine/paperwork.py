@@ -1,4 +1,4 @@
-"""The paperwork of an event (issue 16): its officials, the organiser, the seal line and the prize
+"""The paperwork of an event: its officials, the organiser, the seal line and the prize
 certificate's editable template — as one immutable value, kept in the tournament file and in the
 regulation file (``[paperwork]``) so that next year's event starts from this one.
 
@@ -153,7 +153,12 @@ def check_template(text: str, where: str = "template") -> None:
 def fill_template(text: str, values: Mapping[str, str]) -> str:
     """The template with each known placeholder replaced by its value ("" when not given)."""
     check_template(text)
+    # {金额} holds its unit ("2,000 元"): a template that writes 元 after it says it once, not 元元
+    text = _AMOUNT_THEN_YUAN.sub("{金额}\\1", text)
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), ""), text)
+
+
+_AMOUNT_THEN_YUAN = re.compile(r"\{金额\}\s*元(整?)")
 
 
 _PLACES_ZH = "一二三四五六七八九十"

@@ -1,4 +1,4 @@
-"""Prize money (奖励, RULES.md §10) and category prizes (issue 16): every prize line of every table, with totals.
+"""Prize money (奖励, docs/rules.md §10) and category prizes (女子, 老年, 少年, 本地, 单位): every prize line of every table, with totals.
 
 Prizes follow the final ranking; a disqualified player or an unranked team gets nothing and the
 prize passes down the ranking (the next eligible player takes the place).

@@ -1,4 +1,4 @@
-"""Who must record which game (录谱) and the violations that follow (RULES.md §8).
+"""Who must record which game (录谱) and the violations that follow (docs/rules.md §8).
 
 "前三轮由裁判组指定获胜者配合录谱，从第四轮开始前十台获胜方录谱，和棋由黑方录谱，拒不录谱，每次记犯规一次；
 和棋录谱不足 25 回合者，也记犯规一次。"

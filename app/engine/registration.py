@@ -1,4 +1,4 @@
-"""Registration (报名) checks and the draw for sequence numbers (序号), RULES.md §2–§3.
+"""Registration (报名) checks and the draw for sequence numbers (序号), docs/rules.md §2–§3.
 
 Everything here is pure: a :class:`PlayerEntry` and a :class:`RegistrationContext` (what the
 tournament already holds, the rules, and the time the caller says it is) go in; a
@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TypeVar
 
+from app.engine.eligibility import Eligibility, broken_rules
 from app.engine.privacy import looks_personal
 from app.engine.regulations import RegistrationRules
 from app.engine.text import NAME_MAX, NOTES_MAX, REGION_MAX, TEAM_MAX, UNIT_MAX, clean_text
@@ -126,6 +127,8 @@ class RegistrationContext:
     id_numbers: frozenset[str] = frozenset()
     entries: int = 0
     override_reason: str = ""
+    eligibility: Mapping[str, Eligibility] = field(default_factory=dict)  # group → who may play in it
+    accepted_outside: bool = False  # an edit of a player already accepted outside the group's conditions
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +138,8 @@ class CheckedEntry:
     entry: PlayerEntry
     problems: tuple[Problem, ...] = ()
     late: bool = False
+    outside: tuple[str, ...] = ()  # the group's conditions the entry breaks, accepted with a reason
+    outside_refused: tuple[str, ...] = ()  # the conditions it breaks, refused for want of a reason
 
     @property
     def ok(self) -> bool:
@@ -292,22 +297,28 @@ def normalise_name(text: str) -> str:
 # --------------------------------------------------------------------------- the entry
 
 
-def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool = True) -> CheckedEntry:
-    """Check one entry against every registration rule; return it normalised with all problems.
+class _Problems:
+    """The problems found in one entry, each under the field it belongs to."""
 
-    ``new=False`` is an edit of an existing player: capacity and deadline do not apply.
-    """
-    problems: list[Problem] = []
+    def __init__(self) -> None:
+        self.found: list[Problem] = []
 
-    def fail(name: str, error: UserError) -> None:
-        problems.append(Problem(name, error.zh, error.en))
+    def fail(self, name: str, error: UserError) -> None:
+        self.found.append(Problem(name, error.zh, error.en))
 
-    name = entry.name
-    try:
-        name = normalise_name(entry.name)
-    except UserError as e:
-        fail("name", e)
+    def clean(self, name: str, value: str, check: Callable[[str], str]) -> str:
+        """``check(value)``, or ``value`` as it was with the problem noted under ``name``."""
+        try:
+            return check(value)
+        except UserError as e:
+            self.fail(name, e)
+            return value
 
+
+def _check_identity(
+    entry: PlayerEntry, context: RegistrationContext, problems: _Problems
+) -> tuple[str, date | None, Gender | None]:
+    """The ID number normalised, and the birth date and gender it holds (checked against the entry's)."""
     id_number = entry.id_number.strip()
     birth = entry.birth_date
     gender = entry.gender
@@ -316,7 +327,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
             rid = validate_resident_id(entry.id_number)
             id_number = rid.number
             if birth is not None and birth != rid.birth_date:
-                fail(
+                problems.fail(
                     "birth_date",
                     UserError(
                         f"出生日期 {birth.isoformat()} 与身份证号中的 {rid.birth_date.isoformat()} 不符",
@@ -326,7 +337,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
                 )
             birth = rid.birth_date
             if gender is not None and gender is not rid.gender:
-                fail(
+                problems.fail(
                     "gender",
                     UserError(
                         f"性别“{gender.zh}”与身份证号（{rid.gender.zh}）不符",
@@ -337,7 +348,7 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
         else:
             id_number = normalise_document_number(entry.id_type, entry.id_number)
             if birth is None:
-                fail(
+                problems.fail(
                     "birth_date",
                     UserError(
                         f"使用{entry.id_type.zh}报名须填写出生日期",
@@ -345,147 +356,201 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
                     ),
                 )
     except UserError as e:
-        fail("id_number", e)
+        problems.fail("id_number", e)
     else:
         if id_number in context.id_numbers:
-            fail(
+            problems.fail(
                 "id_number",
                 UserError(
                     f"证件号码 {id_number} 已经报名，不能重复报名",
                     f"ID number {id_number} is already registered",
                 ),
             )
+    return id_number, birth, gender
 
-    if birth is not None:
-        today = context.now.date()
-        first_day = context.rules.first_day_of_play
-        if birth > today:
-            fail(
+
+def _check_birth(birth: date, context: RegistrationContext, problems: _Problems) -> None:
+    """A birth date in the past, after 1900, within the age limit on the first day of play."""
+    today = context.now.date()
+    first_day = context.rules.first_day_of_play
+    if birth > today:
+        problems.fail(
+            "birth_date",
+            UserError(
+                f"出生日期 {birth.isoformat()} 在今天之后",
+                f"birth date {birth.isoformat()} is in the future",
+            ),
+        )
+    elif birth.year < 1900:
+        problems.fail("birth_date", UserError(f"出生年份 {birth.year} 不合理", f"birth year {birth.year}"))
+    else:
+        age = age_on(birth, first_day)
+        if age > context.rules.age_limit:
+            problems.fail(
                 "birth_date",
                 UserError(
-                    f"出生日期 {birth.isoformat()} 在今天之后",
-                    f"birth date {birth.isoformat()} is in the future",
+                    f"比赛首日（{first_day.isoformat()}）年满 {age} 周岁，超过 {context.rules.age_limit} 周岁的年龄限制",
+                    f"aged {age} on the first day of play ({first_day.isoformat()}), "
+                    f"over the age limit of {context.rules.age_limit}",
                 ),
             )
-        elif birth.year < 1900:
-            fail("birth_date", UserError(f"出生年份 {birth.year} 不合理", f"birth year {birth.year}"))
-        else:
-            age = age_on(birth, first_day)
-            if age > context.rules.age_limit:
-                fail(
-                    "birth_date",
-                    UserError(
-                        f"比赛首日（{first_day.isoformat()}）年满 {age} 周岁，超过 {context.rules.age_limit} 周岁的年龄限制",
-                        f"aged {age} on the first day of play ({first_day.isoformat()}), "
-                        f"over the age limit of {context.rules.age_limit}",
-                    ),
-                )
 
-    phone = entry.phone
-    try:
-        phone = normalise_phone(entry.phone)
-    except UserError as e:
-        fail("phone", e)
 
-    group = entry.group.strip()
-    team = entry.team
-    try:
-        team = clean_text(entry.team, "队名", "the team name", TEAM_MAX)
-    except UserError as e:
-        fail("team", e)
-    unit = entry.unit
-    try:
-        unit = clean_text(entry.unit, "单位", "the unit", UNIT_MAX)
-    except UserError as e:
-        fail("unit", e)
-    region = entry.region
-    try:
-        region = clean_text(entry.region, "地区", "the region", REGION_MAX)
-    except UserError as e:
-        fail("region", e)
-    notes = entry.notes
-    try:
-        notes = clean_text(entry.notes, "备注", "the notes", NOTES_MAX, multiline=True)
-    except UserError as e:
-        fail("notes", e)
-    for field_name, label_zh, label_en, value in (
-        ("unit", "单位", "unit", unit),
-        ("team", "队名", "team name", team),
-        ("region", "地区", "region", region),
+def _check_public_texts(values: dict[str, str], problems: _Problems) -> None:
+    """A unit, team name or region is printed publicly: no phone or ID number or path in it."""
+    for field_name, label_zh, label_en in (
+        ("unit", "单位", "unit"),
+        ("team", "队名", "team name"),
+        ("region", "地区", "region"),
     ):
+        value = values[field_name]
         if value and looks_personal(value):
-            fail(
+            problems.fail(
                 field_name,
                 UserError(
                     f"{label_zh}“{value}”中像是含有手机号、证件号或文件路径（{label_zh}会印在公开名单上）",
                     f"the {label_en} {value!r} seems to hold a phone or ID number or a path (it is printed publicly)",
                 ),
             )
+
+
+def _check_group(group: str, team: str, context: RegistrationContext, problems: _Problems) -> None:
     if not group:
-        fail("group", UserError("组别为空", "the group is empty"))
+        problems.fail("group", UserError("组别为空", "the group is empty"))
     elif group not in context.groups:
         names = "、".join(context.groups)
-        fail(
+        problems.fail(
             "group",
             UserError(
                 f"没有名为“{group}”的组别（现有：{names}）", f"no group named {group!r} (groups: {names})"
             ),
         )
     elif team and not context.groups[group]:
-        fail(
+        problems.fail(
             "team",
             UserError(
                 f"{group}不设团体，不能填写代表队“{team}”",
                 f"{group} has no teams; the team {team!r} is not allowed",
             ),
         )
+
+
+def _check_eligibility(
+    group: str,
+    entry: PlayerEntry,
+    identity: tuple[str, date | None, Gender | None],
+    texts: dict[str, str],
+    context: RegistrationContext,
+    problems: _Problems,
+) -> tuple[list[str], list[str]]:
+    """The group's conditions of entry: (accepted outside them, refused for them) — each a list of
+    the conditions broken. Outside them is accepted only with the arbiter's reason, or for an edit
+    of a player accepted so before."""
+    id_number, birth, gender = identity
+    rules = context.eligibility.get(group)
+    if rules is None or rules.open:
+        return [], []
+    broken = broken_rules(
+        rules,
+        birth=birth,
+        gender=gender,
+        rating=entry.rating,
+        unit=texts["unit"],
+        team=texts["team"],
+        region=texts["region"],
+        id_number=id_number,
+        first_day=context.rules.first_day_of_play,
+    )
+    if broken and (context.override_reason.strip() or context.accepted_outside):
+        return [zh for zh, _ in broken], []
+    for zh, en in broken:
+        problems.fail(
+            "group",
+            UserError(
+                f"不符合{group}的参赛资格：{zh}；裁判长可注明理由后破例接受",
+                f"outside the conditions of {group}: {en}; the arbiter may accept it with a reason",
+            ),
+        )
+    return [], [zh for zh, _ in broken]
+
+
+def _check_capacity(context: RegistrationContext, problems: _Problems) -> bool:
+    """A new entry: room left, and before the deadline (or late with the arbiter's reason: True)."""
+    if context.entries >= context.rules.capacity:
+        problems.fail(
+            "",
+            UserError(
+                f"报名人数已满（{context.rules.capacity} 人）",
+                f"the tournament is full ({context.rules.capacity} entries)",
+            ),
+        )
+    deadline = context.rules.deadline
+    if context.now <= deadline:
+        return False
+    if context.override_reason.strip():
+        return True
+    problems.fail(
+        "",
+        UserError(
+            f"已过报名截止时间（{deadline:%Y-%m-%d %H:%M}）；裁判长可注明理由后破例接受",
+            f"entries closed at {deadline:%Y-%m-%d %H:%M}; the arbiter may accept it with a reason",
+        ),
+    )
+    return False
+
+
+def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool = True) -> CheckedEntry:
+    """Check one entry against every registration rule; return it normalised with all problems.
+
+    ``new=False`` is an edit of an existing player: capacity and deadline do not apply.
+    """
+    problems = _Problems()
+    name = problems.clean("name", entry.name, normalise_name)
+    id_number, birth, gender = _check_identity(entry, context, problems)
+    if birth is not None:
+        _check_birth(birth, context, problems)
+    phone = problems.clean("phone", entry.phone, normalise_phone)
+    group = entry.group.strip()
+    texts = {
+        "team": problems.clean(
+            "team", entry.team, lambda t: clean_text(t, "队名", "the team name", TEAM_MAX)
+        ),
+        "unit": problems.clean("unit", entry.unit, lambda t: clean_text(t, "单位", "the unit", UNIT_MAX)),
+        "region": problems.clean(
+            "region", entry.region, lambda t: clean_text(t, "地区", "the region", REGION_MAX)
+        ),
+        "notes": problems.clean(
+            "notes",
+            entry.notes,
+            lambda t: clean_text(t, "备注", "the notes", NOTES_MAX, multiline=True),
+        ),
+    }
+    _check_public_texts(texts, problems)
+    _check_group(group, texts["team"], context, problems)
+    outside, refused = _check_eligibility(group, entry, (id_number, birth, gender), texts, context, problems)
     if entry.rating is not None and not 0 < entry.rating <= RATING_MAX:
-        fail(
+        problems.fail(
             "rating",
             UserError(
                 f"等级分 {entry.rating} 不在 1–{RATING_MAX} 之间",
                 f"rating {entry.rating} is outside 1-{RATING_MAX}",
             ),
         )
-
-    late = False
-    if new:
-        if context.entries >= context.rules.capacity:
-            fail(
-                "",
-                UserError(
-                    f"报名人数已满（{context.rules.capacity} 人）",
-                    f"the tournament is full ({context.rules.capacity} entries)",
-                ),
-            )
-        deadline = context.rules.deadline
-        if context.now > deadline:
-            if context.override_reason.strip():
-                late = True
-            else:
-                fail(
-                    "",
-                    UserError(
-                        f"已过报名截止时间（{deadline:%Y-%m-%d %H:%M}）；裁判长可注明理由后破例接受",
-                        f"entries closed at {deadline:%Y-%m-%d %H:%M}; the arbiter may accept it "
-                        "with a reason",
-                    ),
-                )
-
+    late = _check_capacity(context, problems) if new else False
     normalised = replace(
         entry,
         name=name,
         id_number=id_number,
         phone=phone,
         group=group,
-        team=team,
-        unit=unit,
-        region=region,
-        notes=notes,
+        team=texts["team"],
+        unit=texts["unit"],
+        region=texts["region"],
+        notes=texts["notes"],
         birth_date=birth,
         gender=gender,
     )
-    return CheckedEntry(normalised, tuple(problems), late)
+    return CheckedEntry(normalised, tuple(problems.found), late, tuple(outside), tuple(refused))
 
 
 @dataclass(frozen=True, slots=True)

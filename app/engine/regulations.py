@@ -1,6 +1,6 @@
 """The regulation (竞赛规程) of a tournament as one typed, immutable value.
 
-Everything RULES.md calls a *setting* lives here, with the default of RULES.md. A tournament
+Everything docs/rules.md calls a *setting* lives here, with the default of docs/rules.md. A tournament
 stores its ``Regulations`` (as the dict of :func:`regulations_to_dict`) and every rule module
 reads its settings from it. ``PRESETS["tianshui-2024"]`` is the 2024 Tianshui event exactly.
 
@@ -16,13 +16,13 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-import tomllib
 import types
 import typing
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
+from app.engine.eligibility import Eligibility
 from app.engine.formats import (
     COMMON_STAGE_KEYS,
     MAX_KNOCKOUT,
@@ -45,7 +45,7 @@ from app.engine.formats import DecidingDraw as DecidingDraw  # re-exported: rule
 from app.engine.formats import PlacementRule as PlacementRule
 from app.engine.formats import Tiebreak as Tiebreak
 from app.engine.formats import TimeControl as TimeControl
-from app.engine.team_rules import TeamEvent, validate_team_event
+from app.engine.team_rules import MatchPoints, TeamEvent, validate_team_event
 from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, REGION_MAX, UNIT_MAX, clean_text
 from app.engine.types import Colour, GameResult, UserError
 
@@ -59,10 +59,28 @@ class TeamAvoidance(enum.Enum):
 
 
 class SeedingOrder(enum.Enum):
-    """How sequence numbers are given (RULES.md §3)."""
+    """How sequence numbers are given (docs/rules.md §3)."""
 
     LOT = "lot"  # 抽签
     RATING = "rating"  # by rating first, unrated drawn by lot after them
+
+
+class RoundOnePairing(enum.Enum):
+    """How round 1 of a Swiss is paired (the numbers in order of sequence number, or rating)."""
+
+    HALVES = "halves"  # top half against bottom half: 1–n/2+1, 2–n/2+2 … (board 1's colours by lot)
+    HALVES_BY_LOT = (
+        "halves_by_lot"  # the top half's opponents drawn by lot from the bottom half (the rulebook)
+    )
+    ADJACENT = "adjacent"  # neighbours: 1–2, 4–3, 5–6, 8–7 … (board 1 the lower number Red, then alternating)
+
+    @property
+    def zh(self) -> str:
+        return {
+            RoundOnePairing.HALVES: "上半区对下半区（1对n/2+1）",
+            RoundOnePairing.HALVES_BY_LOT: "上下半区抽签配对",
+            RoundOnePairing.ADJACENT: "相邻序号配对（1-2、4-3、5-6…）",
+        }[self]
 
 
 class ScoreGroupOrder(enum.Enum):
@@ -88,7 +106,7 @@ class ShortDrawViolation(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Points:
-    """Points per result (RULES.md §4). Draw points may depend on colour."""
+    """Points per result (docs/rules.md §4). Draw points may depend on colour."""
 
     win: int = 2
     red_draw: int = 1
@@ -128,7 +146,7 @@ MAX_SETTING_INT = 2**53  # any whole-number setting (stored as JSON, read by eve
 
 @dataclass(frozen=True, slots=True)
 class GroupFormat:
-    """A group (组别) and its format: the stages it runs (RULES.md §1, :mod:`app.engine.formats`).
+    """A group (组别) and its format: the stages it runs (docs/rules.md §1, :mod:`app.engine.formats`).
 
     The default is the 2024 event's: 8 Swiss rounds, then the top 8 play a knockout while the others
     continue the Swiss for 3 rounds. Old regulation files give ``rounds``, ``swiss_rounds`` and
@@ -140,6 +158,7 @@ class GroupFormat:
     teams: bool = True
     stages: tuple[Stage, ...] = legacy_stages(11, 8, 8)
     team_event: TeamEvent | None = None  # a team competition (团体赛): the group pairs teams, not players
+    eligibility: Eligibility = Eligibility()  # who may play in the group (参赛资格); open by default
 
     @property
     def legacy(self) -> tuple[int, int, int] | None:
@@ -230,7 +249,7 @@ class LateEntryPoints(enum.Enum):
 
 
 class AvoidanceStrength(enum.Enum):
-    """How strongly two players are kept apart (feature of issue 16: pairing constraints)."""
+    """How strongly two players are kept apart (pairing constraints: 绝对回避 / 尽量回避)."""
 
     ABSOLUTE = "absolute"  # 绝对回避: never paired in those rounds (no edge)
     WEAK = "weak"  # 尽量回避: paired only where avoiding them would cost S1 (ranked just below S1)
@@ -280,6 +299,9 @@ class PairingRules:
     late_entry_bye_compensation: bool = False  # late entries start with 0 points
     late_entry_points: LateEntryPoints = LateEntryPoints.BYE  # per missed round, when compensated
     avoidances: tuple[AvoidanceRule, ...] = ()  # 同单位 / 同地区 回避 beyond the team rule (H2)
+    round_one: RoundOnePairing = RoundOnePairing.HALVES
+    colour_run_limit: int = 2  # H3: at most this many games of one colour in a row (a league may allow 3)
+    colour_difference_limit: int = 2  # H3: |red − black| at most this
 
     def late_entry_round_points(self, points: Points) -> int:
         """The points a late entry gets for each round paired before they entered (0 without compensation).
@@ -446,6 +468,7 @@ class DisciplineRules:
     disqualified_games: DisqualifiedGames = DisqualifiedGames.STAND
     no_draw_offer_before_move: int = 25
     natural_limit_moves: int = 40  # 自然限着, checking moves not counted
+    forfeits_withdrawn_unranked: bool = False  # withdrawn for consecutive forfeits: no place in the ranking
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,6 +478,25 @@ class RegistrationRules:
     age_limit: int = 65  # full years on the first day of play
     fee_yuan: int = 100
     first_day_of_play: date = date(2024, 7, 26)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTime:
+    """When a round starts (the announced start, 宣布开赛时间), for the schedule players read.
+
+    A round of a group with a knockout starts its knockout games at the same time; a rapid or deciding
+    game follows its slow game at once, so it has no time of its own.
+
+    >>> RoundTime(3, datetime(2024, 7, 26, 14, 30)).label
+    '7月26日 14:30'
+    """
+
+    round: int
+    starts: datetime
+
+    @property
+    def label(self) -> str:
+        return f"{self.starts.month}月{self.starts.day}日 {self.starts:%H:%M}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -475,6 +517,7 @@ class Regulations:
     record_duty: RecordDutyRules = RecordDutyRules()
     discipline: DisciplineRules = DisciplineRules()
     registration: RegistrationRules = field(default_factory=RegistrationRules)
+    schedule: tuple[RoundTime, ...] = ()  # the announced start of each round (any left out: 待定)
 
     def group(self, name: str) -> GroupFormat:
         for g in self.groups:
@@ -503,6 +546,8 @@ class Regulations:
                     f"计分 points.{name} = {value} 应在 0–{MAX_POINTS} 之间",
                     f"points.{name} = {value} must be 0-{MAX_POINTS}",
                 )
+        _check_points_order(self.points)
+        _check_not_negative(self, "")
         for g in self.groups:
             if clean_text(g.name, "组别名称", "the group name", GROUP_NAME_MAX, required=True) != g.name:
                 raise UserError(
@@ -511,6 +556,13 @@ class Regulations:
             _validate_stages(g)
             if g.team_event is not None:
                 _validate_team_event(g)
+            _validate_eligibility(g)
+        if not self.tiebreaks.chain:
+            raise _bad(
+                "tiebreaks.chain",
+                "为空：至少要有一项名次区分办法（所有名次均不并列）",
+                "is empty: at least one tiebreak is needed (no two players share a place)",
+            )
         _validate_chain(self.tiebreaks.chain, "名次区分办法", "the tiebreak chain")
         for t in self.prizes:
             if t.group not in names:
@@ -531,10 +583,28 @@ class Regulations:
                     f"{rule.basis.zh}回避的轮次范围无效（第{rule.from_round}轮至第{rule.to_round}轮）",
                     f"{rule.basis.value} avoidance: invalid rounds {rule.from_round}-{rule.to_round}",
                 )
+        if not 1 <= self.pairing.colour_run_limit <= 10:
+            raise UserError(
+                "连续同色局数上限 pairing.colour_run_limit 应在 1–10 之间",
+                "pairing.colour_run_limit must be 1-10",
+            )
+        if not 1 <= self.pairing.colour_difference_limit <= 10:
+            raise UserError(
+                "先后手差上限 pairing.colour_difference_limit 应在 1–10 之间",
+                "pairing.colour_difference_limit must be 1-10",
+            )
         if self.team.min_members < 1 or self.team.counted_members < 1:
             raise UserError("团体计分人数必须至少为 1", "team counting needs at least one member")
         if len(set(self.team.ties)) != len(self.team.ties):
             raise UserError("团体成绩相同时的比较办法 team.ties 中有重复项", "team.ties repeats a criterion")
+        if self.team.counted_members > self.team.min_members:
+            raise _bad(
+                "team.counted_members",
+                f"= {self.team.counted_members} 多于计算团体成绩所需的队员人数"
+                f"（team.min_members = {self.team.min_members}）",
+                f"= {self.team.counted_members} is more than the members a team needs to be ranked "
+                f"(team.min_members = {self.team.min_members})",
+            )
         if not 2 <= self.registration.capacity <= MAX_CAPACITY:
             raise UserError(
                 f"参赛人数上限应在 2–{MAX_CAPACITY} 之间", f"the capacity must be 2-{MAX_CAPACITY}"
@@ -545,6 +615,60 @@ class Regulations:
                 raise UserError(f"奖励“{t.name}”的金额或名次数过大", f"prize table {t.name!r} is too large")
         if self.end_date < self.start_date:
             raise UserError("结束日期早于开始日期", "the end date is before the start date")
+        for key, day in (("start_date", self.start_date), ("end_date", self.end_date)):
+            if not 1990 <= day.year <= 2200:
+                raise _bad(
+                    key,
+                    f"= {day.isoformat()} 不合理（年份 1990–2200）",
+                    f"= {day.isoformat()} is not plausible (years 1990-2200)",
+                )
+        most = max(g.rounds for g in self.groups)
+        seen: set[int] = set()
+        for slot in self.schedule:
+            if not 1 <= slot.round <= most:
+                raise UserError(
+                    f"赛程中的第 {slot.round} 轮不存在（共 {most} 轮）",
+                    f"the schedule names round {slot.round}, but there are {most} rounds",
+                )
+            if slot.round in seen:
+                raise UserError(
+                    f"赛程中第 {slot.round} 轮出现两次", f"the schedule names round {slot.round} twice"
+                )
+            seen.add(slot.round)
+
+    def round_time(self, number: int) -> RoundTime | None:
+        """The announced start of round ``number``, if the schedule has it."""
+        return next((t for t in self.schedule if t.round == number), None)
+
+
+def _validate_eligibility(g: GroupFormat) -> None:
+    e = g.eligibility
+    where_zh, where_en = f"{g.name}的参赛资格", f"{g.name}: eligibility"
+    if e.born_from and e.born_to and e.born_from > e.born_to:
+        raise UserError(f"{where_zh}：出生日期范围的起点晚于终点", f"{where_en}: born_from is after born_to")
+    for value, key in ((e.min_age, "min_age"), (e.max_age, "max_age")):
+        if not 0 <= value <= 120:
+            raise UserError(f"{where_zh}：{key} 应在 0–120 之间", f"{where_en}: {key} must be 0-120")
+    if e.min_age and e.max_age and e.min_age > e.max_age:
+        raise UserError(f"{where_zh}：最小年龄大于最大年龄", f"{where_en}: min_age is above max_age")
+    for value, key in ((e.min_rating, "min_rating"), (e.max_rating, "max_rating")):
+        if not 0 <= value <= 9999:
+            raise UserError(f"{where_zh}：{key} 应在 0–9999 之间", f"{where_en}: {key} must be 0-9999")
+    if e.min_rating and e.max_rating and e.min_rating > e.max_rating:
+        raise UserError(f"{where_zh}：等级分下限高于上限", f"{where_en}: min_rating is above max_rating")
+    lists: list[tuple[tuple[str, ...], int, str, str]] = [
+        (e.regions, REGION_MAX, "地区", "region"),
+        (e.units, UNIT_MAX, "单位", "unit"),
+    ]
+    for values, limit, zh, en in lists:
+        if len(values) > MAX_CAPACITY:
+            raise UserError(f"{where_zh}：{zh}过多", f"{where_en}: too many {en}s")
+        for text in values:
+            if clean_text(text, f"{where_zh}的{zh}", f"{where_en}: the {en}", limit, required=True) != text:
+                raise UserError(
+                    f"{where_zh}：{zh}“{text}”前后有多余空白",
+                    f"{where_en}: the {en} {text!r} has extra white space",
+                )
 
 
 def _validate_chain(chain: tuple[Tiebreak, ...], zh: str, en: str) -> None:
@@ -588,8 +712,8 @@ def _validate_stages(g: GroupFormat) -> None:
             raise bad("只有第一阶段由全部棋手参加", "only the first stage takes everyone")
         if st.entrants in (Entrants.TOP, Entrants.POOL_TOP) and not 1 <= st.count <= MAX_KNOCKOUT:
             raise bad(f"参加人数 count 应在 1–{MAX_KNOCKOUT} 之间", f"count must be 1-{MAX_KNOCKOUT}")
-        if st.entrants in (Entrants.ALL, Entrants.REST) and st.count:
-            raise bad("count 只用于“前 N 名”或“各小组前 N 名”", "count applies to top / pool_top only")
+        if st.entrants is Entrants.ALL and st.count:
+            raise bad("全部棋手参加的阶段不用 count", "count does not apply to a stage of everyone")
         if st.entrants is Entrants.POOL_TOP:
             source = source_stage(g.stages, i)
             if source < 0 or g.stages[source].kind is not StageKind.ROUND_ROBIN:
@@ -670,6 +794,84 @@ def _validate_match(m: MatchFormat, bad: typing.Callable[[str, str], UserError])
         raise bad(
             f"{what}第一局的先后手不能是“换先”", f"the first game of the {m.scope.value} match cannot swap"
         )
+
+
+def check_public_texts(reg: Regulations) -> None:
+    """The regulation's texts printed on every public page — the event's name, the venue, the group
+    and prize-table names — hold no phone or ID number (docs/rules.md §11); :class:`UserError` naming the
+    key. Checked where a regulation enters (a new event, a change, a file, a snapshot), not when a
+    stored one is read: the public outputs mask such a number as a second line of defence."""
+    from app.engine.privacy import looks_personal
+
+    texts = [("event_name", "赛事名称", "the event name", reg.event_name)]
+    texts += [("venue", "比赛地点", "the venue", reg.venue)]
+    texts += [(f"groups[{i}].name", "组别名称", "the group name", g.name) for i, g in enumerate(reg.groups)]
+    texts += [
+        (f"prizes[{i}].name", "奖项名称", "the prize table name", t.name) for i, t in enumerate(reg.prizes)
+    ]
+    for key, zh, en, text in texts:
+        if text and looks_personal(text):
+            raise UserError(
+                f"{zh}（{key}）“{text}”中像是含有手机号、证件号或文件路径（它会印在公开的名单和网页上），请去掉",
+                f"{en} ({key}) {text!r} seems to hold a phone or ID number or a path (it is printed on "
+                "public lists and pages); take it out",
+            )
+
+
+def _check_points_order(p: Points) -> None:
+    """A loss is worth no more than a draw, a draw no more than a win; a forfeit loss no more than a
+    loss; a forfeit win and the bye between a loss and a win."""
+    rules = (
+        ("loss", p.loss, "win", p.win, p.loss < p.win, "少于胜局", "less than a win"),
+        ("red_draw", p.red_draw, "win", p.win, p.red_draw <= p.win, "不多于胜局", "at most a win"),
+        ("black_draw", p.black_draw, "win", p.win, p.black_draw <= p.win, "不多于胜局", "at most a win"),
+        ("red_draw", p.red_draw, "loss", p.loss, p.red_draw >= p.loss, "不少于负局", "at least a loss"),
+        ("black_draw", p.black_draw, "loss", p.loss, p.black_draw >= p.loss, "不少于负局", "at least a loss"),
+        (
+            "forfeit_loss",
+            p.forfeit_loss,
+            "loss",
+            p.loss,
+            p.forfeit_loss <= p.loss,
+            "不多于负局",
+            "at most a loss",
+        ),
+        ("forfeit_win", p.forfeit_win, "win", p.win, p.forfeit_win <= p.win, "不多于胜局", "at most a win"),
+        (
+            "forfeit_win",
+            p.forfeit_win,
+            "loss",
+            p.loss,
+            p.forfeit_win >= p.loss,
+            "不少于负局",
+            "at least a loss",
+        ),
+        ("bye", p.bye, "win", p.win, p.bye <= p.win, "不多于胜局", "at most a win"),
+    )
+    for key, value, other, other_value, ok, zh, en in rules:
+        if not ok:
+            raise _bad(
+                f"points.{key}",
+                f"= {value} 应{zh}（points.{other} = {other_value}）",
+                f"= {value} must be {en} (points.{other} = {other_value})",
+            )
+
+
+def _check_not_negative(value: Any, where: str) -> None:
+    """No whole-number setting is negative (an age, a time control, a fee, a number of minutes …)."""
+    for f in dataclasses.fields(value):
+        item = getattr(value, f.name)
+        path = f"{where}.{f.name}" if where else f.name
+        if isinstance(item, bool | MatchPoints):
+            continue  # 场分 have their own range, -10–100: a team that does not appear may lose 场分
+        if isinstance(item, int) and item < 0:
+            raise _bad(path, f"= {item} 不能为负数", f"= {item} must not be negative")
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            _check_not_negative(item, path)
+        if isinstance(item, tuple):
+            for i, part in enumerate(item):
+                if dataclasses.is_dataclass(part) and not isinstance(part, type):
+                    _check_not_negative(part, f"{path}[{i}]")
 
 
 def _validate_prize_table(t: PrizeTable) -> None:
@@ -811,14 +1013,42 @@ def regulations_to_toml(reg: Regulations) -> str:
     return text
 
 
-def regulations_from_toml(text: str) -> Regulations:
+#: the deepest nesting of tables and lists a regulation file may have (the settings need 4)
+TOML_MAX_DEPTH = 16
+
+
+def _depth(value: Any, limit: int) -> int:
+    """The nesting depth of a parsed TOML value, counting no further than ``limit + 1``."""
+    if limit < 0:
+        return 1
+    if isinstance(value, dict):
+        return 1 + max((_depth(v, limit - 1) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v, limit - 1) for v in value), default=0)
+    return 0
+
+
+def parse_toml(text: str, what_zh: str = "规程文件", what_en: str = "the regulation file") -> dict[str, Any]:
+    """A TOML text as a dict; :class:`UserError` for bad syntax or nesting deeper than any setting has
+    (a deeply nested ``x = [[[…]]]`` is refused in words, never a RecursionError)."""
+    import tomllib  # only for a regulation file (its parser costs ~5 ms to load)
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{what_zh}不是有效的 TOML：{exc}", f"{what_en} is not valid TOML: {exc}") from None
+    except RecursionError:
+        data = None
+    if data is None or _depth(data, TOML_MAX_DEPTH) > TOML_MAX_DEPTH:
         raise UserError(
-            f"规程文件不是有效的 TOML：{exc}", f"the regulation file is not valid TOML: {exc}"
-        ) from None
-    return regulations_from_dict(data)
+            f"{what_zh}的表或列表嵌套过深（最多 {TOML_MAX_DEPTH} 层）",
+            f"{what_en} has tables or lists nested too deep (at most {TOML_MAX_DEPTH} levels)",
+        )
+    return data
+
+
+def regulations_from_toml(text: str) -> Regulations:
+    return regulations_from_dict(parse_toml(text))
 
 
 _LEGACY_GROUP_KEYS = ("rounds", "swiss_rounds", "knockout_size")
@@ -887,6 +1117,12 @@ def _check_stage_keys(stage: Any, where: str) -> None:
         raise _bad(f"{where}.{key}", "是未知的设置项", "is not a known setting")
 
 
+def stages_to_dict(stages: tuple[Stage, ...]) -> list[dict[str, Any]]:
+    """A group's stages as the regulation file writes them (each: its kind and what differs from the
+    defaults)."""
+    return [dict(_to_plain(st)) for st in stages]
+
+
 def _to_plain(value: Any) -> Any:
     if isinstance(value, Stage):  # the kind and what differs from the defaults: a short, readable stage
         keys = STAGE_KEYS[value.kind]
@@ -897,6 +1133,9 @@ def _to_plain(value: Any) -> Any:
             and getattr(value, f.name) is not None
             and (f.name == "kind" or getattr(value, f.name) != f.default)
         }
+    if isinstance(value, GroupFormat) and value.eligibility.open:  # no conditions: no section
+        fields = (f.name for f in dataclasses.fields(value) if f.name != "eligibility")
+        return {name: _to_plain(getattr(value, name)) for name in fields if getattr(value, name) is not None}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {
             f.name: _to_plain(getattr(value, f.name))
@@ -923,11 +1162,18 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
         unknown = sorted(set(value) - names)
         if unknown:
             raise _bad(f"{where}.{unknown[0]}", "是未知的设置项", "is not a known setting")
+        missing = [
+            f.name
+            for f in dataclasses.fields(tp)
+            if f.name not in value
+            and f.default is dataclasses.MISSING
+            and f.default_factory is dataclasses.MISSING
+        ]
+        if missing:
+            keys = ", ".join(f"{where}.{k}" for k in missing)
+            raise UserError(f"规程缺少设置项：{keys}", f"missing setting(s): {keys}")
         kwargs = {k: _from_plain(hints[k], v, f"{where}.{k}") for k, v in value.items()}
-        try:
-            return tp(**kwargs)
-        except TypeError as exc:
-            raise _bad(where, f"缺少设置项（{exc}）", f"missing setting ({exc})") from None
+        return tp(**kwargs)
     if origin is tuple:
         args = typing.get_args(tp)
         if not isinstance(value, list | tuple):

@@ -16,9 +16,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from app.engine.discipline import annul_games
 from app.engine.pairing import NoLegalPairing, pair_round
 from app.engine.pairing.constraints import RoundConstraints
 from app.engine.pairing.history import Entrant, pool_from_history
@@ -197,7 +198,7 @@ class FindingKind(enum.Enum):
     DIFFERENT_COLOURS = "different_colours"
     DIFFERENT_BYE = "different_bye"
     NO_LEGAL_PAIRING = "no_legal_pairing"
-    AVOIDANCE = "avoidance"  # an absolutely avoided pair was made (issue 16)
+    AVOIDANCE = "avoidance"  # an absolutely avoided pair was made (绝对回避)
 
     @property
     def breaks_hard_constraint(self) -> bool:
@@ -225,20 +226,30 @@ def check_event(
     seeds: Sequence[int | None],
     points: Points = _DEFAULT_POINTS,
     constraints_for: Callable[[int], RoundConstraints] | None = None,
+    annulled: Mapping[int, int] | None = None,
 ) -> tuple[Finding, ...]:
     """Re-pair every round from the history before it and report differences and hard-constraint breaks.
 
     The pool of round r is the players who appear in round r (games or bye). ``seeds[r-1]`` is the
     recorded seed of round r (``None``: colours of pairs without history are not compared).
-    ``constraints_for(r)``: the avoidances in force in round r (issue 16), used by the re-pairing; an
-    absolutely avoided pair in the stored round is reported.
+    ``constraints_for(r)``: the avoidances in force in round r (pairing constraints), used by the re-pairing; an
+    absolutely avoided pair in the stored round is reported. ``annulled``: player → the
+    first round paired after he was disqualified with his games annulled (取消成绩，已赛对局作废);
+    from that round on the re-pairing counts his games as forfeits by him, as the pairing did
+    (:attr:`app.engine.event.GroupState.scored_rounds`).
     """
     findings: list[Finding] = []
     team = {e.no: e.team for e in entrants}
     for t, rnd in enumerate(rounds):
         history = rounds[:t]
         present = {x for g in rnd.games for x in (g.red, g.black)} | set(rnd.byes)
-        pool = [p for p in pool_from_history(entrants, history, points) if p.no in present]
+        scored_history: Sequence[RoundRecord] | None = None
+        for no, since in (annulled or {}).items():
+            if since <= rnd.number:
+                scored_history = annul_games(scored_history or history, no)
+        pool = [
+            p for p in pool_from_history(entrants, history, points, None, scored_history) if p.no in present
+        ]
         by_no = {p.no: p for p in pool}
         n = rnd.number
         avoid = rules.team_avoidance is TeamAvoidance.ALL_ROUNDS or (

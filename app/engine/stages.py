@@ -98,6 +98,8 @@ def stage_players(
     stage = stages[index]
     if stage.entrants is Entrants.ALL:
         return frozenset(e.no for e in state.entrants)
+    if stage.entrants is Entrants.REST and stage.count:
+        return frozenset()  # the rest below a place: fixed when the stage begins
     if stage.entrants is Entrants.REST:
         source = source_stage(stages, index)
         pool = stage_players(state, source) if source >= 0 else frozenset(e.no for e in state.entrants)
@@ -233,26 +235,44 @@ def compose_final(
 ) -> list[int]:
     """The group's final order: see the module's docstring. ``rankings`` maps a stage to its own ranking
     of its entrants (best first); ``entrants`` a later stage to its entrants; ``removed`` players
-    (disqualified, 计成绩不计名次) take no place."""
+    (disqualified, 计成绩不计名次) take no place.
+
+    A stage's ranking is walked from the top: where the first player who went on to a later stage
+    stands, that stage's whole final order is placed; a player who went no further keeps his place.
+    So the top 4's knockout takes places 1–4, places 5–16 stay as they were, and the rest who played on
+    follow from 17.
+
+    >>> from app.engine.formats import Entrants, Stage, StageKind
+    >>> stages = (Stage(StageKind.SWISS, rounds=5), Stage(StageKind.KNOCKOUT, entrants=Entrants.TOP, count=2),
+    ...           Stage(StageKind.SWISS, entrants=Entrants.REST, count=4, alongside=True, rounds=2))
+    >>> compose_final(stages, {0: [1, 2, 3, 4, 5, 6], 1: [2, 1], 2: [6, 5]}, {1: {1, 2}, 2: {5, 6}})
+    [2, 1, 3, 4, 6, 5]
+    """
 
     def order_of(index: int) -> list[int]:
         own = list(rankings.get(index, ()))
-        successors = sorted(
-            (
-                j
-                for j in range(len(stages))
-                if j != index and source_stage(stages, j) == index and j in entrants
-            ),
-            key=lambda j: (stages[j].entrants is Entrants.REST, j),
-        )
+        successors = [
+            j for j in range(len(stages)) if j != index and source_stage(stages, j) == index and j in entrants
+        ]
+        went = {no: j for j in successors for no in entrants[j]}
         out: list[int] = []
         placed: set[int] = set()
-        for j in successors:
-            for no in order_of(j):
+        done: set[int] = set()
+        for no in own:
+            j = went.get(no)
+            if j is None:
                 if no not in placed:
                     out.append(no)
                     placed.add(no)
-        out += [no for no in own if no not in placed]
+            elif j not in done:
+                done.add(j)
+                for later in order_of(j):
+                    if later not in placed:
+                        out.append(later)
+                        placed.add(later)
+        for j in successors:  # a later stage's player missing from this ranking: after it
+            if j not in done:
+                out += [no for no in order_of(j) if no not in placed]
         return out
 
     gone = set(removed)

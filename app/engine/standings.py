@@ -1,4 +1,4 @@
-"""Individual ranking of a group (RULES.md §6): 积分, then the tiebreak chain; no two players share a place.
+"""Individual ranking of a group (docs/rules.md §6): 积分, then the tiebreak chain; no two players share a place.
 
 The chain of the regulation (所有名次均不并列): 积分, 对手分, 胜局, 犯规 (fewer first), 后走局数, 后走胜局;
 if still tied, the same chain computed on the results up to the previous round, then the one before, back
@@ -241,7 +241,7 @@ class Crosstable:
     no points. ``violations`` are :class:`Violation` records, or a mapping no → count that counts
     after every round.
 
-    Knockout players (RULES.md §6.2): with ``split_round`` and ``knockout_players``, the score that
+    Knockout players (docs/rules.md §6.2): with ``split_round`` and ``knockout_players``, the score that
     counts in their opponents' 对手分 after a later round is their score after ``split_round``.
     ``knockout_black`` adds knockout games played as Black to 后走局数 / 后走胜局 (the caller passes
     them only when the regulation counts them; games of rounds not recorded are ignored).
@@ -515,12 +515,15 @@ class Standings:
     disqualified: tuple[int, ...]  # sequence numbers, not ranked (取消成绩)
     decided_by_sequence_number: bool  # some adjacent pair was separated only by 序号 (footnote)
     _ranker: _Ranker = field(repr=False, compare=False)
+    _index: dict[int, int] = field(default_factory=dict, repr=False, compare=False)  # 序号 → row, built once
 
     def row(self, no: int) -> Standing:
-        for s in self.rows:
-            if s.no == no:
-                return s
-        raise UserError(f"序号 {no} 不在名次表中", f"player {no} is not in the standings")
+        if not self._index:
+            self._index.update((s.no, k) for k, s in enumerate(self.rows))
+        k = self._index.get(no)
+        if k is None:
+            raise UserError(f"序号 {no} 不在名次表中", f"player {no} is not in the standings")
+        return self.rows[k]
 
     @property
     def order(self) -> tuple[int, ...]:

@@ -1,4 +1,4 @@
-"""Team ranking (团体成绩, RULES.md §9) in an individual event: the sum of the members' final places,
+"""Team ranking (团体成绩, docs/rules.md §9) in an individual event: the sum of the members' final places,
 lower first, or the sum of their points (积分总和), higher first; no ties.
 
 By places (today's default) a team's score is the sum of the final individual places of its

@@ -34,8 +34,11 @@ LEADER_MAX = NAME_MAX
 
 # Unicode categories refused everywhere: controls, format characters (bidi overrides and isolates,
 # zero-width space/joiners, BOM, soft hyphen …), surrogates, line and paragraph separators.
-_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp"})  # Co: private use (no glyph anywhere)
 _WHITESPACE_CONTROLS = frozenset("\n\t\r")  # white space: collapsed in one-line text, kept in notes
+# letters and symbols that print as nothing (Hangul fillers, the braille blank, the combining grapheme
+# joiner, Mongolian vowel separator …): a name of them alone looks empty, inside one they spoof it
+_BLANK_LOOKALIKES = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u180e\u17b4\u17b5")
 
 
 def text_problem(text: str, *, multiline: bool = False) -> str | None:
@@ -43,11 +46,13 @@ def text_problem(text: str, *, multiline: bool = False) -> str | None:
 
     >>> text_problem("王\u200b五"), text_problem("line\\nbreak", multiline=True), text_problem("\\x07")
     ('U+200B', None, 'U+0007')
+    >>> text_problem("\u3164"), text_problem("\ue000"), text_problem("张\u2800三")
+    ('U+3164', 'U+E000', 'U+2800')
     """
     for ch in text:
         if ch in _WHITESPACE_CONTROLS:
             continue
-        if unicodedata.category(ch) in _REFUSED_CATEGORIES:
+        if unicodedata.category(ch) in _REFUSED_CATEGORIES or ch in _BLANK_LOOKALIKES:
             return f"U+{ord(ch):04X}"
     return None
 
@@ -94,6 +99,30 @@ def clean_text(
     return cleaned
 
 
+def public_text(text: str, what_zh: str, what_en: str, max_len: int, *, required: bool = False) -> str:
+    """:func:`clean_text` for a text printed on public lists and pages: a phone or ID number (in any
+    spelling) or a path in it is refused, with the field named (docs/rules.md §11)."""
+    from app.engine.privacy import looks_personal
+
+    cleaned = clean_text(text, what_zh, what_en, max_len, required=required)
+    if cleaned and looks_personal(cleaned):
+        raise UserError(
+            f"{what_zh}“{cleaned}”中像是含有手机号、证件号或文件路径（{what_zh}会印在公开名单上），请去掉",
+            f"{what_en} {cleaned!r} seems to hold a phone or ID number or a path (it is printed publicly); "
+            "take it out",
+        )
+    return cleaned
+
+
+def count_en(n: int, noun: str) -> str:
+    """``1 board``, ``2 boards``: an English count with the noun in the right number.
+
+    >>> count_en(1, "board"), count_en(3, "page"), count_en(0, "player")
+    ('1 board', '3 pages', '0 players')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 #: what makes a spreadsheet read a cell as a formula (or a DDE call): ``= + - @``, tab, carriage
 #: return, and their full-width forms, which some spreadsheet programs accept too
 FORMULA_LEADS = frozenset("=+-@\t\r＝＋－＠")
@@ -122,6 +151,8 @@ __all__ = [
     "TRF_NAME_MAX",
     "UNIT_MAX",
     "clean_text",
+    "count_en",
+    "public_text",
     "spreadsheet_safe",
     "text_problem",
 ]

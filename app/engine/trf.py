@@ -87,6 +87,11 @@ class TrfEvent:
     kind: str = DEFAULT_KIND
     # read back from the file only (the writer computes them): no → (points, rank)
     scores: Mapping[int, tuple[float, int]] = field(default_factory=dict, compare=False)
+    # read back only: whether the file said its scoring (162, XQS or BB* records); without one the
+    # file's points are TRF's standard 1/½/0, and ``points`` is that scoring doubled (2/1/0)
+    scoring_given: bool = field(default=True, compare=False)
+    # read back only: whether the 012 title had a （group） part
+    group_given: bool = field(default=True, compare=False)
 
 
 def _date(d: date | None) -> str:
@@ -121,7 +126,7 @@ def player_points(event: TrfEvent) -> dict[int, float]:
             total[g.black] = total.get(g.black, 0.0) + black
         for no in rnd.byes:
             total[no] = total.get(no, 0.0) + event.points.bye
-        for absence in rnd.absent:  # a late entry's compensation (issue 16); an excused round adds 0
+        for absence in rnd.absent:  # a late entry's compensation (points only); an excused round adds 0
             total[absence.no] = total.get(absence.no, 0.0) + absence.points
     return total
 
@@ -407,81 +412,100 @@ def _number(text: str, line: str) -> int:
     return int(cleaned)
 
 
-def read_trf(text: str) -> TrfEvent:
-    """Read one group from a TRF text (the records described in the module docstring)."""
-    name, group = "", ""
-    info: dict[str, str] = {}
-    players: list[TrfPlayer] = []
-    entries: dict[int, list[_Entry]] = {}
-    scores: dict[int, tuple[float, int]] = {}
-    teams: list[tuple[str, tuple[int, ...]]] = []
-    point_values: dict[str, float] = {}
-    exact: dict[str, float] = {}
-    bb_values: dict[str, float] = {}
-    board_order: dict[int, list[int]] = {}
-    lines = {}
-    for raw in text.splitlines():
-        line = raw.rstrip("\r\n")
+@dataclass(slots=True)
+class _Lines:
+    """What the records of a TRF text say, gathered line by line before the rounds are built."""
+
+    name: str = ""
+    group: str = ""
+    info: dict[str, str] = field(default_factory=dict)
+    players: list[TrfPlayer] = field(default_factory=list)
+    entries: dict[int, list[_Entry]] = field(default_factory=dict)
+    lines: dict[int, str] = field(default_factory=dict)
+    scores: dict[int, tuple[float, int]] = field(default_factory=dict)
+    teams: list[tuple[str, tuple[int, ...]]] = field(default_factory=list)
+    point_values: dict[str, float] = field(default_factory=dict)
+    exact: dict[str, float] = field(default_factory=dict)
+    bb_values: dict[str, float] = field(default_factory=dict)
+    board_order: dict[int, list[int]] = field(default_factory=dict)
+    group_given: bool = False
+
+    def read(self, line: str) -> None:
         code = line[:3]
         if code == "001":
-            player, pts, rank, blocks = _parse_001(line)
-            if player.no in entries:
-                raise TrfError(f"TRF 中起始序号 {player.no} 重复", f"start rank {player.no} appears twice")
-            players.append(player)
-            entries[player.no] = blocks
-            lines[player.no] = line
-            if pts is not None and rank is not None:
-                scores[player.no] = (pts, rank)
+            self.player(line)
         elif code == "012":
-            title = line[4:].strip()
-            if title.endswith("）") and "（" in title:
-                name, _, group = title[:-1].rpartition("（")
-            else:
-                name = group = title
-        elif code in ("022", "032", "042", "052", "122", "092", "142", "XXR"):
-            info[code] = line[4:].strip()
+            self.title(line)
+        elif code in _INFO_CODES:
+            self.info[code] = line[4:].strip()
         elif code == "013":
             members = tuple(_number(x, line) for x in line[36:].split())
-            teams.append((line[4:36].strip(), members))
+            self.teams.append((line[4:36].strip(), members))
         elif code == "162":
-            for column in range(5, len(line), 9):  # codes in columns 6, 15, 24 … (1-based)
-                key, value = line[column : column + 1], line[column + 1 : column + 5]
-                if key in _POINT_CODES and value.strip():
-                    try:
-                        point_values[_POINT_CODES[key]] = float(value)
-                    except ValueError:
-                        raise TrfError(
-                            f"TRF 的 162 行分值“{value}”无效", f"TRF 162: invalid points {value!r}"
-                        ) from None
+            self.scoring(line)
         elif code == "XQS":
             parts = line[4:].split()
             if len(parts) != len(_EXACT_FIELDS) or not all(p.lstrip("-").isdigit() for p in parts):
                 raise TrfError("TRF 的 XQS 行格式不对", "TRF XQS: malformed")
-            exact = {k: float(v) for k, v in zip(_EXACT_FIELDS, parts, strict=True)}
+            self.exact = {k: _points_value(float(v), line) for k, v in zip(_EXACT_FIELDS, parts, strict=True)}
         elif code in _BB_CODES:
             try:
-                bb_values[_BB_CODES[code]] = float(line[4:8])
+                self.bb_values[_BB_CODES[code]] = _points_value(float(line[4:8]), line)
             except ValueError:
                 raise TrfError(
                     f"TRF 的 {code} 行分值无效：{line}", f"TRF {code}: invalid points: {line}"
                 ) from None
         elif code == "XQB":
-            number = _number(line[4:7], line)
-            if number in board_order:
-                raise TrfError(
-                    f"TRF 中第 {number} 轮的 XQB 行重复", f"TRF: the XQB line of round {number} repeats"
-                )
-            board_order[number] = [_number(x, line) for x in line[7:].split()]
-    if not players:
-        raise TrfError("TRF 中没有棋手（001 行）", "the TRF holds no players (001 lines)")
-    points = _points_from(exact or point_values or bb_values)
-    n_rounds = max((len(b) for b in entries.values()), default=0)
-    rounds = []
-    for r in range(n_rounds):
+            self.boards(line)
+
+    def player(self, line: str) -> None:
+        player, pts, rank, blocks = _parse_001(line)
+        if player.no in self.entries:
+            raise TrfError(f"TRF 中起始序号 {player.no} 重复", f"start rank {player.no} appears twice")
+        self.players.append(player)
+        self.entries[player.no] = blocks
+        self.lines[player.no] = line
+        if pts is not None and rank is not None:
+            self.scores[player.no] = (pts, rank)
+
+    def title(self, line: str) -> None:
+        title = line[4:].strip()
+        if title.endswith("）") and "（" in title:
+            self.name, _, self.group = title[:-1].rpartition("（")
+            self.group_given = True
+        else:
+            self.name = self.group = title
+            self.group_given = False
+
+    def scoring(self, line: str) -> None:
+        for column in range(5, len(line), 9):  # codes in columns 6, 15, 24 … (1-based)
+            key, value = line[column : column + 1], line[column + 1 : column + 5]
+            if key in _POINT_CODES and value.strip():
+                try:
+                    self.point_values[_POINT_CODES[key]] = _points_value(float(value), line)
+                except ValueError:
+                    raise TrfError(
+                        f"TRF 的 162 行分值“{value}”无效", f"TRF 162: invalid points {value!r}"
+                    ) from None
+
+    def boards(self, line: str) -> None:
+        number = _number(line[4:7], line)
+        if number in self.board_order:
+            raise TrfError(
+                f"TRF 中第 {number} 轮的 XQB 行重复", f"TRF: the XQB line of round {number} repeats"
+            )
+        self.board_order[number] = [_number(x, line) for x in line[7:].split()]
+
+    def rounds(self) -> list[RoundRecord]:
+        """The rounds from the players' round blocks (every game read from White's side, mirrored)."""
+        n_rounds = max((len(b) for b in self.entries.values()), default=0)
+        return [self.round(r) for r in range(n_rounds)]
+
+    def round(self, r: int) -> RoundRecord:
         games: list[tuple[int, int, GameResult]] = []
         byes: list[int] = []
-        for no in sorted(entries):
-            blocks = entries[no]
+        for no in sorted(self.entries):
+            blocks = self.entries[no]
             if r >= len(blocks):
                 continue
             e = blocks[r]
@@ -491,40 +515,77 @@ def read_trf(text: str) -> TrfEvent:
                 continue
             if e.colour != "w":
                 continue
-            opp = entries.get(e.opponent)
+            opp = self.entries.get(e.opponent)
             other = opp[r] if opp is not None and r < len(opp) else None
             if other is None or other.opponent != no or other.colour != "b":
                 raise TrfError(
                     f"TRF 第 {r + 1} 轮 {no} 号与 {e.opponent} 号的对局不对应",
                     f"round {r + 1}: the game of {no} against {e.opponent} is not mirrored",
                 )
-            games.append((no, e.opponent, _game_result(e, other, lines[no])))
-        order = board_order.get(r + 1)
+            games.append((no, e.opponent, _game_result(e, other, self.lines[no])))
+        order = self.board_order.get(r + 1)
         if order is not None and sorted(order) == sorted(g[0] for g in games):
             games.sort(key=lambda g: order.index(g[0]))
-        rounds.append(
-            RoundRecord(
-                r + 1,
-                tuple(Game(i + 1, red, black, res) for i, (red, black, res) in enumerate(games)),
-                tuple(byes),
-            )
+        return RoundRecord(
+            r + 1,
+            tuple(Game(i + 1, red, black, res) for i, (red, black, res) in enumerate(games)),
+            tuple(byes),
         )
+
+
+_INFO_CODES = frozenset({"022", "032", "042", "052", "122", "092", "142", "XXR"})
+
+
+def read_trf(text: str) -> TrfEvent:
+    """Read one group from a TRF text (the records described in the module docstring)."""
+    read = _Lines()
+    for raw in text.splitlines():
+        read.read(raw.rstrip("\r\n"))
+    if not read.players:
+        raise TrfError("TRF 中没有棋手（001 行）", "the TRF holds no players (001 lines)")
+    points = _points_from(read.exact or read.point_values or read.bb_values)
+    info = read.info
     return TrfEvent(
-        name=name,
-        group=group,
-        players=tuple(sorted(players, key=lambda p: p.no)),
-        rounds=tuple(rounds),
+        name=read.name,
+        group=read.group,
+        players=tuple(sorted(read.players, key=lambda p: p.no)),
+        rounds=tuple(read.rounds()),
         points=points,
-        teams=tuple(teams),
+        teams=tuple(read.teams),
         venue=info.get("022", ""),
         federation=info.get("032", "") or "CHN",
         start_date=_parse_date(info.get("042", ""), "042"),
         end_date=_parse_date(info.get("052", ""), "052"),
         time_control=info.get("122", ""),
         kind=info.get("092", "") or DEFAULT_KIND,
-        planned_rounds=_planned_rounds(info.get("142") or info.get("XXR")),
-        scores=scores,
+        planned_rounds=_planned(info),
+        scores=read.scores,
+        scoring_given=bool(read.exact or read.point_values or read.bb_values),
+        group_given=read.group_given,
     )
+
+
+#: the most points a TRF result may be worth here (the regulation's own limit is checked on import)
+TRF_MAX_POINTS = 99.9
+#: the most rounds an event may plan (a Swiss event of 5,000 players needs 13)
+TRF_MAX_ROUNDS = 99
+
+
+def _points_value(value: float, line: str) -> float:
+    """A scoring record's points: not negative, not absurd, a whole or half number."""
+    if not 0 <= value <= TRF_MAX_POINTS or value * 2 != int(value * 2):
+        raise TrfError(
+            f"TRF 分值 {value:g} 无效（应为 0–{TRF_MAX_POINTS:g} 的整数或半分）：{line}",
+            f"TRF points {value:g} are invalid (0-{TRF_MAX_POINTS:g}, whole or half): {line}",
+        )
+    return value
+
+
+def _planned(info: Mapping[str, str]) -> int | None:
+    """The planned rounds of ``142`` (TRF-2026) or ``XXR`` (TRF16); each one given must be valid."""
+    planned = _planned_rounds(info.get("142"))
+    extension = _planned_rounds(info.get("XXR"))
+    return planned if planned is not None else extension
 
 
 def _planned_rounds(text: str | None) -> int | None:
@@ -536,6 +597,9 @@ def _planned_rounds(text: str | None) -> int | None:
         raise TrfError(
             f"TRF 的轮数（142）“{text}”无效", f"TRF 142: invalid number of rounds {text!r}"
         ) from None
-    if value < 1:
-        raise TrfError(f"TRF 的轮数（142）“{text}”无效", f"TRF 142: invalid number of rounds {text!r}")
+    if not 1 <= value <= TRF_MAX_ROUNDS:
+        raise TrfError(
+            f"TRF 的轮数（142/XXR）“{text}”无效：应在 1–{TRF_MAX_ROUNDS} 之间",
+            f"TRF 142/XXR: invalid number of rounds {text!r} (1-{TRF_MAX_ROUNDS})",
+        )
     return value

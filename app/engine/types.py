@@ -1,7 +1,7 @@
 """Small typed values shared by every rule module.
 
 Everything here is immutable and free of I/O. The names follow the arbiter's language
-(see RULES.md): a *group* (组别) is paired and ranked on its own, a player carries a
+(see docs/rules.md): a *group* (组别) is paired and ranked on its own, a player carries a
 *sequence number* (序号, ``no``), a *game* is played on a *board* (台次) in a *round* (轮).
 
 >>> GameResult.from_code("1-0")
@@ -174,7 +174,7 @@ class Game:
 
 
 class AbsenceKind(enum.Enum):
-    """Why a player has no game in a round although they are in the event (RULES.md §2, README)."""
+    """Why a player has no game in a round although they are in the event (docs/rules.md §2, README)."""
 
     EXCUSED = "excused"  # 请假: excused by the arbiter for this round; 0 points, no forfeit
     LATE_ENTRY = "late_entry"  # 后报名: the round was paired before the player entered
@@ -210,8 +210,20 @@ class RoundRecord:
     absent: tuple[Absence, ...] = ()
 
 
+def mask_phone(phone: str) -> str:
+    """Mask a phone number as public documents show one: the first three and the last four digits.
+
+    >>> mask_phone("13900000526"), mask_phone("")
+    ('139****0526', '')
+    """
+    text = phone.strip()
+    if len(text) > 7:
+        return text[:3] + "*" * (len(text) - 7) + text[-4:]
+    return "*" * len(text)
+
+
 def mask_id_number(id_number: str) -> str:
-    """Mask an ID number for public documents (RULES.md §11).
+    """Mask an ID number for public documents (docs/rules.md §11).
 
     >>> mask_id_number("620502199001011234")
     '620502********1234'
@@ -225,7 +237,7 @@ def mask_id_number(id_number: str) -> str:
 
 
 class ViolationKind(enum.Enum):
-    """The kinds of violation (犯规) and discipline action an arbiter records (RULES.md §8).
+    """The kinds of violation (犯规) and discipline action an arbiter records (docs/rules.md §8).
 
     Shared by the record-duty checks (:mod:`app.engine.record_duty`) and the discipline code.
 
@@ -248,7 +260,7 @@ class ViolationKind(enum.Enum):
 
     @property
     def counts_in_tiebreak(self) -> bool:
-        """Whether it is a 犯规 counted in the ranking chain (RULES.md §6.4, §8).
+        """Whether it is a 犯规 counted in the ranking chain (docs/rules.md §6.4, §8).
 
         Phone, lateness, leaving the table and agreed results are punished through the game's result
         (判负 / 弃权), and cheating through disqualification; they are recorded, but not counted again.

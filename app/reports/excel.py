@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.worksheet import Worksheet
 
 from app.engine.text import FORMULA_LEADS
@@ -39,41 +41,59 @@ def text_width(value: Cell) -> float:
 
 def _sheet(
     wb: Workbook, title: str, header: Sequence[str], rows: Sequence[Sequence[Cell]], caption: str
-) -> Worksheet:
+) -> WriteOnlyWorksheet:
+    """One sheet, streamed (openpyxl's write-only mode): its layout first, then the header and the rows."""
     name = _BAD_SHEET_CHARS.sub("", title)[:31]
     ws = wb.create_sheet(name)
-    ws.append(list(header))
-    for row in rows:
-        ws.append(list(row))
-        for col, value in enumerate(row, start=1):
-            if isinstance(value, str) and value[:1] in FORMULA_LEADS:
-                ws.cell(ws.max_row, col).data_type = "s"  # stored as text: shown as typed, never run
-    bold = Font(bold=True)
-    for cell in ws[1]:
-        cell.font = bold
-        cell.fill = HEADER_FILL
-        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
     ws.freeze_panes = "A2"
+    widths: dict[Cell, float] = {}  # the same text recurs (units, results): measured once
+
+    def width(value: Cell) -> float:
+        w = widths.get(value)
+        if w is None:
+            w = widths[value] = text_width(value)
+        return w
+
     for i, label in enumerate(header, start=1):
-        widest = max([text_width(label), *(text_width(r[i - 1]) for r in rows if i - 1 < len(r))])
+        widest = max([text_width(label), *(width(r[i - 1]) for r in rows if i - 1 < len(r))])
         ws.column_dimensions[get_column_letter(i)].width = min(max(widest + 2, 5), 48)
     ws.print_title_rows = "1:1"
-    ws.page_setup.paperSize = ws.PAPERSIZE_A4
-    ws.page_setup.orientation = ws.ORIENTATION_LANDSCAPE
+    ws.page_setup.paperSize = Worksheet.PAPERSIZE_A4
+    ws.page_setup.orientation = Worksheet.ORIENTATION_LANDSCAPE
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.oddHeader.center.text = caption
     ws.oddFooter.right.text = "第 &P 页 / 共 &N 页"
+    bold = Font(bold=True)
+    centred = Alignment(horizontal="center", vertical="center", wrap_text=True)
+    heading = []
+    for label in header:
+        cell = WriteOnlyCell(ws, value=label)
+        cell.font, cell.fill, cell.alignment = bold, HEADER_FILL, centred
+        heading.append(cell)
+    ws.append(heading)
+    for row in rows:
+        if any(isinstance(v, str) and v[:1] in FORMULA_LEADS for v in row):
+            ws.append([_as_text(ws, v) for v in row])
+        else:
+            ws.append(list(row))
     return ws
 
 
+def _as_text(ws: WriteOnlyWorksheet, value: Cell) -> Cell | WriteOnlyCell:
+    """A text that looks like a formula, stored as text: shown as typed, never run."""
+    if not (isinstance(value, str) and value[:1] in FORMULA_LEADS):
+        return value
+    cell = WriteOnlyCell(ws, value=value)
+    cell.data_type = "s"
+    return cell
+
+
 def build_workbook(data: ResultWorkbook) -> Workbook:
-    """Build the workbook in memory (see :func:`write_workbook`)."""
-    wb = Workbook()
-    default = wb.active
-    if default is not None:
-        wb.remove(default)
+    """The workbook, in openpyxl's write-only mode: each sheet's rows are written out as they are
+    added, so a 5,000-player event is not held as millions of cell objects (save it once)."""
+    wb = Workbook(write_only=True)
     several = len({e.header.group for e in data.entries}) > 1 or len(data.standings) > 1
 
     def title(base: str, group: str) -> str:
@@ -218,7 +238,7 @@ def build_workbook(data: ResultWorkbook) -> Workbook:
     for book in data.team_events:
         _team_event_sheets(wb, data.event_name, book, title)
     if data.prizes is not None:
-        items = any(p.item for p in data.prizes.lines)  # non-cash prizes (issue 16): a column only if any
+        items = any(p.item for p in data.prizes.lines)  # non-cash prizes (奖品): a column only if any
         _sheet(
             wb,
             "奖励名单",

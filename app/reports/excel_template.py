@@ -85,7 +85,14 @@ FORM_COLUMNS: tuple[FormColumn, ...] = (
     FormColumn("notes", "备注", ("说明",), 20, ""),
 )
 
-TITLE = "2024“魅力天水 · 棋开得胜”互助保障杯职工象棋公开赛报名表"
+TITLE = "象棋比赛报名表"  # without an event or a regulation file to name it
+
+
+def template_title(event_name: str) -> str:
+    """The form's title for an event: its name and 报名表."""
+    return f"{event_name}报名表" if event_name else TITLE
+
+
 INSTRUCTIONS = (
     "填表说明：每行一名选手；姓名、身份证号（或其他证件号码）、手机号、组别必填；"
     "身份证号列已设为文本格式，请直接输入 18 位号码；保险、承诺书、缴费、报到填“是”或留空。"

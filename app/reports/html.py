@@ -1,205 +1,910 @@
-"""Static HTML export of the public pages into one folder: index.html plus one page per document.
+"""The public pages' HTML: one renderer for the hall network (``app.web``, served to phones) and for the
+static folder (``xqarbiter html``, for a projector or a website).
 
-No external assets (CSS inline), readable on a phone (tables scroll sideways inside their box, sticky
-header row). Only public read models are accepted, so no ID or phone number can reach a web page.
+Pages are Jinja2 templates (``templates/``) with autoescape on: every value from a read model is
+escaped unless a template marks it otherwise, and none does. The templates take only the public read
+models of :mod:`app.reports.model` (which have no field for an ID or a phone number) and a
+:class:`Links` that says where each page lives — the hall's paths (:data:`HALL`) or the static
+folder's file names (:class:`StaticLinks`). A page is a ``<main>`` part inside a frame: the hall sends
+the part alone when a page refreshes itself; its stylesheet and script are files it serves
+(``templates/static``: the hall's Content-Security-Policy forbids inline ones), while a static page
+carries the same stylesheet inline and no script.
 """
 
 from __future__ import annotations
 
-import html
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from app.engine.types import GameResult
+from app.reports.links import HALL as HALL
+from app.reports.links import Links as Links
+from app.reports.links import StaticLinks as StaticLinks
 from app.reports.model import (
     Bracket,
     Crosstable,
     EntryList,
+    GameView,
     PairingList,
+    PairingRow,
+    PlayerBook,
+    PlayerCard,
+    PlayerLine,
+    PrizeLine,
     PrizeList,
+    RoundRobinSchedule,
+    RoundRobinTable,
+    Schedule,
     Standings,
+    TeamRow,
     TeamStandings,
     fmt_num,
 )
+from app.reports.names import initial, pinyin_key
+from app.reports.team_model import TeamCrosstable, TeamEventStandings, TeamRoundDoc
 
-CSS = """
-*{box-sizing:border-box}
-body{font-family:"Microsoft YaHei","PingFang SC","Noto Sans CJK SC","WenQuanYi Micro Hei",sans-serif;
-margin:0;padding:12px;color:#222;background:#fafafa;line-height:1.5}
-h1{font-size:1.25rem;margin:.2em 0}h2{font-size:1.05rem;margin:.2em 0 .6em;color:#555}
-nav a{margin-right:1em}
-.wrap{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%;border:1px solid #ccc;background:#fff}
-table{border-collapse:collapse;width:100%;font-size:.9rem}
-th,td{border:1px solid #ddd;padding:4px 6px;text-align:center;white-space:nowrap}
-td.t{text-align:left;white-space:normal;min-width:6em}
-th{background:#eee;position:sticky;top:0}
-tr:nth-child(even) td{background:#f7f7f7}
-.red{color:#c00}.note{font-size:.85rem;color:#555}
-ul.links li{margin:.4em 0}
-footer{margin-top:1em;font-size:.8rem;color:#777}
-@media (max-width:600px){body{padding:6px}table{font-size:.8rem}th,td{padding:3px 4px}}
-"""
+TEMPLATES = Path(__file__).with_name("templates")
+STATIC = TEMPLATES / "static"
 
 
-def _e(value: object) -> str:
-    return html.escape(fmt_num(value) if isinstance(value, int | float) or value is None else str(value))
+def _shown(value: object) -> object:
+    """What ``{{ value }}`` prints: nothing for ``None``, numbers as printed (6, 7.5)."""
+    if value is None:
+        return ""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return fmt_num(value)
+    return value
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[object]], text_cols: Sequence[int] = ()) -> str:
-    head = "".join(f"<th>{_e(h)}</th>" for h in header)
-    body = []
-    for row in rows:
-        cells = "".join(
-            f'<td class="t">{_e(v)}</td>' if i in text_cols else f"<td>{_e(v)}</td>"
-            for i, v in enumerate(row)
-        )
-        body.append(f"<tr>{cells}</tr>")
-    return (
-        f'<div class="wrap"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
+_env = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=True,
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    finalize=_shown,
+    auto_reload=False,
+)
+_env.filters["num"] = lambda v: fmt_num(v) if v is not None else ""
+
+
+def render(template: str, **context: object) -> str:
+    """One template rendered with ``context`` (escaped)."""
+    return _env.get_template(template).render(**context)
+
+
+def asset(name: str) -> str:
+    """The text of a file of ``templates/static`` (the stylesheet, the hall's script)."""
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
+#: The results a deputy can send, in the order of the buttons.
+DEPUTY_RESULTS = (
+    (GameResult.RED_WIN, "红胜"),
+    (GameResult.DRAW, "和"),
+    (GameResult.BLACK_WIN, "黑胜"),
+    (GameResult.BLACK_FORFEIT, "黑弃权"),
+    (GameResult.RED_FORFEIT, "红弃权"),
+    (GameResult.DOUBLE_FORFEIT, "双弃权"),
+)
+
+
+# --------------------------------------------------------------------------- where pages live
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A table cell that opens a page (a name, an opponent, a board)."""
+
+    text: object
+    href: str
+
+    def __str__(self) -> str:
+        return _shown(self.text).__str__()
+
+
+_env.tests["link"] = lambda v: isinstance(v, Link)
+_env.tests["list_of_values"] = lambda v: isinstance(v, list)
+
+
+def seats(p: PairingList) -> dict[str, list[object]]:
+    """Where each player of a round sits (for the index's "这是我" line): the latest game of a board."""
+    out: dict[str, list[object]] = {}
+    for r in p.rows:
+        out[str(r.red.no)] = [r.board, "红", r.black.no, r.black.name, r.result_zh]
+        out[str(r.black.no)] = [r.board, "黑", r.red.no, r.red.name, r.result_zh]
+    for b in p.byes:
+        out[str(b.no)] = [p.bye_label]
+    for b in p.excused:
+        out[str(b.no)] = [p.excused_label]
+    return out
+
+
+# --------------------------------------------------------------------------- the frame
+
+
+@dataclass(frozen=True, slots=True)
+class NavLink:
+    href: str
+    label: str
+    current: bool = False
+
+
+def group_nav(
+    links: Links, gi: int, name: str, pages: Iterable[str], here: str, *, has_round: bool = True
+) -> list[NavLink]:
+    """A group's tabs: its current round, then whichever of its other pages exist (``pages``)."""
+    labels = {
+        "standings": "名次",
+        "crosstable": "总表",
+        "order": "秩序表",
+        "teams": "团体",
+        "bracket": "淘汰赛",
+        "entries": "名单",
+    }
+    out = [NavLink(links.group(gi), f"{name} 对阵", here == "round")] if has_round else []
+    present = set(pages)
+    out += [
+        NavLink(links.page(gi, kind), label, kind == here)
+        for kind, label in labels.items()
+        if kind in present
+    ]
+    return out
+
+
+def frame(
+    links: Links,
+    event: str,
+    title: str,
+    main: str,
+    version: int = 0,
+    nav: Sequence[NavLink] = (),
+    *,
+    refresh: bool = True,
+    at: datetime | None = None,
+    css: Markup | None = None,
+) -> str:
+    """A whole page: the event's name, the navigation, the ``<main>`` part, the footer (``css``: the
+    stylesheet a static page carries inline, read once by the caller)."""
+    return render(
+        "frame.html",
+        links=links,
+        event=event,
+        title=title,
+        main=Markup(main),
+        version=version,
+        nav=nav,
+        script=refresh and links.live,
+        css=Markup(asset("hall.css")) if not links.live else "",
+        at=at,
     )
 
 
-def _page(event: str, title: str, body: str, printed_at: datetime) -> str:
-    return (
-        '<!DOCTYPE html>\n<html lang="zh-CN"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{_e(title)} - {_e(event)}</title><style>{CSS}</style></head><body>"
-        f'<nav><a href="index.html">返回目录</a></nav><h1>{_e(event)}</h1><h2>{_e(title)}</h2>{body}'
-        f"<footer>更新时间：{printed_at:%Y-%m-%d %H:%M}</footer></body></html>\n"
+def message_main(title: str, text: str, back: Sequence[NavLink] = ()) -> str:
+    return render("message.html", title=title, text=text, back=back)
+
+
+def message_page(links: Links, event: str, title: str, text: str, version: int = 0) -> str:
+    return frame(links, event, title, message_main(title, text), version, refresh=False)
+
+
+# --------------------------------------------------------------------------- index and search
+
+
+@dataclass(frozen=True, slots=True)
+class GroupLinks:
+    """What the index says of a group: its pages that exist now."""
+
+    index: int
+    name: str
+    current_round: int | None
+    pending: int
+    boards: int
+    complete_round: int | None
+    teams: bool
+    bracket: bool
+    entries: bool
+    rounds: tuple[int, ...] = ()
+    standings: str = ""  # what the standings are after: "第 3 轮后", "最终名次"
+    #: where each player of the current round sits, for "这是我" (read by the page's script, nothing sent):
+    #: 序号 → [board, colour, opponent 序号, opponent's name, result] or [label] (轮空 / 请假)
+    seats: dict[str, list[object]] = field(default_factory=dict)
+    order: bool = False  # a round robin is drawn: its 对局秩序表
+    team_event: bool = False  # a team competition: matches of teams, 团体名次 and 团体成绩总表
+
+
+def index_main(
+    links: Links, event: str, groups: Sequence[GroupLinks], prizes_final: bool, at: datetime
+) -> str:
+    del event  # the page header names the event already
+    return render("index.html", links=links, groups=groups, prizes_final=prizes_final, at=at)
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    group: str
+    group_index: int
+    round: int
+    row: PairingRow | None
+    bye: PlayerLine | None = None  # a player not paired this round: a bye, or excused (请假)
+    label: str = "轮空"  # 轮空 / 请假
+
+
+def matches(row: PairingRow, query: str) -> bool:
+    """Board search: a number is a board or a 序号; text is part of a name or a unit.
+
+    >>> r = PairingRow(12, PlayerLine(3, "王天一", "杭州"), PlayerLine(40, "李四", "上海"))
+    >>> [matches(r, q) for q in ("12", "3", "40", "5", "王", "上海", "赵")]
+    [True, True, True, False, True, True, False]
+    """
+    q = query.strip()
+    if not q:
+        return True
+    if q.isdigit():
+        n = int(q)
+        return n in (row.board, row.red.no, row.black.no)
+    return any(q in text for text in (row.red.name, row.black.name, row.red.unit, row.black.unit))
+
+
+def bye_matches(p: PlayerLine, query: str) -> bool:
+    q = query.strip()
+    if q.isdigit():
+        return int(q) == p.no
+    return bool(q) and (q in p.name or q in p.unit)
+
+
+def find_main(links: Links, query: str, found: Sequence[Found], at: datetime) -> str:
+    return render("find.html", links=links, query=query, found=found, at=at)
+
+
+# --------------------------------------------------------------------------- rounds and boards
+
+
+def search_text(row: PairingRow) -> str:
+    return " ".join((row.red.name, row.black.name, row.red.unit, row.black.unit))
+
+
+def number_hit(row: PairingRow, query: str) -> str:
+    """What a number search matched on a board: ``台次 9``, ``红方序号 9``, ``黑方序号 9`` (or "")."""
+    q = query.strip()
+    if not q.isdigit():
+        return ""
+    n = int(q)
+    hits = [f"台次 {n}"] if row.board == n else []
+    hits += [f"{side}序号 {n}" for side, p in (("红方", row.red), ("黑方", row.black)) if p.no == n]
+    return "，".join(hits)
+
+
+def _board_ids(rows: Sequence[PairingRow]) -> list[str]:
+    """Each line's element id: ``b7`` for a board's latest game (where its page's link lands), ``b7-1``
+    … for the earlier games of a knockout board — never the same id twice on a page."""
+    last = {r.board: i for i, r in enumerate(rows)}
+    count: dict[int, int] = {}
+    out = []
+    for i, r in enumerate(rows):
+        count[r.board] = count.get(r.board, 0) + 1
+        out.append(f"b{r.board}" if last[r.board] == i else f"b{r.board}-{count[r.board]}")
+    return out
+
+
+_env.globals.update(search_text=search_text, number_hit=number_hit, board_ids=_board_ids)
+
+
+def round_main(
+    links: Links,
+    p: PairingList,
+    group_index: int,
+    number: int,
+    rounds: Sequence[int],
+    query: str,
+    at: datetime,
+    starts: str = "",
+) -> str:
+    """A round's boards (search narrows them on the server; the page's script narrows them as one types)."""
+    entered = sum(1 for r in p.rows if r.result_zh)
+    q = query.strip()
+    rows = [r for r in p.rows if matches(r, query)]
+    byes = [b for b in p.byes if not q or bye_matches(b, query)]
+    excused = [b for b in p.excused if not q or bye_matches(b, query)]
+    count = ""
+    if q:
+        count = f"找到 {len(rows) + len(byes) + len(excused)} 项"
+        if q.isdigit():
+            boards = sum(1 for r in rows if r.board == int(q))
+            players = sum(1 for r in rows for x in (r.red, r.black) if x.no == int(q))
+            players += sum(1 for b in (*byes, *excused) if b.no == int(q))
+            count += f"：台次 {q} 有 {boards} 台，序号 {q} 有 {players} 人"
+    return render(
+        "round.html",
+        links=links,
+        p=p,
+        gi=group_index,
+        number=number,
+        rounds=rounds,
+        query=query,
+        at=at,
+        entered=entered,
+        title="成绩公告" if entered == len(p.rows) and p.rows else "对阵与成绩",
+        rows=rows,
+        ids=_board_ids(rows),
+        byes=byes,
+        excused=excused,
+        count=count,
+        starts=starts,
+        time_control=p.header.time_control,
+    )
+
+
+def board_main(
+    links: Links,
+    p: PairingList,
+    row: PairingRow,
+    group_index: int,
+    number: int,
+    at: datetime,
+    records: Sequence[int] = (),
+) -> str:
+    """One board: its players and result; a knockout board lists every game, with its record if stored."""
+    games = [r for r in p.rows if r.board == row.board]
+    return render(
+        "board.html",
+        links=links,
+        p=p,
+        row=row,
+        games=games if len(games) > 1 else [],
+        gi=group_index,
+        number=number,
+        at=at,
+        records=records,
     )
 
 
 @dataclass(frozen=True, slots=True)
-class PublicSite:
-    """The public pages to publish; every field optional."""
+class NameLine:
+    """A line of a list in 拼音 order: the player, where they sit, and the letter they are listed under."""
 
-    event_name: str
-    entries: tuple[EntryList, ...] = ()
-    rounds: tuple[PairingList, ...] = ()
-    standings: tuple[Standings, ...] = ()
-    crosstables: tuple[Crosstable, ...] = ()
-    teams: tuple[TeamStandings, ...] = ()
-    prizes: PrizeList | None = None
-    brackets: tuple[Bracket, ...] = ()
+    letter: str
+    player: PlayerLine
+    board: int | None = None
+    colour: str = ""
+    opponent: PlayerLine | None = None
+    result: str = ""
+    label: str = ""  # 轮空 / 请假
 
 
-def _pairing_page(p: PairingList) -> str:
-    rows: list[list[object]] = [
-        [
-            r.board,
-            r.red.no,
-            r.red.name,
-            r.red.unit,
-            r.red.score,
-            r.result_zh or "—",
-            r.black.score,
-            r.black.no,
-            r.black.name,
-            r.black.unit,
-            "，".join(r.marks),
-        ]
-        for r in p.rows
-    ]
-    rows += [["", b.no, b.name, b.unit, b.score, p.bye_label, "", "", "", "", ""] for b in p.byes]
-    rows += [["", b.no, b.name, b.unit, b.score, p.excused_label, "", "", "", "", ""] for b in p.excused]
-    return _table(
-        ["台次", "序号", "红方", "单位", "积分", "结果", "积分", "序号", "黑方", "单位", "备注"],
-        rows,
-        (2, 3, 8, 9),
+def names_main(
+    links: Links, p: PairingList, gi: int, number: int, rounds: Sequence[int], at: datetime
+) -> str:
+    """A round's players by name (拼音), each with board, colour and opponent: the notice board's list."""
+    lines = [NameLine("", r.red, r.board, "红", r.black, r.result_zh) for r in p.rows]
+    lines += [NameLine("", r.black, r.board, "黑", r.red, r.result_zh) for r in p.rows]
+    lines += [NameLine("", b, label=p.bye_label) for b in p.byes]
+    lines += [NameLine("", b, label=p.excused_label) for b in p.excused]
+    seen: dict[int, NameLine] = {}
+    for line in lines:  # a knockout board lists each game: the latest one says where a player sits
+        seen[line.player.no] = line
+    ordered = sorted(seen.values(), key=lambda x: (pinyin_key(x.player.name), x.player.no))
+    ordered = [replace(x, letter=initial(x.player.name)) for x in ordered]
+    return render(
+        "names.html",
+        links=links,
+        p=p,
+        gi=gi,
+        number=number,
+        rounds=rounds,
+        lines=ordered,
+        letters=sorted({x.letter for x in ordered}),
+        at=at,
     )
 
 
-def _standings_page(s: Standings) -> str:
+# --------------------------------------------------------------------------- tables
+
+
+def _name(links: Links, gi: int, no: int | None, text: str) -> object:
+    href = links.player(gi, no) if no else ""
+    return Link(text, href) if href else text
+
+
+def standings_main(links: Links, s: Standings, gi: int, at: datetime) -> str:
     rows = [
-        [r.rank, r.no, r.name, r.unit, r.score, *(dict(r.tiebreaks).get(c) for c in s.chain), r.separated_by]
+        [
+            r.rank,
+            _name(links, gi, r.no, r.name + (f"（{r.note}）" if r.note else "")),
+            r.no,
+            r.unit,
+            r.score,
+            *(dict(r.tiebreaks).get(c, "") for c in s.chain),
+            r.separated_by,
+        ]
         for r in s.rows
     ]
+    header = ["名次", "姓名", "序号", "单位", "积分", *s.chain, "区分依据"]
     chain = " → ".join(("积分", *s.chain, "序号"))
-    note = f'<p class="note">名次区分顺序：{_e(chain)}。'
-    if s.sequence_ties:
-        note += "按序号决定的名次：" + _e("；".join(f"{a}号先于{b}号" for a, b in s.sequence_ties)) + "。"
-    note += "</p>"
-    return _table(["名次", "序号", "姓名", "单位", "积分", *s.chain, "区分依据"], rows, (2, 3)) + note
+    return render(
+        "standings.html",
+        links=links,
+        s=s,
+        gi=gi,
+        at=at,
+        header=header,
+        rows=rows,
+        chain=chain,
+        basis=basis(s),
+    )
 
 
-def _crosstable_page(c: Crosstable) -> str:
+def basis(s: Standings) -> str:
+    """What a standing is after, as a page heading says it: ``第 3 轮后``, ``最终名次``, or a provisional
+    round with the boards still open (``第 4 轮后（暂列：本轮尚有2台未录入）``)."""
+    label, number = s.header.round_label, s.header.round
+    if number is None:
+        return label
+    short = f"第{number}轮后"
+    return f"第 {number} 轮后" + (label[len(short) :] if label.startswith(short) else "")
+
+
+def crosstable_main(links: Links, c: Crosstable | RoundRobinTable, gi: int, at: datetime) -> str:
+    """个人成绩总表: one line per player, a column per round; a round robin's is the square table."""
+    if isinstance(c, RoundRobinTable):
+        after = f"第 {c.header.round} 轮后" if c.header.round else c.header.round_label
+        return render("roundrobin.html", links=links, t=c, gi=gi, at=at, basis=after)
     rows = [
         [
             r.no,
-            r.name,
+            _name(links, gi, r.no, r.name),
             r.unit,
-            *r.round_texts(c.rounds),
+            *(
+                Link(cell.text, links.player(gi, cell.opponent)) if cell.opponent else cell.text
+                for cell in r.per_round
+            ),
+            *([""] * (c.rounds - len(r.per_round))),
             r.score,
             r.place,
         ]
         for r in c.rows
     ]
-    return _table(
-        ["序号", "姓名", "单位", *(f"第{n}轮" for n in range(1, c.rounds + 1)), "积分", "名次"], rows, (1, 2)
-    )
+    header = ["序号", "姓名", "单位", *(f"第{n}轮" for n in range(1, c.rounds + 1)), "积分", "名次"]
+    return render("crosstable.html", links=links, c=c, gi=gi, at=at, header=header, rows=rows)
 
 
-def _teams_page(t: TeamStandings) -> str:
-    rows = [[r.rank, r.team, t.members_text(r), r.total, r.best, r.note] for r in t.rows]
-    return _table(["名次", "团体", "队员（名次）", t.total_label, "最好名次", "备注"], rows, (1, 2))
+def order_main(links: Links, o: RoundRobinSchedule, gi: int, at: datetime, paired: Sequence[int] = ()) -> str:
+    """对局秩序表 of a round robin: the draw, then every round's pairs fixed before the first one."""
+    return render("order.html", links=links, o=o, gi=gi, at=at, paired=set(paired))
 
 
-def _prizes_page(p: PrizeList) -> str:
-    items = any(x.item for x in p.lines)  # non-cash prizes (issue 16): a column only if any
-    rows: list[list[object]] = [
-        [x.table, x.place, x.name, x.unit, f"{x.amount:,}", *([x.item] if items else [])] for x in p.lines
+def teams_main(links: Links, t: TeamStandings, gi: int, at: datetime) -> str:
+    def members(r: TeamRow) -> list[object]:
+        nos = r.member_nos or (None,) * len(r.members)
+        points: tuple[int | None, ...] = r.points if t.by_points and r.points else (None,) * len(r.members)
+        return [
+            _name(links, gi, no, f"{n}（{p}）" if pts is None else f"{n}（{p}名，{pts}分）")
+            for (n, p), no, pts in zip(r.members, nos, points, strict=False)
+        ]
+
+    rows = [[r.rank, r.team, r.total, r.best, members(r), r.note] for r in t.rows]
+    header = ["名次", "团体", t.total_label, "最好名次", "队员（名次）", "备注"]
+    return render("teams.html", links=links, t=t, gi=gi, at=at, header=header, rows=rows)
+
+
+def entries_main(
+    links: Links, x: EntryList, gi: int, at: datetime, by_name: bool = False, player_pages: bool = True
+) -> str:
+    """参赛名单 by 序号, or by name (拼音, with the letters to jump to); ``player_pages``: each name opens
+    the player's page (not in a team competition, whose players have none)."""
+    lines = sorted(x.lines, key=lambda e: (e.no or 10**9, e.name))
+    if by_name:
+        lines = sorted(x.lines, key=lambda e: (pinyin_key(e.name), e.no))
+    rows = [
+        (
+            initial(e.name) if by_name else "",
+            [e.no or "", _name(links, gi, e.no if player_pages else None, e.name), e.unit, e.gender, e.team],
+        )
+        for e in lines
     ]
-    rows.append(["合计", "", "", "", f"{sum(x.amount for x in p.lines):,}", *([""] if items else [])])
-    notes = "".join(f"<p>{html.escape(note)}</p>" for note in p.notes)
-    return notes + _table(
-        ["类别", "名次", "姓名", "单位", "奖金（元，税前）", *(["奖品"] if items else [])], rows, (2, 3)
+    header = ["序号", "姓名", "单位", "性别", "团体"]
+    return render(
+        "entries.html",
+        links=links,
+        x=x,
+        gi=gi,
+        at=at,
+        header=header,
+        rows=rows,
+        by_name=by_name,
+        letters=sorted({letter for letter, _ in rows}) if by_name else [],
     )
 
 
-def _bracket_page(b: Bracket) -> str:
-    rows = []
-    for m in (*(m for col in b.columns for m in col), *b.extra):
-        games = "；".join(f"{g.kind}：红 {g.red} — 黑 {g.black} {g.result_zh or '待赛'}" for g in m.games)
-        rows.append([m.title or m.round_name, m.high, m.low, games or "待赛", m.winner])
-    return _table(["比赛", "上签", "下签", "各局", "胜者"], rows, (1, 2, 3, 4))
+def prizes_main(links: Links, p: PrizeList, at: datetime, groups: Sequence[str] = ()) -> str:
+    """奖励名单, one table per prize table: place, name, amount — the amount never off a phone's screen."""
+    items = any(x.item for x in p.lines)  # non-cash prizes: a column only if any
+    tables: dict[str, list[PrizeLine]] = {}
+    for x in p.lines:
+        tables.setdefault(x.table, []).append(x)
+
+    def who(x: PrizeLine) -> object:
+        gi = groups.index(x.group) + 1 if x.group in groups else 0
+        return _name(links, gi, x.no, x.name) if gi else x.name
+
+    parts = [
+        (
+            name,
+            [
+                [f"第{x.place}名", who(x), f"{x.amount:,}", x.unit, *([x.item] if items else [])]
+                for x in lines
+            ],
+            f"{sum(x.amount for x in lines):,}",
+        )
+        for name, lines in tables.items()
+    ]
+    header = ["名次", "姓名", "奖金（元，税前）", "单位", *(["奖品"] if items else [])]
+    total = f"{sum(x.amount for x in p.lines):,}"
+    return render("prizes.html", links=links, p=p, at=at, header=header, parts=parts, total=total)
+
+
+def bracket_main(links: Links, b: Bracket, gi: int, at: datetime) -> str:
+    return render("bracket.html", links=links, b=b, gi=gi, at=at)
+
+
+# --------------------------------------------------------------------------- a player's own page
+
+
+def player_main(links: Links, book: PlayerBook, card: PlayerCard, gi: int, at: datetime) -> str:
+    return render("player.html", links=links, book=book, c=card, gi=gi, at=at)
+
+
+def schedule_main(links: Links, s: Schedule, at: datetime) -> str:
+    return render("schedule.html", links=links, s=s, at=at)
+
+
+# --------------------------------------------------------------------------- a game record on a board
+
+_GLYPHS = {
+    "K": "帥", "A": "仕", "B": "相", "N": "傌", "R": "俥", "C": "炮", "P": "兵",
+    "k": "將", "a": "士", "b": "象", "n": "馬", "r": "車", "c": "砲", "p": "卒",
+}  # fmt: skip
+
+
+def pieces(fen: str) -> list[tuple[int, int, str, bool]]:
+    """(file 0–8 from Red's left, rank 0–9 from Red's side, glyph, red) of every piece of a FEN.
+
+    >>> pieces("4k4/9/9/9/9/9/9/9/9/4K4 w")
+    [(4, 9, '將', False), (4, 0, '帥', True)]
+    """
+    out = []
+    for i, line in enumerate(fen.split()[0].split("/")):
+        f = 0
+        for ch in line:
+            if ch.isdigit():
+                f += int(ch)
+            else:
+                out.append((f, 9 - i, _GLYPHS.get(ch, "?"), ch.isupper()))
+                f += 1
+    return out
+
+
+def board_svg(fen: str, last: tuple[int, int, int, int] | None = None) -> Markup:
+    """The position as an SVG diagram (Red at the bottom); the page's script redraws it move by move."""
+    return Markup(render("_board.svg", pieces=pieces(fen), last=last))
+
+
+def record_main(links: Links, game: GameView, gi: int, number: int, ply: int, at: datetime) -> str:
+    ply = max(0, min(ply, len(game.moves)))
+    fen = game.moves[ply - 1].fen if ply else game.start_fen
+    return render(
+        "record.html",
+        links=links,
+        g=game,
+        gi=gi,
+        number=number,
+        ply=ply,
+        svg=board_svg(fen),
+        at=at,
+        base=links.record(gi, number, game.board, game.game_no),
+    )
+
+
+# --------------------------------------------------------------------------- deputies
+
+
+@dataclass(frozen=True, slots=True)
+class DeputyLine:
+    board: int
+    red: str
+    black: str
+    recorded: str  # "" while pending
+    sent: str  # this deputy's entry waiting for the chief, "" if none
+    game: str = ""  # a knockout board: which game is being played (colours swap between games)
+    game_no: int = 1
+
+
+def deputy_main(
+    deputy: str,
+    group: str,
+    number: int,
+    boards_text: str,
+    lines: Sequence[DeputyLine],
+    action: str,
+    csrf: str,
+    notice: str = "",
+) -> str:
+    """A deputy's page: each board of the pass with one button per result (a form POST each)."""
+    return render(
+        "deputy.html",
+        deputy=deputy,
+        group=group,
+        number=number,
+        boards_text=boards_text,
+        lines=lines,
+        action=action,
+        csrf=csrf,
+        notice=notice,
+        results=[(r.value, label) for r, label in DEPUTY_RESULTS],
+    )
+
+
+# --------------------------------------------------------------------------- the static folder
+
+
+@dataclass(frozen=True, slots=True)
+class SiteGroup:
+    """One group's public pages for the static folder; a part that does not exist yet is empty."""
+
+    name: str
+    entries: EntryList | None = None
+    rounds: tuple[PairingList, ...] = ()
+    standings: Standings | None = None
+    crosstable: Crosstable | RoundRobinTable | None = None
+    order: RoundRobinSchedule | None = None  # a round robin's 对局秩序表, once it is drawn
+    teams: TeamStandings | None = None
+    bracket: Bracket | None = None
+    players: PlayerBook | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSite:
+    """The public pages to publish: the event's groups, the schedule and, once final, the prizes."""
+
+    event_name: str
+    groups: tuple[SiteGroup, ...] = ()
+    prizes: PrizeList | None = None
+    schedule: Schedule | None = None
+
+
+Page = tuple[str, str, str, list[NavLink]]  # (file, title, main, nav)
+
+
+def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> list[Page]:
+    kinds = [
+        kind
+        for kind, part in (
+            ("standings", g.standings),
+            ("crosstable", g.crosstable),
+            ("order", g.order),
+            ("teams", g.teams),
+            ("bracket", g.bracket),
+            ("entries", g.entries),
+        )
+        if part is not None
+    ]
+    numbers = [r.header.round or 0 for r in g.rounds]
+
+    def nav(here: str) -> list[NavLink]:
+        return group_nav(links, gi, g.name, kinds, here, has_round=bool(g.rounds))
+
+    out: list[Page] = []
+    for r in g.rounds:
+        n = r.header.round or 0
+        kind = "成绩公告" if r.rows and all(x.result_zh for x in r.rows) else "对阵表"
+        out.append(
+            (
+                links.round(gi, n),
+                f"{g.name} 第{n}轮 {kind}",
+                round_main(links, r, gi, n, numbers, "", at),
+                nav("round"),
+            )
+        )
+        main = names_main(links, r, gi, n, numbers, at)
+        out.append((links.names(gi, n), f"{g.name} 第{n}轮 按姓名", main, nav("round")))
+    if g.standings is not None:
+        main = standings_main(links, g.standings, gi, at)
+        out.append((links.page(gi, "standings"), f"{g.name} 名次表", main, nav("standings")))
+    if g.crosstable is not None:
+        main = crosstable_main(links, g.crosstable, gi, at)
+        out.append((links.page(gi, "crosstable"), f"{g.name} 个人成绩总表", main, nav("crosstable")))
+    if g.order is not None:
+        main = order_main(links, g.order, gi, at, numbers)
+        out.append((links.page(gi, "order"), f"{g.name} 对局秩序表", main, nav("order")))
+    if g.teams is not None:
+        main = teams_main(links, g.teams, gi, at)
+        out.append((links.page(gi, "teams"), f"{g.name} 团体名次表", main, nav("teams")))
+    if g.bracket is not None:
+        main = bracket_main(links, g.bracket, gi, at)
+        out.append((links.page(gi, "bracket"), f"{g.name} 淘汰赛对阵", main, nav("bracket")))
+    if g.entries is not None:
+        out.append(
+            (
+                links.page(gi, "entries"),
+                f"{g.name} 参赛名单",
+                entries_main(links, g.entries, gi, at, player_pages=g.players is not None),
+                nav("entries"),
+            )
+        )
+        main = entries_main(links, g.entries, gi, at, by_name=True, player_pages=g.players is not None)
+        out.append((links.page(gi, "entries/names"), f"{g.name} 参赛名单（按姓名）", main, nav("entries")))
+    if g.players is not None:
+        for c in g.players.players:
+            main = player_main(links, g.players, c, gi, at)
+            out.append((links.player(gi, c.no), f"{c.no}号 {c.name}", main, nav("")))
+    return out
+
+
+def _site_pages(site: PublicSite, links: StaticLinks, at: datetime) -> list[Page]:
+    """Every page of the static folder but the index."""
+    out: list[Page] = []
+    for gi, g in enumerate(site.groups, start=1):
+        out += _group_pages(links, gi, g, at)
+    if site.schedule is not None:
+        out.append((links.schedule(), "赛程", schedule_main(links, site.schedule, at), []))
+    if site.prizes is not None:
+        names = [g.name for g in site.groups]
+        out.append((links.prizes(), "奖励名单", prizes_main(links, site.prizes, at, names), []))
+    return out
 
 
 def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> list[Path]:
     """Write index.html and one page per document into ``out_dir``; return the files written."""
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    pages: list[tuple[str, str, str]] = []  # (file, title, body)
-    for i, e in enumerate(site.entries):
-        rows = [[x.no, x.name, x.unit, x.gender, x.team] for x in e.lines]
-        pages.append(
-            (
-                f"entry-list-{i + 1}.html",
-                f"参赛名单 {e.header.group}",
-                _table(["序号", "姓名", "单位", "性别", "团体"], rows, (1, 2, 4)),
+    links = StaticLinks(
+        {gi: g.rounds[-1].header.round or 1 for gi, g in enumerate(site.groups, 1) if g.rounds}
+    )
+    pages = _site_pages(site, links, printed_at)
+    css = Markup(asset("hall.css"))
+    written = []
+    for name, title, main, nav in pages:
+        path = folder / name
+        path.write_text(
+            frame(links, site.event_name, title, main, nav=nav, at=printed_at, css=css), encoding="utf-8"
+        )
+        written.append(path)
+    groups = []
+    for gi, g in enumerate(site.groups, start=1):
+        numbers = tuple(r.header.round or 0 for r in g.rounds)
+        last = g.rounds[-1] if g.rounds else None
+        groups.append(
+            GroupLinks(
+                gi,
+                g.name,
+                numbers[-1] if numbers else None,
+                sum(1 for x in last.rows if not x.result_zh) if last else 0,
+                len(last.rows) if last else 0,
+                (g.standings.header.round or numbers[-1]) if g.standings is not None and numbers else None,
+                g.teams is not None,
+                g.bracket is not None,
+                g.entries is not None,
+                numbers,
+                basis(g.standings) if g.standings is not None else "",
+                order=g.order is not None,
             )
         )
-    for i, r in enumerate(site.rounds):
-        kind = "成绩公告" if any(x.result_zh for x in r.rows) else "对阵表"
-        pages.append((f"round-{i + 1}.html", f"{kind} {r.header.subtitle}", _pairing_page(r)))
-    for i, s in enumerate(site.standings):
-        pages.append((f"standings-{i + 1}.html", f"名次表 {s.header.subtitle}", _standings_page(s)))
-    for i, c in enumerate(site.crosstables):
-        pages.append((f"crosstable-{i + 1}.html", f"个人成绩总表 {c.header.group}", _crosstable_page(c)))
-    for i, t in enumerate(site.teams):
-        pages.append((f"teams-{i + 1}.html", f"团体名次表 {t.header.group}", _teams_page(t)))
-    if site.prizes is not None:
-        pages.append(("prizes.html", "奖励名单", _prizes_page(site.prizes)))
-    for i, b in enumerate(site.brackets):
-        pages.append((f"bracket-{i + 1}.html", f"淘汰赛对阵 {b.header.group}", _bracket_page(b)))
-    written = []
-    for name, title, body in pages:
-        path = folder / name
-        path.write_text(_page(site.event_name, title, body, printed_at), encoding="utf-8")
-        written.append(path)
-    links = "".join(f'<li><a href="{_e(name)}">{_e(title)}</a></li>' for name, title, _ in pages)
+    main = index_main(links, site.event_name, groups, site.prizes is not None, printed_at)
     index = folder / "index.html"
-    index.write_text(
-        _page(site.event_name, "目录", f'<ul class="links">{links}</ul>', printed_at), encoding="utf-8"
-    )
+    index.write_text(frame(links, site.event_name, "首页", main, at=printed_at, css=css), encoding="utf-8")
     return [index, *written]
+
+
+# --------------------------------------------------------------------------- team competitions (团体赛)
+
+
+@dataclass(frozen=True, slots=True)
+class _TeamMatchPart:
+    number: int
+    code: str
+    home: str
+    away: str
+    score: str
+    state: str
+    rows: list[list[object]]
+
+
+def team_round_main(
+    links: Links, d: TeamRoundDoc, gi: int, number: int, rounds: Sequence[int], at: datetime
+) -> str:
+    """A team round: each match with its boards under it (who has Red, the result, the 局分 of the board,
+    the tie-break games) and the match score read back (局分, 场分 once decided)."""
+    matches = []
+    for m in d.matches:
+        seated = any(b.home.no is not None or b.away.no is not None for b in m.boards)
+        rows: list[list[object]] = []
+        for b in m.boards:
+            home_colour, away_colour = ("红", "黑") if b.home_red else ("黑", "红")
+            rows.append(
+                [
+                    b.board,
+                    f"{home_colour} {b.home.label}" if seated else home_colour,
+                    f"{away_colour} {b.away.label}" if seated else away_colour,
+                    b.result,
+                    f"{b.home_points}:{b.away_points}" if b.home_points else "",
+                ]
+            )
+            for t in b.ties:
+                kind = f"加赛{t.number} {t.kind}"
+                rows.append([kind, f"红 {t.red.label}", f"黑 {t.black.label}", t.result, ""])
+        decided = bool(m.home_match_points)
+        score = f"{m.home_points}:{m.away_points}" if decided else "对"
+        if decided:
+            state = f"{m.outcome}；场分 {m.home_match_points}:{m.away_match_points}"
+        else:
+            state = "进行中" if seated else "待排阵"
+        matches.append(_TeamMatchPart(m.number, m.code, m.home, m.away, score, state, rows))
+    header = ["台次", "主队", "客队", "结果", "局分"]
+    return render(
+        "team_round.html",
+        links=links,
+        d=d,
+        gi=gi,
+        number=number,
+        rounds=list(rounds),
+        matches=matches,
+        header=header,
+        at=at,
+    )
+
+
+def team_standings_main(links: Links, s: TeamEventStandings, gi: int, at: datetime) -> str:
+    """团体名次 of a team competition: 场分, 局分 and the chain's tiebreaks."""
+    more = [i for i, name in enumerate(s.chain) if name != "局分"]
+    header = [
+        "名次",
+        "队号",
+        "队名",
+        "场次",
+        "胜",
+        "和",
+        "负",
+        "场分",
+        "局分",
+        *(s.chain[i] for i in more),
+        "备注",
+    ]
+    rows = [
+        [
+            r.rank,
+            r.no,
+            r.team,
+            r.played,
+            r.won,
+            r.drawn,
+            r.lost,
+            r.match_points,
+            r.game_points,
+            *(r.tiebreaks[i] for i in more),
+            r.note,
+        ]
+        for r in s.rows
+    ]
+    title = f"{s.header.group} 团体名次{s.header.round_label}"
+    return render(
+        "team_table.html",
+        title=title,
+        header=header,
+        rows=rows,
+        text_cols=(2, len(header) - 1),
+        notes=s.notes,
+        at=at,
+    )
+
+
+def team_crosstable_main(links: Links, c: TeamCrosstable, gi: int, at: datetime) -> str:
+    """团体成绩总表: per team and round the opponent (主/客) and the 局分."""
+    header = ["队号", "队名", *(f"第{n}轮" for n in range(1, c.rounds + 1)), "场分", "局分", "名次"]
+    rows = [[r.no, r.team, *r.cells, r.match_points, r.game_points, r.rank] for r in c.rows]
+    title = f"{c.header.group} 团体成绩总表{c.header.round_label}"
+    return render("team_table.html", title=title, header=header, rows=rows, text_cols=(1,), notes=(), at=at)

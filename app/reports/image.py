@@ -45,20 +45,20 @@ def tall_png(pdf: bytes, scale: float = DEFAULT_SCALE) -> bytes:
             raise UserError("文档没有页面", "the document has no pages")
         heights = [document[i].get_height() for i in range(count)]
         total_pt = sum(heights)
-        scale = min(scale, (MAX_HEIGHT - GAP * (count - 1)) / total_pt)
-        if scale < MIN_SCALE:
+        fit = (MAX_HEIGHT - GAP * (count - 1)) / total_pt  # the largest scale one picture holds
+        if fit < scale and fit < MIN_SCALE:  # too long even at the smallest readable scale
             raise UserError(
                 f"这份名单共 {count} 页，太长，无法做成一张图片；请打印或发送 PDF",
-                f"the list has {count} pages: too long for one picture; print or send the PDF",
+                f"the list has {count} page{'' if count == 1 else 's'}: too long for one picture; print or send the PDF",
             )
         pages = []
         for i in range(count):
             page = document[i]
-            pages.append(page.render(scale=scale).to_pil().convert("RGB"))
+            pages.append(page.render(scale=min(scale, fit)).to_pil().convert("RGB"))
             page.close()
     finally:
         document.close()
-    pages[-1] = _close_gap(pages[-1], scale)
+    pages[-1] = _close_gap(pages[-1], min(scale, fit))
     width = max(p.width for p in pages)
     height = sum(p.height for p in pages) + GAP * (len(pages) - 1)
     picture = Image.new("RGB", (width, height), (200, 200, 200))

@@ -1,7 +1,7 @@
 """Read models the documents are rendered from: small frozen values, plain data only.
 
 The services build these from a tournament file; the renderers (PDF, Excel, HTML) only read them.
-Privacy is structural (RULES.md §11): the public read models have **no field** for an ID number or a
+Privacy is structural (docs/rules.md §11): the public read models have **no field** for an ID number or a
 phone number. Only :class:`PayoutLine` (奖金发放签收表, 内部) and :class:`InternalEntryLine` (内部参赛名单)
 carry them, and only the internal documents accept those lines.
 
@@ -15,7 +15,7 @@ carry them, and only the internal documents accept those lines.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from app.engine.types import Colour, GameResult
 
@@ -61,7 +61,7 @@ class EventHeader:
 
 @dataclass(frozen=True, slots=True)
 class SignOff:
-    """Under a list: the officials' signature lines (role, name) and the seal line (issue 16).
+    """Under a list: the officials' signature lines (role, name) and the seal line (the paperwork).
 
     ``date`` is printed as given ("" prints a blank 年 月 日 line to fill in by hand).
     """
@@ -237,7 +237,11 @@ class CrosstableRow:
     score: Number
     place: int | None = None
 
-    def round_texts(self, rounds: int, blank: str | None = "") -> list[str | None]:
+    @overload
+    def round_texts(self, rounds: int, blank: str = "") -> list[str]: ...
+    @overload
+    def round_texts(self, rounds: int, blank: None) -> list[str | None]: ...
+    def round_texts(self, rounds: int, blank: str | None = "") -> list[str] | list[str | None]:
         """The text of each of ``rounds`` cells, ``blank`` for a round not played yet."""
         return [c.text for c in self.per_round] + [blank] * (rounds - len(self.per_round))
 
@@ -320,6 +324,7 @@ class TeamRow:
     best: int | None
     note: str = ""
     points: tuple[int, ...] = ()  # the counted members' points (a ranking by points), as ``members``
+    member_nos: tuple[int, ...] = ()  # the members' 序号, in the order of ``members`` (for links)
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +361,8 @@ class PrizeLine:
     unit: str
     amount: int  # 元, pre-tax
     item: str = ""  # non-cash prize (奖杯、证书 …)
+    group: str = ""  # the winner's group and 序号 (for a link to their page); "" / None for a team
+    no: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -479,6 +486,8 @@ class BracketGame:
     red: str
     black: str
     result_zh: str = ""
+    red_no: int | None = None
+    black_no: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -492,6 +501,10 @@ class BracketMatch:
     games: tuple[BracketGame, ...] = ()
     winner: str = ""
     title: str = ""  # e.g. "冠亚军决赛", "第5名决赛"
+    # the players as (seed, 序号, name) once known: ``high`` and ``low`` print the seed, pages say both
+    high_player: tuple[int, int, str] | None = None
+    low_player: tuple[int, int, str] | None = None
+    winner_no: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -505,6 +518,7 @@ class Bracket:
     header: EventHeader
     columns: tuple[tuple[BracketMatch, ...], ...]
     extra: tuple[BracketMatch, ...] = ()
+    losers: tuple[tuple[BracketMatch, ...], ...] = ()  # double elimination: the losers' bracket, by round
 
 
 @dataclass(frozen=True, slots=True)
@@ -531,7 +545,7 @@ class ResultWorkbook:
     team_events: tuple[TeamEventBook, ...] = ()  # the team competitions (团体赛), match by match
 
 
-# --------------------------------------------------------------------------- paperwork (issue 16)
+# --------------------------------------------------------------------------- paperwork
 
 
 @dataclass(frozen=True, slots=True)
@@ -635,3 +649,135 @@ class AvoidanceList:
     rules: tuple[str, ...]
     pairs: tuple[AvoidanceLine, ...]
     signoff: SignOff | None = None
+
+
+# --------------------------------------------------------------------------- the players' own pages (hall)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGame:
+    """One game of a player's round, seen from the player's side (or a round without a game).
+
+    ``outcome``: 胜 和 负 弃胜 弃负 双弃 (played or forfeited), 轮空, 请假, 未报名 / 补n分, or "" while
+    pending; a knockout game adds what it is (``stage``) and its result as printed (和（黑胜）).
+    ``record``: the game's number on its board when a game record (棋谱) is stored, else 0.
+    """
+
+    board: int | None
+    colour: str = ""  # 红 / 黑 / ""
+    opponent: int | None = None
+    opponent_name: str = ""
+    outcome: str = ""
+    stage: str = ""  # e.g. "四分之一决赛第1场 第2局 快棋（换先）"
+    result_zh: str = ""  # the game as printed on the board's line (红胜, 和（黑胜）…)
+    record: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRound:
+    """A player's round: its games (a knockout match may have several) and the Swiss score after it
+    (``None`` while the player's game of the round has no result)."""
+
+    round: int
+    games: tuple[PlayerGame, ...]
+    score_after: Number | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbour:
+    """The player ranked just above or below, and what separates the two (区分依据)."""
+
+    rank: int
+    no: int
+    name: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class NextGame:
+    """A player's game that is paired and not played yet (the board to go to)."""
+
+    round: int
+    board: int
+    colour: str
+    opponent: int
+    opponent_name: str
+    stage: str = ""
+    starts: str = ""  # "7月26日 09:00", "" when the schedule does not say
+    time_control: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCard:
+    """一名棋手的页面: every round, the place now with the tiebreaks and its neighbours, the next board."""
+
+    no: int
+    name: str
+    unit: str
+    rounds: tuple[PlayerRound, ...]
+    score: Number
+    rank: int | None = None
+    tiebreaks: tuple[tuple[str, Number | str], ...] = ()
+    above: Neighbour | None = None
+    below: Neighbour | None = None
+    next_game: NextGame | None = None
+    note: str = ""  # 退赛 / 取消资格
+    unpaired: str = ""  # the latest round has no game for the player: 轮空 / 请假
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerBook:
+    """Every player of a group for their own pages; ``basis`` says what the places are after
+    (``第 3 轮后``, ``最终名次``, "" before any round is complete)."""
+
+    header: EventHeader
+    chain: tuple[str, ...]
+    basis: str
+    players: tuple[PlayerCard, ...]
+
+    def card(self, no: int) -> PlayerCard | None:
+        return next((p for p in self.players if p.no == no), None)
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleLine:
+    """One round of the schedule: when it starts and under which time controls."""
+
+    round: int
+    starts: str  # "7月26日 09:00", "" = 待定
+    stage: str  # 积分编排 / 淘汰赛
+    time_controls: tuple[tuple[str, str], ...]  # (game, control): ("", "20′+10″"), ("慢棋", "20′+5″") …
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """赛程: the rounds of each group with their start and time controls."""
+
+    header: EventHeader
+    groups: tuple[tuple[str, tuple[ScheduleLine, ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameMove:
+    """One move of a game record: its number (回合), side and Chinese notation, the position after it."""
+
+    ply: int
+    number: int
+    colour: str  # 红 / 黑
+    text: str  # 炮二平五
+    fen: str  # the position after the move (board and side)
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """棋谱 on a board: the game's players and result, the start position and every move."""
+
+    header: EventHeader
+    board: int
+    game_no: int
+    red: PlayerLine
+    black: PlayerLine
+    result_zh: str
+    start_fen: str
+    moves: tuple[GameMove, ...]
+    stage: str = ""

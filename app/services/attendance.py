@@ -1,4 +1,4 @@
-"""Absence and re-entry (issue 16): excuse a player for one round (请假), let a withdrawn player play
+"""Absence and re-entry: excuse a player for one round (请假), let a withdrawn player play
 again (恢复参赛), and list the late entries (后报名) with what their missed rounds gave them.
 
 The rules are in :mod:`app.engine.attendance`; the pairing service leaves the excused players out of
@@ -170,6 +170,7 @@ def absences(db: Database, group: str) -> list[AbsenceView]:
                 .join(Player, Absence.player_id == Player.id)
                 .where(Player.group_id == g.id)
             )
+            if no is not None
         }
     return absence_views(state, reasons)
 

@@ -3,7 +3,7 @@
 The stored log keeps machine values (``enter_result``, ``red_win``, JSON before/after, ``player:12``);
 here every line becomes: when, who, what was done (a verb), to what (a player by group, number and
 name), the change in words (``未录入 → 红胜``, ``缴费：否 → 是``), and the reason — in Chinese and in
-English. Personal numbers quoted by a line are masked (RULES.md §11); the stored values stay as they
+English. Personal numbers quoted by a line are masked (docs/rules.md §11); the stored values stay as they
 are (the CSV export and the snapshot keep them).
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +20,9 @@ from sqlalchemy import select
 from app.db.models import Group, Player
 from app.db.session import Database
 from app.engine.paperwork import Paperwork, paperwork_to_dict
+from app.engine.text import count_en
 from app.engine.types import GameResult, ViolationKind, mask_id_number
-from app.services.audit import audit_log
+from app.services.audit import REDO_MARK, UNDO_MARK, audit_log
 
 #: action → (Chinese verb, English verb)
 ACTIONS: dict[str, tuple[str, str]] = {
@@ -59,6 +61,8 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "disqualify": ("取消成绩", "disqualified"),
     "lift_disqualification": ("恢复成绩", "disqualification lifted"),
     "create_knockout": ("产生淘汰赛对阵", "knockout bracket created"),
+    "eligibility_override": ("破例接受不符合参赛资格的报名", "entry accepted outside the group's conditions"),
+    "set_unranked": ("设为计成绩不计名次", "set to play unranked (计成绩不计名次)"),
     "begin_stage": (
         "阶段开始（确定参赛者、分组与抽签号）",
         "stage begun (entrants, pools and numbers drawn)",
@@ -69,7 +73,8 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "hand_in_record": ("交棋谱", "game record handed in"),
     "refused_records": ("拒不录谱记犯规", "refusals to record"),
     "take_over_lock": ("接管上次未正常关闭留下的锁", "stale lock taken over"),
-    # the hall network (issue 15)
+    "restore_backup": ("从备份恢复", "restored from a backup"),
+    # the hall network
     "issue_deputy_token": ("发放副裁判录入权限", "deputy access issued"),
     "revoke_deputy_token": ("收回副裁判录入权限", "deputy access revoked"),
     "deputy_submit_result": ("副裁判报送成绩", "result sent by a deputy"),
@@ -77,7 +82,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "reject_deputy_result": ("退回副裁判报送的成绩", "deputy's result sent back"),
     "reopen_deputy_result": ("重新处理副裁判报送的成绩", "deputy's result reopened"),
     "set_hall_address": ("设置赛场网络地址", "hall address set"),
-    # issue 16: absence and re-entry, pairing constraints, the paperwork
+    # absence and re-entry, pairing constraints, the paperwork
     "excuse_absence": ("请假", "excused from a round"),
     "cancel_absence": ("取消请假", "absence cancelled"),
     "reenter_player": ("退赛后恢复参赛", "re-entered after withdrawal"),
@@ -175,124 +180,263 @@ def _result(code: Any) -> tuple[str, str]:
     return (r.zh or "未录入"), _RESULT_EN[r]
 
 
+def _count(n: Any, noun: str) -> str:
+    return count_en(n, noun) if isinstance(n, int) else f"{n} {noun}s"
+
+
 def _yes_no(value: Any) -> tuple[str, str]:
     yes = value is True or str(value).lower() in ("true", "1")
     return ("是", "yes") if yes else ("否", "no")
 
 
-def _change(action: str, before: Any, after: Any) -> tuple[str, str]:
+Change = tuple[str, str]
+#: a describer gets (action, before, after) and returns the change in words, or None when it has
+#: nothing to say about this line (the generic fallback then applies)
+Describer = Callable[[str, Any, Any], Change | None]
+
+
+def _describe_result(action: str, before: Any, after: Any) -> Change | None:
+    a_zh, a_en = _result(after)
+    if before in (None, "", GameResult.PENDING.value):
+        return a_zh, a_en
+    b_zh, b_en = _result(before)
+    return f"{b_zh} → {a_zh}", f"{b_en} → {a_en}"
+
+
+def _describe_sent_result(action: str, before: Any, after: Any) -> Change | None:
+    return _result(after)
+
+
+def _describe_flag(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, bool | str):
+        return None
+    (b_zh, b_en), (a_zh, a_en) = _yes_no(before), _yes_no(after)
+    return f"{b_zh} → {a_zh}", f"{b_en} → {a_en}"
+
+
+def _describe_pairing(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    bye = f"，{after['bye']} 号轮空" if after.get("bye") is not None else ""
+    bye_en = f", bye for no. {after['bye']}" if after.get("bye") is not None else ""
+    return (
+        f"积分编排 {after.get('boards')} 台{bye}，随机种子 {after.get('seed')}",
+        f"{_count(after.get('boards'), 'Swiss board')}{bye_en}, seed {after.get('seed')}",
+    )
+
+
+def _describe_colour_draw(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    if after.get("manual"):
+        return "现场抽签结果录入", "a physical draw entered"
+    return f"随机种子 {after.get('seed')}", f"seed {after.get('seed')}"
+
+
+def _describe_deciding_colour(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    red = after.get("colour") == "red"
+    return (
+        f"{after.get('chooser')}号选择{'红' if red else '黑'}方",
+        f"no. {after.get('chooser')} chose {'Red' if red else 'Black'}",
+    )
+
+
+def _describe_number_draw(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    how = "按等级分" if after.get("method") == "rating" else "抽签"
+    how_en = "by rating" if after.get("method") == "rating" else "by lot"
+    return f"{how}，随机种子 {after.get('seed')}", f"{how_en}, seed {after.get('seed')}"
+
+
+def _describe_violation(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, str):
+        return None
+    try:
+        kind = ViolationKind(after)
+    except ValueError:
+        return after, after
+    return kind.zh, kind.value.replace("_", " ")
+
+
+def _describe_import(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    skipped = after.get("skipped") or []
+    return (
+        f"{after.get('added')} 名" + (f"，跳过 {len(skipped)} 行" if skipped else ""),
+        _count(after.get("added"), "player") + (f", {len(skipped)} rows skipped" if skipped else ""),
+    )
+
+
+def _describe_disqualification(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    annul = after.get("games") == "annul"
+    return (
+        "已赛对局作废" if annul else "已赛对局成绩有效",
+        "games played annulled" if annul else "games played stand",
+    )
+
+
+def _describe_withdrawal(action: str, before: Any, after: Any) -> Change | None:
+    if not (isinstance(after, dict) and after.get("status_round")):
+        return None
+    return f"自第 {after['status_round']} 轮起不再编排", f"not paired from round {after['status_round']}"
+
+
+def _describe_record(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    return f"{after.get('moves')} 回合", _count(after.get("moves"), "move")
+
+
+def _describe_eligibility(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    rules = "；".join(map(str, after.get("rules", [])))
+    return f"{after.get('group', '')}：{rules}", f"{after.get('group', '')}: {rules}"
+
+
+def _describe_stage(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    pools = after.get("pools") or []
+    if pools:
+        text = "；".join(f"{chr(65 + i)}组 " + "、".join(map(str, p)) for i, p in enumerate(pools))
+        return f"分组：{text}；抽签种子 {after.get('seed')}", f"pools: {text}; lot seed {after.get('seed')}"
+    entrants = "、".join(map(str, after.get("entrants", [])))
+    return f"参赛者（按号次）：{entrants}", f"entrants (by number): {entrants}"
+
+
+def _describe_bracket(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    seeds = "、".join(map(str, after.get("seeds", [])))
+    return f"种子：{seeds}", f"seeds: {seeds}"
+
+
+def _describe_edit(action: str, before: Any, after: Any) -> Change | None:
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return None
+    zh, en = [], []
+    for key, (f_zh, f_en) in _FIELDS.items():
+        if key in before and before.get(key) != after.get(key):
+            b, a = _mask(str(before.get(key) or "")), _mask(str(after.get(key) or ""))
+            zh.append(f"{f_zh} {b or '（空）'} → {a or '（空）'}")
+            en.append(f"{f_en} {b or '(empty)'} → {a or '(empty)'}")
+    return "；".join(zh), "; ".join(en)
+
+
+def _describe_regulations(action: str, before: Any, after: Any) -> Change | None:
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return None
+    keys = [k for k in after if before.get(k) != after.get(k)]
+    return "、".join(keys), ", ".join(keys)
+
+
+def _describe_absence(action: str, before: Any, after: Any) -> Change | None:
+    value = after if action == "excuse_absence" else before
+    if isinstance(value, dict) and value.get("round"):
+        return f"第 {value['round']} 轮", f"round {value['round']}"
+    return None
+
+
+def _describe_reentry(action: str, before: Any, after: Any) -> Change | None:
+    if not (isinstance(after, dict) and after.get("reentry_round")):
+        return None
+    first = after["reentry_round"]
+    return f"退赛 → 自第 {first} 轮起恢复编排", f"withdrawn → paired again from round {first}"
+
+
+def _describe_avoidance(action: str, before: Any, after: Any) -> Change | None:
+    value = after if action == "add_pair_avoidance" else before
+    if not isinstance(value, dict):
+        return None
+    zh, en = _STRENGTH.get(str(value.get("strength")), ("回避", "avoidance"))
+    start, end = value.get("from_round", 1), value.get("to_round", 0)
+    rounds_zh = f"第{start}轮起" if not end else f"第{start}—{end}轮"
+    rounds_en = f"from round {start}" if not end else f"rounds {start}-{end}"
+    return f"{zh}，{rounds_zh}", f"{en}, {rounds_en}"
+
+
+def _describe_paperwork(action: str, before: Any, after: Any) -> Change | None:
+    if not isinstance(after, dict):
+        return None
+    old = before if isinstance(before, dict) else paperwork_to_dict(Paperwork())  # never set: defaults
+    parts = [names for key, names in _PAPERWORK_PARTS.items() if old.get(key) != after.get(key)]
+    signers = [o for o in after.get("officials", []) if isinstance(o, dict) and o.get("signs")]
+    zh = "、".join(p[0] for p in parts)
+    en = ", ".join(p[1] for p in parts)
+    if any(p[0] == "裁判人员" for p in parts) and signers:
+        names = "、".join(f"{o.get('role')} {o.get('name') or '（未填）'}" for o in signers)
+        zh += f"（签字：{names}）"
+        en += f" (signing: {', '.join(str(o.get('role')) for o in signers)})"
+    return zh, en
+
+
+def _describe_team(action: str, before: Any, after: Any) -> Change | None:
+    return f"{before or '（无）'} → {after or '（无）'}", f"{before or '(none)'} → {after or '(none)'}"
+
+
+def _describe_restore(action: str, before: Any, after: Any) -> Change | None:
+    return (
+        f"恢复为备份 {after}；恢复前的状态另存为 {before}",
+        f"restored {after}; the state before kept as {before}",
+    )
+
+
+#: action → the describer of its change; an action not listed (or whose describer has nothing to
+#: say) falls back to its plain new value, masked
+DESCRIBERS: dict[str, Describer] = {
+    **dict.fromkeys(
+        (
+            "enter_result",
+            "correct_result",
+            "enter_knockout_result",
+            "correct_knockout_result",
+            "forfeit",
+            "agreed_result",
+            "confirm_deputy_result",
+        ),
+        _describe_result,
+    ),
+    # what the deputy sent (nothing changed)
+    **dict.fromkeys(("deputy_submit_result", "reject_deputy_result"), _describe_sent_result),
+    **{f"set_{field}": _describe_flag for field in ("fee_paid", "insurance", "pledge", "checked_in")},
+    "set_team": _describe_team,
+    "restore_backup": _describe_restore,
+    "pair_round": _describe_pairing,
+    "draw_colours": _describe_colour_draw,
+    "choose_deciding_colour": _describe_deciding_colour,
+    "draw_numbers": _describe_number_draw,
+    "violation": _describe_violation,
+    "import_players": _describe_import,
+    "disqualify": _describe_disqualification,
+    "withdraw_player": _describe_withdrawal,
+    "hand_in_record": _describe_record,
+    "create_knockout": _describe_bracket,
+    "eligibility_override": _describe_eligibility,
+    "begin_stage": _describe_stage,
+    "edit_player": _describe_edit,
+    "update_regulations": _describe_regulations,
+    "excuse_absence": _describe_absence,
+    "cancel_absence": _describe_absence,
+    "reenter_player": _describe_reentry,
+    "add_pair_avoidance": _describe_avoidance,
+    "remove_pair_avoidance": _describe_avoidance,
+    "update_paperwork": _describe_paperwork,
+}
+
+
+def _change(action: str, before: Any, after: Any) -> Change:
     """The change of one line in words (zh, en); empty when the verb says it all."""
-    if action in (
-        "enter_result",
-        "correct_result",
-        "enter_knockout_result",
-        "correct_knockout_result",
-        "forfeit",
-        "agreed_result",
-    ):
-        a_zh, a_en = _result(after)
-        if before in (None, "", GameResult.PENDING.value):
-            return a_zh, a_en
-        b_zh, b_en = _result(before)
-        return f"{b_zh} → {a_zh}", f"{b_en} → {a_en}"
-    if action.startswith("set_") and action[4:] in _FIELDS and isinstance(after, bool | str):
-        (b_zh, b_en), (a_zh, a_en) = _yes_no(before), _yes_no(after)
-        return f"{b_zh} → {a_zh}", f"{b_en} → {a_en}"
-    if action == "pair_round" and isinstance(after, dict):
-        bye = f"，{after['bye']} 号轮空" if after.get("bye") is not None else ""
-        bye_en = f", bye for no. {after['bye']}" if after.get("bye") is not None else ""
-        return (
-            f"积分编排 {after.get('boards')} 台{bye}，随机种子 {after.get('seed')}",
-            f"{after.get('boards')} Swiss boards{bye_en}, seed {after.get('seed')}",
-        )
-    if action == "draw_colours" and isinstance(after, dict):
-        if after.get("manual"):
-            return "现场抽签结果录入", "a physical draw entered"
-        return f"随机种子 {after.get('seed')}", f"seed {after.get('seed')}"
-    if action == "choose_deciding_colour" and isinstance(after, dict):
-        red = after.get("colour") == "red"
-        return (
-            f"{after.get('chooser')}号选择{'红' if red else '黑'}方",
-            f"no. {after.get('chooser')} chose {'Red' if red else 'Black'}",
-        )
-    if action == "draw_numbers" and isinstance(after, dict):
-        how = "按等级分" if after.get("method") == "rating" else "抽签"
-        how_en = "by rating" if after.get("method") == "rating" else "by lot"
-        return f"{how}，随机种子 {after.get('seed')}", f"{how_en}, seed {after.get('seed')}"
-    if action in ("violation",) and isinstance(after, str):
-        try:
-            kind = ViolationKind(after)
-        except ValueError:
-            return after, after
-        return kind.zh, kind.value.replace("_", " ")
-    if action == "import_players" and isinstance(after, dict):
-        skipped = after.get("skipped") or []
-        return (
-            f"{after.get('added')} 名" + (f"，跳过 {len(skipped)} 行" if skipped else ""),
-            f"{after.get('added')} players" + (f", {len(skipped)} rows skipped" if skipped else ""),
-        )
-    if action == "disqualify" and isinstance(after, dict):
-        annul = after.get("games") == "annul"
-        return (
-            "已赛对局作废" if annul else "已赛对局成绩有效",
-            "games played annulled" if annul else "games played stand",
-        )
-    if action == "withdraw_player" and isinstance(after, dict) and after.get("status_round"):
-        return f"自第 {after['status_round']} 轮起不再编排", f"not paired from round {after['status_round']}"
-    if action == "hand_in_record" and isinstance(after, dict):
-        return f"{after.get('moves')} 回合", f"{after.get('moves')} moves"
-    if action == "begin_stage" and isinstance(after, dict):
-        pools = after.get("pools") or []
-        if pools:
-            text = "；".join(f"{chr(65 + i)}组 " + "、".join(map(str, p)) for i, p in enumerate(pools))
-            return (
-                f"分组：{text}；抽签种子 {after.get('seed')}",
-                f"pools: {text}; lot seed {after.get('seed')}",
-            )
-        entrants = "、".join(map(str, after.get("entrants", [])))
-        return f"参赛者（按号次）：{entrants}", f"entrants (by number): {entrants}"
-    if action == "create_knockout" and isinstance(after, dict):
-        seeds = "、".join(map(str, after.get("seeds", [])))
-        return f"种子：{seeds}", f"seeds: {seeds}"
-    if action == "edit_player" and isinstance(before, dict) and isinstance(after, dict):
-        zh, en = [], []
-        for key, (f_zh, f_en) in _FIELDS.items():
-            if key in before and before.get(key) != after.get(key):
-                b, a = _mask(str(before.get(key) or "")), _mask(str(after.get(key) or ""))
-                zh.append(f"{f_zh} {b or '（空）'} → {a or '（空）'}")
-                en.append(f"{f_en} {b or '(empty)'} → {a or '(empty)'}")
-        return "；".join(zh), "; ".join(en)
-    if action == "update_regulations" and isinstance(before, dict) and isinstance(after, dict):
-        keys = [k for k in after if before.get(k) != after.get(k)]
-        return "、".join(keys), ", ".join(keys)
-    if action in ("excuse_absence", "cancel_absence"):
-        value = after if action == "excuse_absence" else before
-        if isinstance(value, dict) and value.get("round"):
-            return f"第 {value['round']} 轮", f"round {value['round']}"
-    if action == "reenter_player" and isinstance(after, dict) and after.get("reentry_round"):
-        first = after["reentry_round"]
-        return f"退赛 → 自第 {first} 轮起恢复编排", f"withdrawn → paired again from round {first}"
-    if action in ("add_pair_avoidance", "remove_pair_avoidance"):
-        value = after if action == "add_pair_avoidance" else before
-        if isinstance(value, dict):
-            zh, en = _STRENGTH.get(str(value.get("strength")), ("回避", "avoidance"))
-            start, end = value.get("from_round", 1), value.get("to_round", 0)
-            rounds_zh = f"第{start}轮起" if not end else f"第{start}—{end}轮"
-            rounds_en = f"from round {start}" if not end else f"rounds {start}-{end}"
-            return f"{zh}，{rounds_zh}", f"{en}, {rounds_en}"
-    if action == "update_paperwork" and isinstance(after, dict):
-        old = before if isinstance(before, dict) else paperwork_to_dict(Paperwork())  # never set: defaults
-        parts = [names for key, names in _PAPERWORK_PARTS.items() if old.get(key) != after.get(key)]
-        signers = [o for o in after.get("officials", []) if isinstance(o, dict) and o.get("signs")]
-        zh = "、".join(p[0] for p in parts)
-        en = ", ".join(p[1] for p in parts)
-        if any(p[0] == "裁判人员" for p in parts) and signers:
-            names = "、".join(f"{o.get('role')} {o.get('name') or '（未填）'}" for o in signers)
-            zh += f"（签字：{names}）"
-            en += f" (signing: {', '.join(str(o.get('role')) for o in signers)})"
-        return zh, en
-    if action in ("set_team",):
-        return f"{before or '（无）'} → {after or '（无）'}", f"{before or '(none)'} → {after or '(none)'}"
+    describer = DESCRIBERS.get(action)
+    described = describer(action, before, after) if describer is not None else None
+    if described is not None:
+        return described
     if isinstance(after, str | int) and not isinstance(after, bool) and after != "":
         return _mask(str(after)), _mask(str(after))
     return "", ""
@@ -312,6 +456,10 @@ def audit_sentences(db: Database) -> list[AuditSentence]:
     for line in audit_log(db):
         before, after = _value(line.before), _value(line.after)
         verb_zh, verb_en = ACTIONS.get(line.action, (line.action, line.action.replace("_", " ")))
+        if line.reason.startswith(UNDO_MARK):  # an undo or a redo says so beside the verb
+            verb_zh, verb_en = f"{verb_zh}（撤销）", f"{verb_en} (undo)"
+        elif line.reason.startswith(REDO_MARK):
+            verb_zh, verb_en = f"{verb_zh}（重做）", f"{verb_en} (redo)"
         entity = _PLAYER.sub(lambda m: who_is.get(int(m.group(1)), f"已删除的棋手 {m.group(1)}"), line.entity)
         if (
             line.entity.startswith("player:")

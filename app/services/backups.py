@@ -13,6 +13,7 @@ available for the whole event, about 2 × 11 small files).
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sqlite3
@@ -35,7 +36,7 @@ from app.db.integrity import (
 from app.db.lock import LockHolder, TournamentLock, lock_in_use, lock_path, read_holder
 from app.db.revisions import check_version, known_revisions
 from app.engine.types import UserError
-from app.files import DiskFullError, is_disk_full
+from app.files import DiskFullError, is_disk_full, refuse_live
 
 if TYPE_CHECKING:  # backups are made with sqlite3: the pairing fast path does not load SQLAlchemy
     from app.db.session import Database
@@ -215,7 +216,8 @@ def restore_backup(path: Path | str, backup: Path | str, *, take_over: bool = Fa
     partial = path.with_name(path.name + ".restoring")
     try:
         _refuse_another_event(path, backup)
-        saved = _save_current(path)
+        corrupt = path.exists() and bool(integrity_problems(path, writable=True))
+        saved = path if corrupt else _save_current(path)
         _create_private(partial)
         src = sqlite3.connect(f"file:{backup.resolve()}?mode=ro", uri=True)
         try:
@@ -223,6 +225,7 @@ def restore_backup(path: Path | str, backup: Path | str, *, take_over: bool = Fa
             try:
                 src.backup(dst)
                 dst.execute("PRAGMA journal_mode=DELETE")
+                _log_restore(dst, backup.name, saved.name)
                 dst.commit()
             finally:
                 dst.close()
@@ -230,6 +233,8 @@ def restore_backup(path: Path | str, backup: Path | str, *, take_over: bool = Fa
             src.close()
         with open(partial, "rb+") as f:
             os.fsync(f.fileno())
+        if corrupt:
+            saved = _keep_corrupt(path)
         # a write-ahead log of the old file must never be replayed onto the restored one
         for suffix in ("-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
@@ -245,6 +250,26 @@ def restore_backup(path: Path | str, backup: Path | str, *, take_over: bool = Fa
     finally:
         lock.release()
     return saved
+
+
+def _log_restore(con: sqlite3.Connection, backup: str, saved: str) -> None:
+    """The restored file's audit log says it was restored, from which backup, and where the state it
+    replaced was kept (the backup's own log ends before the restore)."""
+    from app.db.lite import stored_datetime
+    from app.services.audit import DEFAULT_ARBITER
+
+    con.execute(
+        "INSERT INTO audit_log (at, who, action, entity, before, after, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            stored_datetime(datetime.now().replace(microsecond=0)),
+            DEFAULT_ARBITER,
+            "restore_backup",
+            "赛事文件",
+            saved,
+            backup,
+            "",
+        ),
+    )
 
 
 def _tournament_fields(path: Path, columns: str) -> tuple[object, ...] | None:
@@ -289,25 +314,55 @@ def _refuse_another_event(path: Path, backup: Path) -> None:
 
 
 def _save_current(path: Path) -> Path:
+    """The sound current state, backed up through SQLite before it is replaced."""
     if not path.exists():
         return path
-    if not integrity_problems(path, writable=True):
-        con = sqlite3.connect(path)
-        try:
-            con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            con.close()
-        return make_backup(path, "before-restore")
-    # corrupt: keep the bytes as they are, with the log beside them (owner-only, like every copy)
+    con = sqlite3.connect(path)
+    try:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        con.close()
+    return make_backup(path, "before-restore")
+
+
+def _keep_corrupt(path: Path) -> Path:
+    """Keep a corrupt current file, with its log, in the backups folder as it is (owner-only).
+
+    Kept as a second name of the same bytes (a hard link), not copied: linking opens nothing, and
+    nothing of this program may open a tournament file other than through SQLite (an ``open()`` /
+    ``close()`` pair in a process where SQLite has it open drops SQLite's locks: docs/file-safety.md).
+    The file itself stays in place until the restored copy replaces it in one rename. Where the disk
+    has no hard links (FAT, exFAT) the bytes are copied, unless this process has the file open."""
     target = _target(path, "before-restore-corrupt", datetime.now())
     target.parent.mkdir(mode=0o700, exist_ok=True)
-    shutil.copyfile(path, target)
-    os.chmod(target, 0o600)
-    wal = Path(str(path) + "-wal")
-    if wal.exists():
-        shutil.copyfile(wal, Path(str(target) + "-wal"))
-        os.chmod(Path(str(target) + "-wal"), 0o600)
+    for suffix in ("", "-wal"):
+        source = Path(str(path) + suffix)
+        if not source.exists():
+            continue
+        kept = Path(str(target) + suffix)
+        try:
+            os.link(source, kept)
+        except OSError as exc:
+            if exc.errno not in _NO_HARD_LINKS:
+                raise
+            refuse_live(source, writing=False)
+            shutil.copyfile(source, kept)
+        os.chmod(kept, 0o600)
     return target
+
+
+_NO_HARD_LINKS = frozenset(
+    code
+    for code in (
+        errno.EPERM,
+        errno.EXDEV,
+        errno.EMLINK,
+        errno.ENOSYS,
+        getattr(errno, "ENOTSUP", None),
+        getattr(errno, "EOPNOTSUPP", None),
+    )
+    if code is not None
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -150,8 +150,10 @@ def _read_bracket(s: Session, group: Group, reg: Regulations) -> Bracket | None:
     matches = []
     for r in rows:
         ladder = template.ladder_of(r.code) if r.code in template.positions else reg.knockout.match_format
-        choices = {int(k): no_of[int(v)] for k, v in (r.colour_choices or {}).items() if int(v) in no_of}
-        if r.deciding_red_id is not None and not choices:  # written before colour choices (0005)
+        choices = {
+            int(k): no_of[v] for k, v in (r.colour_choices or {}).items() if isinstance(v, int) and v in no_of
+        }
+        if r.deciding_red_id is not None and not choices:  # written before colour choices (0007)
             choices = {len(ladder.steps) - 1: no_of[r.deciding_red_id]}
         matches.append(
             Match(
@@ -242,11 +244,11 @@ def save_bracket(s: Session, group: Group, bracket: Bracket) -> None:
             continue
         rnd = _round(s, group, m.round_number)
         for number, kg in wanted.items():
-            g = existing.get(number)
-            if g is None:
-                g = GameRow(round_id=rnd.id, board=plan.board, game_no=number, match_id=row.id)
-                s.add(g)
-            g.kind, g.red_id, g.black_id, g.result = (
+            game = existing.get(number)
+            if game is None:
+                game = GameRow(round_id=rnd.id, board=plan.board, game_no=number, match_id=row.id)
+                s.add(game)
+            game.kind, game.red_id, game.black_id, game.result = (
                 kg.kind.value,
                 id_of[kg.red],
                 id_of[kg.black],

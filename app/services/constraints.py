@@ -1,4 +1,4 @@
-"""Pairing constraints beyond teams (issue 16): the named pairs the arbiter keeps apart (家属回避 …) and the
+"""Pairing constraints beyond teams: the named pairs the arbiter keeps apart (家属回避 …) and the
 avoidances in force in a round (the regulation's unit / region rules with them), for the pairing, the
 overrides' warnings and the window.
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.models import Group, PairAvoidance, Player, Team
+from app.db.models import Group, PairAvoidance, Player, Round, Team
 from app.db.session import Database
 from app.engine.pairing.constraints import RoundConstraints
 from app.engine.regulations import AvoidanceStrength, Regulations
@@ -85,11 +85,19 @@ def add_pair_avoidance(
     to_round: int = 0,
     reason: str = "",
     who: str = audit.DEFAULT_ARBITER,
-) -> None:
+) -> int:
     """Keep players ``first`` and ``second`` of ``group`` apart in rounds ``from_round``..``to_round``
-    (0 = to the last round): absolutely or weakly. Refused for a pair already listed; logged."""
+    (0 = to the last round): absolutely or weakly. Refused for a pair already listed, for a reversed
+    range and for a range whose every round is already paired (it could never apply); logged.
+    Returns the first round it can still apply to (later than ``from_round`` when rounds of the
+    range are already paired: their pairings stand)."""
     level = _strength(strength)
     reason = audit.clean_reason(reason)
+    if to_round and to_round < from_round:
+        raise UserError(
+            f"回避轮次无效：至第 {to_round} 轮早于自第 {from_round} 轮",
+            f"invalid rounds: the last round {to_round} is before the first round {from_round}",
+        )
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
@@ -98,6 +106,15 @@ def add_pair_avoidance(
             raise UserError(
                 f"回避轮次应在第 1—{rounds} 轮之间（至第 0 轮表示到最后一轮）",
                 f"the rounds must lie within 1-{rounds} (to round 0 = the last)",
+            )
+        paired = s.scalar(select(func.max(Round.number)).where(Round.group_id == g.id)) or 0
+        last = to_round or rounds
+        if last <= paired:
+            raise UserError(
+                f"第 {from_round}—{last} 轮都已编排，这条回避不会再起作用（已编排的轮次不会改变）；"
+                f"可从第 {paired + 1} 轮起设回避",
+                f"rounds {from_round}-{last} are all already paired: the avoidance could never apply "
+                f"(paired rounds do not change); it can start from round {paired + 1}",
             )
         a, b = _pair(s, g, first, second)
         exists = s.scalars(
@@ -127,6 +144,7 @@ def add_pair_avoidance(
             reason=reason,
             who=who,
         )
+    return max(from_round, paired + 1)
 
 
 def remove_pair_avoidance(
@@ -197,6 +215,7 @@ def constraints_in_round(s: Session, g: Group, reg: Regulations, round_number: i
                 Player.group_id == g.id, Player.no.is_not(None)
             )
         )
+        if no is not None
     ]
     named = [
         (v.first, v.second, v.strength.value, v.from_round, v.to_round, v.reason) for v in _pair_rows(s, g)

@@ -9,19 +9,28 @@ The same seed always gives the same event.
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from dataclasses import dataclass
+import shutil
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
+from app.db.integrity import backups_folder
 from app.db.models import Group, Player, Team
 from app.db.session import Database
 from app.engine.registration import age_on, resident_id_check_char
-from app.engine.regulations import preset
+from app.engine.regulations import Regulations, RoundTime, preset, regulations_to_dict
 from app.engine.types import UserError
 from app.services import audit
 from app.services.registration import draw_numbers
-from app.services.tournaments import create_tournament, discard_on_failure, group_row, regulations_of
+from app.services.tournaments import (
+    create_tournament,
+    discard_on_failure,
+    group_row,
+    regulations_of,
+    tournament_row,
+)
 
 SURNAMES = "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史黎贺顾毛郝龚邵万钱覃武戴孔汤庞樊兰殷施陶洪翟安颜倪严牛温芦季俞章鲁葛伍申尤毕聂焦向柳邢岳齐"
 GIVEN_CHARS = "伟刚勇毅俊峰强军平保东文辉力明永健世广志义兴良海山仁波宁贵福生龙元全国胜学祥才发武新利清飞彬富顺信子杰涛昌成康星光天达安岩中茂进林有坚和彪博诚先敬震振壮会思群豪心邦承乐绍功松善厚庆磊民友裕河哲江超浩亮政谦亨奇固之轮翰朗伯宏言若鸣朋斌梁栋维启克伦翔旭鹏泽晨辰士以建家致树炎德行时泰盛雄琛钧冠策腾楠榕风航弘秀娟英华慧巧美娜静淑惠珠翠雅芝玉萍红娥玲芬芳燕彩春菊兰凤洁梅琳素云莲真环雪荣爱妹霞香月莺媛艳瑞凡佳嘉琼勤珍贞莉桂娣叶璧璐娅琦晶妍茜秋珊莎锦黛青倩婷姣婉娴瑾颖露瑶怡婵雁蓓纨仪荷丹蓉眉君琴蕊薇菁梦岚苑婕馨瑗琰韵融园艺咏卿聪澜纯毓悦昭冰爽琬茗羽希宁欣飘育滢馥筠柔竹霭凝晓欢霄枫芸菲寒伊亚宜可姬舒影荔枝思丽"
@@ -171,12 +180,11 @@ def demo_field(seed: int = 2024, players: int = 160, *, absent: int = 0) -> list
         picked = rng.sample(range(len(field)), min(absent * 2, len(field)))
         for k, i in enumerate(picked):
             p = field[i]
-            field[i] = DemoPlayer(**{**_asdict(p), "fee_paid": k % 2 == 1, "checked_in": k % 2 == 0})
+            field[i] = replace(p, fee_paid=k % 2 == 1, checked_in=k % 2 == 0)
     return field
 
 
-def _asdict(p: DemoPlayer) -> dict[str, object]:
-    return {name: getattr(p, name) for name in DemoPlayer.__slots__}
+PLAYED_TO_END = "end"
 
 
 def create_demo(
@@ -185,16 +193,57 @@ def create_demo(
     seed: int = 2024,
     players: int = 160,
     absent: int = 0,
+    played_to: int | str | None = None,
     who: str = audit.DEFAULT_ARBITER,
 ) -> Database:
-    """Create the demo tournament file: the field registered, numbers drawn by lot (seed recorded).
+    """Create the demo tournament file: the field registered, numbers drawn by lot (seed recorded),
+    and with ``played_to`` the event played through the services to round N of every group, or to
+    its end (``"end"``: the knockout decided, the final ranking and the prizes there to print).
 
     Nothing is left behind when it cannot be made (too few players, a full disk …)."""
     check_demo_size(players, absent)
-    db = create_tournament(path, "tianshui-2024", who=who)
-    with discard_on_failure(db):
-        _fill_demo(db, path, seed, players, absent, who)
+    last_round = check_played_to(played_to)
+    db = create_tournament(path, "tianshui-2024", who=who)  # refuses a path that cannot be a file
+    backups = backups_folder(Path(path))
+    had_backups = backups.exists()
+    try:
+        with discard_on_failure(db):
+            _fill_demo(db, path, seed, players, absent, who)
+            if played_to is not None:
+                _play(db, last_round, seed, players)
+    except BaseException:
+        if not had_backups:  # the automatic backups of the rounds played before it failed
+            shutil.rmtree(backups, ignore_errors=True)
+        raise
     return db
+
+
+def check_played_to(played_to: int | str | None) -> int | None:
+    """The last round to play (None: to the end); a round the event does not have is refused."""
+    if played_to is None or played_to == PLAYED_TO_END:
+        return None
+    rounds = max(g.rounds for g in preset("tianshui-2024").groups)
+    if not isinstance(played_to, int) or not 1 <= played_to <= rounds:
+        raise UserError(
+            f"--played-to 应为 1–{rounds} 的轮次或 end（现为 {played_to}）；演示赛事共 {rounds} 轮",
+            f"--played-to must be a round 1-{rounds} or end, not {played_to}; the demo event has {rounds} rounds",
+        )
+    return played_to
+
+
+def _play(db: Database, last_round: int | None, seed: int, players: int) -> None:
+    from app.services.simulation import play_demo_to
+
+    try:
+        play_demo_to(db, last_round, seed=seed)
+    except UserError as exc:
+        target_zh = "赛完" if last_round is None else f"编排到第 {last_round} 轮"
+        target_en = "to the end" if last_round is None else f"to round {last_round}"
+        raise UserError(
+            f"{players} 名棋手的演示赛事无法{target_zh}：{exc.zh}（请增加人数，例如 --players 160）",
+            f"the demo event of {players} players cannot be played {target_en}: {exc.en} "
+            "(use more players, e.g. --players 160)",
+        ) from None
 
 
 #: the demo needs two players per group to draw numbers; more than the preset's capacity is refused
@@ -255,7 +304,23 @@ def _fill_demo(db: Database, path: Path | str, seed: int, players: int, absent: 
         audit.record(
             s, "create_demo", entity=Path(path).name, after={"seed": seed, "players": players}, who=who
         )
+        tournament_row(s).regulations = regulations_to_dict(demo_schedule(reg))
     _draw_demo_numbers(db, seed)
+
+
+#: the demo's rounds start at these times, four rounds a day
+_DEMO_TIMES = ((9, 0), (10, 30), (14, 30), (16, 0))
+
+
+def demo_schedule(reg: Regulations) -> Regulations:
+    """The regulation with a schedule like the 2024 event's days: four rounds a day from the first day."""
+    most = max(g.rounds for g in reg.groups)
+    slots = []
+    for n in range(1, most + 1):
+        day = reg.start_date + timedelta(days=(n - 1) // len(_DEMO_TIMES))
+        hour, minute = _DEMO_TIMES[(n - 1) % len(_DEMO_TIMES)]
+        slots.append(RoundTime(n, datetime(day.year, day.month, day.day, hour, minute)))
+    return dataclasses.replace(reg, schedule=tuple(slots))
 
 
 def groups_name(groups: dict[str, Group], group_id: int) -> str:

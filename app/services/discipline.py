@@ -1,4 +1,4 @@
-"""Discipline (RULES.md §8): violations, forfeits, withdrawals and disqualifications.
+"""Discipline (docs/rules.md §8): violations, forfeits, withdrawals and disqualifications.
 
 Each action writes its rows and an audit line in one transaction. Actions that decide a game
 (phone found, late, left the table, agreed result) set the game's result and are kept as a

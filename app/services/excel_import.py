@@ -9,6 +9,7 @@ then writes either nothing unless all rows are good (``all_or_nothing``) or exac
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 from dataclasses import dataclass
@@ -18,7 +19,9 @@ from typing import Any, Literal
 
 from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
+from sqlalchemy import select
 
+from app.db.models import Group, Player
 from app.db.session import Database
 from app.engine.registration import BatchLine, PlayerEntry, check_batch
 from app.engine.types import Gender, IdDocument, UserError
@@ -117,6 +120,9 @@ class ImportRow:
     row: int
     entry: PlayerEntry  # normalised where the checks got that far
     problems: tuple[ImportProblem, ...]
+    #: not refusals: what the arbiter should look at before importing (the same name and birth date
+    #: as another row or as a player already registered — the same person entered twice?)
+    warnings: tuple[ImportProblem, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -146,6 +152,10 @@ class ImportPreview:
     @property
     def problems(self) -> tuple[ImportProblem, ...]:
         return tuple(p for r in self.rows for p in r.problems)
+
+    @property
+    def warnings(self) -> tuple[ImportProblem, ...]:
+        return tuple(w for r in self.rows for w in r.warnings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +192,9 @@ def _open_workbook(path: Path) -> Any:
             f"the file is too large ({size // 1024 // 1024} MB; a registration form is at most "
             f"{MAX_FORM_BYTES // 1024 // 1024} MB)",
         )
+    from app.files import refuse_live
+
+    refuse_live(path, writing=False)  # the open tournament's own file is never read as a form
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -536,6 +549,7 @@ def _check(
                 continue  # the cell itself could not be read: that message says more
             problems.append(ImportProblem(r, column, header, p.message_zh, p.message_en))
         rows.append(ImportRow(r, line.checked.entry, tuple(problems)))
+    rows = _with_namesakes(db_session, rows, place("name"))
     ignored = tuple(t for c, t in sorted(sheet.texts.items()) if c not in sheet.fields)
     preview = ImportPreview(
         path=sheet.path,
@@ -547,6 +561,53 @@ def _check(
         rows=tuple(rows),
     )
     return preview, lines
+
+
+def _with_namesakes(session: Any, rows: list[ImportRow], name_column: tuple[str, str]) -> list[ImportRow]:
+    """Rows whose name and birth date are those of another row, or of a player already registered,
+    get a warning naming the other (the same person entered twice? — the arbiter decides)."""
+    registered: dict[tuple[str, date], str] = {}
+    query = select(Player.name, Player.birth_date, Player.no, Group.name).join(
+        Group, Player.group_id == Group.id
+    )
+    for name, born, no, group in session.execute(query):
+        registered.setdefault((name, born), f"{group} {no} 号 {name}" if no else f"{group} {name}")
+    in_file: dict[tuple[str, date], list[int]] = {}
+    for row in rows:
+        if row.entry.name and row.entry.birth_date is not None:
+            in_file.setdefault((row.entry.name, row.entry.birth_date), []).append(row.row)
+    out = []
+    for row in rows:
+        born = row.entry.birth_date
+        if not row.entry.name or born is None:
+            out.append(row)
+            continue
+        key = (row.entry.name, born)
+        warnings: list[ImportProblem] = []
+        if key in registered:
+            warnings.append(
+                ImportProblem(
+                    row.row,
+                    *name_column,
+                    f"与已报名的 {registered[key]}（{born:%Y-%m-%d}）同名同出生日期：是否重复报名？",
+                    f"same name and birth date ({born:%Y-%m-%d}) as {registered[key]}, already registered: "
+                    "entered twice?",
+                )
+            )
+        others = [r for r in in_file[key] if r != row.row]
+        if others:
+            listed = "、".join(f"第 {r} 行" for r in others)
+            listed_en = ", ".join(f"row {r}" for r in others)
+            warnings.append(
+                ImportProblem(
+                    row.row,
+                    *name_column,
+                    f"与{listed}同名同出生日期（{born:%Y-%m-%d}）：是否重复报名？",
+                    f"same name and birth date ({born:%Y-%m-%d}) as {listed_en}: entered twice?",
+                )
+            )
+        out.append(dataclasses.replace(row, warnings=tuple(warnings)) if warnings else row)
+    return out
 
 
 def preview_import(
@@ -615,8 +676,8 @@ def import_players(
 
 def write_template(db: Database, path: Path | str) -> Path:
     """The empty registration form with this tournament's groups in the 组别 list."""
-    from app.reports.excel_template import write_registration_template
+    from app.reports.excel_template import template_title, write_registration_template
     from app.services.tournaments import tournament_info
 
     info = tournament_info(db)
-    return write_registration_template(path, [g.name for g in info.groups])
+    return write_registration_template(path, [g.name for g in info.groups], title=template_title(info.name))

@@ -2,11 +2,12 @@
 
 The command line starts a process per command; SQLAlchemy and its ORM take ~0.25 s to import, ten
 times a 160-player pairing. This path reads the group with :mod:`sqlite3` (:mod:`app.db.lite`), pairs it
-with the same engine and the same helpers (:mod:`app.services.pairing_plan`), and writes the same rows
-in one transaction, with the same audit line and automatic backup. It handles only the plain case — a
+with the same engine and the same helpers (:mod:`app.services.pairing_plan`: the same preconditions,
+pool and stored explanation), and writes the same rows — columns and defaults taken from the models'
+tables (:mod:`app.db.tables`) — in one transaction, with the same audit line and automatic backup. It handles only the plain case — a
 Swiss round before any knockout, previous round complete, every player numbered, no one to withdraw for
 consecutive forfeits, order by sequence number, the file at the newest schema — and returns None for
-anything else, so that the full service decides (and refuses with its own messages). Issue 16's data
+anything else, so that the full service decides (and refuses with its own messages). The absences, late entries, re-entries and avoidances
 are read as the full service reads them: the group's state through the same row assembly
 (:mod:`app.db.group_rows`: excused absences, late entries' compensation, re-entries) and the same
 avoidances (:func:`app.services.pairing_plan.constraints_from_rows`), so an excused player is left out
@@ -20,21 +21,22 @@ import sqlite3
 from datetime import datetime
 from pathlib import Path
 
-from app.db.lite import LiteFile, read_group_state, stored_datetime, stored_json
+from app.db.lite import LiteFile, insert_rows, read_group_state
 from app.engine.pairing import Pairing, pair_round
 from app.engine.pairing.constraints import RoundConstraints
-from app.engine.regulations import Regulations, ScoreGroupOrder
+from app.engine.regulations import Regulations, RoundOnePairing, ScoreGroupOrder
 from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError
 from app.services.pairing_plan import (
     PairingOutcome,
+    after_split,
     audit_after,
     audit_text,
     constraints_from_rows,
     explanation_of,
     forfeit_streaks,
     new_pairing_seed,
-    next_swiss_round,
     pool_for,
+    round_to_pair,
 )
 
 DEFAULT_ARBITER = "裁判长"  # app.services.audit.DEFAULT_ARBITER (not imported: it loads SQLAlchemy)
@@ -58,44 +60,54 @@ def pair_next_round_lite(
         ids = dict(
             con.execute("SELECT no, id FROM players WHERE group_id = ? AND no IS NOT NULL", (group_id,))
         )
-        now = stored_datetime(datetime.now().replace(microsecond=0))
+        now = datetime.now().replace(microsecond=0)
         con.execute("BEGIN IMMEDIATE")
-        try:
-            round_id = con.execute(
-                "INSERT INTO rounds (group_id, number, stage, seed, paired_at, closed_at, explanation) "
-                "VALUES (?, ?, ?, ?, ?, NULL, ?)",
-                (
-                    group_id,
-                    number,
-                    RoundStage.SWISS.value,
-                    used_seed,
-                    now,
-                    stored_json(explanation_of(pairing, 0)),
-                ),
-            ).lastrowid
-            con.executemany(
-                "INSERT INTO games (round_id, board, game_no, red_id, black_id, result, match_id, kind) "
-                "VALUES (?, ?, 1, ?, ?, ?, NULL, 'swiss')",
+        try:  # the same rows as the full service: columns and defaults from the models (app.db.tables)
+            round_id = insert_rows(
+                con,
+                "rounds",
                 [
-                    (round_id, g.board, ids[g.red], ids[g.black], GameResult.PENDING.value)
+                    {
+                        "group_id": group_id,
+                        "number": number,
+                        "stage": RoundStage.SWISS.value,
+                        "seed": used_seed,
+                        "paired_at": now,
+                        "explanation": explanation_of(pairing, 0),
+                    }
+                ],
+            )
+            insert_rows(
+                con,
+                "games",
+                [
+                    {
+                        "round_id": round_id,
+                        "board": g.board,
+                        "red_id": ids[g.red],
+                        "black_id": ids[g.black],
+                        "result": GameResult.PENDING.value,
+                        "kind": "swiss",
+                    }
                     for g in pairing.games
                 ],
             )
             if pairing.bye is not None:
-                con.execute(
-                    "INSERT INTO byes (round_id, player_id) VALUES (?, ?)", (round_id, ids[pairing.bye])
-                )
-            con.execute(
-                "INSERT INTO audit_log (at, who, action, entity, before, after, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    now,
-                    who,
-                    "pair_round",
-                    f"{group} 第{number}轮",
-                    "",
-                    audit_text(audit_after(pairing, used_seed)),
-                    "",
-                ),
+                insert_rows(con, "byes", [{"round_id": round_id, "player_id": ids[pairing.bye]}])
+            insert_rows(
+                con,
+                "audit_log",
+                [
+                    {
+                        "at": now,
+                        "who": who,
+                        "action": "pair_round",
+                        "entity": f"{group} 第{number}轮",
+                        "before": "",
+                        "after": audit_text(audit_after(pairing, used_seed)),
+                        "reason": "",
+                    }
+                ],
             )
             con.execute("COMMIT")
         except BaseException:
@@ -131,17 +143,20 @@ def _plan(
     if fmt.team_event is not None:  # a team competition: the full service says how it is paired
         return None
     state = read_group_state(con, group_id, group, reg)
-    number = next_swiss_round(state)
-    if number > fmt.first_swiss_rounds:  # another stage (a knockout, a round robin …): the full service
+    unnumbered = [
+        name
+        for (name,) in con.execute(
+            "SELECT name FROM players WHERE group_id = ? AND no IS NULL AND status = ? ORDER BY id",
+            (group_id, PlayerStatus.ACTIVE.value),
+        )
+    ]
+    try:
+        number = round_to_pair(group, state, fmt, unnumbered)  # the full service refuses, with its message
+    except UserError:
         return None
-    if number > 1:
-        previous = next((r for r in state.rounds if r.number == number - 1), None)
-        if previous is None or any(g.result is GameResult.PENDING for g in previous.games):
-            return None
-    if con.execute(
-        "SELECT 1 FROM players WHERE group_id = ? AND no IS NULL AND status = ? LIMIT 1",
-        (group_id, PlayerStatus.ACTIVE.value),
-    ).fetchone():
+    if after_split(fmt, number):
+        return None
+    if number == 1 and reg.pairing.round_one is not RoundOnePairing.HALVES:  # by lot or neighbours
         return None
     if (
         con.execute("SELECT 1 FROM rounds WHERE group_id = ? AND number = ?", (group_id, number)).fetchone()

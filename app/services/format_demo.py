@@ -21,7 +21,7 @@ from app.engine.regulations import GroupFormat, PrizeKind, PrizeTable, Regulatio
 from app.engine.round_robin import schedule
 from app.engine.types import UserError
 from app.services import audit
-from app.services.demo import demo_field
+from app.services.demo import PLAYED_TO_END, demo_field
 from app.services.tournaments import create_tournament, discard_on_failure
 
 GROUP = "公开组"
@@ -62,16 +62,29 @@ def create_format_demo(
     players: int | None = None,
     rounds: int | None = None,
     seed: int = 2024,
+    played_to: int | str | None = None,
     who: str = audit.DEFAULT_ARBITER,
 ) -> Database:
     """A demo event of format ``name``: one group, ``players`` registered (a realistic seeded field), the
-    sequence numbers drawn by lot. Nothing is left behind when it cannot be made."""
+    sequence numbers drawn by lot; with ``played_to`` played through the services to round N (or to
+    its end: ``"end"``; a round past the end plays it to the end). Nothing is left behind when it cannot
+    be made."""
     count = players if players is not None else DEFAULT_PLAYERS.get(name, 16)
     check_format_size(name, count)
+    if played_to not in (None, PLAYED_TO_END) and (not isinstance(played_to, int) or played_to < 1):
+        raise UserError(
+            f"--played-to 应为轮次或 end（现为 {played_to}）",
+            f"--played-to must be a round or end, not {played_to}",
+        )
     reg = format_regulations(name, count, rounds)
     db = create_tournament(path, "tianshui-2024", regulations=reg, who=who)
     with discard_on_failure(db):
         _register(db, seed, count, who)
+        if played_to is not None:
+            from app.services.simulation import play_group_to_end
+
+            last = None if played_to == PLAYED_TO_END else int(played_to)
+            play_group_to_end(db, GROUP, seed=seed, last=last, who=who)
     return db
 
 
@@ -213,7 +226,7 @@ def hard_rule_breaks(db: Database) -> list[str]:
 
     * nobody plays twice in a round;
     * Swiss stages: no rematch (H1), at most one bye (H4), never the same colour three times running and
-      never more than two colours apart (H3);
+      never more than two colours apart (H3; or the limits the regulation sets);
     * round robins: every pair of a table meets once a cycle, with the table's colours (second cycle
       swapped), every player sitting out as the table says;
     * knockouts: a match is played by the players the bracket puts there, and nobody plays on after being
@@ -229,6 +242,10 @@ def hard_rule_breaks(db: Database) -> list[str]:
     plans = plan_of(state)
     out: list[str] = []
     bracket = bracket_of(db, GROUP)
+    from app.services.tournaments import load_regulations
+
+    pairing = load_regulations(db).pairing
+    run, apart = pairing.colour_run_limit, pairing.colour_difference_limit
     knockout_seats: dict[int, list[int]] = {}
     if bracket is not None:
         for m in bracket.matches:
@@ -276,10 +293,10 @@ def hard_rule_breaks(db: Database) -> list[str]:
             if byes[no] > 1:
                 out.append(f"{no} 号第二次轮空（H4）")
         for no, seq in history.items():
-            tail = "".join(seq[-3:])
-            if tail in ("RRR", "BBB") or abs(seq.count("R") - seq.count("B")) > 2:
+            tail = "".join(seq[-(run + 1) :])
+            if tail in ("R" * (run + 1), "B" * (run + 1)) or abs(seq.count("R") - seq.count("B")) > apart:
                 out.append(f"第{r.number}轮后 {no} 号先后手违反 H3（{''.join(seq)}）")
-                history[no] = seq[-2:]  # report each break once
+                history[no] = seq[-run:]  # report each break once
     for b in state.begun:
         if b.kind is not StageKind.ROUND_ROBIN:
             continue
@@ -310,12 +327,12 @@ def hard_rule_breaks(db: Database) -> list[str]:
     if bracket is not None:
         losses: Counter[int] = Counter()
         allowed = 2 if bracket.elimination.value == "double" else 1
-        for plan, m in zip(bracket.plans, bracket.matches, strict=True):
-            if plan.code == "3RD" or plan.code.startswith("P") or not m.games:
+        for match_plan, m in zip(bracket.plans, bracket.matches, strict=True):
+            if match_plan.code == "3RD" or match_plan.code.startswith("P") or not m.games:
                 continue
-            for p in m.players:
-                if losses[p] >= allowed:
-                    out.append(f"{p} 号被淘汰后又下了 {plan.code}")
+            for who in m.players:
+                if losses[who] >= allowed:
+                    out.append(f"{who} 号被淘汰后又下了 {match_plan.code}")
             res = bracket.result(m.code)
             if res is not None and res.loser is not None:
                 losses[res.loser] += 1

@@ -29,6 +29,7 @@ from app.db.models import AuditEntry, DeputyToken, GameRow, Group, PendingResult
 from app.db.session import Database
 from app.engine.text import clean_text
 from app.engine.types import GameResult, UserError
+from app.reports.links import HALL
 from app.services import audit
 from app.services.results import enter_result, round_row
 from app.services.tournaments import group_row
@@ -58,16 +59,16 @@ def token_digest(token: str) -> str:
 
 def group_path(group_index: int) -> str:
     """The group's page on the hall server (``group_index`` counts from 1 in the groups' order)."""
-    return f"/g/{group_index}/"
+    return HALL.group(group_index)
 
 
 def round_path(group_index: int, number: int) -> str:
-    return f"/g/{group_index}/r/{number}/"
+    return HALL.round(group_index, number)
 
 
 def board_path(group_index: int, number: int, board: int) -> str:
     """One board of one round: the page a table card's QR code opens."""
-    return f"/g/{group_index}/r/{number}/b/{board}"
+    return HALL.board(group_index, number, board)
 
 
 def deputy_path(token: str) -> str:
@@ -309,8 +310,15 @@ def _valid_token(s: Session, token: str) -> DeputyToken:
     row = s.scalars(select(DeputyToken).where(DeputyToken.digest == digest)).one_or_none()
     if row is None or not hmac.compare_digest(row.digest, digest):
         raise refused
-    if row.revoked_at is not None or row.round.closed_at is not None:
-        raise refused
+    if row.revoked_at is not None:
+        raise TokenRefused(
+            "录入令牌已被裁判长收回，不能再录入", "the chief has revoked this deputy pass: no more entries"
+        )
+    if row.round.closed_at is not None:
+        raise TokenRefused(
+            f"第 {row.round.number} 轮已结束，录入令牌随之失效；如有成绩请直接交裁判长",
+            f"round {row.round.number} is closed and the deputy pass has expired with it",
+        )
     return row
 
 
@@ -323,6 +331,8 @@ class DeputyBoard:
     black: str
     recorded: GameResult
     sent: GameResult | None  # this deputy's latest entry still waiting for the chief
+    game_no: int = 1  # the game being played on the board (a knockout match has several)
+    game: str = ""  # what that game is, for a knockout board: "淘汰赛 第2局 快棋（换先）"
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,11 +366,25 @@ def deputy_view(db: Database, token: str) -> DeputyView:
             )
         }
         boards = tuple(
-            DeputyBoard(b, names[gm.red_id], names[gm.black_id], GameResult(gm.result), sent.get(b))
+            DeputyBoard(
+                b,
+                names[gm.red_id],
+                names[gm.black_id],
+                GameResult(gm.result),
+                sent.get(b),
+                gm.game_no,
+                _knockout_game(gm) if gm.match_id is not None else "",
+            )
             for b, gm in sorted(_latest_games(rnd).items())
             if t.first_board <= b <= t.last_board
         )
         return DeputyView(_pass(t), boards)
+
+
+def _knockout_game(gm: GameRow) -> str:
+    """A knockout game as the deputy's page names it: its number and kind (slow, rapid, deciding)."""
+    kind = {1: "慢棋", 2: "快棋（换先）"}.get(gm.game_no, "附加赛")
+    return f"淘汰赛 第{gm.game_no}局 {kind}"
 
 
 def _clean_device(device: str) -> str:
@@ -368,11 +392,20 @@ def _clean_device(device: str) -> str:
     return " ".join(text.split())[:MAX_DEVICE]
 
 
-def submit_deputy_result(db: Database, token: str, board: int, result: GameResult | str, device: str) -> int:
+def submit_deputy_result(
+    db: Database,
+    token: str,
+    board: int,
+    result: GameResult | str,
+    device: str,
+    game_no: int | None = None,
+) -> int:
     """Store a deputy's result for the chief to confirm; returns the entry's id.
 
-    Refused (nothing stored) for a bad token (:class:`TokenRefused`), a board outside the pass, or an
-    empty result. The deputy's own earlier entry for the board still waiting is superseded.
+    Refused (nothing stored) for a bad token (:class:`TokenRefused`), a board outside the pass, an
+    empty result, or — ``game_no`` given — a knockout board that has moved on to another game since
+    the deputy's page showed it (a result typed offline for the slow game never lands on the rapid
+    one). The deputy's own earlier entry for the board still waiting is superseded.
     """
     value = result if isinstance(result, GameResult) else GameResult(result)
     if value is GameResult.PENDING:
@@ -387,6 +420,11 @@ def submit_deputy_result(db: Database, token: str, board: int, result: GameResul
         game = _latest_games(t.round).get(board)
         if game is None:
             raise UserError(f"本轮没有第 {board} 台", f"the round has no board {board}")
+        if game_no is not None and game_no != game.game_no:
+            raise UserError(
+                f"第 {board} 台已进入第 {game.game_no} 局，这条第 {game_no} 局的成绩没有提交，请重新录入",
+                f"board {board} is on game {game.game_no} now; this result for game {game_no} was not sent",
+            )
         for earlier in s.scalars(
             select(PendingResult).where(
                 PendingResult.token_id == t.id, PendingResult.board == board, PendingResult.status == PENDING

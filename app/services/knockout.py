@@ -1,4 +1,4 @@
-"""The second stage: the knockout bracket after the split (RULES.md §7).
+"""The second stage: the knockout bracket after the split (docs/rules.md §7).
 
 Stored as one ``knockout_matches`` row per match of the bracket (code, round, players, colour lot,
 deciding colour) and the match's games as rows of their round (``games.match_id``, ``game_no``,
@@ -34,6 +34,7 @@ from app.engine.knockout import (
     time_control,
 )
 from app.engine.regulations import Regulations
+from app.engine.text import count_en
 from app.engine.types import Colour, GameResult, UserError
 from app.services import audit
 from app.services.brackets import (
@@ -78,14 +79,15 @@ def create_knockout(
             if pending:
                 raise UserError(
                     f"{group}第 {split} 轮还有 {len(pending)} 台未录入成绩，不能产生淘汰赛对阵",
-                    f"{group} round {split} still has {len(pending)} boards without result",
+                    f"{group} round {split} still has {count_en(len(pending), 'board')} without result",
                 )
         else:
             unnumbered = [p.name for p in g.players if p.no is None and p.status == "active"]
             if unnumbered:
                 raise UserError(
                     f"{group}还有 {len(unnumbered)} 名棋手没有序号（如 {unnumbered[0]}），请先抽签",
-                    f"{group}: {len(unnumbered)} players have no sequence number yet; draw the numbers first",
+                    f"{group}: {count_en(len(unnumbered), 'player')} without a sequence number yet; "
+                    "draw the numbers first",
                 )
         order = stage_entry_order(s, g, reg, state, index)
         stage = reg.group(group).stages[index]

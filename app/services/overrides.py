@@ -1,8 +1,8 @@
-"""The arbiter's manual pairing changes (RULES.md §5 "Arbiter overrides").
+"""The arbiter's manual pairing changes (docs/rules.md §5 "Arbiter overrides").
 
 Each change is previewed first: :func:`preview_override` returns the pairing after the change and
 every hard rule it would break (rematch, teammates in round 1, colour H3, second bye) and every
-avoidance it breaks (absolute, or weak as a warning: issue 16). Applying it
+avoidance it breaks (absolute, or weak as a warning: pairing constraints). Applying it
 with broken rules needs the arbiter's explicit confirmation (``confirm=True``) and a reason, and it
 is written to the audit log. Only boards without a result may change.
 """
@@ -10,6 +10,7 @@ is written to the audit log. Only boards without a result may change.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from sqlalchemy.orm import Session
 
@@ -120,7 +121,7 @@ def apply_override(
         for no in preview.byes:
             s.add(Bye(round_id=rnd.id, player_id=id_of[no]))
         explanation = dict(rnd.explanation or {})
-        overridden = set(explanation.get("overridden", [])) | set(preview.changed_boards)
+        overridden = set(cast(list[int], explanation.get("overridden", []))) | set(preview.changed_boards)
         explanation["overridden"] = sorted(overridden)
         rnd.explanation = explanation
         audit.record(

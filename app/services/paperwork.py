@@ -1,4 +1,4 @@
-"""The event's paperwork (issue 16): officials, organiser, seal line, certificate template.
+"""The event's paperwork: officials, organiser, seal line, certificate template.
 
 Kept in the file's ``settings`` table under the key ``paperwork`` (JSON of
 :func:`app.engine.paperwork.paperwork_to_dict`); a file without it has the defaults. Changes are

@@ -1,4 +1,4 @@
-"""The paperwork documents (issue 16): the officials' sign-off under the lists, the check-in sheet (报到表)
+"""The paperwork documents: the officials' sign-off under the lists, the check-in sheet (报到表)
 with paid / owed totals, lists in the order asked (number, name, rating), the results book (成绩册) and the
 prize certificates (获奖证书) from the editable template.
 
@@ -13,9 +13,10 @@ from typing import Literal
 
 from app.db.session import Database
 from app.engine.paperwork import Paperwork, fill_template, place_zh, regulation_summary
+from app.engine.privacy import mask_personal
 from app.engine.types import UserError, mask_id_number
 from app.reports import model
-from app.reports.pdf.tables import pinyin_key
+from app.reports.names import pinyin_key
 from app.services.paperwork import load_paperwork
 from app.services.registration import PlayerView
 from app.services.standings import prize_list
@@ -100,7 +101,10 @@ def results_book(
     """成绩册 from its parts (built by the exports service) with the regulation summary and the officials."""
     info = tournament_info(db)
     pw = load_paperwork(db)
-    summary = (("赛事名称", info.name), *regulation_summary(info.regulations))
+    summary = tuple(  # public: a number that reached a stored text is masked (docs/rules.md §11)
+        (label, mask_personal(value))
+        for label, value in (("赛事名称", info.name), *regulation_summary(info.regulations))
+    )
     if pw.organiser:
         summary = (*summary[:1], ("主办单位", pw.organiser), *summary[1:])
     return model.ResultsBook(
@@ -172,9 +176,9 @@ def _values(
         "名次": place_zh(place),
         "金额": f"{amount:,} 元" if amount else "",
         "奖品": item,
-        "赛事": info.name,
+        "赛事": mask_personal(info.name),
         "日期": f"{end.year}年{end.month}月{end.day}日",
-        "地点": info.regulations.venue,
+        "地点": mask_personal(info.regulations.venue),
         "主办单位": pw.organiser,
     }
 

@@ -1,4 +1,4 @@
-"""Record duty (录谱, RULES.md §8): who owes which record, records handed in, refusals at closing.
+"""Record duty (录谱, docs/rules.md §8): who owes which record, records handed in, refusals at closing.
 
 Duties are recomputed from the round's results each time (a corrected result changes who owes
 the record). The designated boards of rounds 1–3 and the records handed in are stored in
@@ -54,7 +54,7 @@ def _context(
 ) -> tuple[Group, Round, dict[int, int], dict[int, GameRecord]]:
     g = group_row(s, group)
     rnd = round_row(s, g, number)
-    no_of = {p.id: p.no for p in s.scalars(select(Player).where(Player.group_id == g.id))}
+    no_of = {p.id: p.no for p in s.scalars(select(Player).where(Player.group_id == g.id)) if p.no is not None}
     game_ids = [gm.id for gm in rnd.games]
     records = {r.game_id: r for r in s.scalars(select(GameRecord).where(GameRecord.game_id.in_(game_ids)))}
     return g, rnd, no_of, records
@@ -165,7 +165,7 @@ def hand_in_record(
         if result is GameResult.PENDING:
             raise UserError(f"第 {board} 台尚无成绩，请先录入成绩", f"board {board} has no result yet")
         players = list(s.scalars(select(Player).where(Player.group_id == g.id)))
-        no_of = {p.id: p.no for p in players}
+        no_of = {p.id: p.no for p in players if p.no is not None}
         ids = {p.no: p.id for p in players}
         row = _record_row(s, game)
         row.received, row.moves, row.received_at = True, moves, datetime.now().replace(microsecond=0)

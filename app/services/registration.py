@@ -29,8 +29,8 @@ from app.engine.registration import (
     draw_by_lot,
     draw_by_rating,
 )
-from app.engine.text import LEADER_MAX, TEAM_MAX, clean_text
-from app.engine.types import Gender, IdDocument, PlayerStatus, UserError
+from app.engine.text import LEADER_MAX, TEAM_MAX, public_text
+from app.engine.types import Gender, IdDocument, PlayerStatus, UserError, mask_id_number, mask_phone
 from app.services import audit
 from app.services.tournaments import group_row, regulations_of
 
@@ -50,8 +50,8 @@ class PlayerView:
     gender: str  # "", "male", "female"
     id_type: str
     id_number: str
-    birth_date: date
-    age: int  # full years on the first day of play
+    birth_date: date | None  # None: unknown (a player read from a TRF file without one)
+    age: int | None  # full years on the first day of play; None when the birth date is unknown
     phone: str
     rating: int | None
     notes: str
@@ -65,6 +65,7 @@ class PlayerView:
     late_entry_round: int | None
     region: str = ""  # 地区
     reentry_round: int | None = None  # re-entered after a withdrawal: paired again from this round
+    ranked: bool = True  # False: plays and scores but takes no place (计成绩不计名次)
 
 
 # --------------------------------------------------------------------------- context
@@ -77,8 +78,10 @@ def _now() -> datetime:
 def registration_context(
     s: Session, *, now: datetime, override_reason: str = "", excluding: int | None = None
 ) -> RegistrationContext:
-    """What the file holds, for the engine's checks (``excluding``: the player being edited)."""
+    """What the file holds, for the engine's checks (``excluding``: the player being edited; a player
+    accepted outside his group's conditions before stays accepted)."""
     reg = regulations_of(s)
+    accepted = bool(excluding is not None and (s.get(Player, excluding) or Player()).eligibility_override)
     groups = {g.name: g.teams for g in s.scalars(select(Group).order_by(Group.position))}
     query = select(Player.id_number)
     if excluding is not None:
@@ -92,6 +95,8 @@ def registration_context(
         id_numbers=ids,
         entries=entries,
         override_reason=override_reason,
+        eligibility={g.name: g.eligibility for g in reg.groups},
+        accepted_outside=accepted,
     )
 
 
@@ -121,7 +126,23 @@ def team_row(s: Session, group: Group, name: str, *, create: bool) -> Team:
     return team
 
 
+def _entity(p: Player) -> str:
+    """A player as the audit log names them: group, number and name (never an internal id)."""
+    group = p.group.name if p.group else ""
+    return f"{group} {p.no}号 {p.name}" if p.no is not None else f"{group} {p.name}"
+
+
 def _snapshot(p: Player) -> dict[str, object]:
+    """A player's registration as the audit log keeps it: the ID number and the phone masked as on
+    public documents (docs/rules.md §11) — the log is exported and printed, and personal numbers go into
+    no audit text."""
+    values = _full(p)
+    values["id_number"] = mask_id_number(p.id_number)
+    values["phone"] = mask_phone(p.phone)
+    return values
+
+
+def _full(p: Player) -> dict[str, object]:
     return {
         "name": p.name,
         "group": p.group.name if p.group else "",
@@ -131,7 +152,7 @@ def _snapshot(p: Player) -> dict[str, object]:
         "gender": p.gender,
         "id_type": p.id_type,
         "id_number": p.id_number,
-        "birth_date": p.birth_date.isoformat(),
+        "birth_date": p.birth_date.isoformat() if p.birth_date else "",
         "phone": p.phone,
         "rating": p.rating,
         "notes": p.notes,
@@ -204,16 +225,26 @@ def write_entry(
     )
     s.add(player)
     s.flush()
+    if checked.outside:
+        player.eligibility_override = reason.strip()
+        audit.record(
+            s,
+            "eligibility_override",
+            entity=f"player:{player.id}",
+            after={"name": e.name, "group": e.group, "rules": list(checked.outside)},
+            reason=reason,
+            who=who,
+        )
     if checked.late:
         audit.record(
             s,
             "deadline_override",
-            entity=f"player:{player.id}",
+            entity=_entity(player),
             after={"name": e.name, "at": now.isoformat()},
             reason=reason,
             who=who,
         )
-    audit.record(s, action, entity=f"player:{player.id}", after=_snapshot(player), reason=reason, who=who)
+    audit.record(s, action, entity=_entity(player), after=_snapshot(player), reason=reason, who=who)
     return player
 
 
@@ -308,7 +339,7 @@ def edit_player(
         audit.record(
             s,
             "edit_player",
-            entity=f"player:{player_id}",
+            entity=_entity(player),
             before=before,
             after=_snapshot(player),
             reason=reason,
@@ -343,12 +374,10 @@ def withdraw_player(
                 raise UserError(
                     "首轮已编排，只能将棋手标为退赛，不能删除", "round 1 is paired: withdraw, do not delete"
                 )
-            group_id, removed_no = player.group_id, player.no
+            group_id, removed_no, entity = player.group_id, player.no, _entity(player)
             s.delete(player)
             _close_gap(s, group_id, removed_no)
-            audit.record(
-                s, "remove_player", entity=f"player:{player_id}", before=before, reason=reason, who=who
-            )
+            audit.record(s, "remove_player", entity=entity, before=before, reason=reason, who=who)
             return
         if player.status != PlayerStatus.ACTIVE.value:
             raise UserError(f"{player.name}已不是在赛状态", f"{player.name} is not active")
@@ -360,7 +389,7 @@ def withdraw_player(
         audit.record(
             s,
             "withdraw_player",
-            entity=f"player:{player_id}",
+            entity=_entity(player),
             before=before,
             after={"status": player.status, "status_round": first},
             reason=reason,
@@ -378,9 +407,7 @@ def reinstate_player(
             raise UserError(f"{player.name}不是退赛状态", f"{player.name} is not withdrawn")
         before = {"status": player.status, "status_round": player.status_round}
         player.status, player.status_round = PlayerStatus.ACTIVE.value, None
-        audit.record(
-            s, "reinstate_player", entity=f"player:{player_id}", before=before, reason=reason, who=who
-        )
+        audit.record(s, "reinstate_player", entity=_entity(player), before=before, reason=reason, who=who)
 
 
 def _set_flag(db: Database, player_id: int, flag: str, value: bool, who: str, reason: str = "") -> None:
@@ -391,7 +418,7 @@ def _set_flag(db: Database, player_id: int, flag: str, value: bool, who: str, re
             return
         setattr(player, flag, value)
         audit.record(
-            s, f"set_{flag}", entity=f"player:{player_id}", before=before, after=value, reason=reason, who=who
+            s, f"set_{flag}", entity=_entity(player), before=before, after=value, reason=reason, who=who
         )
 
 
@@ -427,8 +454,8 @@ def create_team(
     db: Database, group: str, name: str, *, leader: str = "", who: str = audit.DEFAULT_ARBITER
 ) -> int:
     """Create a team (代表队) in a group that allows teams; returns its id."""
-    clean = clean_text(name, "队名", "the team name", TEAM_MAX, required=True)
-    leader = clean_text(leader, "领队", "the team leader", LEADER_MAX)
+    clean = public_text(name, "队名", "the team name", TEAM_MAX, required=True)
+    leader = public_text(leader, "领队", "the team leader", LEADER_MAX)
     with db.session() as s:
         g = group_row(s, group)
         if s.scalars(select(Team).where(Team.group_id == g.id, Team.name == clean)).one_or_none():
@@ -447,9 +474,9 @@ def set_team(
     with db.session() as s:
         player = _player(s, player_id)
         before = player.team.name if player.team else ""
-        name = clean_text(team or "", "队名", "the team name", TEAM_MAX)
+        name = public_text(team or "", "队名", "the team name", TEAM_MAX)
         player.team_id = team_row(s, player.group, name, create=create).id if name else None
-        audit.record(s, "set_team", entity=f"player:{player_id}", before=before, after=name, who=who)
+        audit.record(s, "set_team", entity=_entity(player), before=before, after=name, who=who)
 
 
 # --------------------------------------------------------------------------- reading
@@ -467,7 +494,7 @@ def _view(p: Player, first_day: date) -> PlayerView:
         id_type=p.id_type,
         id_number=p.id_number,
         birth_date=p.birth_date,
-        age=age_on(p.birth_date, first_day),
+        age=None if p.birth_date is None else age_on(p.birth_date, first_day),
         phone=p.phone,
         rating=p.rating,
         notes=p.notes,
@@ -481,6 +508,7 @@ def _view(p: Player, first_day: date) -> PlayerView:
         late_entry_round=p.late_entry_round,
         region=p.region,
         reentry_round=p.reentry_round,
+        ranked=p.ranked,
     )
 
 

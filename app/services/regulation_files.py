@@ -1,4 +1,4 @@
-"""Regulations as files (issue 16): a tournament's regulation — the TOML behind the presets — written to a
+"""Regulations as files: a tournament's regulation — the TOML behind the presets — written to a
 file and read back, into this event or into a new one, so that next year's event starts from this one.
 
 The file is the regulation's TOML (every setting of :class:`~app.engine.regulations.Regulations`, the
@@ -13,7 +13,6 @@ the file and what is wrong, and changes nothing.
 
 from __future__ import annotations
 
-import tomllib
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,13 @@ import tomli_w
 
 from app.db.session import Database
 from app.engine.paperwork import Paperwork, paperwork_from_dict
-from app.engine.regulations import Regulations, preset, regulations_from_dict, regulations_to_dict
+from app.engine.regulations import (
+    Regulations,
+    parse_toml,
+    preset,
+    regulations_from_dict,
+    regulations_to_dict,
+)
 from app.engine.types import UserError
 from app.files import check_output_path, read_limited, write_atomic
 from app.services import audit
@@ -67,10 +72,7 @@ def preset_file_text(name: str) -> str:
 
 def parse_regulation_file(text: str, where: str = "规程文件") -> tuple[Regulations, Paperwork | None]:
     """The regulation and the paperwork (None when the file has no ``[paperwork]``) of a file's text."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{where} 不是有效的 TOML：{exc}", f"{where} is not valid TOML: {exc}") from None
+    data = parse_toml(text, f"{where} ", where)
     raw = data.pop(PAPERWORK, None)
     paperwork = None if raw is None else paperwork_from_dict(raw)
     return regulations_from_dict(data), paperwork

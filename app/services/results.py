@@ -1,4 +1,4 @@
-"""Entering and correcting results (RULES.md §4).
+"""Entering and correcting results (docs/rules.md §4).
 
 A result goes into one game of a paired round. Entering a result where one is already recorded is a
 *correction*: it needs a reason once the round is closed or a later round exists, and it is logged

@@ -5,6 +5,7 @@ Pairing a round (``pair_next_round``), unpairing and manual overrides live here 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,19 +20,24 @@ from app.engine.discipline import scores
 from app.engine.event import Entrant, GroupState
 from app.engine.formats import Entrants, StageKind, StagePlan, source_stage
 from app.engine.pairing import Pairing, pair_round
-from app.engine.regulations import Regulations, ScoreGroupOrder
+from app.engine.regulations import Regulations, RoundOnePairing, ScoreGroupOrder
+from app.engine.text import count_en
 from app.engine.types import AbsenceKind, GameResult, PlayerStatus, RoundStage, UserError
 from app.services import audit
 from app.services.backups import automatic_backup
+from app.services.brackets import knockout_players
 from app.services.constraints import constraints_in_round
 from app.services.pairing_plan import (
     PairingOutcome,
+    adjacent_colours,
     audit_after,
     explanation_of,
     forfeit_streaks,
     new_pairing_seed,
     next_swiss_round,
     pool_for,
+    round_one_keys,
+    round_to_pair,
 )
 from app.services.results import round_row
 from app.services.tournaments import group_row, regulations_of
@@ -82,6 +88,9 @@ class RoundSummary:
     boards: int
     pending: int
     closed: bool
+    #: a knockout round whose continuing Swiss (the players outside the knockout) is not paired yet:
+    #: the round is not complete even when every knockout game has its result
+    swiss_due: bool = False
 
 
 def group_state(db: Database, group: str) -> GroupState:
@@ -147,10 +156,12 @@ def rounds_of(db: Database, group: str) -> list[RoundSummary]:
         pending = GameRow.result == GameResult.PENDING.value
         rows = s.execute(
             select(
+                Round.id,
                 Round.number,
                 Round.stage,
                 func.count(GameRow.id),
                 func.count(GameRow.id).filter(pending),
+                func.count(GameRow.id).filter(GameRow.match_id.is_(None)),
                 Round.closed_at,
             )
             .outerjoin(GameRow, GameRow.round_id == Round.id)
@@ -158,10 +169,37 @@ def rounds_of(db: Database, group: str) -> list[RoundSummary]:
             .group_by(Round.id)
             .order_by(Round.number)
         ).all()
-        return [
-            RoundSummary(number, RoundStage(stage), boards, waiting, closed is not None)
-            for number, stage, boards, waiting, closed in rows
+        # a knockout round without Swiss games: is its continuing Swiss still to be paired?
+        bare = [
+            (rid, number)
+            for rid, number, stage, _b, _p, swiss, closed in rows
+            if stage == RoundStage.KNOCKOUT.value and not swiss and closed is None
         ]
+        due = _swiss_due(s, g, bare) if bare else set()
+        return [
+            RoundSummary(number, RoundStage(stage), boards, waiting, closed is not None, number in due)
+            for _rid, number, stage, boards, waiting, _swiss, closed in rows
+        ]
+
+
+def _swiss_due(s: Session, g: Group, rounds: list[tuple[int, int]]) -> set[int]:
+    """Which of these knockout rounds (id, number) still wait for their continuing Swiss pairing."""
+    with_byes = set(s.scalars(select(Bye.round_id).where(Bye.round_id.in_([rid for rid, _ in rounds]))))
+    reg = regulations_of(s)
+    fmt = reg.group(g.name)
+    ko = knockout_players(s, g, reg)
+    if ko is None:
+        return set()
+    state = load_group_state(s, g, reg)
+    following = next_swiss_round(state)
+    due = set()
+    for rid, number in rounds:
+        if rid in with_byes or number != following or number > fmt.rounds:
+            continue
+        left_out = set(ko.players) | state.excused_in(number)
+        if any(e.may_be_paired and e.no not in left_out for e in state.entrants):
+            due.add(number)
+    return due
 
 
 def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAULT_ARBITER) -> str:
@@ -176,7 +214,7 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
         if pending:
             raise UserError(
                 f"第 {number} 轮还有 {len(pending)} 台未录入成绩：{'、'.join(map(str, pending))}",
-                f"round {number} still has {len(pending)} boards without a result: {', '.join(map(str, pending))}",
+                f"round {number} still has {count_en(len(pending), 'board')} without a result: {', '.join(map(str, pending))}",
             )
         if rnd.closed_at is not None:
             return ""
@@ -191,7 +229,7 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
 def pair_next_round(
     db: Database, group: str, *, seed: int | None = None, who: str = audit.DEFAULT_ARBITER
 ) -> PairingOutcome:
-    """Pair the group's next round and store it (RULES.md §5; the stages of :mod:`app.engine.formats`).
+    """Pair the group's next round and store it (docs/rules.md §5; the stages of :mod:`app.engine.formats`).
 
     The round's Swiss stages are paired by the pairing engine, its round-robin stages take their games
     from the table (the stage begins — pools, numbers and the tiebreak lot drawn — when its first round
@@ -218,22 +256,8 @@ def pair_next_round(
             total = rounds_known(state) or number - 1
             raise UserError(f"{group}共 {total} 轮，已全部编排", f"{group} has only {total} rounds")
         knockout_round = all(p.stage.kind is StageKind.KNOCKOUT for p in now)
-        if number > 1:
-            previous = next((r for r in state.rounds if r.number == number - 1), None)
-            pending = (
-                [gm.board for gm in previous.games if gm.result is GameResult.PENDING] if previous else []
-            )
-            if pending:
-                raise UserError(
-                    f"第 {number - 1} 轮还有 {len(pending)} 台未录入成绩：{'、'.join(map(str, pending))}",
-                    f"round {number - 1} still has boards without a result: {', '.join(map(str, pending))}",
-                )
         unnumbered = [p.name for p in g.players if p.no is None and p.status == PlayerStatus.ACTIVE.value]
-        if unnumbered:
-            raise UserError(
-                f"{group}还有 {len(unnumbered)} 名棋手没有序号（如 {unnumbered[0]}），请先抽签",
-                f"{group}: {len(unnumbered)} players have no sequence number yet; draw the numbers first",
-            )
+        round_to_pair(group, state, reg.group(group), unnumbered)  # the previous round done, numbers drawn
     if knockout_round:
         from app.services.knockout import pair_knockout_round
 
@@ -367,12 +391,13 @@ def _begin_point_stages(
             ]
             if waiting:
                 kind = stages[waiting[0]].kind
-                if kind is StageKind.KNOCKOUT:
+                if kind is StageKind.KNOCKOUT and knockout_players(s, g, reg) is None:
                     raise UserError(
                         f"{g.name}前 {p.first_round - 1} 轮已结束，请先产生淘汰赛对阵，再编排其余棋手",
                         f"{g.name}: create the knockout bracket before pairing the continuing Swiss",
                     )
-            continue  # the rest is what the other stages left: never recorded
+            if not stage.count:
+                continue  # the rest is what the other stages left: never recorded
         order = stage_entry_order(s, g, reg, state, p.index)
         swiss = stage.kind is StageKind.SWISS and not plays_as_round_robin(stage, len(order))
         if swiss and stage.entrants is Entrants.ALL:
@@ -439,9 +464,9 @@ def _pair_swiss_stage(
     seed: int,
 ) -> Pairing:
     """Pair the players of one Swiss stage for the round (the others play other stages)."""
-    from app.engine.stages import stage_players
+    from app.services.standings import stage_players_of
 
-    players = stage_players(state, plan.index)
+    players = stage_players_of(s, g, reg, state, plan.index)
     others = {e.no for e in state.entrants} - set(players)
     rank_keys = None
     if reg.pairing.score_group_order is ScoreGroupOrder.TIEBREAKS and number > 1:
@@ -449,9 +474,20 @@ def _pair_swiss_stage(
 
         order = ranking_after(s, g, reg, number - 1)
         rank_keys = {no: (i,) for i, no in enumerate(order)}
+    first = number == 1 and reg.pairing.round_one is not RoundOnePairing.HALVES
+    if first:  # round 1 by lot or by neighbours: the order that makes the engine's natural pairs those
+        pool = pool_for(state, reg, number, others | withdrawn, None)
+        numbers = sorted(p.no for p in pool)  # sequence numbers (drawn by rating first where so set)
+        rank_keys = round_one_keys(numbers, reg.pairing.round_one, seed)
     pool = pool_for(state, reg, number, others | withdrawn, rank_keys)  # less the excused (请假)
-    constraints = constraints_in_round(s, g, reg, number)  # 同单位 / 同地区 / 指定回避 (issue 16)
-    return pair_round(pool, number, reg.pairing, seed, constraints)
+    constraints = constraints_in_round(s, g, reg, number)  # 同单位 / 同地区 / 指定回避
+    rules = reg.pairing
+    if first:  # the order just made is the one inside the (only) score group
+        rules = dataclasses.replace(rules, score_group_order=ScoreGroupOrder.TIEBREAKS)
+    pairing = pair_round(pool, number, rules, seed, constraints)
+    if first and reg.pairing.round_one is RoundOnePairing.ADJACENT:
+        pairing = adjacent_colours(pairing)
+    return pairing
 
 
 def _knockout_boards(s: Session, g: Group, number: int) -> int:

@@ -93,6 +93,20 @@ def _plain(max_len: int) -> Any:
     return Annotated[StrictStr, Field(max_length=max_len), AfterValidator(check)]
 
 
+def _public(max_len: int, *, required: bool = False, multiline: bool = False) -> Any:
+    """Text printed on public lists and certificates: clean, and no personal number or path in it."""
+
+    def check(text: str) -> str:
+        if looks_personal(text):
+            raise ValueError(
+                "像是含有手机号、证件号或文件路径（会印在公开的名单和证书上）"
+                " (seems to hold a phone or ID number or a path; it is printed publicly)"
+            )
+        return text
+
+    return Annotated[_clean(max_len, required=required, multiline=multiline), AfterValidator(check)]
+
+
 def _iso_text(value: Any) -> Any:
     if not isinstance(value, str):
         raise ValueError('应为 ISO 格式的日期文字，如 "2024-07-26" (an ISO date string)')
@@ -109,14 +123,14 @@ IsoDate = Annotated[date, BeforeValidator(_iso_text), Field(strict=False)]
 IsoDateTime = Annotated[datetime, BeforeValidator(_iso_text), AfterValidator(_naive), Field(strict=False)]
 
 EventName = _clean(EVENT_NAME_MAX, required=True)
-GroupName = _clean(GROUP_NAME_MAX, required=True)
+GroupName = _public(GROUP_NAME_MAX, required=True)
 PlayerName = _clean(TRF_NAME_MAX, required=True)
-TeamName = _clean(TEAM_MAX, required=True)
-Unit = _clean(UNIT_MAX)
-Region = _clean(REGION_MAX)
+TeamName = _public(TEAM_MAX, required=True)
+Unit = _public(UNIT_MAX)
+Region = _public(REGION_MAX)
 Notes = _clean(NOTES_MAX, multiline=True)
 Reason = _clean(REASON_MAX, multiline=True)
-Leader = _clean(LEADER_MAX)
+Leader = _public(LEADER_MAX)
 Code = Annotated[StrictStr, Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_]+$")]
 IdNumber = Annotated[StrictStr, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9\-]+$")]
 Phone = Annotated[StrictStr, Field(max_length=20, pattern=r"^[0-9+\- ]*$")]
@@ -127,14 +141,14 @@ class _Strict(BaseModel):
 
 
 def _settings(value: dict[str, Any]) -> dict[str, Any]:
-    from app.engine.regulations import regulations_from_dict
+    from app.engine.regulations import check_public_texts, regulations_from_dict
 
-    regulations_from_dict(value)  # a UserError names the setting
+    check_public_texts(regulations_from_dict(value))  # a UserError names the setting
     return value
 
 
 class TournamentDoc(_Strict):
-    name: EventName
+    name: _public(EVENT_NAME_MAX, required=True)
     preset: Annotated[StrictStr, Field(max_length=64)] = ""
     start_date: IsoDate
     created_at: IsoDateTime | None = None
@@ -182,8 +196,10 @@ class PlayerDoc(_Strict):
     dq_games: _literal("", "stand", "annul") = ""
     registered_at: IsoDateTime | None = None
     late_entry_round: RoundNo | None = None
-    region: Region = ""  # issue 16
-    reentry_round: RoundNo | None = None  # issue 16: paired again from this round after a withdrawal
+    region: Region = ""  # 地区, for the region avoidances and the local prizes
+    reentry_round: RoundNo | None = None  # re-entry: paired again from this round after a withdrawal
+    ranked: StrictBool = True  # False: 计成绩不计名次 (results count, no place)
+    eligibility_override: Reason = ""  # why accepted outside the group's conditions of entry
     team_order: Annotated[StrictInt, Field(ge=1, le=99)] | None = None  # registered order in the team
     reserve: StrictBool = False  # 替补
 
@@ -222,6 +238,27 @@ class MatchDoc(_Strict):
     first_red: PlayerNo | None = None
     deciding_red: PlayerNo | None = None
     winner: PlayerNo | None = None
+    colour_choices: dict[
+        Annotated[StrictStr, Field(pattern=r"^[0-9]{1,2}$")], PlayerNo
+    ] = {}  # ladder step → Red
+
+
+class StageEntryDoc(_Strict):
+    player: PlayerNo
+    pool: Annotated[StrictInt, Field(ge=0, le=99)] = 0
+    number: Annotated[StrictInt, Field(ge=1, le=MAX_ITEMS)]
+    lot: Annotated[StrictInt, Field(ge=0, le=MAX_ITEMS)] = 0
+
+
+class StageDoc(_Strict):
+    """A begun stage of a group (formats): its kind as played, its lot's seed, its entrants."""
+
+    group: GroupName
+    stage: Annotated[StrictInt, Field(ge=0, le=7)]
+    kind: _literal("swiss", "round_robin", "knockout")
+    seed: Seed | None = None
+    started_at: IsoDateTime | None = None
+    entrants: Annotated[list[StageEntryDoc], Field(max_length=MAX_ITEMS)]
 
 
 class ViolationDoc(_Strict):
@@ -285,7 +322,7 @@ class AuditDoc(_Strict):
     reason: _plain(REASON_MAX * 4) = ""
 
 
-# issue 16: absence and re-entry, named pair avoidances, the paperwork
+# absence and re-entry, named pair avoidances, the paperwork
 
 
 class AbsenceDoc(_Strict):
@@ -305,20 +342,6 @@ class PairAvoidanceDoc(_Strict):
     to_round: Annotated[StrictInt, Field(ge=0, le=999)] = 0  # 0 = to the last round
     reason: Reason = ""
     created_at: IsoDateTime | None = None
-
-
-def _public(max_len: int, *, required: bool = False, multiline: bool = False) -> Any:
-    """Text printed on public lists and certificates: clean, and no personal number or path in it."""
-
-    def check(text: str) -> str:
-        if looks_personal(text):
-            raise ValueError(
-                "像是含有手机号、证件号或文件路径（会印在公开的名单和证书上）"
-                " (seems to hold a phone or ID number or a path; it is printed publicly)"
-            )
-        return text
-
-    return Annotated[_clean(max_len, required=required, multiline=multiline), AfterValidator(check)]
 
 
 def _template(max_len: int, *, multiline: bool = False) -> Any:
@@ -368,6 +391,7 @@ class SnapshotDoc(_Strict):
     records: Annotated[list[RecordDoc], Field(max_length=MAX_ITEMS)] = []
     absences: Annotated[list[AbsenceDoc], Field(max_length=MAX_ITEMS)] = []
     pair_avoidances: Annotated[list[PairAvoidanceDoc], Field(max_length=MAX_ITEMS)] = []
+    stages: Annotated[list[StageDoc], Field(max_length=200)] = []  # formats: the begun stages
     paperwork: PaperworkDoc | None = None
     team_matches: Annotated[list[TeamMatchDoc], Field(max_length=MAX_ITEMS)] = []
     lineups: Annotated[list[LineupDoc], Field(max_length=MAX_ITEMS)] = []
@@ -386,144 +410,236 @@ class Problem:
         self.path, self.zh, self.en = path, zh, en
 
 
-def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
-    """Everything wrong between the parts of a well-formed snapshot (see the module docstring)."""
-    from app.engine.regulations import regulations_from_dict
+class _References:
+    """The reference checks of one snapshot, part by part; each part adds what it finds to ``out``.
 
-    out: list[Problem] = []
+    The parts run in the document's order (groups, teams, players, knockout, team matches, rounds, violations,
+    records, absences, avoidances, stages): a later part looks players, games and matches up in what the
+    earlier ones collected.
+    """
 
-    def bad(path: str, zh: str, en: str) -> None:
-        out.append(Problem(path, zh, en))
+    def __init__(self, doc: SnapshotDoc) -> None:
+        from app.engine.regulations import regulations_from_dict
 
-    reg = regulations_from_dict(doc.tournament.settings)
-    formats = {g.name: g for g in reg.groups}
-    groups: dict[str, GroupDoc] = {}
-    for i, g in enumerate(doc.groups):
-        if g.name in groups:
-            bad(f"groups[{i}].name", f"组别“{g.name}”重复", f"group {g.name!r} appears twice")
-        elif g.name not in formats:
-            bad(
-                f"groups[{i}].name",
-                f"组别“{g.name}”不在赛事设置中",
-                f"group {g.name!r} is not in the settings",
-            )
-        groups[g.name] = g
+        self.doc = doc
+        self.out: list[Problem] = []
+        reg = regulations_from_dict(doc.tournament.settings)
+        self.formats = {g.name: g for g in reg.groups}
+        self.groups: dict[str, GroupDoc] = {}
+        self.numbers: set[tuple[str, int]] = set()
+        self.matches: set[tuple[str, str]] = set()
+        self.games: set[tuple[str, int, int, int]] = set()
+        self.teams: set[tuple[str, str]] = set()
+        self.seen: set[tuple[str, str, int, int]] = set()
+        self.team_matches: set[tuple[str, int, int | None]] = set()
 
-    def known_group(name: str, path: str) -> bool:
-        if name not in groups:
-            bad(path, f"组别“{name}”不存在", f"unknown group {name!r}")
+    # -- helpers
+
+    def bad(self, path: str, zh: str, en: str) -> None:
+        self.out.append(Problem(path, zh, en))
+
+    def known_group(self, name: str, path: str) -> bool:
+        if name not in self.groups:
+            self.bad(path, f"组别“{name}”不存在", f"unknown group {name!r}")
             return False
         return True
 
-    teams: set[tuple[str, str]] = set()
-    for i, t in enumerate(doc.teams):
-        if known_group(t.group, f"teams[{i}].group"):
-            if (t.group, t.name) in teams:
-                bad(f"teams[{i}].name", f"{t.group}的代表队“{t.name}”重复", f"team {t.name!r} appears twice")
-            teams.add((t.group, t.name))
+    def known_player(self, group: str, no: int | None, path: str) -> None:
+        if no is not None and (group, no) not in self.numbers:
+            self.bad(path, f"{group}没有 {no} 号棋手", f"{group} has no player number {no}")
 
-    numbers: set[tuple[str, int]] = set()
-    id_numbers: dict[str, int] = {}
-    for i, p in enumerate(doc.players):
-        where = f"players[{i}]"
-        if not known_group(p.group, f"{where}.group"):
-            continue
-        if p.no is not None:
-            if (p.group, p.no) in numbers:
-                bad(f"{where}.no", f"{p.group}序号 {p.no} 重复", f"{p.group} number {p.no} appears twice")
-            numbers.add((p.group, p.no))
-        key = p.id_number.upper()
-        if key in id_numbers:
-            bad(
-                f"{where}.id_number",
-                f"证件号码与 players[{id_numbers[key]}] 重复",
-                f"the ID number repeats players[{id_numbers[key]}]",
+    def within_rounds(self, group: str, number: int, path: str) -> None:
+        fmt = self.formats.get(group)
+        if fmt is not None and number > fmt.rounds:
+            self.bad(
+                path,
+                f"{group}只有 {fmt.rounds} 轮，没有第 {number} 轮",
+                f"{group} has {fmt.rounds} rounds, not {number}",
             )
-        id_numbers.setdefault(key, i)
-        fmt = formats.get(p.group)
-        for key in ("late_entry_round", "reentry_round"):
-            value = getattr(p, key)
-            if fmt is not None and value is not None and value > fmt.rounds:
-                bad(
-                    f"{where}.{key}",
-                    f"{p.group}只有 {fmt.rounds} 轮，没有第 {value} 轮",
-                    f"{p.group} has {fmt.rounds} rounds, not {value}",
+
+    def once(self, kind: str, group: str, a: int, b: int, path: str, zh: str, en: str) -> None:
+        if (kind, group, a, b) in self.seen:
+            self.bad(path, zh, en)
+        self.seen.add((kind, group, a, b))
+
+    # -- the parts
+
+    def check_groups(self) -> None:
+        for i, g in enumerate(self.doc.groups):
+            if g.name in self.groups:
+                self.bad(f"groups[{i}].name", f"组别“{g.name}”重复", f"group {g.name!r} appears twice")
+            elif g.name not in self.formats:
+                self.bad(
+                    f"groups[{i}].name",
+                    f"组别“{g.name}”不在赛事设置中",
+                    f"group {g.name!r} is not in the settings",
                 )
-        if p.birth_date is None and not _birth_in_id(p.id_type, p.id_number):
-            bad(
+            self.groups[g.name] = g
+
+    def check_teams(self) -> None:
+        teams = self.teams
+        for i, t in enumerate(self.doc.teams):
+            if self.known_group(t.group, f"teams[{i}].group"):
+                if (t.group, t.name) in teams:
+                    self.bad(
+                        f"teams[{i}].name",
+                        f"{t.group}的代表队“{t.name}”重复",
+                        f"team {t.name!r} appears twice",
+                    )
+                teams.add((t.group, t.name))
+
+    def check_players(self) -> None:
+        id_numbers: dict[str, int] = {}
+        for i, p in enumerate(self.doc.players):
+            where = f"players[{i}]"
+            if not self.known_group(p.group, f"{where}.group"):
+                continue
+            if p.no is not None:
+                if (p.group, p.no) in self.numbers:
+                    self.bad(
+                        f"{where}.no", f"{p.group}序号 {p.no} 重复", f"{p.group} number {p.no} appears twice"
+                    )
+                self.numbers.add((p.group, p.no))
+            key = p.id_number.upper()
+            if key in id_numbers:
+                self.bad(
+                    f"{where}.id_number",
+                    f"证件号码与 players[{id_numbers[key]}] 重复",
+                    f"the ID number repeats players[{id_numbers[key]}]",
+                )
+            id_numbers.setdefault(key, i)
+            fmt = self.formats.get(p.group)
+            for key in ("late_entry_round", "reentry_round"):
+                value = getattr(p, key)
+                if fmt is not None and value is not None and value > fmt.rounds:
+                    self.bad(
+                        f"{where}.{key}",
+                        f"{p.group}只有 {fmt.rounds} 轮，没有第 {value} 轮",
+                        f"{p.group} has {fmt.rounds} rounds, not {value}",
+                    )
+            if p.birth_date is None and p.id_type != "fide" and not _birth_in_id(p.id_type, p.id_number):
+                self.bad(
+                    f"{where}.birth_date",
+                    "缺少出生日期（证件号码中也读不出）",
+                    "the birth date is missing (and the ID number does not hold one)",
+                )
+            self.check_identity(p, where)
+            if p.team is not None and (p.group, p.team) not in self.teams:
+                self.bad(
+                    f"{where}.team",
+                    f"{p.group}没有代表队“{p.team}”（teams 中没有列出）",
+                    f"{p.group} has no team {p.team!r} (it is not listed under teams)",
+                )
+            elif p.team is not None and not self.groups[p.group].teams:
+                self.bad(
+                    f"{where}.team",
+                    f"{p.group}不设团体，不能有代表队“{p.team}”",
+                    f"{p.group} has no teams; the team {p.team!r} is not allowed",
+                )
+
+    def check_identity(self, p: PlayerDoc, where: str) -> None:
+        """The ID number by the rules of its document (a resident ID's check character …), and a
+        birth date that is in the past and after 1900 — as the registration checks them."""
+        from app.engine.registration import normalise_document_number
+
+        if p.id_type in {d.value for d in IdDocument}:
+            try:
+                normalise_document_number(IdDocument(p.id_type), p.id_number)
+            except UserError as exc:
+                self.bad(f"{where}.id_number", exc.zh, exc.en)
+        birth = p.birth_date
+        if birth is None and _birth_in_id(p.id_type, p.id_number):
+            birth = date(int(p.id_number[6:10]), int(p.id_number[10:12]), int(p.id_number[12:14]))
+        if birth is not None and (birth > date.today() or birth.year < 1900):
+            self.bad(
                 f"{where}.birth_date",
-                "缺少出生日期（证件号码中也读不出）",
-                "the birth date is missing (and the ID number does not hold one)",
+                f"出生日期 {birth.isoformat()} 不合理（在今天之后或早于 1900 年）",
+                f"the birth date {birth.isoformat()} is not plausible (after today or before 1900)",
             )
 
-    def known_player(group: str, no: int | None, path: str) -> None:
-        if no is not None and (group, no) not in numbers:
-            bad(path, f"{group}没有 {no} 号棋手", f"{group} has no player number {no}")
+    def check_knockout(self) -> None:
+        for i, m in enumerate(self.doc.knockout):
+            where = f"knockout[{i}]"
+            if not self.known_group(m.group, f"{where}.group"):
+                continue
+            if (m.group, m.code) in self.matches:
+                self.bad(f"{where}.code", f"淘汰赛场次 {m.code} 重复", f"match {m.code} appears twice")
+            self.matches.add((m.group, m.code))
+            for key in ("high", "low", "first_red", "deciding_red", "winner"):
+                self.known_player(m.group, getattr(m, key), f"{where}.{key}")
+            if m.high is not None and m.high == m.low:
+                self.bad(f"{where}.low", "淘汰赛一场的双方是同一人", "both sides of the match are one player")
 
-    matches: set[tuple[str, str]] = set()
-    for i, m in enumerate(doc.knockout):
-        where = f"knockout[{i}]"
-        if not known_group(m.group, f"{where}.group"):
-            continue
-        if (m.group, m.code) in matches:
-            bad(f"{where}.code", f"淘汰赛场次 {m.code} 重复", f"match {m.code} appears twice")
-        matches.add((m.group, m.code))
-        for key in ("high", "low", "first_red", "deciding_red", "winner"):
-            known_player(m.group, getattr(m, key), f"{where}.{key}")
-        if m.high is not None and m.high == m.low:
-            bad(f"{where}.low", "淘汰赛一场的双方是同一人", "both sides of the match are one player")
+    def check_rounds(self) -> None:
+        rounds: set[tuple[str, int]] = set()
+        for i, r in enumerate(self.doc.rounds):
+            where = f"rounds[{i}]"
+            if not self.known_group(r.group, f"{where}.group"):
+                continue
+            if (r.group, r.round) in rounds:
+                self.bad(
+                    f"{where}.round",
+                    f"{r.group}第 {r.round} 轮重复",
+                    f"{r.group} round {r.round} appears twice",
+                )
+            rounds.add((r.group, r.round))
+            self.within_rounds(r.group, r.round, f"{where}.round")
+            self.check_round_games(r, where)
+            pending = [g.board for g in r.games if g.result == GameResult.PENDING.value]
+            if r.closed_at is not None and pending:
+                boards = "、".join(map(str, pending[:10]))
+                self.bad(
+                    f"{where}.closed_at",
+                    f"{r.group}第 {r.round} 轮已结束，但第 {boards} 台未录入成绩",
+                    f"{r.group} round {r.round} is closed but board(s) {boards} have no result",
+                )
 
-    team_matches: set[tuple[str, int, int | None]] = set()
-    for i, tm in enumerate(doc.team_matches):
-        where = f"team_matches[{i}]"
-        if not known_group(tm.group, f"{where}.group"):
-            continue
-        if (tm.group, tm.round, tm.number) in team_matches:
-            bad(
-                f"{where}.number",
-                f"第 {tm.round} 轮第 {tm.number} 场重复",
-                f"round {tm.round} match {tm.number} twice",
-            )
-        team_matches.add((tm.group, tm.round, tm.number))
-        for key in ("home", "away"):
-            name = getattr(tm, key)
-            if name is not None and (tm.group, name) not in teams:
-                bad(f"{where}.{key}", f"{tm.group}没有代表队“{name}”", f"{tm.group} has no team {name!r}")
-        for board, steps in tm.colour_choices.items():
-            for no in steps.values():
-                known_player(tm.group, no, f"{where}.colour_choices.{board}")
-    for i, lu in enumerate(doc.lineups):
-        where = f"lineups[{i}]"
-        if not known_group(lu.group, f"{where}.group"):
-            continue
-        if (lu.group, lu.team) not in teams:
-            bad(f"{where}.team", f"{lu.group}没有代表队“{lu.team}”", f"{lu.group} has no team {lu.team!r}")
-        if (lu.group, lu.round) not in {(r.group, r.round) for r in doc.rounds}:
-            bad(f"{where}.round", f"{lu.group}第 {lu.round} 轮不存在", f"{lu.group} has no round {lu.round}")
-        for j, no in enumerate(lu.boards):
-            known_player(lu.group, no, f"{where}.boards[{j}]")
+    def check_team_matches(self) -> None:
+        """The team matches (团体赛) and the line-ups handed in: their groups, teams and players."""
+        for i, tm in enumerate(self.doc.team_matches):
+            where = f"team_matches[{i}]"
+            if not self.known_group(tm.group, f"{where}.group"):
+                continue
+            if (tm.group, tm.round, tm.number) in self.team_matches:
+                self.bad(
+                    f"{where}.number",
+                    f"第 {tm.round} 轮第 {tm.number} 场重复",
+                    f"round {tm.round} match {tm.number} twice",
+                )
+            self.team_matches.add((tm.group, tm.round, tm.number))
+            for key in ("home", "away"):
+                name = getattr(tm, key)
+                if name is not None and (tm.group, name) not in self.teams:
+                    self.bad(
+                        f"{where}.{key}", f"{tm.group}没有代表队“{name}”", f"{tm.group} has no team {name!r}"
+                    )
+            for board, steps in tm.colour_choices.items():
+                for no in steps.values():
+                    self.known_player(tm.group, no, f"{where}.colour_choices.{board}")
+        paired = {(r.group, r.round) for r in self.doc.rounds}
+        for i, lu in enumerate(self.doc.lineups):
+            where = f"lineups[{i}]"
+            if not self.known_group(lu.group, f"{where}.group"):
+                continue
+            if (lu.group, lu.team) not in self.teams:
+                self.bad(
+                    f"{where}.team", f"{lu.group}没有代表队“{lu.team}”", f"{lu.group} has no team {lu.team!r}"
+                )
+            if (lu.group, lu.round) not in paired:
+                self.bad(
+                    f"{where}.round",
+                    f"{lu.group}第 {lu.round} 轮不存在",
+                    f"{lu.group} has no round {lu.round}",
+                )
+            for j, no in enumerate(lu.boards):
+                self.known_player(lu.group, no, f"{where}.boards[{j}]")
 
-    games: set[tuple[str, int, int, int]] = set()
-    rounds: set[tuple[str, int]] = set()
-    for i, r in enumerate(doc.rounds):
-        where = f"rounds[{i}]"
-        if not known_group(r.group, f"{where}.group"):
-            continue
-        if (r.group, r.round) in rounds:
-            bad(f"{where}.round", f"{r.group}第 {r.round} 轮重复", f"{r.group} round {r.round} appears twice")
-        rounds.add((r.group, r.round))
-        fmt = formats.get(r.group)
-        if fmt is not None and r.round > fmt.rounds:
-            bad(
-                f"{where}.round",
-                f"{r.group}只有 {fmt.rounds} 轮，没有第 {r.round} 轮",
-                f"{r.group} has {fmt.rounds} rounds, not {r.round}",
-            )
+    def check_round_games(self, r: RoundDoc, where: str) -> None:
         seated: dict[int, str] = {}
 
-        def seat(no: int, path: str, seated: dict[int, str] = seated, r: RoundDoc = r) -> None:
+        def seat(no: int, path: str) -> None:
             if no in seated:
-                bad(
+                self.bad(
                     path,
                     f"{no} 号在第 {r.round} 轮出现两次（另见 {seated[no]}）",
                     f"player {no} appears twice in round {r.round} (see {seated[no]})",
@@ -541,16 +657,16 @@ def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
         for j, g in enumerate(r.games):
             gw = f"{where}.games[{j}]"
             if (g.board, g.game_no) in boards:
-                bad(f"{gw}.board", f"第 {g.board} 台重复", f"board {g.board} appears twice")
+                self.bad(f"{gw}.board", f"第 {g.board} 台重复", f"board {g.board} appears twice")
             boards.add((g.board, g.game_no))
-            games.add((r.group, r.round, g.board, g.game_no))
-            known_player(r.group, g.red, f"{gw}.red")
-            known_player(r.group, g.black, f"{gw}.black")
+            self.games.add((r.group, r.round, g.board, g.game_no))
+            self.known_player(r.group, g.red, f"{gw}.red")
+            self.known_player(r.group, g.black, f"{gw}.black")
             if g.red == g.black:
-                bad(f"{gw}.black", f"{g.red} 号不能与自己对局", f"player {g.red} cannot play himself")
+                self.bad(f"{gw}.black", f"{g.red} 号不能与自己对局", f"player {g.red} cannot play himself")
             if g.kind == "board" or g.team_match is not None:
-                if (r.group, r.round, g.team_match) not in team_matches or g.match is not None:
-                    bad(
+                if (r.group, r.round, g.team_match) not in self.team_matches or g.match is not None:
+                    self.bad(
                         f"{gw}.team_match",
                         f"团体赛对局须属于本轮的一场团体比赛（第 {g.team_match} 场不存在）",
                         f"a team board game needs a team match of its round ({g.team_match} does not exist)",
@@ -558,114 +674,157 @@ def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
                 seat_team(g, gw)
                 continue
             if (g.kind == "swiss") != (g.match is None):
-                bad(
+                self.bad(
                     f"{gw}.match",
                     "积分编排对局不属于淘汰赛场次，淘汰赛对局必须属于一场",
                     "a Swiss game has no match; a knockout game has one",
                 )
-            if g.match is not None and (r.group, g.match) not in matches:
-                bad(f"{gw}.match", f"淘汰赛场次 {g.match} 不存在", f"unknown match {g.match}")
+            if g.match is not None and (r.group, g.match) not in self.matches:
+                self.bad(f"{gw}.match", f"淘汰赛场次 {g.match} 不存在", f"unknown match {g.match}")
             if g.board in match_of_board and match_of_board[g.board] != g.match:
-                bad(f"{gw}.board", f"第 {g.board} 台属于两场对局", f"board {g.board} holds two pairings")
+                self.bad(f"{gw}.board", f"第 {g.board} 台属于两场对局", f"board {g.board} holds two pairings")
             match_of_board[g.board] = g.match
             if g.game_no == 1 or g.match is None:
                 seat(g.red, f"{gw}.red")
                 seat(g.black, f"{gw}.black")
         for j, no in enumerate(r.byes):
-            known_player(r.group, no, f"{where}.byes[{j}]")
+            self.known_player(r.group, no, f"{where}.byes[{j}]")
             seat(no, f"{where}.byes[{j}]")
 
-    single_group = next(iter(groups)) if len(groups) == 1 else None
-    for i, v in enumerate(doc.violations):
-        where = f"violations[{i}]"
-        group = v.group or single_group
-        if group is None:
-            bad(f"{where}.group", "有多个组别时须写明组别", "the group is required when there are several")
-            continue
-        if known_group(group, f"{where}.group"):
-            known_player(group, v.player, f"{where}.player")
-            if v.board is not None and (group, v.round, v.board, 1) not in games:
-                bad(
-                    f"{where}.board",
-                    f"第 {v.round} 轮没有第 {v.board} 台",
-                    f"round {v.round} has no board {v.board}",
+    def check_violations(self) -> None:
+        single_group = next(iter(self.groups)) if len(self.groups) == 1 else None
+        for i, v in enumerate(self.doc.violations):
+            where = f"violations[{i}]"
+            group = v.group or single_group
+            if group is None:
+                self.bad(
+                    f"{where}.group", "有多个组别时须写明组别", "the group is required when there are several"
                 )
+                continue
+            if self.known_group(group, f"{where}.group"):
+                self.known_player(group, v.player, f"{where}.player")
+                if v.board is not None and (group, v.round, v.board, 1) not in self.games:
+                    self.bad(
+                        f"{where}.board",
+                        f"第 {v.round} 轮没有第 {v.board} 台",
+                        f"round {v.round} has no board {v.board}",
+                    )
 
-    records: set[tuple[str, int, int, int]] = set()
-    for i, rec in enumerate(doc.records):
-        where = f"records[{i}]"
-        key = (rec.group, rec.round, rec.board, rec.game_no)
-        if key not in games:
-            bad(
+    def check_records(self) -> None:
+        records: set[tuple[str, int, int, int]] = set()
+        for i, rec in enumerate(self.doc.records):
+            where = f"records[{i}]"
+            key = (rec.group, rec.round, rec.board, rec.game_no)
+            if key not in self.games:
+                self.bad(
+                    where,
+                    f"{rec.group}第 {rec.round} 轮第 {rec.board} 台没有这局棋",
+                    "the record's game does not exist",
+                )
+            elif key in records:
+                self.bad(where, "同一局棋有两份棋谱", "two records for one game")
+            records.add(key)
+            if rec.group in self.groups:
+                self.known_player(rec.group, rec.recorder, f"{where}.recorder")
+
+    def check_absences(self) -> None:
+        for i, a in enumerate(self.doc.absences):
+            where = f"absences[{i}]"
+            if not self.known_group(a.group, f"{where}.group"):
+                continue
+            self.known_player(a.group, a.player, f"{where}.player")
+            self.within_rounds(a.group, a.round, f"{where}.round")
+            self.once(
+                "absence",
+                a.group,
+                a.player,
+                a.round,
                 where,
-                f"{rec.group}第 {rec.round} 轮第 {rec.board} 台没有这局棋",
-                "the record's game does not exist",
-            )
-        elif key in records:
-            bad(where, "同一局棋有两份棋谱", "two records for one game")
-        records.add(key)
-        if rec.group in groups:
-            known_player(rec.group, rec.recorder, f"{where}.recorder")
-
-    def within_rounds(group: str, number: int, path: str) -> None:
-        fmt = formats.get(group)
-        if fmt is not None and number > fmt.rounds:
-            bad(
-                path,
-                f"{group}只有 {fmt.rounds} 轮，没有第 {number} 轮",
-                f"{group} has {fmt.rounds} rounds, not {number}",
+                f"{a.player} 号第 {a.round} 轮的请假重复",
+                f"player {a.player}'s absence in round {a.round} appears twice",
             )
 
-    seen: set[tuple[str, str, int, int]] = set()
-
-    def once(kind: str, group: str, a: int, b: int, path: str, zh: str, en: str) -> None:
-        if (kind, group, a, b) in seen:
-            bad(path, zh, en)
-        seen.add((kind, group, a, b))
-
-    for i, a in enumerate(doc.absences):
-        where = f"absences[{i}]"
-        if not known_group(a.group, f"{where}.group"):
-            continue
-        known_player(a.group, a.player, f"{where}.player")
-        within_rounds(a.group, a.round, f"{where}.round")
-        once(
-            "absence",
-            a.group,
-            a.player,
-            a.round,
-            where,
-            f"{a.player} 号第 {a.round} 轮的请假重复",
-            f"player {a.player}'s absence in round {a.round} appears twice",
-        )
-
-    for i, v in enumerate(doc.pair_avoidances):
-        where = f"pair_avoidances[{i}]"
-        if not known_group(v.group, f"{where}.group"):
-            continue
-        known_player(v.group, v.first, f"{where}.first")
-        known_player(v.group, v.second, f"{where}.second")
-        if v.first == v.second:
-            bad(f"{where}.second", "回避须是两名不同的棋手", "an avoidance needs two different players")
-        within_rounds(v.group, v.from_round, f"{where}.from_round")
-        within_rounds(v.group, v.to_round, f"{where}.to_round")
-        if v.to_round and v.to_round < v.from_round:
-            bad(
-                f"{where}.to_round",
-                f"回避轮次第 {v.from_round} 轮至第 {v.to_round} 轮无效",
-                f"rounds {v.from_round}-{v.to_round} are not a range",
+    def check_avoidances(self) -> None:
+        for i, v in enumerate(self.doc.pair_avoidances):
+            where = f"pair_avoidances[{i}]"
+            if not self.known_group(v.group, f"{where}.group"):
+                continue
+            self.known_player(v.group, v.first, f"{where}.first")
+            self.known_player(v.group, v.second, f"{where}.second")
+            if v.first == v.second:
+                self.bad(
+                    f"{where}.second", "回避须是两名不同的棋手", "an avoidance needs two different players"
+                )
+            self.within_rounds(v.group, v.from_round, f"{where}.from_round")
+            self.within_rounds(v.group, v.to_round, f"{where}.to_round")
+            if v.to_round and v.to_round < v.from_round:
+                self.bad(
+                    f"{where}.to_round",
+                    f"回避轮次第 {v.from_round} 轮至第 {v.to_round} 轮无效",
+                    f"rounds {v.from_round}-{v.to_round} are not a range",
+                )
+            first, second = min(v.first, v.second), max(v.first, v.second)
+            self.once(
+                "avoidance",
+                v.group,
+                first,
+                second,
+                where,
+                f"{first} 号与 {second} 号的回避重复",
+                f"the avoidance of {first} and {second} appears twice",
             )
-        first, second = min(v.first, v.second), max(v.first, v.second)
-        once(
-            "avoidance",
-            v.group,
-            first,
-            second,
-            where,
-            f"{first} 号与 {second} 号的回避重复",
-            f"the avoidance of {first} and {second} appears twice",
-        )
-    return out
+
+    def check_stages(self) -> None:
+        """A begun stage names players of its group, once each, each number of a pool once."""
+        for i, st in enumerate(self.doc.stages):
+            where = f"stages[{i}]"
+            if not self.known_group(st.group, f"{where}.group"):
+                continue
+            self.once(
+                "stage",
+                st.group,
+                st.stage,
+                0,
+                where,
+                f"第{st.stage + 1}阶段重复",
+                f"stage {st.stage + 1} appears twice",
+            )
+            places: set[tuple[int, int]] = set()
+            for j, e in enumerate(st.entrants):
+                self.known_player(st.group, e.player, f"{where}.entrants[{j}].player")
+                self.once(
+                    f"stage{st.stage}",
+                    st.group,
+                    e.player,
+                    0,
+                    f"{where}.entrants[{j}]",
+                    f"{e.player} 号在第{st.stage + 1}阶段出现两次",
+                    f"player {e.player} is in stage {st.stage + 1} twice",
+                )
+                if (e.pool, e.number) in places:
+                    self.bad(
+                        f"{where}.entrants[{j}].number",
+                        f"第{st.stage + 1}阶段第 {e.pool + 1} 组的 {e.number} 号重复",
+                        f"stage {st.stage + 1}: number {e.number} of pool {e.pool + 1} appears twice",
+                    )
+                places.add((e.pool, e.number))
+
+
+def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
+    """Everything wrong between the parts of a well-formed snapshot (see the module docstring)."""
+    refs = _References(doc)
+    refs.check_groups()
+    refs.check_teams()
+    refs.check_players()
+    refs.check_knockout()
+    refs.check_team_matches()
+    refs.check_rounds()
+    refs.check_violations()
+    refs.check_records()
+    refs.check_absences()
+    refs.check_avoidances()
+    refs.check_stages()
+    return refs.out
 
 
 def _birth_in_id(id_type: str, number: str) -> bool:

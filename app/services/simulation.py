@@ -172,8 +172,22 @@ def play_demo_to_end(db: Database, *, seed: int = 2024, forfeit_rate: float = 0.
     the knockout with its rapid and deciding games, and the continuing Swiss — for the documents'
     tests, the benchmarks and the samples of a finished event (any format: see
     :func:`play_group_to_end`)."""
+    play_demo_to(db, None, seed=seed, forfeit_rate=forfeit_rate)
+
+
+def play_demo_to(
+    db: Database, last_round: int | None, *, seed: int = 2024, forfeit_rate: float = 0.02
+) -> dict[str, int]:
+    """Play every group of the demo event through the services up to round ``last_round`` (None: to
+    the end), each round paired, its results entered and closed, whatever the group's format (see
+    :func:`play_group_to_end`). A group with fewer rounds is played to its end. Returns the last round
+    closed per group."""
     from app.services.tournaments import tournament_info
 
     info = tournament_info(db)
+    played: dict[str, int] = {}
     for group in (g.name for g in info.groups if g.players):
-        play_group_to_end(db, group, seed=seed, forfeit_rate=forfeit_rate, who=DEMO_ARBITER)
+        played[group] = play_group_to_end(
+            db, group, seed=seed, forfeit_rate=forfeit_rate, last=last_round, who=DEMO_ARBITER
+        )
+    return played

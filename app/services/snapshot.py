@@ -22,11 +22,13 @@ from app.db.models import (
     GameRecord,
     GameRow,
     Group,
+    GroupStage,
     KnockoutMatch,
     PairAvoidance,
     Player,
     Round,
     Setting,
+    StageEntry,
     Team,
     TeamLineup,
     TeamLineupBoard,
@@ -115,6 +117,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             "first_red": ref.get(m.first_red_id) if m.first_red_id else None,
             "deciding_red": ref.get(m.deciding_red_id) if m.deciding_red_id else None,
             "winner": ref.get(m.winner_id) if m.winner_id else None,
+            **_choices_out(m.colour_choices, ref),
         }
         for m in s.scalars(select(KnockoutMatch).order_by(KnockoutMatch.group_id, KnockoutMatch.id))
     ]
@@ -150,6 +153,25 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                 "received_at": _dt(rec.received_at),
             }
         )
+    stages = [
+        {
+            "group": group_name[st.group_id],
+            "stage": st.stage,
+            "kind": st.kind,
+            "seed": st.seed,
+            "started_at": _dt(st.started_at),
+            "entrants": [
+                {"player": ref[e.player_id], "pool": e.pool, "number": e.number, "lot": e.lot}
+                for e in s.scalars(
+                    select(StageEntry)
+                    .where(StageEntry.stage_id == st.id)
+                    .order_by(StageEntry.pool, StageEntry.number)
+                )
+                if ref.get(e.player_id) is not None
+            ],
+        }
+        for st in s.scalars(select(GroupStage).order_by(GroupStage.group_id, GroupStage.stage))
+    ]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -197,6 +219,9 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                 "reentry_round": p.reentry_round,
                 **({"team_order": p.team_order} if p.team_order is not None else {}),
                 **({"reserve": True} if p.reserve else {}),
+                # formats: written only when set (a snapshot without them reads as ranked, no override)
+                **({} if p.ranked else {"ranked": False}),
+                **({"eligibility_override": p.eligibility_override} if p.eligibility_override else {}),
             }
             for p in players
         ],
@@ -204,7 +229,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
         "knockout": matches,
         "violations": violations,
         "records": records,
-        # issue 16 (absence and re-entry, pairing constraints): clearly named keys of their own
+        # absence and re-entry, pairing constraints: clearly named keys of their own
         "absences": [
             {
                 "group": player_group[a.player_id],
@@ -216,6 +241,8 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             for a in s.scalars(select(Absence).order_by(Absence.id))
         ],
         "paperwork": stored_paperwork(s),
+        # formats (stages): the begun stages with their entrants, pools, numbers and lots (when any)
+        **({"stages": stages} if stages else {}),
         "pair_avoidances": [
             {
                 "group": player_group[v.first_id],
@@ -396,234 +423,283 @@ def import_snapshot(data: dict[str, Any], path: Path | str) -> Database:
     return db
 
 
-def _fill(s: Session, data: dict[str, Any]) -> None:
-    t = data["tournament"]
-    s.add(
-        Tournament(
-            id=1,
-            name=str(_req(t, "name", "tournament")),
-            preset=str(t.get("preset", "")),
-            start_date=_parse_date(_req(t, "start_date", "tournament"), "tournament.start_date"),
-            regulations=t["settings"],
-            created_at=_parse_dt(t.get("created_at"), "tournament.created_at")
-            or datetime.now().replace(microsecond=0),
-        )
-    )
-    groups: dict[str, Group] = {}
-    for i, g in enumerate(_req(data, "groups", "顶层")):
-        row = Group(
-            name=str(_req(g, "name", f"groups[{i}]")),
-            teams=bool(_req(g, "teams", f"groups[{i}]")),
-            position=i,
-            numbers_method=str(g.get("numbers_method", "")),
-            numbers_seed=g.get("numbers_seed"),
-        )
-        groups[row.name] = row
-        s.add(row)
-    s.flush()
+class _Filler:
+    """Writes a validated snapshot's parts into a new file, part by part, in the document's order.
 
-    def group_of(name: Any, where: str) -> Group:
-        if name not in groups:
+    Each part looks up the rows of the parts before it (groups by name, players by group and number,
+    matches by code, games by group, round, board and game number).
+    """
+
+    def __init__(self, s: Session, data: dict[str, Any]) -> None:
+        self.s = s
+        self.data = data
+        self.groups: dict[str, Group] = {}
+        self.teams: dict[tuple[str, str], Team] = {}
+        self.players: dict[tuple[str, int], Player] = {}
+        self.matches: dict[tuple[str, str], KnockoutMatch] = {}
+        self.games: dict[tuple[str, int, int, int], GameRow] = {}
+
+    def group_of(self, name: Any, where: str) -> Group:
+        if name not in self.groups:
             raise SnapshotError(
                 f"快照中 {where} 的组别“{name}”不存在", f"snapshot: {where} names unknown group {name!r}"
             )
-        return groups[name]
+        return self.groups[name]
 
-    teams: dict[tuple[str, str], Team] = {}
-    for i, tm in enumerate(data.get("teams", [])):
-        g = group_of(_req(tm, "group", f"teams[{i}]"), f"teams[{i}]")
-        row = Team(
-            group_id=g.id,
-            name=str(_req(tm, "name", f"teams[{i}]")),
-            leader=str(tm.get("leader", "")),
-            no=tm.get("no"),
-            captain=str(tm.get("captain") or ""),
-            seed_rank=tm.get("seed_rank"),
-            playoff_place=tm.get("playoff_place"),
-            withdrawn_round=tm.get("withdrawn_round"),
-        )
-        teams[(g.name, row.name)] = row
-        s.add(row)
-    s.flush()
-
-    players: dict[tuple[str, int], Player] = {}
-    for i, p in enumerate(_req(data, "players", "顶层")):
-        where = f"players[{i}]"
-        g = group_of(_req(p, "group", where), where)
-        team = p.get("team")
-        if team is not None and (g.name, team) not in teams:
-            teams[(g.name, team)] = Team(group_id=g.id, name=str(team))
-            s.add(teams[(g.name, team)])
-            s.flush()
-        row = Player(
-            group_id=g.id,
-            team_id=None if team is None else teams[(g.name, team)].id,
-            no=p.get("no"),
-            name=str(_req(p, "name", where)),
-            gender=str(p.get("gender", "")),
-            id_type=str(p.get("id_type", "resident_id")),
-            id_number=str(_req(p, "id_number", where)),
-            birth_date=_parse_date(
-                p.get("birth_date") or _birth_from_id(str(p["id_number"])), f"{where}.birth_date"
-            ),
-            phone=str(_req(p, "phone", where)),
-            rating=p.get("rating"),
-            unit=str(p.get("unit", "")),
-            notes=str(p.get("notes", "")),
-            fee_paid=bool(_req(p, "fee_paid", where)),
-            insurance=bool(p.get("insurance", False)),
-            pledge=bool(p.get("pledge", False)),
-            checked_in=bool(_req(p, "checked_in", where)),
-            status=str(_req(p, "status", where)),
-            status_round=p.get("status_round"),
-            dq_games=str(p.get("dq_games", "")),
-            registered_at=_parse_dt(p.get("registered_at"), f"{where}.registered_at") or datetime(2000, 1, 1),
-            late_entry_round=p.get("late_entry_round"),
-            region=str(p.get("region", "")),
-            reentry_round=p.get("reentry_round"),
-            team_order=p.get("team_order"),
-            reserve=bool(p.get("reserve", False)),
-        )
-        if row.no is not None:
-            if (g.name, row.no) in players:
-                raise SnapshotError(
-                    f"快照中 {g.name} 序号 {row.no} 重复", f"snapshot: {g.name} number {row.no} twice"
-                )
-            players[(g.name, row.no)] = row
-        s.add(row)
-    s.flush()
-
-    def player_id(group: str, no: Any, where: str) -> int:
-        if (group, no) not in players:
+    def player_id(self, group: str, no: Any, where: str) -> int:
+        if (group, no) not in self.players:
             raise SnapshotError(
                 f"快照中 {where} 引用了不存在的棋手 {group} {no} 号",
                 f"snapshot: {where} refers to unknown player {group} #{no}",
             )
-        return players[(group, no)].id
+        return self.players[(group, no)].id
 
-    matches: dict[tuple[str, str], KnockoutMatch] = {}
-    for i, m in enumerate(data.get("knockout", [])):
-        where = f"knockout[{i}]"
-        g = group_of(_req(m, "group", where), where)
+    def fill(self) -> None:
+        self.tournament()
+        self.fill_groups()
+        self.fill_teams()
+        self.fill_players()
+        self.fill_knockout()
+        self.fill_rounds()
+        self.fill_violations()
+        self.fill_records()
+        _fill_arbiter_requests(self.s, self.data, self.player_id)
+        _fill_lineups(self.s, self.data, self.teams, self.player_id)
+        _fill_stages(self.s, self.data, self.group_of, self.player_id)
+        self.fill_audit()
 
-        def opt(key: str, g: Group = g, m: dict[str, Any] = m, where: str = where) -> int | None:
-            return None if m.get(key) is None else player_id(g.name, m[key], f"{where}.{key}")
-
-        row = KnockoutMatch(
-            group_id=g.id,
-            code=str(_req(m, "code", where)),
-            round_number=int(_req(m, "round", where)),
-            high_id=opt("high"),
-            low_id=opt("low"),
-            colour_method=str(m.get("colour_method", "")),
-            colour_seed=m.get("colour_seed"),
-            first_red_id=opt("first_red"),
-            deciding_red_id=opt("deciding_red"),
-            winner_id=opt("winner"),
-        )
-        matches[(g.name, row.code)] = row
-        s.add(row)
-    s.flush()
-
-    games: dict[tuple[str, int, int, int], GameRow] = {}
-    for i, r in enumerate(_req(data, "rounds", "顶层")):
-        where = f"rounds[{i}]"
-        g = group_of(_req(r, "group", where), where)
-        rnd = Round(
-            group_id=g.id,
-            number=int(_req(r, "round", where)),
-            stage=str(r.get("stage", "swiss")),
-            seed=r.get("seed"),
-            paired_at=_parse_dt(r.get("paired_at"), f"{where}.paired_at") or datetime(2000, 1, 1),
-            closed_at=_parse_dt(r.get("closed_at"), f"{where}.closed_at"),
-            explanation=r.get("explanation"),
-        )
-        s.add(rnd)
-        s.flush()
-        team_matches = _fill_team_matches(s, data, g.name, rnd, teams)
-        for j, gm in enumerate(_req(r, "games", where)):
-            gw = f"{where}.games[{j}]"
-            result = str(_req(gm, "result", gw))
-            try:
-                GameResult(result)
-            except ValueError:
-                raise SnapshotError(
-                    f"快照中 {gw} 的结果“{result}”无效", f"snapshot: invalid result at {gw}"
-                ) from None
-            match = gm.get("match")
-            if match is not None and (g.name, match) not in matches:
-                raise SnapshotError(
-                    f"快照中 {gw} 引用了不存在的淘汰赛场次", f"snapshot: {gw} refers to unknown match"
-                )
-            row = GameRow(
-                round_id=rnd.id,
-                board=int(_req(gm, "board", gw)),
-                game_no=int(gm.get("game_no", 1)),
-                red_id=player_id(g.name, _req(gm, "red", gw), gw),
-                black_id=player_id(g.name, _req(gm, "black", gw), gw),
-                result=result,
-                kind=str(gm.get("kind", "swiss")),
-                match_id=None if match is None else matches[(g.name, match)].id,
-                team_match_id=None
-                if gm.get("team_match") is None
-                else team_matches[int(gm["team_match"])].id,
-            )
-            s.add(row)
-            games[(g.name, rnd.number, row.board, row.game_no)] = row
-        for no in r.get("byes", []):
-            s.add(Bye(round_id=rnd.id, player_id=player_id(g.name, no, f"{where}.byes")))
-    s.flush()
-
-    for i, v in enumerate(data.get("violations", [])):
-        where = f"violations[{i}]"
-        gname = str(_req(v, "group", where))
-        rnd_no = int(_req(v, "round", where))
-        board = v.get("board")
-        game = games.get((gname, rnd_no, board, 1)) if board is not None else None
-        s.add(
-            Violation(
-                player_id=player_id(gname, _req(v, "player", where), where),
-                round_number=rnd_no,
-                game_id=None if game is None else game.id,
-                kind=str(_req(v, "kind", where)),
-                reason=str(v.get("reason", "")),
-                source=str(v.get("source", "arbiter")),
-                created_at=_parse_dt(v.get("created_at"), f"{where}.created_at") or datetime(2000, 1, 1),
+    def tournament(self) -> None:
+        t = self.data["tournament"]
+        self.s.add(
+            Tournament(
+                id=1,
+                name=str(_req(t, "name", "tournament")),
+                preset=str(t.get("preset", "")),
+                start_date=_parse_date(_req(t, "start_date", "tournament"), "tournament.start_date"),
+                regulations=t["settings"],
+                created_at=_parse_dt(t.get("created_at"), "tournament.created_at")
+                or datetime.now().replace(microsecond=0),
             )
         )
-    for i, rec in enumerate(data.get("records", [])):
-        where = f"records[{i}]"
-        key = (str(rec["group"]), int(rec["round"]), int(rec["board"]), int(rec.get("game_no", 1)))
-        if key not in games:
+
+    def fill_groups(self) -> None:
+        for i, g in enumerate(_req(self.data, "groups", "顶层")):
+            row = Group(
+                name=str(_req(g, "name", f"groups[{i}]")),
+                teams=bool(_req(g, "teams", f"groups[{i}]")),
+                position=i,
+                numbers_method=str(g.get("numbers_method", "")),
+                numbers_seed=g.get("numbers_seed"),
+            )
+            self.groups[row.name] = row
+            self.s.add(row)
+        self.s.flush()
+
+    def fill_teams(self) -> None:
+        for i, tm in enumerate(self.data.get("teams", [])):
+            g = self.group_of(_req(tm, "group", f"teams[{i}]"), f"teams[{i}]")
+            row = Team(
+                group_id=g.id,
+                name=str(_req(tm, "name", f"teams[{i}]")),
+                leader=str(tm.get("leader", "")),
+                no=tm.get("no"),
+                captain=str(tm.get("captain") or ""),
+                seed_rank=tm.get("seed_rank"),
+                playoff_place=tm.get("playoff_place"),
+                withdrawn_round=tm.get("withdrawn_round"),
+            )
+            self.teams[(g.name, row.name)] = row
+            self.s.add(row)
+        self.s.flush()
+
+    def team_id(self, g: Group, team: Any) -> int | None:
+        if team is None:
+            return None
+        if (g.name, team) not in self.teams:
+            self.teams[(g.name, team)] = Team(group_id=g.id, name=str(team))
+            self.s.add(self.teams[(g.name, team)])
+            self.s.flush()
+        return self.teams[(g.name, team)].id
+
+    def fill_players(self) -> None:
+        for i, p in enumerate(_req(self.data, "players", "顶层")):
+            where = f"players[{i}]"
+            g = self.group_of(_req(p, "group", where), where)
+            row = Player(
+                group_id=g.id,
+                team_id=self.team_id(g, p.get("team")),
+                no=p.get("no"),
+                name=str(_req(p, "name", where)),
+                gender=str(p.get("gender", "")),
+                id_type=str(p.get("id_type", "resident_id")),
+                id_number=str(_req(p, "id_number", where)),
+                birth_date=None  # unknown: a player read from a TRF file without one
+                if p.get("birth_date") is None and p.get("id_type") == "fide"
+                else _parse_date(
+                    p.get("birth_date") or _birth_from_id(str(p["id_number"])), f"{where}.birth_date"
+                ),
+                phone=str(_req(p, "phone", where)),
+                rating=p.get("rating"),
+                unit=str(p.get("unit", "")),
+                notes=str(p.get("notes", "")),
+                fee_paid=bool(_req(p, "fee_paid", where)),
+                insurance=bool(p.get("insurance", False)),
+                pledge=bool(p.get("pledge", False)),
+                checked_in=bool(_req(p, "checked_in", where)),
+                status=str(_req(p, "status", where)),
+                status_round=p.get("status_round"),
+                dq_games=str(p.get("dq_games", "")),
+                registered_at=_parse_dt(p.get("registered_at"), f"{where}.registered_at")
+                or datetime(2000, 1, 1),
+                late_entry_round=p.get("late_entry_round"),
+                region=str(p.get("region", "")),
+                reentry_round=p.get("reentry_round"),
+                ranked=bool(p.get("ranked", True)),
+                eligibility_override=str(p.get("eligibility_override", "")),
+                team_order=p.get("team_order"),
+                reserve=bool(p.get("reserve", False)),
+            )
+            if row.no is not None:
+                if (g.name, row.no) in self.players:
+                    raise SnapshotError(
+                        f"快照中 {g.name} 序号 {row.no} 重复", f"snapshot: {g.name} number {row.no} twice"
+                    )
+                self.players[(g.name, row.no)] = row
+            self.s.add(row)
+        self.s.flush()
+
+    def fill_knockout(self) -> None:
+        for i, m in enumerate(self.data.get("knockout", [])):
+            where = f"knockout[{i}]"
+            g = self.group_of(_req(m, "group", where), where)
+
+            def opt(key: str, g: Group = g, m: dict[str, Any] = m, where: str = where) -> int | None:
+                return None if m.get(key) is None else self.player_id(g.name, m[key], f"{where}.{key}")
+
+            row = KnockoutMatch(
+                group_id=g.id,
+                code=str(_req(m, "code", where)),
+                round_number=int(_req(m, "round", where)),
+                high_id=opt("high"),
+                low_id=opt("low"),
+                colour_method=str(m.get("colour_method", "")),
+                colour_seed=m.get("colour_seed"),
+                first_red_id=opt("first_red"),
+                winner_id=opt("winner"),
+                colour_choices=_colour_choices(m, g.name, where, self.player_id),
+            )
+            self.matches[(g.name, row.code)] = row
+            self.s.add(row)
+        self.s.flush()
+
+    def fill_rounds(self) -> None:
+        for i, r in enumerate(_req(self.data, "rounds", "顶层")):
+            where = f"rounds[{i}]"
+            g = self.group_of(_req(r, "group", where), where)
+            rnd = Round(
+                group_id=g.id,
+                number=int(_req(r, "round", where)),
+                stage=str(r.get("stage", "swiss")),
+                seed=r.get("seed"),
+                paired_at=_parse_dt(r.get("paired_at"), f"{where}.paired_at") or datetime(2000, 1, 1),
+                closed_at=_parse_dt(r.get("closed_at"), f"{where}.closed_at"),
+                explanation=r.get("explanation"),
+            )
+            self.s.add(rnd)
+            self.s.flush()
+            team_matches = _fill_team_matches(self.s, self.data, g.name, rnd, self.teams)
+            for j, gm in enumerate(_req(r, "games", where)):
+                self.fill_game(g, rnd, gm, f"{where}.games[{j}]", team_matches)
+            for no in r.get("byes", []):
+                self.s.add(Bye(round_id=rnd.id, player_id=self.player_id(g.name, no, f"{where}.byes")))
+        self.s.flush()
+
+    def fill_game(
+        self, g: Group, rnd: Round, gm: dict[str, Any], gw: str, team_matches: dict[int, TeamMatch]
+    ) -> None:
+        result = str(_req(gm, "result", gw))
+        try:
+            GameResult(result)
+        except ValueError:
             raise SnapshotError(
-                f"快照中 {where} 引用了不存在的对局", f"snapshot: {where} refers to unknown game"
+                f"快照中 {gw} 的结果“{result}”无效", f"snapshot: invalid result at {gw}"
+            ) from None
+        match = gm.get("match")
+        if match is not None and (g.name, match) not in self.matches:
+            raise SnapshotError(
+                f"快照中 {gw} 引用了不存在的淘汰赛场次", f"snapshot: {gw} refers to unknown match"
             )
-        recorder = rec.get("recorder")
-        s.add(
-            GameRecord(
-                game_id=games[key].id,
-                recorder_id=None if recorder is None else player_id(key[0], recorder, where),
-                designated=bool(rec.get("designated", False)),
-                received=bool(rec.get("received", False)),
-                moves=rec.get("moves"),
-                pgn=str(rec.get("pgn", "")),
-                received_at=_parse_dt(rec.get("received_at"), f"{where}.received_at"),
-            )
+        row = GameRow(
+            round_id=rnd.id,
+            board=int(_req(gm, "board", gw)),
+            game_no=int(gm.get("game_no", 1)),
+            red_id=self.player_id(g.name, _req(gm, "red", gw), gw),
+            black_id=self.player_id(g.name, _req(gm, "black", gw), gw),
+            result=result,
+            kind=str(gm.get("kind", "swiss")),
+            match_id=None if match is None else self.matches[(g.name, match)].id,
+            team_match_id=None if gm.get("team_match") is None else team_matches[int(gm["team_match"])].id,
         )
-    _fill_arbiter_requests(s, data, player_id)
-    _fill_lineups(s, data, teams, player_id)
-    for i, a in enumerate(data.get("audit", [])):
-        s.add(
-            AuditEntry(
-                at=_parse_dt(a.get("at"), f"audit[{i}].at") or datetime(2000, 1, 1),
-                who=str(a.get("who", "")),
-                action=str(a.get("action", "")),
-                entity=str(a.get("entity", "")),
-                before=str(a.get("before", "")),
-                after=str(a.get("after", "")),
-                reason=str(a.get("reason", "")),
+        self.s.add(row)
+        self.games[(g.name, rnd.number, row.board, row.game_no)] = row
+
+    def fill_violations(self) -> None:
+        for i, v in enumerate(self.data.get("violations", [])):
+            where = f"violations[{i}]"
+            gname = str(_req(v, "group", where))
+            rnd_no = int(_req(v, "round", where))
+            board = v.get("board")
+            game = self.games.get((gname, rnd_no, board, 1)) if board is not None else None
+            self.s.add(
+                Violation(
+                    player_id=self.player_id(gname, _req(v, "player", where), where),
+                    round_number=rnd_no,
+                    game_id=None if game is None else game.id,
+                    kind=str(_req(v, "kind", where)),
+                    reason=str(v.get("reason", "")),
+                    source=str(v.get("source", "arbiter")),
+                    created_at=_parse_dt(v.get("created_at"), f"{where}.created_at") or datetime(2000, 1, 1),
+                )
             )
-        )
+
+    def fill_records(self) -> None:
+        for i, rec in enumerate(self.data.get("records", [])):
+            where = f"records[{i}]"
+            key = (str(rec["group"]), int(rec["round"]), int(rec["board"]), int(rec.get("game_no", 1)))
+            if key not in self.games:
+                raise SnapshotError(
+                    f"快照中 {where} 引用了不存在的对局", f"snapshot: {where} refers to unknown game"
+                )
+            recorder = rec.get("recorder")
+            self.s.add(
+                GameRecord(
+                    game_id=self.games[key].id,
+                    recorder_id=None if recorder is None else self.player_id(key[0], recorder, where),
+                    designated=bool(rec.get("designated", False)),
+                    received=bool(rec.get("received", False)),
+                    moves=rec.get("moves"),
+                    pgn=str(rec.get("pgn", "")),
+                    received_at=_parse_dt(rec.get("received_at"), f"{where}.received_at"),
+                )
+            )
+
+    def fill_audit(self) -> None:
+        for i, a in enumerate(self.data.get("audit", [])):
+            self.s.add(
+                AuditEntry(
+                    at=_parse_dt(a.get("at"), f"audit[{i}].at") or datetime(2000, 1, 1),
+                    who=str(a.get("who", "")),
+                    action=str(a.get("action", "")),
+                    entity=str(a.get("entity", "")),
+                    before=str(a.get("before", "")),
+                    after=str(a.get("after", "")),
+                    reason=str(a.get("reason", "")),
+                )
+            )
+
+
+def _fill(s: Session, data: dict[str, Any]) -> None:
+    _Filler(s, data).fill()
 
 
 def _fill_team_matches(
@@ -699,8 +775,35 @@ def _whole(value: Any, where: str) -> int:
     return value
 
 
+def _fill_stages(s: Session, data: dict[str, Any], group_of: Any, player_id: Any) -> None:
+    """The begun stages (formats): their entrants, pools, numbers and lots; absent in older snapshots."""
+    for i, st in enumerate(data.get("stages", [])):  # formats: the begun stages
+        where = f"stages[{i}]"
+        g = group_of(_req(st, "group", where), where)
+        row = GroupStage(
+            group_id=g.id,
+            stage=_whole(_req(st, "stage", where), f"{where}.stage"),
+            kind=str(_req(st, "kind", where)),
+            seed=st.get("seed"),
+            started_at=_parse_dt(st.get("started_at"), f"{where}.started_at") or datetime(2000, 1, 1),
+        )
+        s.add(row)
+        s.flush()
+        for j, e in enumerate(_req(st, "entrants", where)):
+            ew = f"{where}.entrants[{j}]"
+            s.add(
+                StageEntry(
+                    stage_id=row.id,
+                    player_id=player_id(g.name, _req(e, "player", ew), ew),
+                    pool=_whole(e.get("pool", 0), f"{ew}.pool"),
+                    number=_whole(_req(e, "number", ew), f"{ew}.number"),
+                    lot=_whole(e.get("lot", 0), f"{ew}.lot"),
+                )
+            )
+
+
 def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> None:
-    """The keys of issue 16: excused absences, named pair avoidances and the paperwork (officials,
+    """The keys of the arbiters' requests: excused absences, named pair avoidances and the paperwork (officials,
     certificate template), all absent in older snapshots."""
     paperwork = data.get("paperwork")
     for key in ("absences", "pair_avoidances"):
@@ -739,6 +842,24 @@ def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> 
                 created_at=_parse_dt(v.get("created_at"), f"{where}.created_at") or datetime(2000, 1, 1),
             )
         )
+
+
+def _choices_out(choices: dict[str, int] | None, ref: dict[int, int]) -> dict[str, Any]:
+    """A knockout match's colour choices by game (formats), written only when there are any."""
+    out = {k: ref[v] for k, v in sorted((choices or {}).items()) if ref.get(v)}
+    return {"colour_choices": out} if out else {}
+
+
+def _colour_choices(m: dict[str, Any], group: str, where: str, player_id: Any) -> dict[str, object] | None:
+    """A match's ladder colour choices (step → Red); an older snapshot's deciding Red is step 3 of the
+    old ladder (as migration 0007 moves it)."""
+    choices = {
+        str(k): player_id(group, v, f"{where}.colour_choices")
+        for k, v in dict(m.get("colour_choices") or {}).items()
+    }
+    if not choices and m.get("deciding_red") is not None:
+        choices = {"2": player_id(group, m["deciding_red"], f"{where}.deciding_red")}
+    return dict(choices) or None
 
 
 def _birth_from_id(id_number: str) -> str:

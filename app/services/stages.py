@@ -320,3 +320,18 @@ def annulled_in(state: GroupState, reg: Regulations, index: int) -> frozenset[in
 
 def games_of(record: RoundRecord, players: frozenset[int]) -> tuple[Game, ...]:
     return tuple(g for g in record.games if g.red in players and g.black in players)
+
+
+def round_robin_rests(db: Database, group: str) -> dict[int, frozenset[int]]:
+    """Who rests in each round of a round robin (the table's bye: no game, no points), by round."""
+    from app.db.models import Round
+
+    with db.session() as s:
+        g = group_row(s, group)
+        rows = s.execute(select(Round.number, Round.explanation).where(Round.group_id == g.id)).all()
+    out: dict[int, frozenset[int]] = {}
+    for number, explanation in rows:
+        rests = (explanation or {}).get("rests")
+        if isinstance(rests, dict) and rests:
+            out[number] = frozenset(int(no) for no in rests)
+    return out

@@ -1,4 +1,4 @@
-"""Standings, final ranking, team ranking and prizes of a group (RULES.md §6, §9, §10).
+"""Standings, final ranking, team ranking and prizes of a group (docs/rules.md §6, §9, §10).
 
 Everything is computed from the games on every call (no stored ranking), so a corrected result
 changes every later standing and tiebreak by itself.
@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.db.mapping import load_group_state
 from app.db.models import Group, Player
-from app.db.session import Database
+from app.db.session import Database, kept
 from app.engine import standings as ranking
 from app.engine.event import GroupState
 from app.engine.formats import Entrants, StageKind, default_chain, source_stage
@@ -33,6 +33,7 @@ from app.engine.registration import age_on
 from app.engine.regulations import PrizeKind, Regulations, TeamMethod, TeamRules, Tiebreak
 from app.engine.stages import compose_final, entrants_of, played_stages, stage_players
 from app.engine.teams import TeamRanking, rank_teams
+from app.engine.text import count_en
 from app.engine.types import (
     GameResult,
     Gender,
@@ -83,10 +84,18 @@ def _pending_in(state: GroupState, number: int) -> int:
 def _standings(
     s: Session, group: Group, reg: Regulations, after_round: int | None, state: GroupState | None = None
 ) -> tuple[GroupState, ranking.Standings]:
-    """The ranking after ``after_round``; ``None``: after the last round with every result in."""
+    """The ranking after ``after_round``; ``None``: after the last round with every result in.
+
+    Inside :meth:`Database.one_reading` each ranking is computed once (the final standings read the
+    group's standings twice: as they are, and for the final order)."""
     state = state if state is not None else load_group_state(s, group, reg)
     if after_round is None:
         after_round = complete_through(state.rounds)
+    memo = kept(s)
+    key = ("standings", group.id, after_round)
+    if memo is not None and key in memo:
+        table: ranking.Standings = memo[key]
+        return state, table
     entrants, rounds, violations = _swiss_input(state)
     left, split = _left_swiss(s, group, reg, state)
     table = ranking.standings(
@@ -99,6 +108,8 @@ def _standings(
         split_round=split,
         knockout_black=_knockout_black(s, group, reg) if left else (),
     )
+    if memo is not None:
+        memo[key] = table
     return state, table
 
 
@@ -174,9 +185,54 @@ class StandingLine:
     final_separation: FinalSeparation | None = None
     pool: str = ""  # a pooled round robin: the pool (A组 …); the rank is the place in it
 
-    def __getattr__(self, name: str) -> object:
-        # team, status, score, opponent_score, wins, violations, black_games, black_wins, progressive
-        return getattr(self.standing, name)
+    # the engine row's values, read through (no copy: the final standings of 5,000 make many lines)
+    @property
+    def team(self) -> str | None:
+        return self.standing.team
+
+    @property
+    def status(self) -> PlayerStatus:
+        return self.standing.status
+
+    @property
+    def score(self) -> int:
+        return self.standing.score
+
+    @property
+    def opponent_score(self) -> int:
+        return self.standing.opponent_score
+
+    @property
+    def wins(self) -> int:
+        return self.standing.wins
+
+    @property
+    def violations(self) -> int:
+        return self.standing.violations
+
+    @property
+    def black_games(self) -> int:
+        return self.standing.black_games
+
+    @property
+    def black_wins(self) -> int:
+        return self.standing.black_wins
+
+    @property
+    def progressive(self) -> int | None:
+        return self.standing.progressive
+
+    @property
+    def head_to_head(self) -> int | None:
+        return self.standing.head_to_head
+
+    @property
+    def sonneborn_berger(self) -> int | float | None:
+        return self.standing.sonneborn_berger
+
+    @property
+    def lot(self) -> int | None:
+        return self.standing.lot
 
     def _separation(self) -> ranking.Separation | FinalSeparation | None:
         return self.final_separation if self.final_separation is not None else self.standing.separated_by
@@ -225,6 +281,7 @@ class StandingsView:
     pending: int = 0  # boards of ``after_round`` still without a result (asked for explicitly)
     stage: str = ""  # the stage the standings are of, when the group has several (第2阶段 分4组单循环)
     round_robin: bool = False  # a round robin's standings (ranked by its own chain, pool by pool)
+    latest_complete: bool = False  # every result of ``latest_round`` is in (an earlier round was asked for)
 
     @property
     def chain_zh(self) -> str:
@@ -254,9 +311,7 @@ class StandingsView:
             return "before round 1 (by sequence number; no round complete yet)"
         title = f"standings after round {self.after_round}"
         if self.pending:
-            title += (
-                f" (round {self.after_round} still has {self.pending} boards without a result: provisional)"
-            )
+            title += f" (round {self.after_round} still has {count_en(self.pending, 'board')} without a result: provisional)"
         return title
 
     @property
@@ -264,6 +319,8 @@ class StandingsView:
         """Why a later round is not counted, when one is being played (empty otherwise)."""
         if self.final or self.latest_round <= self.after_round:
             return ""
+        if self.latest_complete:
+            return f"名次截至第 {self.after_round} 轮（按所选轮次；已赛至第 {self.latest_round} 轮）"
         return (
             f"第 {self.latest_round} 轮尚未全部结束，名次截至第 {self.after_round} 轮（成绩已齐的最后一轮）"
         )
@@ -272,6 +329,8 @@ class StandingsView:
     def note_en(self) -> str:
         if self.final or self.latest_round <= self.after_round:
             return ""
+        if self.latest_complete:
+            return f"standings after round {self.after_round}, as asked (round {self.latest_round} is played too)"
         return (
             f"round {self.latest_round} is not complete: the standings are after round "
             f"{self.after_round}, the last round with every result in"
@@ -281,7 +340,7 @@ class StandingsView:
 def group_standings(db: Database, group: str, after_round: int | None = None) -> StandingsView:
     """The standings of a group after a round (default: the last round with every result in): the Swiss
     standings, or a round robin's, pool by pool, when a round-robin stage is what the group plays."""
-    with db.session() as s:
+    with db.one_reading(), db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
         state = load_group_state(s, g, reg)
@@ -292,6 +351,7 @@ def group_standings(db: Database, group: str, after_round: int | None = None) ->
         state, table = _standings(s, g, reg, after_round, state)
     by_no = {e.no: e for e in state.entrants}
     lines = tuple(StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r) for r in table.rows)
+    latest = max((r.number for r in state.rounds), default=0)
     return StandingsView(
         group=group,
         after_round=table.after_round,
@@ -299,8 +359,9 @@ def group_standings(db: Database, group: str, after_round: int | None = None) ->
         lines=lines,
         disqualified=tuple((no, by_no[no].name) for no in table.disqualified),
         decided_by_sequence_number=table.decided_by_sequence_number,
-        latest_round=max((r.number for r in state.rounds), default=0),
+        latest_round=latest,
         pending=_pending_in(state, table.after_round),
+        latest_complete=latest > 0 and _pending_in(state, latest) == 0,
     )
 
 
@@ -484,6 +545,21 @@ def _knockout_how(bracket: Bracket, split_round: int) -> dict[int, tuple[str, st
     return how
 
 
+def unranked_players(state: GroupState, reg: Regulations) -> set[int]:
+    """Players who take no place: 计成绩不计名次 (they play and score), and — where the regulation says so
+    — players withdrawn for forfeiting the set number of rounds in a row."""
+    out = {e.no for e in state.entrants if not e.ranked}
+    if reg.discipline.forfeits_withdrawn_unranked and reg.discipline.consecutive_forfeits_withdraw:
+        from app.engine.discipline import consecutive_forfeits
+
+        reentered = {e.no: e.reentry_round for e in state.entrants if e.reentry_round is not None}
+        withdrawn = {e.no for e in state.entrants if e.status is PlayerStatus.WITHDRAWN}
+        out |= {
+            f.no for f in consecutive_forfeits(state.rounds, reg.discipline, reentered) if f.no in withdrawn
+        }
+    return out
+
+
 def stage_order(s: Session, g: Group, reg: Regulations, state: GroupState, index: int) -> list[int]:
     """A stage's own ranking of its entrants, best first: the Swiss chain (over every Swiss round up to
     the stage's last), a round robin's tables (pool places, then the share of points), or the knockout's
@@ -491,7 +567,7 @@ def stage_order(s: Session, g: Group, reg: Regulations, state: GroupState, index
     stages = played_stages(state)
     stage = stages[index]
     plan = plan_of(state)[index]
-    players = _stage_players(s, g, reg, state, index)
+    players = stage_players_of(s, g, reg, state, index)
     if stage.kind is StageKind.ROUND_ROBIN:
         tables = round_robin_tables(state, reg, index)
         return [no for no in pool_order(tables, reg.points.win) if no in players]
@@ -509,8 +585,8 @@ def stage_order(s: Session, g: Group, reg: Regulations, state: GroupState, index
     return [no for no in table.order if no in players]
 
 
-def _stage_players(s: Session, g: Group, reg: Regulations, state: GroupState, index: int) -> frozenset[int]:
-    """A stage's players; a knockout created before stages were recorded has its seeds in the bracket."""
+def stage_players_of(s: Session, g: Group, reg: Regulations, state: GroupState, index: int) -> frozenset[int]:
+    """A stage's players (a knockout created before stages were recorded has them in its bracket)."""
     taken: dict[int, frozenset[int]] = {}
     bracket = load_bracket(s, g, reg)
     for j, st in enumerate(state.format.stages):
@@ -534,8 +610,20 @@ def stage_entry_order(s: Session, g: Group, reg: Regulations, state: GroupState,
         tables = round_robin_tables(state, reg, source)
         pools = [[no for no in t.standings.order if no in eligible] for t in tables]
         return list(entrants_of(stage, (), pools))
-    order = [no for no in stage_order(s, g, reg, state, source) if no in eligible]
+    ranking = stage_order(s, g, reg, state, source)
+    order = [no for no in ranking if no in eligible]
     if stage.entrants is Entrants.REST:
+        if stage.count:  # the rest below place ``count`` go on; the places above them are final
+            below = set(ranking[stage.count :])
+            taken = {
+                no
+                for j, st in enumerate(state.format.stages)
+                if j != index
+                and st.entrants is Entrants.TOP
+                and source_stage(state.format.stages, j) == source
+                for no in stage_players_of(s, g, reg, state, j)
+            }
+            return [no for no in order if no in below and no not in taken]
         return [no for no in order if no in stage_players(state, index)]
     return list(entrants_of(stage, order))
 
@@ -566,9 +654,9 @@ def _final(s: Session, g: Group, reg: Regulations) -> _Final:
         raise UserError(
             f"{g.name}的淘汰赛尚未结束，还不能排出最终名次", f"the knockout of {g.name} is not finished yet"
         )
-    removed = set(table.disqualified) | {e.no for e in state.entrants if not e.ranked}
+    removed = set(table.disqualified) | unranked_players(state, reg)
     rankings = {i: stage_order(s, g, reg, state, i) for i in range(len(stages))}
-    entrants = {i: _stage_players(s, g, reg, state, i) for i in range(1, len(stages))}
+    entrants = {i: stage_players_of(s, g, reg, state, i) for i in range(1, len(stages))}
     order = compose_final(played_stages(state), rankings, entrants, removed)
     places = {no: place for place, no in enumerate(order, start=1)}
     pools = tuple(
@@ -612,20 +700,19 @@ def final_standings(db: Database, group: str) -> StandingsView:
     """The final ranking as standings lines: places 1–n, tiebreak values over every Swiss round (a round
     robin's player: over its table), and what separates each player from the next one **in the final
     order** (places 1–8 by the knockout)."""
-    view = group_standings(db, group)
-    with db.session() as s:
-        reg = regulations_of(s)
-        g = group_row(s, group)
-        final = _final(s, g, reg)
-        state, table = _standings(s, g, reg, None)
-        by_no = {e.no: e for e in state.entrants}
-        lines_of = {
-            r.no: StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r) for r in table.rows
-        }
-        for t in final.pools:
-            pool = pool_name(t.pool) if len([p for p in final.pools if p.stage == t.stage]) > 1 else ""
-            for r in t.standings.rows:
-                lines_of[r.no] = StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r, pool=pool)
+    with db.one_reading():  # the group, its bracket and its standings read once for both
+        view = group_standings(db, group)
+        with db.session() as s:
+            reg = regulations_of(s)
+            g = group_row(s, group)
+            final = _final(s, g, reg)
+            state, table = _standings(s, g, reg, None)
+    by_no = {e.no: e for e in state.entrants}
+    lines_of = {r.no: StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r) for r in table.rows}
+    for t in final.pools:
+        pool = pool_name(t.pool) if len([p for p in final.pools if p.stage == t.stage]) > 1 else ""
+        for r in t.standings.rows:
+            lines_of[r.no] = StandingLine(r.rank, r.no, by_no[r.no].name, by_no[r.no].unit, r, pool=pool)
     order = final.order
     below = dict(itertools.pairwise(order))
     lines = tuple(
@@ -637,6 +724,29 @@ def final_standings(db: Database, group: str) -> StandingsView:
         for no in order
     )
     return dataclasses.replace(view, lines=lines, final=True)
+
+
+def final_if_over(db: Database, group: str) -> StandingsView | None:
+    """The group's final ranking once it is over (its last round complete, the knockout decided);
+    ``None`` before."""
+    try:
+        return final_standings(db, group)
+    except UserError:
+        return None
+
+
+def standings_view(db: Database, group: str, after_round: int | None = None) -> StandingsView:
+    """The standings every list shows unless a round is asked for: once the group is over, its final
+    ranking (knockout places first); before that, after the last round with every result in.
+
+    The window, ``xqarbiter standings``, the hall's 名次 page and the printed 名次表 all ask this, so
+    they tell the same order; ``after_round`` asks for the Swiss standings after that round instead.
+    """
+    if after_round is None:
+        final = final_if_over(db, group)
+        if final is not None:
+            return final
+    return group_standings(db, group, after_round)
 
 
 @dataclass(frozen=True, slots=True)
@@ -670,8 +780,9 @@ def _ranking_for_prizes(s: Session, g: Group, reg: Regulations) -> tuple[list[in
     try:
         places = _final_places(s, g, reg)
     except UserError:
-        _state, table = _standings(s, g, reg, None)
-        return list(table.order), RankingBasis(g.name, False, table.after_round)
+        state, table = _standings(s, g, reg, None)
+        gone = unranked_players(state, reg)
+        return [no for no in table.order if no not in gone], RankingBasis(g.name, False, table.after_round)
     return sorted(places, key=lambda no: places[no]), RankingBasis(g.name, True, 0)
 
 
@@ -820,7 +931,7 @@ def _prize_candidates(s: Session, g: Group, reg: Regulations) -> dict[int, Prize
         out[p.no] = PrizeCandidate(
             p.no,
             gender=Gender(p.gender) if p.gender else None,
-            age=age_on(p.birth_date, first_day),
+            age=None if p.birth_date is None else age_on(p.birth_date, first_day),  # unknown: no age prize
             region=p.region,
             unit=p.unit,
             team=p.team.name if p.team else "",

@@ -33,19 +33,9 @@ TEAM_ROUND_DOCUMENTS = ("team-cards", "team-sheets", "lineup-forms")
 
 
 def _header(db: Database, group: str, number: int | None = None, label: str = "") -> EventHeader:
-    info = tournament_info(db)
-    reg = info.regulations
-    from app.services.exports import _dates
+    from app.services.exports.common import event_header
 
-    return EventHeader(
-        event_name=info.name,
-        group=group,
-        round=number,
-        venue=reg.venue,
-        dates=_dates(reg.start_date, reg.end_date),
-        time_control=reg.swiss_time_control.label,
-        round_label=label,
-    )
+    return event_header(tournament_info(db), group, number, label)
 
 
 def latest_team_round(db: Database, group: str) -> int:

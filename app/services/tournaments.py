@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import functools
 import json
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +27,8 @@ from app.engine.formats import StageKind, plan_stages
 from app.engine.regulations import (
     GroupFormat,
     Regulations,
+    RoundTime,
+    check_public_texts,
     preset,
     regulations_from_dict,
     regulations_from_toml,
@@ -66,6 +70,7 @@ def create_tournament(
     reg = regulations or preset(preset_name)
     reg.validate()
     event_name = clean_text(name, "赛事名称", "the event name", EVENT_NAME_MAX) if name is not None else None
+    check_public_texts(reg if event_name is None else dataclasses.replace(reg, event_name=event_name))
     db = open_database(path, create=True)
     with discard_on_failure(db):
         _fill_new(db, path, preset_name, reg, event_name, who)
@@ -189,6 +194,7 @@ def new_event_regulations(template: str | Regulations, event: NewEvent) -> Regul
         ),
     )
     reg.validate()
+    check_public_texts(reg)
     return reg
 
 
@@ -202,6 +208,29 @@ def create_event(
     return create_tournament(path, preset_name, name=reg.event_name, regulations=reg, who=who)
 
 
+_lent: contextvars.ContextVar[Database | None] = contextvars.ContextVar("xq_lent_database", default=None)
+
+
+@contextmanager
+def lending(db: Database) -> Iterator[None]:
+    """Inside the block, opening ``db``'s file borrows ``db`` (:meth:`Database.borrowed`): the owner of an
+    open file runs a command of the command line with its own connections — the file is never opened
+    a second time (docs/file-safety.md)."""
+    token = _lent.set(db)
+    try:
+        yield
+    finally:
+        _lent.reset(token)
+
+
+def _lent_for(path: Path | str) -> Database | None:
+    lent = _lent.get()
+    if lent is None:
+        return None
+    same = os.path.normcase(os.path.realpath(path)) == os.path.normcase(os.path.realpath(lent.path))
+    return lent.borrowed() if same else None
+
+
 def open_tournament(path: Path | str, *, read_only: bool = False, take_over: bool = False) -> Database:
     """Open a tournament for writing (locked, integrity-checked) or read-only (``db.read_only``).
 
@@ -209,6 +238,9 @@ def open_tournament(path: Path | str, *, read_only: bool = False, take_over: boo
     ``StaleLockError`` when a crashed instance left its lock (pass ``take_over=True`` to continue),
     ``CorruptFileError`` naming the newest good backup when the file is damaged.
     """
+    lent = _lent_for(path)
+    if lent is not None:
+        return lent
     db = open_database(path, read_only=read_only, take_over=take_over)
     try:
         with db.session() as s:
@@ -288,6 +320,7 @@ def update_regulations(
 ) -> None:
     """Replace the regulation; refused where a change would alter a round already paired."""
     new.validate()
+    check_public_texts(new)
     with db.session() as s:
         t = tournament_row(s)
         old = regulations_of(s)
@@ -323,6 +356,30 @@ def update_regulations(
             reason=reason,
             who=who,
         )
+
+
+def set_round_start(
+    db: Database, number: int, starts: datetime | None, *, who: str = audit.DEFAULT_ARBITER
+) -> Regulations:
+    """Set (or, ``starts`` None, clear) the announced start of round ``number`` in the schedule the
+    players' pages show; audit-logged like any change of the regulation. Returns the new regulation."""
+    reg = load_regulations(db)
+    most = max(g.rounds for g in reg.groups)
+    if not 1 <= number <= most:
+        raise UserError(
+            f"第 {number} 轮不存在（共 {most} 轮）", f"there is no round {number} ({most} rounds)"
+        )
+    slots = [t for t in reg.schedule if t.round != number]
+    if starts is not None:
+        slots.append(RoundTime(number, starts.replace(second=0, microsecond=0)))
+    new = dataclasses.replace(reg, schedule=tuple(sorted(slots, key=lambda t: t.round)))
+    what = (
+        f"第{number}轮开赛时间：{starts:%Y-%m-%d %H:%M}"
+        if starts is not None
+        else f"第{number}轮开赛时间：待定"
+    )
+    update_regulations(db, new, reason=what, who=who)
+    return new
 
 
 def _refuse_changes_to_played_rounds(old: Regulations, new: Regulations, paired: dict[str, int]) -> None:

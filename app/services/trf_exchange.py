@@ -16,7 +16,8 @@ from app.db.session import Database
 from app.engine.attendance import Attendance, with_absences
 from app.engine.formats import legacy_stages
 from app.engine.regulations import GroupFormat, preset, regulations_from_dict, regulations_to_dict
-from app.engine.trf import TrfError, TrfEvent, TrfPlayer, read_trf, write_trf
+from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, clean_text, count_en
+from app.engine.trf import TrfError, TrfEvent, TrfPlayer, player_points, read_trf, write_trf
 from app.engine.types import Game, GameResult, RoundRecord, UserError
 from app.services.snapshot import FORMAT, VERSION, export_snapshot, import_snapshot
 
@@ -48,7 +49,7 @@ def trf_event_of(snapshot: dict[str, Any], group: str) -> TrfEvent:
         for r in snapshot["rounds"]
         if r["group"] == group and r.get("stage", "swiss") == "swiss"
     ]
-    # issue 16: excused rounds and late entries' compensation (points only) from the snapshot's keys
+    # absence and re-entry: excused rounds and late entries' compensation (points only) from the snapshot's keys
     excused: dict[int, set[int]] = {}
     for a in snapshot.get("absences", []):
         if a.get("group") == group:
@@ -71,7 +72,9 @@ def trf_event_of(snapshot: dict[str, Any], group: str) -> TrfEvent:
                 rating=p["rating"],
                 sex=SEX.get(p.get("gender", ""), ""),
                 birth_date=date.fromisoformat(p["birth_date"]) if p.get("birth_date") else None,
-                fide_id=p["id_number"] if p.get("id_type") == "fide" else "",
+                fide_id=p["id_number"]
+                if p.get("id_type") == "fide" and not str(p["id_number"]).startswith("TRF-")
+                else "",
             )
             for p in players
         ),
@@ -117,8 +120,11 @@ def write_trf_file(
     write_atomic(path, export_trf(db, group, ranks))
 
 
-def snapshot_of_trf(event: TrfEvent) -> dict[str, Any]:
+def snapshot_of_trf(event: TrfEvent, group: str | None = None) -> dict[str, Any]:
+    """The snapshot of a TRF group; ``group`` names it (else the title's （group） part, else the
+    shortened title: see :func:`trf_group_name`)."""
     base = preset("tianshui-2024")
+    event = dataclasses.replace(event, group=group or trf_group_name(event))
     rounds = max(event.planned_rounds or 0, len(event.rounds), 1)
     reg = dataclasses.replace(
         base,
@@ -154,9 +160,9 @@ def snapshot_of_trf(event: TrfEvent) -> dict[str, Any]:
                 "name": p.name,
                 "group": group,
                 "team": team_of.get(p.no),
-                "id_type": "fide" if p.fide_id else "passport",
+                "id_type": "fide",  # a FIDE ID, or TRF-0001 …: the file gives no identity document
                 "id_number": p.fide_id or f"TRF-{p.no:04d}",
-                "birth_date": p.birth_date.isoformat() if p.birth_date else "2000-01-01",
+                "birth_date": p.birth_date.isoformat() if p.birth_date else None,  # unknown stays unknown
                 "gender": GENDER.get(p.sex, ""),
                 "phone": "",
                 "rating": p.rating,
@@ -178,7 +184,7 @@ def snapshot_of_trf(event: TrfEvent) -> dict[str, Any]:
             }
             for r in event.rounds
         ],
-        "audit": [{"action": "import_trf", "entity": group, "after": f"{len(event.players)} players"}],
+        "audit": [{"action": "import_trf", "entity": group, "after": count_en(len(event.players), "player")}],
     }
 
 
@@ -199,9 +205,83 @@ def decode_trf(raw: bytes) -> str:
     )
 
 
-def import_trf(path_trf: Path | str, path_xqt: Path | str) -> Database:
-    """Create a new tournament file from a TRF (one group, its players, rounds and results)."""
+def trf_group_name(event: TrfEvent) -> str:
+    """The group of a TRF read from another program: the title's （group） part when it has one, else
+    the title itself when it is short enough for a group name, else its first characters and …"""
+    name = event.group.strip() or event.name.strip() or "TRF"
+    if len(name) <= GROUP_NAME_MAX:
+        return name
+    return name[: GROUP_NAME_MAX - 1].rstrip() + "…"
+
+
+def _event_name(event: TrfEvent) -> str:
+    name = event.name.strip() or event.group.strip() or "TRF"
+    return name if len(name) <= EVENT_NAME_MAX else name[: EVENT_NAME_MAX - 1].rstrip() + "…"
+
+
+def trf_import_notes(event: TrfEvent, group: str | None) -> list[str]:
+    """What an import of another program's TRF decided on the user's behalf, in both languages."""
+    notes = []
+    chosen = group or trf_group_name(event)
+    if group:
+        notes.append(f"组别取名“{chosen}”（--group） (the group is named {chosen!r}, as given)")
+    elif not event.group_given:
+        notes.append(
+            f"TRF 的赛事名称中没有（组别）部分：组别取名“{chosen}”，可用 --group 另行指定 "
+            f"(the TRF title has no (group) part: the group is named {chosen!r}; give --group NAME for another)"
+        )
+    if len(event.name.strip()) > EVENT_NAME_MAX:
+        notes.append(
+            f"赛事名称超过 {EVENT_NAME_MAX} 个字符，已截短 (the event name is over {EVENT_NAME_MAX} characters: shortened)"
+        )
+    if not event.scoring_given:
+        p = event.points
+        notes.append(
+            "TRF 文件没有计分记录（162、XQS 或 BB*）：按 TRF 标准（胜 1、和 ½、负 0）读入，"
+            f"换算为本赛事的计分（胜 {p.win}、和 {p.red_draw}、负 {p.loss}、轮空 {p.bye}），积分为文件中的两倍 "
+            "(the TRF has no scoring record (162, XQS or BB*): read as TRF's standard 1/½/0 and converted to "
+            f"this event's scoring (win {p.win}, draw {p.red_draw}, loss {p.loss}, bye {p.bye}): "
+            "every score is twice the file's)"
+        )
+    differ = _points_that_differ(event)
+    if differ:
+        shown = "、".join(f"{no} 号（文件 {a:g}，按结果 {b:g}）" for no, a, b in differ[:5])
+        shown_en = ", ".join(f"no. {no} (file {a:g}, from the results {b:g})" for no, a, b in differ[:5])
+        notes.append(
+            f"{len(differ)} 名棋手在文件中的积分与按对局结果算出的不同：{shown}；以对局结果为准 "
+            f"({count_en(len(differ), 'player')} whose points in the file differ from their results: "
+            f"{shown_en}; the results count)"
+        )
+    return notes
+
+
+def _points_that_differ(event: TrfEvent) -> list[tuple[int, float, float]]:
+    """Players whose stated points (in the file's own scale) differ from their results'."""
+    computed = player_points(event)
+    scale = 0.5 if not event.scoring_given else 1.0  # the file's 1/½/0 against our doubled scoring
+    return [
+        (no, stated, computed.get(no, 0.0) * scale)
+        for no, (stated, _rank) in sorted(event.scores.items())
+        if abs(stated - computed.get(no, 0.0) * scale) > 1e-9
+    ]
+
+
+def import_trf_with_notes(
+    path_trf: Path | str, path_xqt: Path | str, *, group: str | None = None
+) -> tuple[Database, list[str]]:
+    """Create a new tournament file from a TRF (one group, its players, rounds and results) and say
+    what was decided on the way (group name, scoring, points that differ)."""
     from app.files import read_limited
 
     raw = read_limited(Path(path_trf), TRF_MAX_BYTES, what_zh="TRF 文件", what_en="TRF file")
-    return import_snapshot(snapshot_of_trf(read_trf(decode_trf(raw))), path_xqt)
+    event = read_trf(decode_trf(raw))
+    if group is not None:
+        group = clean_text(group, "组别名称", "the group name", GROUP_NAME_MAX, required=True)
+    event = dataclasses.replace(event, name=_event_name(event))
+    notes = trf_import_notes(event, group)
+    return import_snapshot(snapshot_of_trf(event, group), path_xqt), notes
+
+
+def import_trf(path_trf: Path | str, path_xqt: Path | str, *, group: str | None = None) -> Database:
+    """Create a new tournament file from a TRF (see :func:`import_trf_with_notes`)."""
+    return import_trf_with_notes(path_trf, path_xqt, group=group)[0]

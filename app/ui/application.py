@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QTimer
+from PySide6.QtCore import QByteArray, QCoreApplication, QMetaObject, QSocketNotifier, Qt, QTimer
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -15,6 +20,9 @@ from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
 from app.ui.i18n import app_settings, install_language, preferred_language
 from app.ui.main_window import MainWindow, user_message
+
+if TYPE_CHECKING:
+    from app.termination import Termination
 
 DEMO_FILE = "demo" + ".xqt"
 FONT_POINT_SIZE = 10
@@ -123,6 +131,51 @@ def run(path: Path | None, *, demo: bool = False, screenshot: str | None = None)
         window.close()
         return 0
     QTimer.singleShot(0, window.raise_)
-    code = app.exec()
-    window.close()  # releases the file's lock if the window was not closed by hand
+    termination = quit_on_termination(app)
+    try:
+        code = app.exec()
+        # The window shown now — a language switch replaced (and deleted) the first one. Closing it
+        # releases the file's lock if it was not closed by hand.
+        if program.window is not None and shiboken_alive(program.window):
+            program.window.close()
+    finally:
+        termination.finished()
+        termination.uninstall()
     return code
+
+
+def shiboken_alive(widget: MainWindow) -> bool:
+    """Whether the Qt object behind ``widget`` still exists (``deleteLater`` may have run)."""
+    import shiboken6
+
+    return bool(shiboken6.isValid(widget))
+
+
+def quit_on_termination(app: QApplication) -> Termination:
+    """Quit (closing the file: no stale lock) when the system asks the program to stop — SIGTERM,
+    SIGHUP, Ctrl+C in its terminal; on Windows a closed console, a log-off (app/termination.py)."""
+    from app.termination import Termination
+
+    def request(_reason: str) -> None:  # any thread (Windows calls it in one of its own)
+        QMetaObject.invokeMethod(app, "quit", Qt.ConnectionType.QueuedConnection)
+
+    termination = Termination(request, interrupt=True).install()
+    if os.name == "posix":
+        # Python runs a signal's handler only when the main thread runs Python: wake the event loop
+        reader, writer = socket.socketpair()
+        reader.setblocking(False)
+        writer.setblocking(False)
+        signal.set_wakeup_fd(writer.fileno())
+        notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read, app)
+        notifier.activated.connect(lambda *_: _drain(reader))
+        _wakeups.append((reader, writer, notifier))
+    return termination
+
+
+_wakeups: list[tuple[socket.socket, socket.socket, QSocketNotifier]] = []
+
+
+def _drain(reader: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        while reader.recv(512):
+            pass

@@ -22,6 +22,7 @@ class TournamentDocument(QObject):
     changed = Signal()  # data in the file changed (a result, a flag, a round)
     group_changed = Signal(str)
     failed = Signal(object)  # a UserError raised by a service during undo/redo
+    announced = Signal(str)  # what was just done, in words, for the message lines (an undo, a redo)
 
     def __init__(self, path: Path, db: Any, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -30,6 +31,7 @@ class TournamentDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self.info: TournamentInfo = tournament_info(db)
         self.group = self.info.groups[0].name if self.info.groups else ""
+        self.command_line: Any = None  # app.ui.command_line.CommandLineHost, while open for writing
 
     @classmethod
     def open(
@@ -63,7 +65,14 @@ class TournamentDocument(QObject):
     def report(self, error: UserError) -> None:
         self.failed.emit(error)
 
+    def announce(self, text: str) -> None:
+        """Say what was just done (``已撤销：…``) wherever the window shows messages."""
+        self.announced.emit(text)
+
     def close(self) -> None:
+        if self.command_line is not None:  # the command line's channel goes before the file
+            self.command_line.close()
+            self.command_line = None
         self.undo_stack.blockSignals(True)
         self.undo_stack.clear()
         self.db.close()

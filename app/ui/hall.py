@@ -212,13 +212,18 @@ class HallDialog(QDialog):
         self.deputy_link.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.deputy_qr = QLabel(self)
         self.deputy_qr.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        inputs = QHBoxLayout()
-        inputs.addWidget(self.deputy_name, 1)
-        inputs.addWidget(QLabel(self.tr("台次"), self))
-        inputs.addWidget(self.first_board)
-        inputs.addWidget(QLabel("–", self))
-        inputs.addWidget(self.last_board)
-        inputs.addWidget(issue)
+        # The name has its own row, wide enough for a name: the address and its QR code on the left
+        # (shown once the server runs) must not squeeze it.
+        self.deputy_name.setMinimumWidth(self.deputy_name.fontMetrics().horizontalAdvance("欧阳副裁判长") * 2)
+        boards = QHBoxLayout()
+        boards.addWidget(self.first_board)
+        boards.addWidget(QLabel("–", self))
+        boards.addWidget(self.last_board)
+        boards.addStretch(1)
+        boards.addWidget(issue)
+        inputs = QFormLayout()
+        inputs.addRow(self.tr("副裁判："), self.deputy_name)
+        inputs.addRow(self.tr("台次："), boards)
         column = QVBoxLayout(deputies)
         column.addLayout(inputs)
         column.addWidget(self.passes)
@@ -234,6 +239,7 @@ class HallDialog(QDialog):
         left.addStretch(1)
         layout.addLayout(left)
         layout.addWidget(deputies, 1)
+        self.resize(self.sizeHint().expandedTo(QSize(860, 560)))
         if document.read_only:  # another program edits the file: public pages only, nothing written
             for widget in (deputies, save, self.base_url):
                 widget.setEnabled(False)

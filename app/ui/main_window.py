@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDialog,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -33,6 +32,7 @@ from app.services import rounds as rounds_service
 from app.services.backups import restore_backup
 from app.services.snapshot import export_snapshot, import_snapshot
 from app.services.tournaments import FILE_SUFFIX, NewEvent, create_event
+from app.ui import file_dialogs
 from app.ui.dialogs.audit_backups import AuditLogDialog, BackupListDialog
 from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
@@ -258,7 +258,7 @@ class MainWindow(QMainWindow):
 
     def print_document(self, name: str) -> QWidget | None:
         """Render document ``name`` for the chosen group (round documents: the round shown) and preview it."""
-        from app.services.exports import IMAGE_DOCUMENTS, ROUND_DOCUMENTS, render_pdf
+        from app.services.exports import IMAGE_DOCUMENTS, ROUND_DOCUMENTS, holds_personal_numbers, render_pdf
         from app.ui.printing import PRINTED, PrintPreviewDialog
 
         if self.document is None:
@@ -281,7 +281,12 @@ class MainWindow(QMainWindow):
         )
         try:
             dialog = PrintPreviewDialog(
-                f"{label} — {self.document.group}", pdf, suggested, self, picture=name in IMAGE_DOCUMENTS
+                f"{label} — {self.document.group}",
+                pdf,
+                suggested,
+                self,
+                picture=name in IMAGE_DOCUMENTS,
+                private=holds_personal_numbers(doc),
             )
         finally:
             QApplication.restoreOverrideCursor()
@@ -295,7 +300,7 @@ class MainWindow(QMainWindow):
 
         if self.document is None:
             return
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self,
             self.tr("导出成绩册"),
             str(self.document.path.with_suffix(".xlsx")),
@@ -311,11 +316,11 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("已导出：%1").replace("%1", str(path)), 5000)
 
     def export_html(self) -> None:
-        from app.services.exports import write_public_site
+        from app.services.public_pages import write_public_site
 
         if self.document is None:
             return
-        folder = QFileDialog.getExistingDirectory(self, self.tr("导出成绩网页到文件夹"))
+        folder = file_dialogs.existing_directory(self, self.tr("导出成绩网页到文件夹"))
         if not folder:
             return
         try:
@@ -360,6 +365,9 @@ class MainWindow(QMainWindow):
                 self.hall_dialog = None
             self.document.close()
         self.document = document
+        file_dialogs.set_default_folder(document.path.parent if document is not None else None)
+        if document is not None and not document.read_only:
+            self._serve_command_line(document)
         self.edit_menu.clear()
         self.copy_action.setEnabled(document is not None)
         self.print_menu.setEnabled(document is not None)
@@ -384,6 +392,7 @@ class MainWindow(QMainWindow):
         document.changed.connect(self._update_status)
         document.group_changed.connect(self._group_changed)
         document.failed.connect(self._service_failed)
+        document.announced.connect(lambda text: self.statusBar().showMessage(text, 10_000))
         document.undo_stack.cleanChanged.connect(self._clean_changed)
         self.group_box.blockSignals(True)
         self.group_box.clear()
@@ -415,6 +424,18 @@ class MainWindow(QMainWindow):
         layout.addLayout(row)
         layout.addStretch(2)
         return page
+
+    def _serve_command_line(self, document: TournamentDocument) -> None:
+        """Offer the file to the command line beside the window (app/ui/command_line.py)."""
+        from app.ui.command_line import CommandLineHost
+
+        if document.command_line is None:
+            document.command_line = CommandLineHost(document)
+        document.command_line.window = self
+        document.command_line.changed_by_command_line.connect(self._changed_by_command_line)
+
+    def _changed_by_command_line(self, message: str) -> None:
+        self.statusBar().showMessage(message, 15000)
 
     def _workspace(self, document: TournamentDocument) -> QWidget:
         page = QWidget(self)
@@ -469,7 +490,7 @@ class MainWindow(QMainWindow):
         return True
 
     def open_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(
+        name = file_dialogs.open_file_name(
             self, self.tr("打开赛事"), "", self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX)
         )
         if name:
@@ -482,7 +503,7 @@ class MainWindow(QMainWindow):
         dialog = NewEventDialog(self)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self,
             self.tr("新建赛事"),
             dialog.new_event().name.strip(),
@@ -499,13 +520,13 @@ class MainWindow(QMainWindow):
         self.open_file(path)
 
     def new_from_regulation_file(self) -> None:
-        """A new event from a regulation file exported from an earlier one (issue 16): the file gives
+        """A new event from a regulation file exported from an earlier one (regulation files): the file gives
         the settings, the new-event dialog (with the file as its template) this event's own name,
         dates, venue, deadline and groups."""
         from app.services.regulation_files import read_regulation_file
         from app.ui.dialogs.new_event import NewEventDialog
 
-        name, _ = QFileDialog.getOpenFileName(self, self.tr("选择规程文件"), "", self.tr("规程文件 (*.toml)"))
+        name = file_dialogs.open_file_name(self, self.tr("选择规程文件"), "", self.tr("规程文件 (*.toml)"))
         if not name:
             return
         try:
@@ -516,7 +537,7 @@ class MainWindow(QMainWindow):
         dialog = NewEventDialog(self, regulation=regulation, source=Path(name).name)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
-        target, _ = QFileDialog.getSaveFileName(
+        target = file_dialogs.save_file_name(
             self,
             self.tr("新建赛事"),
             dialog.new_event().name.strip(),
@@ -540,7 +561,7 @@ class MainWindow(QMainWindow):
     def save_copy(self) -> None:
         if self.document is None:
             return
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self, self.tr("另存副本"), "", self.tr("赛事文件 (*%1)").replace("%1", FILE_SUFFIX)
         )
         if name:
@@ -621,8 +642,12 @@ class MainWindow(QMainWindow):
         last = summaries[-1]
         if last.closed:
             state = self.tr("已结束")
+        elif last.pending and last.swiss_due:
+            state = self.tr("待录入 %1 台，积分编排部分未编排").replace("%1", str(last.pending))
         elif last.pending:
             state = self.tr("待录入 %1 台").replace("%1", str(last.pending))
+        elif last.swiss_due:  # the knockout games are in, the continuing Swiss is not paired yet
+            state = self.tr("积分编排部分未编排")
         else:
             state = self.tr("成绩已齐")
         self.status_round.setText(

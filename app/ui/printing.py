@@ -16,7 +16,6 @@ from PySide6.QtPrintSupport import QPrintDialog, QPrinter
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QLabel,
     QPushButton,
     QScrollArea,
@@ -24,10 +23,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui import file_dialogs
 from app.ui.i18n import translate_noop
 
-#: (document name in the exports service, label in the 打印 menu), in the order of OUTPUTS.md; a name
-#: ``doc:order`` prints a list in that order (issue 16: by rating, by name).
+#: (document name in the exports service, label in the 打印 menu), in the order of docs/outputs.md; a name
+#: ``doc:order`` prints a list in that order (by rating, by name).
 PRINTED = (
     ("table-cards", translate_noop("PrintMenu", "台卡")),
     ("pairings", translate_noop("PrintMenu", "对阵表")),
@@ -80,10 +80,12 @@ class PrintPreviewDialog(QDialog):
         parent: QWidget | None = None,
         *,
         picture: bool = False,
+        private: bool = False,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
         self.pdf = pdf
+        self.private = private  # full ID numbers and phones (内部): the saved file is owner-only
         self.suggested_name = suggested_name
         self.images = page_images(pdf)
         pages = QWidget(self)
@@ -120,14 +122,13 @@ class PrintPreviewDialog(QDialog):
         self.resize(900, 900)
 
     def save_pdf(self) -> Path | None:
-        name, _ = QFileDialog.getSaveFileName(self, self.tr("另存为 PDF"), self.suggested_name, "PDF (*.pdf)")
+        name = file_dialogs.save_file_name(self, self.tr("另存为 PDF"), self.suggested_name, "PDF (*.pdf)")
         if not name:
             return None
         path = Path(name)
         if path.suffix.lower() != ".pdf":
             path = path.with_suffix(".pdf")
-        path.write_bytes(self.pdf)
-        return path
+        return self._write(path, self.pdf, private=self.private)
 
     def save_picture(self) -> Path | None:
         """The pages stacked into one PNG (app/reports/image.py), for posting to a WeChat group."""
@@ -135,7 +136,7 @@ class PrintPreviewDialog(QDialog):
         from app.reports.image import tall_png
         from app.ui.i18n import current_language
 
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self, self.tr("存为长图"), str(Path(self.suggested_name).with_suffix(".png")), "PNG (*.png)"
         )
         if not name:
@@ -152,12 +153,27 @@ class PrintPreviewDialog(QDialog):
                 self, self.tr("存为长图"), error.en if current_language() == "en" else error.zh
             )
             return None
-        path.write_bytes(data)
-        return path
+        return self._write(path, data)
+
+    def _write(self, path: Path, data: bytes, *, private: bool = False) -> Path | None:
+        """Write a file all at once (never over the open tournament's own files); None when refused."""
+        from app.engine.types import UserError
+        from app.files import write_atomic
+        from app.ui.i18n import current_language
+
+        try:
+            return write_atomic(path, data, private=private)
+        except UserError as error:
+            from PySide6.QtWidgets import QMessageBox
+
+            QMessageBox.warning(
+                self, self.tr("无法保存"), error.en if current_language() == "en" else error.zh
+            )
+            return None
 
     def print_pages(self) -> None:
         printer = QPrinter(QPrinter.PrinterMode.HighResolution)
-        if QPrintDialog(printer, self).exec() != QDialog.DialogCode.Accepted:
+        if printer_dialog(printer, self).exec() != QDialog.DialogCode.Accepted:
             return
         self.paint(printer)
 
@@ -173,3 +189,12 @@ class PrintPreviewDialog(QDialog):
                 painter.drawImage(QRect(area.x(), area.y(), size.width(), size.height()), image)
         finally:
             painter.end()
+
+
+def printer_dialog(printer: QPrinter, parent: QWidget | None) -> QPrintDialog:
+    """Qt's print dialog without its "print to file" choice: that choice opens Qt's own file dialog,
+    which reads the files of the folder it shows (dropping SQLite's locks on the open tournament file,
+    docs/file-safety.md). PDFs are saved with 另存为 PDF, through the program's own file dialogs."""
+    dialog = QPrintDialog(printer, parent)
+    dialog.setOption(QPrintDialog.PrintDialogOption.PrintToFile, False)
+    return dialog

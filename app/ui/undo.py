@@ -14,15 +14,15 @@ from PySide6.QtGui import QUndoCommand
 
 from app.engine.types import GameResult, UserError
 from app.services import rounds as rounds_service
-from app.services.audit import audit_log
+from app.services.audit import REDO_MARK, UNDO_MARK, audit_log, replaying
 from app.services.discipline import disqualify, lift_disqualification, record_violation, remove_violation
 from app.services.overrides import SetPair, SwapColours, SwapPlayers, apply_override
 from app.services.registration import reinstate_player, withdraw_player
 from app.services.results import enter_result
 from app.ui.document import TournamentDocument
-from app.ui.i18n import tr
+from app.ui.i18n import tr, translate_noop
 
-UNDO_REASON = "撤销 (undo)"
+UNDO_REASON = UNDO_MARK
 
 Change = SwapPlayers | SwapColours | SetPair
 
@@ -41,22 +41,27 @@ class ServiceCommand(QUndoCommand):
     def revert(self) -> None:
         raise NotImplementedError
 
-    def _run(self, action: Callable[[], None]) -> None:
+    def _run(self, action: Callable[[], None], mark: str, said: str) -> None:
+        """Undo or redo: the audit lines written are marked, the window says what was done."""
         try:
-            action()
+            with replaying(mark):
+                action()
         except UserError as error:
             self.setObsolete(True)
             self.document.report(error)
+            self.document.notify()
+            return
         self.document.notify()
+        self.document.announce(tr("UndoCommands", said).replace("%1", self.text()))
 
     def redo(self) -> None:
         if self._performed:
             self._performed = False  # performed by perform() already
             return
-        self._run(self.apply)
+        self._run(self.apply, REDO_MARK, translate_noop("UndoCommands", "已重做：%1"))
 
     def undo(self) -> None:
-        self._run(self.revert)
+        self._run(self.revert, UNDO_MARK, translate_noop("UndoCommands", "已撤销：%1"))
 
 
 def perform(document: TournamentDocument, command: ServiceCommand) -> None:
@@ -82,9 +87,13 @@ class EnterResultCommand(ServiceCommand):
         from app.ui.models.pairings import result_name
 
         label = result_name(result)
-        text = tr("UndoCommands", "第 %1 轮第 %2 台：%3")
+        text = tr("UndoCommands", "%4 第 %1 轮第 %2 台：%3")
         super().__init__(
-            document, text.replace("%1", str(round_number)).replace("%2", str(board)).replace("%3", label)
+            document,
+            text.replace("%1", str(round_number))
+            .replace("%2", str(board))
+            .replace("%3", label)
+            .replace("%4", group),
         )
         self.group, self.round_number, self.board = group, round_number, board
         self.result, self.reason = result, reason

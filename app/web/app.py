@@ -16,13 +16,17 @@ Security model (README, "赛场网络"):
 - Every response carries a strict Content-Security-Policy (same-origin script and style only, no
   frames), ``nosniff`` and a same-origin referrer policy (nothing leaves the hall); a request whose Host is a name other than ``localhost``
   (not an IP address) is refused, which defeats DNS rebinding.
+- Below this application, :mod:`app.web.limits` bounds what one client may hold (timeouts, connections
+  per address and in all) and :mod:`app.web.cache` the requests per address (docs/hall-server.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import concurrent.futures
 import contextlib
+import functools
 import hashlib
 import hmac
 import ipaddress
@@ -35,14 +39,18 @@ from typing import Any, Protocol, TypeVar
 from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
+from starlette.convertors import register_url_convertor
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.engine.types import GameResult, UserError
+from app.reports import html as pages
+from app.reports.html import HALL
 from app.services import hall
-from app.web import pages
+from app.web.fanout import Hub, StreamResponse
+from app.web.limits import BoundedInt, is_small_number
 from app.web.site import HallSite, Key, Rendered
 
 log = logging.getLogger("xqarbiter.hall")
@@ -61,6 +69,12 @@ SECURITY_HEADERS = [
 MAX_FORM_BYTES = 2048
 MAX_QUERY = 40
 SUBMIT_TIMEOUT = 10.0
+FORM_SECONDS = 10.0  # a deputy's form must arrive whole within this
+#: the hall's stylesheet and script (the renderer's files), read once
+CSS, JS = pages.asset("hall.css"), pages.asset("hall.js")
+
+# every ``{x:int}`` in a path: at most 9 digits, no leading zero (a longer number is no page: 404)
+register_url_convertor("int", BoundedInt())  # type: ignore[arg-type]
 
 
 class Owner(Protocol):
@@ -109,6 +123,7 @@ class RateLimiter:
         return self._level(key) < 1
 
 
+@functools.lru_cache(maxsize=256)
 def _host_allowed(host: str) -> bool:
     """An IP address (any, with or without a port) or ``localhost``; names are refused (DNS rebinding)."""
     name = host.strip().lower()
@@ -156,7 +171,7 @@ class Hall:
     """The server's state: the pages, the worker thread that reads, the owner that writes, the streams."""
 
     def __init__(
-        self, db: Any, owner: Owner | None, *, poll_seconds: float = 1.0, max_streams: int = 2000
+        self, db: Any, owner: Owner | None, *, poll_seconds: float = 1.0, max_streams: int = 4000
     ) -> None:
         self.db = db
         self.owner = owner
@@ -165,7 +180,7 @@ class Hall:
         self.max_streams = max_streams
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="hall-pages")
         self.secret = secrets.token_bytes(32)
-        self.streams: set[asyncio.Queue[int | None]] = set()
+        self.hub = Hub(max_streams=max_streams)  # the refresh streams
         self.requests = RateLimiter(rate=2.0, burst=30)  # deputies' requests per client address
         self.failures = RateLimiter(rate=1 / 30, burst=10)  # refused tokens per client address
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -179,6 +194,8 @@ class Hall:
         self.loop = asyncio.get_running_loop()
         self._nudge = asyncio.Event()
         await self._in_worker(self.site.refresh)
+        if self.site.current is not None:
+            self.hub.version = self.site.current.version
         self._watcher = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
@@ -192,8 +209,7 @@ class Hall:
     def end_streams(self) -> None:
         """Close every refresh stream (before the server stops: open streams would hold it)."""
         self.closing = True
-        for queue in list(self.streams):
-            _put_latest(queue, None)
+        self.hub.close()
 
     def changed(self) -> None:
         """The file changed (called from any thread): look now instead of at the next poll."""
@@ -217,17 +233,22 @@ class Hall:
                 log.exception("hall: reading the tournament failed")
                 continue
             if changed and self.site.current is not None:
-                for queue in list(self.streams):
-                    _put_latest(queue, self.site.current.version)
+                self.hub.publish(self.site.current.version)
 
     # ------------------------------------------------------------------ pages
 
     async def page(self, request: Request, key: Key, query: str = "") -> Response:
         snap = self.site.current
         cached = snap.pages.get(key) if snap is not None and not query else None
-        rendered = cached or await self._in_worker(self.site.page, key, query)
-        version = self.site.current.version if self.site.current is not None else 0
+        if snap is not None and cached is not None:
+            rendered, version = cached, snap.version
+        else:  # rendered in the worker, labelled with the version it was rendered from
+            rendered, version = await self._in_worker(self._render, key, query)
         return self._send(request, rendered, version)
+
+    def _render(self, key: Key, query: str) -> tuple[Rendered, int]:
+        version = self.site.snapshot().version  # the worker alone replaces the snapshot
+        return self.site.page(key, query), version
 
     def _send(self, request: Request, rendered: Rendered, version: int) -> Response:
         part = request.query_params.get("part") == "main"
@@ -250,13 +271,22 @@ class Hall:
     # ------------------------------------------------------------------ deputies
 
     def csrf_for(self, token: str) -> str:
-        return hmac.new(self.secret, hall.token_digest(token).encode(), hashlib.sha256).hexdigest()[:32]
+        """The pass's CSRF field: an HMAC under this start's secret, in base64url (never a run of digits
+        that could be read as an ID or phone number on the page)."""
+        mac = hmac.new(self.secret, hall.token_digest(token).encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(mac[:24]).decode("ascii")
 
-    def refuse(self, request: Request, status: int, text: str) -> Response:
+    def refuse(self, request: Request, status: int, text: str, token: str = "") -> Response:
+        """The page saying why nothing was stored, with the way back: the hall's home page, and the
+        deputy's own page again when the pass still holds (``token``)."""
         if status == 403:
             self.failures.allow(_client(request))
         snap = self.site.current
-        body = pages.message_page(snap.event if snap else "", "无法录入", text)
+        back = [pages.NavLink(HALL.home(), "返回赛场网络首页")]
+        if token:
+            back.insert(0, pages.NavLink(hall.deputy_path(quote(token)), "重新打开录入页面"))
+        main = pages.message_main("无法录入", text, back)
+        body = pages.frame(HALL, snap.event if snap else "", "无法录入", main, refresh=False)
         return Response(
             body, status, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"}
         )
@@ -266,13 +296,6 @@ class Hall:
         if self.failures.exhausted(client) or not self.requests.allow(client):
             return self.refuse(request, 429, "请求过于频繁，请稍后再试")
         return None
-
-
-def _put_latest(queue: asyncio.Queue[int | None], value: int | None) -> None:
-    if queue.full():
-        with contextlib.suppress(asyncio.QueueEmpty):
-            queue.get_nowait()
-    queue.put_nowait(value)
 
 
 def _client(request: Request) -> str:
@@ -296,10 +319,14 @@ async def _read_form(request: Request) -> dict[str, str] | None:
     if not request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
         return None
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FORM_BYTES:
-            return None
+    try:
+        async with asyncio.timeout(FORM_SECONDS):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_FORM_BYTES:
+                    return None
+    except TimeoutError:
+        return None
     try:
         fields = parse_qs(body.decode("utf-8"), max_num_fields=10, strict_parsing=False)
     except (UnicodeDecodeError, ValueError):
@@ -331,6 +358,26 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         p = request.path_params
         return await state.page(request, ("board", p["gi"], p["n"], p["b"]))
 
+    async def names(request: Request) -> Response:
+        p = request.path_params
+        return await state.page(request, ("names", p["gi"], p["n"]))
+
+    async def record(request: Request) -> Response:
+        p = request.path_params
+        ply = request.query_params.get("ply", "")
+        query = ply if ply.isdigit() and len(ply) <= 4 else ""
+        return await state.page(request, ("record", p["gi"], p["n"], p["b"], p["k"]), query)
+
+    async def player(request: Request) -> Response:
+        p = request.path_params
+        return await state.page(request, ("player", p["gi"], p["no"]))
+
+    async def entries_by_name(request: Request) -> Response:
+        return await state.page(request, ("entries-names", request.path_params["gi"]))
+
+    async def schedule(request: Request) -> Response:
+        return await state.page(request, ("schedule",))
+
     def group_page(kind: str) -> Callable[[Request], Any]:
         async def handler(request: Request) -> Response:
             return await state.page(request, (kind, request.path_params["gi"]))
@@ -345,41 +392,14 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         return PlainTextResponse(str(snap.version if snap else 0), headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
-        if state.closing or len(state.streams) >= state.max_streams:
-            return PlainTextResponse("busy", status_code=503, headers={"Retry-After": "10"})
-        queue: asyncio.Queue[int | None] = asyncio.Queue(maxsize=1)
-        state.streams.add(queue)
-
-        async def stream() -> AsyncIterator[str]:
-            try:
-                snap = state.site.current
-                yield f"retry: 5000\nevent: v\ndata: {snap.version if snap else 0}\n\n"
-                while not state.closing:
-                    try:
-                        value = await asyncio.wait_for(queue.get(), 25)
-                    except TimeoutError:
-                        yield ": ping\n\n"
-                        continue
-                    if value is None:
-                        return
-                    yield f"event: v\ndata: {value}\n\n"
-            finally:
-                state.streams.discard(queue)
-
-        return StreamingResponse(
-            stream(),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        return StreamResponse(state.hub)
 
     async def css(request: Request) -> Response:
-        return Response(
-            pages.CSS, media_type="text/css; charset=utf-8", headers={"Cache-Control": "max-age=86400"}
-        )
+        return Response(CSS, media_type="text/css; charset=utf-8", headers={"Cache-Control": "max-age=86400"})
 
     async def js(request: Request) -> Response:
         return Response(
-            pages.JS, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "max-age=86400"}
+            JS, media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "max-age=86400"}
         )
 
     async def no_token(request: Request) -> Response:
@@ -399,7 +419,7 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         p = view.deputy_pass
         notice = ""
         sent = request.query_params.get("sent", "")
-        if sent.isdigit():
+        if is_small_number(sent):
             line = next((b for b in view.boards if b.board == int(sent)), None)
             if line is not None and line.sent is not None:
                 notice = f"第 {line.board} 台已提交：{line.sent.zh}，待裁判长确认"
@@ -410,6 +430,8 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
                 b.black,
                 "" if b.recorded.is_pending else b.recorded.zh,
                 "" if b.sent is None else b.sent.zh,
+                b.game,
+                b.game_no,
             )
             for b in view.boards
         ]
@@ -424,8 +446,12 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
             notice,
         )
         snap = state.site.current
-        body = pages.frame(snap.event if snap else "", "副裁判录入", main, 0, refresh=False)
-        return Response(body, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
+        version = snap.version if snap else 0
+        headers = {"Cache-Control": "no-store", "X-Hall-Version": str(version)}
+        if request.query_params.get("part") == "main":  # the page refreshing itself
+            return Response(main, media_type="text/html; charset=utf-8", headers=headers)
+        body = pages.frame(HALL, snap.event if snap else "", "副裁判录入", main, version)
+        return Response(body, media_type="text/html; charset=utf-8", headers=headers)
 
     async def deputy_post(request: Request, token: str) -> Response:
         if state.owner is None:
@@ -437,25 +463,36 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
             return state.refuse(request, 400, "提交的内容无效")
         expected = state.csrf_for(token)
         if not hmac.compare_digest(form.get("csrf", "").encode(), expected.encode()):
-            return state.refuse(request, 403, "页面已过期，请重新打开录入页面")
-        board_text, code = form.get("board", ""), form.get("result", "")
+            try:  # an expired pass says so; a good pass with a stale page (the hall restarted) is re-opened
+                await state._in_worker(hall.deputy_view, db, token)
+            except hall.TokenRefused as refused:
+                return state.refuse(request, 403, refused.zh)
+            return state.refuse(
+                request, 403, "录入页面已过期（赛场网络曾重新启动），请重新打开后再提交", token
+            )
+        board_text, code, game_text = form.get("board", ""), form.get("result", ""), form.get("game", "")
         allowed = {r.value for r, _ in pages.DEPUTY_RESULTS}
-        if not board_text.isdigit() or len(board_text) > 5 or code not in allowed:
+        if not is_small_number(board_text) or code not in allowed:
             return state.refuse(request, 400, "台次或结果无效")
+        if game_text and (not game_text.isdigit() or len(game_text) > 2):
+            return state.refuse(request, 400, "局次无效")
         board_no, result = int(board_text), GameResult(code)
+        game_no = int(game_text) if game_text else None
         device = f"{_client(request)} {request.headers.get('user-agent', '')}"
         assert state.owner is not None
-        future = state.owner.submit(lambda: hall.submit_deputy_result(db, token, board_no, result, device))
+        future = state.owner.submit(
+            lambda: hall.submit_deputy_result(db, token, board_no, result, device, game_no)
+        )
         try:
             await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(future)), SUBMIT_TIMEOUT)
         except TimeoutError:
             if future.cancel():  # never ran: nothing stored
-                return state.refuse(request, 503, "裁判长电脑正忙，请稍后重新提交")
+                return state.refuse(request, 503, "裁判长电脑正忙，请稍后重新提交", token)
             await asyncio.wrap_future(future)  # already running: wait for its answer
         except hall.TokenRefused as refused:
             return state.refuse(request, 403, refused.zh)
         except UserError as error:
-            return state.refuse(request, 400, error.zh)
+            return state.refuse(request, 400, error.zh, token)
         state.changed()
         return RedirectResponse(f"/d/{quote(token)}?sent={board_no}#b{board_no}", status_code=303)
 
@@ -467,9 +504,14 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         Route("/g/{gi:int}/r/{n:int}", group_round),
         Route("/g/{gi:int}/r/{n:int}/", group_round),
         Route("/g/{gi:int}/r/{n:int}/b/{b:int}", board),
+        Route("/g/{gi:int}/r/{n:int}/names", names),
+        Route("/g/{gi:int}/r/{n:int}/b/{b:int}/game/{k:int}", record),
+        Route("/g/{gi:int}/p/{no:int}", player),
+        Route("/g/{gi:int}/entries/names", entries_by_name),
+        Route("/schedule", schedule),
         *(
             Route(f"/g/{{gi:int}}/{kind}", group_page(kind))
-            for kind in ("standings", "crosstable", "teams", "bracket", "entries")
+            for kind in ("standings", "crosstable", "order", "teams", "bracket", "entries")
         ),
         Route("/prizes", prizes),
         Route("/events", events),
@@ -492,7 +534,20 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         finally:
             await state.stop()
 
-    application = Starlette(routes=routes, lifespan=lifespan)
+    async def not_found(request: Request, exc: Exception) -> Response:
+        """An address the hall does not have: a page in Chinese with the way back (not a bare 404)."""
+        status = getattr(exc, "status_code", 404)
+        snap = state.site.current
+        title = "没有这一页" if status == 404 else "不支持的请求"
+        main = pages.message_main(title, "地址有误或页面已不存在。", [pages.NavLink(HALL.home(), "返回首页")])
+        body = pages.frame(HALL, snap.event if snap else "", title, main, refresh=False)
+        return Response(
+            body, status, headers=getattr(exc, "headers", None), media_type="text/html; charset=utf-8"
+        )
+
+    application = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: not_found}
+    )
     application.state.hall = state
     application.add_middleware(Guard)
     return application

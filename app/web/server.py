@@ -2,14 +2,19 @@
 
 The socket is bound in the caller's thread, so that a port already in use is a clear message at once,
 not a failure in the background. Only loopback is bound unless the arbiter picks a network address.
+
+Between the network and the application sit the connection limits (:mod:`app.web.limits`: timeouts,
+connections per address and in all, under a raised open-file limit, a quiet log) and the kept answers
+(:mod:`app.web.cache`: each page's answer built once per version of the file, requests per address
+bounded).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import importlib.util
 import socket
+import sys
 import threading
 import time
 from typing import Any
@@ -18,9 +23,26 @@ import uvicorn
 
 from app.engine.types import UserError
 from app.services.hall import is_loopback
-from app.web.app import Hall, Owner, create_app, hall_of
+from app.web.app import Hall, Owner, _host_allowed, create_app, hall_of
+from app.web.cache import FastPathMixin, PageCache
+from app.web.limits import (
+    ACCEPT_BURST,
+    LISTEN_QUEUE,
+    ConnectionGuard,
+    GuardedSocket,
+    Limits,
+    guarded_protocol,
+    http_protocol_base,
+    install_quiet_log,
+    raise_open_file_limit,
+)
 
 DEFAULT_PORT = 8080
+#: How long a thread holding the GIL keeps it when another wants it (Python's default: 5 ms). While the
+#: worker thread renders a page, the event loop thread needs the GIL back after every system call; at
+#: 5 ms a wait each time, a page render stalls every phone's answer (a "convoy"). Set when the hall
+#: starts, for the whole process.
+SWITCH_INTERVAL = 0.0005
 LOOPBACK = "127.0.0.1"
 
 
@@ -51,7 +73,7 @@ def bind(host: str, port: int) -> socket.socket:
         else:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
-        sock.listen(2048)
+        sock.listen(LISTEN_QUEUE)
     except OSError as exc:
         sock.close()
         if exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)):
@@ -88,12 +110,19 @@ class HallServer:
         host: str = LOOPBACK,
         port: int = DEFAULT_PORT,
         poll_seconds: float = 1.0,
+        limits: Limits | None = None,
+        fast_path: bool = True,
     ) -> None:
         if not 0 <= port <= 65535:
             raise UserError(f"端口 {port} 无效（1–65535）", f"invalid port {port} (1–65535)")
         self.host, self.port = host, port
         self.app = create_app(db, owner, poll_seconds=poll_seconds)
         self.hall: Hall = hall_of(self.app)
+        self.limits = limits or Limits()
+        self.fast_path = fast_path  # kept answers sent by the protocol itself (httptools only)
+        self.guard: ConnectionGuard | None = None
+        self.cache: PageCache | None = None
+        self.open_files: int | None = None
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
@@ -120,19 +149,40 @@ class HallServer:
 
     def start(self, timeout: float = 15.0) -> str:
         """Bind, serve in the background and return the address once the server answers."""
-        sock = bind(self.host, self.port)
+        self.open_files = raise_open_file_limit()
+        install_quiet_log()
+        if sys.getswitchinterval() > SWITCH_INTERVAL:  # see SWITCH_INTERVAL
+            sys.setswitchinterval(SWITCH_INTERVAL)
+        self.guard = ConnectionGuard(self.limits, open_files=self.open_files)
+        sock = GuardedSocket.wrap(bind(self.host, self.port), self.guard)
         self.port = sock.getsockname()[1]  # port 0: the one the system chose
-        config = uvicorn.Config(
+        hall = self.hall
+
+        def version() -> int | None:
+            snap = hall.site.current
+            return snap.version if snap is not None else None
+
+        self.cache = PageCache(
             self.app,
+            version=version,
+            host_allowed=_host_allowed,
+            rate=self.limits.requests,
+            miss_rate=self.limits.application_requests,
+        )
+        base = http_protocol_base()
+        fast = (FastPathMixin,) if self.fast_path and hasattr(base, "on_headers_complete") else ()
+        config = uvicorn.Config(
+            self.cache,
             log_level="warning",
             access_log=False,
             lifespan="on",
-            http="httptools" if importlib.util.find_spec("httptools") else "h11",
+            http=guarded_protocol(base, self.guard, *fast, page_cache=self.cache),
             ws="none",
             loop="asyncio",
             timeout_graceful_shutdown=2,
-            timeout_keep_alive=30,
+            timeout_keep_alive=max(1, round(self.limits.idle_seconds)),
             server_header=False,
+            backlog=ACCEPT_BURST,  # asyncio accepts this many at a time (and listens with it: see below)
         )
         self._server = uvicorn.Server(config)
         server = self._server
@@ -156,6 +206,8 @@ class HallServer:
                 f"赛场网络未能启动：{self._error or '超时'}",
                 f"the hall server did not start: {self._error or 'timeout'}",
             )
+        with contextlib.suppress(OSError):  # the kernel's queue stays long (a hall reconnecting at once)
+            sock.listen(LISTEN_QUEUE)
         return self.url
 
     def changed(self) -> None:
@@ -174,3 +226,5 @@ class HallServer:
         server.should_exit = True
         thread.join(timeout)
         self._server, self._thread = None, None
+        if self.guard is not None:
+            self.guard.close()

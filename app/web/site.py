@@ -19,13 +19,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from app.engine.privacy import mask_personal
 from app.engine.types import UserError
+from app.reports import html as pages
+from app.reports.html import HALL
 from app.reports.model import PairingList
-from app.services import exports, hall
+from app.services import exports, hall, public_pages, team_events, team_exports
 from app.services.knockout import bracket_of
 from app.services.rounds import RoundSummary, rounds_of
 from app.services.tournaments import tournament_info
-from app.web import pages
 
 Key = tuple[Any, ...]
 
@@ -55,6 +57,8 @@ class GroupState:
     players: int
     rounds: tuple[RoundSummary, ...]
     bracket: bool
+    order: bool = False  # a round robin is drawn: its 对局秩序表 is a page
+    team_event: bool = False  # a team competition (团体赛): its rounds are matches of teams
 
     @property
     def current(self) -> RoundSummary | None:
@@ -85,6 +89,7 @@ class Snapshot:
     prizes_final: bool
     built_at: datetime
     loader: Callable[[Snapshot, Key], object]
+    starts: dict[int, str] = field(default_factory=dict)  # round → announced start ("7月26日 09:00")
     models: dict[Key, object] = field(default_factory=dict)
     pages: dict[Key, Rendered] = field(default_factory=dict)
 
@@ -99,12 +104,18 @@ class Snapshot:
         return self.models[key]
 
 
-#: Pages rendered before a new version is announced.
+#: Pages rendered before a new version is announced: the index, each group's current round and each of
+#: its boards (the table cards' QR codes open them), and the standings.
 def hot_keys(snapshot: Snapshot) -> list[Key]:
     keys: list[Key] = [("index",)]
     for g in snapshot.groups:
-        if g.current is not None:
+        if g.current is not None and g.team_event:
             keys.append(("round", g.index, g.current.number))
+        elif g.current is not None:
+            number = g.current.number
+            keys.append(("round", g.index, number))
+            model: PairingList = snapshot.model(("round", g.index, number))
+            keys += [("board", g.index, number, b) for b in sorted({r.board for r in model.rows})]
         if g.complete is not None:
             keys.append(("standings", g.index))
     return keys
@@ -150,14 +161,19 @@ class HallSite:
                 g.players,
                 tuple(rounds_of(self.db, g.name)),
                 bracket_of(self.db, g.name) is not None,
+                exports.has_order_of_play(self.db, g.name),
+                team_events.is_team_group(self.db, g.name),
             )
             for i, g in enumerate(info.groups, start=1)
         )
         try:
-            prizes_final = exports.prize_list_model(self.db).header.round_label == ""
+            prizes_final = exports.prizes_final(self.db)
         except UserError:
             prizes_final = False
-        return Snapshot(stamp, info.name, groups, prizes_final, self.clock(), self._load)
+        starts = {t.round: t.label for t in info.regulations.schedule}
+        return Snapshot(
+            stamp, mask_personal(info.name), groups, prizes_final, self.clock(), self._load, starts
+        )
 
     # ------------------------------------------------------------------ read models (through the services)
 
@@ -165,20 +181,50 @@ class HallSite:
         kind = key[0]
         if kind == "prizes":
             return exports.prize_list_model(self.db)
+        if kind == "schedule":
+            return public_pages.schedule(self.db)
         g = snap.group(key[1])
+        if g.team_event:
+            return self._load_team(g, key)
         if kind == "round":
             return exports.round_results(self.db, g.name, key[2])
+        # what the printed lists say unless a round is named: after the last complete round, and once
+        # the group is over its final ranking (knockout places first)
         if kind == "standings":
-            return exports.standings(self.db, g.name, g.complete)
-        if kind == "crosstable":
-            return exports.crosstable(self.db, g.name, g.complete)
+            return exports.standings(self.db, g.name)
+        if kind == "crosstable":  # a round robin's is the square table
+            return exports.crosstable_of(self.db, g.name)
+        if kind == "order":
+            return exports.order_of_play(self.db, g.name)
         if kind == "teams":
-            return exports.team_standings_model(self.db, g.name, g.complete)
+            return exports.team_standings_model(self.db, g.name)
         if kind == "bracket":
             return exports.bracket(self.db, g.name)
         if kind == "entries":
             return exports.entry_list(self.db, g.name)
+        if kind == "players":
+            return public_pages.player_book(self.db, g.name)
+        if kind == "records":
+            return public_pages.stored_records(self.db, g.name)
+        if kind == "record":
+            try:
+                return public_pages.game_view(self.db, g.name, key[2], key[3], key[4])
+            except UserError as missing:
+                raise NotFound(missing.zh) from None
         raise NotFound(str(key))
+
+    def _load_team(self, g: GroupState, key: Key) -> object:
+        """A team competition's pages: a round's matches, the team standings, the team crosstable."""
+        kind = key[0]
+        if kind == "round":
+            return team_exports.team_round_doc(self.db, g.name, key[2])
+        if kind == "standings":
+            return team_exports.team_event_standings(self.db, g.name)
+        if kind == "crosstable":
+            return team_exports.team_crosstable(self.db, g.name)
+        if kind == "entries":
+            return exports.entry_list(self.db, g.name)
+        raise NotFound(f"{g.name}是团体赛，没有这一页")
 
     # ------------------------------------------------------------------ pages
 
@@ -195,66 +241,89 @@ class HallSite:
     def _render_into(self, snap: Snapshot, key: Key, query: str = "") -> Rendered:
         try:
             title, main, nav = self._main(snap, key, query)
-            rendered = Rendered.of(200, pages.frame(snap.event, title, main, snap.version, nav), main)
+            rendered = Rendered.of(200, pages.frame(HALL, snap.event, title, main, snap.version, nav), main)
         except NotFound as missing:
             text = str(missing) or "没有这一页"
-            main = f'<h1>没有这一页</h1><p class="msg">{pages.e(text)}</p><p><a href="/">返回首页</a></p>'
+            main = pages.message_main("没有这一页", text, [pages.NavLink(HALL.home(), "返回首页")])
             return Rendered.of(
-                404, pages.frame(snap.event, "没有这一页", main, snap.version), main, cacheable=False
+                404, pages.frame(HALL, snap.event, "没有这一页", main, snap.version), main, cacheable=False
             )
         if not query:
             snap.pages[key] = rendered
         return rendered
 
     def _nav(self, snap: Snapshot, g: GroupState, here: str) -> list[pages.NavLink]:
-        links = [("round", f"/g/{g.index}/", f"{g.name} 对阵")]
+        kinds = []
+        if g.team_event:
+            kinds = (["standings", "crosstable"] if g.complete is not None else []) + (
+                ["entries"] if g.players else []
+            )
+            return pages.group_nav(HALL, g.index, g.name, kinds, here)
         if g.complete is not None:
-            links += [
-                ("standings", f"/g/{g.index}/standings", "名次"),
-                ("crosstable", f"/g/{g.index}/crosstable", "总表"),
-            ]
-            if g.teams:
-                links.append(("teams", f"/g/{g.index}/teams", "团体"))
+            kinds += ["standings", "crosstable"] + (["teams"] if g.teams else [])
+        if g.order:
+            kinds.append("order")
         if g.bracket:
-            links.append(("bracket", f"/g/{g.index}/bracket", "淘汰赛"))
+            kinds.append("bracket")
         if g.players:
-            links.append(("entries", f"/g/{g.index}/entries", "名单"))
-        return [pages.NavLink(href, label, kind == here) for kind, href, label in links]
+            kinds.append("entries")
+        return pages.group_nav(HALL, g.index, g.name, kinds, here)
 
     def _main(self, snap: Snapshot, key: Key, query: str) -> tuple[str, str, list[pages.NavLink]]:
         kind = key[0]
         at = snap.built_at
         if kind == "index":
-            links = [
-                pages.GroupLinks(
-                    g.index,
-                    g.name,
-                    g.current.number if g.current else None,
-                    g.current.pending if g.current else 0,
-                    g.current.boards if g.current else 0,
-                    g.complete,
-                    g.teams,
-                    g.bracket,
-                    g.players > 0,
+            links = []
+            for g in snap.groups:
+                current: PairingList | None = (
+                    snap.model(("round", g.index, g.current.number))
+                    if g.current and not g.team_event
+                    else None
                 )
-                for g in snap.groups
-            ]
-            return "首页", pages.index_main(snap.event, links, snap.prizes_final, at), []
+                links.append(
+                    pages.GroupLinks(
+                        g.index,
+                        g.name,
+                        g.current.number if g.current else None,
+                        g.current.pending if g.current else 0,
+                        g.current.boards if g.current else 0,
+                        g.complete,
+                        g.teams,
+                        g.bracket,
+                        g.players > 0,
+                        standings=pages.basis(snap.model(("standings", g.index)))
+                        if g.complete is not None and not g.team_event
+                        else "",
+                        seats=pages.seats(current) if current is not None else {},
+                        order=g.order,
+                        team_event=g.team_event,
+                    )
+                )
+            return "首页", pages.index_main(HALL, snap.event, links, snap.prizes_final, at), []
         if kind == "find":
-            return "查台次", pages.find_main(query, self._find(snap, query), at), []
+            return "查台次", pages.find_main(HALL, query, self._find(snap, query), at), []
+        if kind == "schedule":
+            return "赛程", pages.schedule_main(HALL, snap.model(("schedule",)), at), []
         if kind == "prizes":
             if not snap.prizes_final:
                 raise NotFound("比赛结束后公布获奖名单")
-            return "获奖名单", pages.prizes_main(snap.model(key), at), []
+            names = [g.name for g in snap.groups]
+            return "获奖名单", pages.prizes_main(HALL, snap.model(key), at, names), []
         g = snap.group(key[1])
-        if kind == "round":
+        if g.team_event:
+            return self._team_main(snap, g, key)
+        if kind in ("round", "names"):
             number = key[2] if len(key) > 2 else (g.current.number if g.current else None)
             if number is None or number not in g.numbers:
                 raise NotFound(f"{g.name}第 {number} 轮尚未编排" if number else f"{g.name}尚未编排")
             model: PairingList = snap.model(("round", g.index, number))
-            main = pages.round_main(model, g.index, number, g.numbers, query, at)
+            if kind == "names":
+                main = pages.names_main(HALL, model, g.index, number, g.numbers, at)
+                return f"{g.name} 第{number}轮 按姓名", main, self._nav(snap, g, "round")
+            starts = snap.starts.get(number, "")
+            main = pages.round_main(HALL, model, g.index, number, g.numbers, query, at, starts)
             return f"{g.name} 第{number}轮", main, self._nav(snap, g, "round")
-        if kind == "board":
+        if kind in ("board", "record"):
             number, board = key[2], key[3]
             if number not in g.numbers:
                 raise NotFound(f"{g.name}第 {number} 轮尚未编排")
@@ -262,32 +331,103 @@ class HallSite:
             rows = [r for r in model.rows if r.board == board]
             if not rows:
                 raise NotFound(f"{g.name}第 {number} 轮没有第 {board} 台")
+            records = snap.model(("records", g.index))
+            if kind == "record":
+                if (number, board, key[4]) not in records:
+                    raise NotFound(f"第 {board} 台没有这一局的棋谱")
+                ply = int(query) if query.isdigit() else 10**6
+                main = pages.record_main(HALL, snap.model(key), g.index, number, ply, at)
+                return f"第{board}台 棋谱", main, self._nav(snap, g, "round")
             # a knockout board lists each game; the last one is the game being played
-            main = pages.board_main(model, rows[-1], g.index, number, at)
+            kept = [n for (r, b, n) in records if r == number and b == board]
+            main = pages.board_main(HALL, model, rows[-1], g.index, number, at, kept)
             return f"第{board}台", main, self._nav(snap, g, "round")
+        if kind == "player":
+            book = snap.model(("players", g.index))
+            card = book.card(key[2])
+            if card is None:
+                raise NotFound(f"{g.name}没有 {key[2]} 号棋手")
+            return (
+                f"{card.no}号 {card.name}",
+                pages.player_main(HALL, book, card, g.index, at),
+                self._nav(snap, g, ""),
+            )
         if kind in ("standings", "crosstable", "teams") and g.complete is None:
             raise NotFound(f"{g.name}还没有完整结束的轮次")
         if kind == "standings":
-            return f"{g.name} 名次", pages.standings_main(snap.model(key), at), self._nav(snap, g, kind)
+            return (
+                f"{g.name} 名次",
+                pages.standings_main(HALL, snap.model(key), g.index, at),
+                self._nav(snap, g, kind),
+            )
         if kind == "crosstable":
             return (
                 f"{g.name} 个人成绩总表",
-                pages.crosstable_main(snap.model(key), at),
+                pages.crosstable_main(HALL, snap.model(key), g.index, at),
+                self._nav(snap, g, kind),
+            )
+        if kind == "order":
+            if not g.order:
+                raise NotFound(f"{g.name}没有循环赛对局秩序表")
+            return (
+                f"{g.name} 对局秩序表",
+                pages.order_main(HALL, snap.model(key), g.index, at, g.numbers),
                 self._nav(snap, g, kind),
             )
         if kind == "teams":
             if not g.teams:
                 raise NotFound(f"{g.name}不设团体")
-            return f"{g.name} 团体名次", pages.teams_main(snap.model(key), at), self._nav(snap, g, kind)
+            return (
+                f"{g.name} 团体名次",
+                pages.teams_main(HALL, snap.model(key), g.index, at),
+                self._nav(snap, g, kind),
+            )
         if kind == "bracket":
             if not g.bracket:
                 raise NotFound(f"{g.name}尚无淘汰赛对阵")
-            return f"{g.name} 淘汰赛", pages.bracket_main(snap.model(key), at), self._nav(snap, g, kind)
-        if kind == "entries":
+            return (
+                f"{g.name} 淘汰赛",
+                pages.bracket_main(HALL, snap.model(key), g.index, at),
+                self._nav(snap, g, kind),
+            )
+        if kind in ("entries", "entries-names"):
             if not g.players:
                 raise NotFound(f"{g.name}还没有报名的棋手")
-            return f"{g.name} 参赛名单", pages.entries_main(snap.model(key), at), self._nav(snap, g, kind)
+            main = pages.entries_main(
+                HALL, snap.model(("entries", g.index)), g.index, at, kind == "entries-names"
+            )
+            return f"{g.name} 参赛名单", main, self._nav(snap, g, "entries")
         raise NotFound("没有这一页")
+
+    def _team_main(self, snap: Snapshot, g: GroupState, key: Key) -> tuple[str, str, list[pages.NavLink]]:
+        """A team competition's round, standings, crosstable and entry list."""
+        kind, at = key[0], snap.built_at
+        if kind == "round":
+            number = key[2] if len(key) > 2 else (g.current.number if g.current else None)
+            if number is None or number not in g.numbers:
+                raise NotFound(f"{g.name}第 {number} 轮尚未编排" if number else f"{g.name}尚未编排")
+            doc = snap.model(("round", g.index, number))
+            main = pages.team_round_main(HALL, doc, g.index, number, g.numbers, at)
+            return f"{g.name} 第{number}轮", main, self._nav(snap, g, "round")
+        if kind in ("standings", "crosstable") and g.complete is None:
+            raise NotFound(f"{g.name}还没有完整结束的轮次")
+        if kind == "standings":
+            main = pages.team_standings_main(HALL, snap.model(key), g.index, at)
+            return f"{g.name} 团体名次", main, self._nav(snap, g, kind)
+        if kind == "crosstable":
+            main = pages.team_crosstable_main(HALL, snap.model(key), g.index, at)
+            return f"{g.name} 团体成绩总表", main, self._nav(snap, g, kind)
+        if kind in ("entries", "entries-names") and g.players:
+            main = pages.entries_main(
+                HALL,
+                snap.model(("entries", g.index)),
+                g.index,
+                at,
+                kind == "entries-names",
+                player_pages=False,
+            )
+            return f"{g.name} 参赛名单", main, self._nav(snap, g, "entries")
+        raise NotFound(f"{g.name}是团体赛，没有这一页")
 
     def _find(self, snap: Snapshot, query: str) -> list[pages.Found]:
         q = query.strip()[:40]
@@ -295,37 +435,57 @@ class HallSite:
             return []
         found = []
         for g in snap.groups:
-            if g.current is None:
+            if g.current is None or g.team_event:
                 continue
             number = g.current.number
             model: PairingList = snap.model(("round", g.index, number))
             found += [pages.Found(g.name, g.index, number, r) for r in model.rows if pages.matches(r, q)]
             found += [
-                pages.Found(g.name, g.index, number, None, b) for b in model.byes if pages.bye_matches(b, q)
+                pages.Found(g.name, g.index, number, None, b, model.bye_label)
+                for b in model.byes
+                if pages.bye_matches(b, q)
+            ]
+            found += [
+                pages.Found(g.name, g.index, number, None, b, model.excused_label)
+                for b in model.excused
+                if pages.bye_matches(b, q)
             ]
         return found[:50]
 
     # ------------------------------------------------------------------ every page (for tests and the crawl)
 
     def all_keys(self) -> list[Key]:
-        """Every public page of the current version (boards of every round included)."""
+        """Every public page of the current version (boards, players and game records included)."""
         snap = self.snapshot()
-        keys: list[Key] = [("index",)]
+        keys: list[Key] = [("index",), ("schedule",)]
         if snap.prizes_final:
             keys.append(("prizes",))
         for g in snap.groups:
+            if g.team_event:
+                keys += [("round", g.index, n) for n in g.numbers]
+                if g.complete is not None:
+                    keys += [("standings", g.index), ("crosstable", g.index)]
+                if g.players:
+                    keys += [("entries", g.index), ("entries-names", g.index)]
+                continue
+            records = snap.model(("records", g.index)) if g.numbers else set()
             for n in g.numbers:
-                keys.append(("round", g.index, n))
+                keys += [("round", g.index, n), ("names", g.index, n)]
                 model: PairingList = snap.model(("round", g.index, n))
                 keys += [("board", g.index, n, b) for b in sorted({r.board for r in model.rows})]
+            keys += [("record", g.index, n, b, k) for n, b, k in sorted(records)]
             if g.complete is not None:
                 keys += [("standings", g.index), ("crosstable", g.index)]
                 if g.teams:
                     keys.append(("teams", g.index))
+            if g.order:
+                keys.append(("order", g.index))
             if g.bracket:
                 keys.append(("bracket", g.index))
             if g.players:
-                keys.append(("entries", g.index))
+                keys += [("entries", g.index), ("entries-names", g.index)]
+                book = snap.model(("players", g.index))
+                keys += [("player", g.index, c.no) for c in book.players]
         return keys
 
 
@@ -333,11 +493,21 @@ def path_of(key: Key) -> str:
     """The URL path of a page key (the inverse of the routes in :mod:`app.web.app`)."""
     kind = key[0]
     if kind == "index":
-        return "/"
+        return HALL.home()
     if kind == "prizes":
-        return "/prizes"
+        return HALL.prizes()
+    if kind == "schedule":
+        return HALL.schedule()
     if kind == "round":
-        return hall.round_path(key[1], key[2])
+        return HALL.round(key[1], key[2])
+    if kind == "names":
+        return HALL.names(key[1], key[2])
     if kind == "board":
-        return hall.board_path(key[1], key[2], key[3])
-    return f"/g/{key[1]}/{kind}"
+        return HALL.board(key[1], key[2], key[3])
+    if kind == "record":
+        return HALL.record(key[1], key[2], key[3], key[4])
+    if kind == "player":
+        return HALL.player(key[1], key[2])
+    if kind == "entries-names":
+        return HALL.page(key[1], "entries/names")
+    return HALL.page(key[1], kind)

@@ -170,6 +170,14 @@
       <source>第%1局 %2  红 %3 — 黑 %4   %5</source>
       <translation>G%1 %2  Red %3 – Black %4   %5</translation>
     </message>
+    <message>
+      <source>超快棋</source>
+      <translation>Blitz</translation>
+    </message>
+    <message>
+      <source>待 %1 号选先后手</source>
+      <translation>waiting for no. %1 to choose colours</translation>
+    </message>
   </context>
   <context>
     <name>BracketView</name>
@@ -248,6 +256,68 @@
     <message>
       <source>第 %1 轮先后手已抽签，抽签种子 %2（可据此复核）</source>
       <translation>Round %1 colours drawn, lot seed %2 (for verification)</translation>
+    </message>
+    <message>
+      <source>%1 的淘汰赛阶段开始时产生对阵。</source>
+      <translation>The bracket of %1 is drawn when its knockout stage begins.</translation>
+    </message>
+  </context>
+  <context>
+    <name>FileDialogs</name>
+    <message>
+      <source>查找范围(&amp;I)：</source>
+      <translation>Look &amp;in:</translation>
+    </message>
+    <message>
+      <source>文件类型(&amp;T)：</source>
+      <translation>Files of &amp;type:</translation>
+    </message>
+    <message>
+      <source>取消</source>
+      <translation>Cancel</translation>
+    </message>
+    <message>
+      <source>驱动器</source>
+      <translation>Drive</translation>
+    </message>
+    <message>
+      <source>文件夹</source>
+      <translation>Folder</translation>
+    </message>
+    <message>
+      <source>文件</source>
+      <translation>File</translation>
+    </message>
+    <message>
+      <source>打开(&amp;O)</source>
+      <translation>&amp;Open</translation>
+    </message>
+    <message>
+      <source>保存(&amp;S)</source>
+      <translation>&amp;Save</translation>
+    </message>
+    <message>
+      <source>选择文件夹</source>
+      <translation>Choose folder</translation>
+    </message>
+    <message>
+      <source>文件夹(&amp;N)：</source>
+      <translation>Fol&amp;der:</translation>
+    </message>
+    <message>
+      <source>文件名(&amp;N)：</source>
+      <translation>File &amp;name:</translation>
+    </message>
+    <message>
+      <source>%1 文件</source>
+      <translation>%1 file</translation>
+    </message>
+  </context>
+  <context>
+    <name>CommandLine</name>
+    <message>
+      <source>命令行修改了赛事文件（已记入审计日志）；此前的操作不能再撤销</source>
+      <translation>The command line changed the tournament file (written to the audit log); earlier actions can no longer be undone</translation>
     </message>
   </context>
   <context>
@@ -969,6 +1039,14 @@
       <source>已过报名截止时间（%1）：破例接受的理由</source>
       <translation>Entries closed at %1: reason for accepting this one</translation>
     </message>
+    <message>
+      <source>不符合本组参赛资格：破例接受的理由</source>
+      <translation>Outside this group's conditions: the reason to accept</translation>
+    </message>
+    <message>
+      <source>逾期报名且不符合本组参赛资格：破例接受的理由</source>
+      <translation>Late and outside this group's conditions: the reason to accept</translation>
+    </message>
   </context>
   <context>
     <name>PlayerTableModel</name>
@@ -1043,6 +1121,10 @@
     <message>
       <source>电话</source>
       <translation>Phone</translation>
+    </message>
+    <message>
+      <source>（不计名次）</source>
+      <translation> (unranked)</translation>
     </message>
   </context>
   <context>
@@ -1139,6 +1221,34 @@
       <source>显示 %1 / %2 人</source>
       <translation>Showing %1 of %2</translation>
     </message>
+    <message>
+      <source>计成绩不计名次……</source>
+      <translation>Unranked (plays, no place)…</translation>
+    </message>
+    <message>
+      <source>请先选中一名已有序号的棋手</source>
+      <translation>Select a player with a sequence number first</translation>
+    </message>
+    <message>
+      <source>%1 号 %2 计成绩不计名次的理由：</source>
+      <translation>Why no. %1 %2 plays unranked:</translation>
+    </message>
+    <message>
+      <source>%1 号 %2 恢复计名次的理由：</source>
+      <translation>Why no. %1 %2 is ranked again:</translation>
+    </message>
+    <message>
+      <source>计成绩不计名次</source>
+      <translation>Unranked</translation>
+    </message>
+    <message>
+      <source>%1 号 %2：计成绩不计名次</source>
+      <translation>No. %1 %2: plays unranked</translation>
+    </message>
+    <message>
+      <source>%1 号 %2：恢复计名次</source>
+      <translation>No. %1 %2: ranked again</translation>
+    </message>
   </context>
   <context>
     <name>PrintMenu</name>
@@ -1189,6 +1299,10 @@
   </context>
   <context>
     <name>PrintPreviewDialog</name>
+    <message>
+      <source>无法保存</source>
+      <translation>Cannot save</translation>
+    </message>
     <message>
       <source>打印…</source>
       <translation>Print…</translation>
@@ -2138,6 +2252,46 @@
     <message>
       <source>按被淘汰轮次</source>
       <translation>By the round lost in</translation>
+    </message>
+    <message>
+      <source>第一轮配对办法</source>
+      <translation>Round 1 pairing</translation>
+    </message>
+    <message>
+      <source>连续同色最多（局）</source>
+      <translation>Most games of one colour in a row</translation>
+    </message>
+    <message>
+      <source>先后手之差最多（局）</source>
+      <translation>Largest Red-Black difference</translation>
+    </message>
+    <message>
+      <source>因连续弃权退赛者不计名次</source>
+      <translation>Players withdrawn for consecutive forfeits are not ranked</translation>
+    </message>
+    <message>
+      <source>上半区对下半区（1对n/2+1）</source>
+      <translation>Top half against bottom half (1 v n/2+1)</translation>
+    </message>
+    <message>
+      <source>上下半区抽签配对</source>
+      <translation>Halves, opponents drawn by lot</translation>
+    </message>
+    <message>
+      <source>相邻序号（1-2、4-3、5-6…）</source>
+      <translation>Neighbouring numbers (1-2, 4-3, 5-6 ...)</translation>
+    </message>
+    <message>
+      <source>赛制……</source>
+      <translation>Format...</translation>
+    </message>
+    <message>
+      <source>选择现成赛制（循环赛、淘汰赛……）或逐项编辑各阶段</source>
+      <translation>Choose a ready-made format (round robin, knockout ...) or edit each stage</translation>
+    </message>
+    <message>
+      <source>赛制</source>
+      <translation>Format</translation>
     </message>
   </context>
   <context>
@@ -3160,4 +3314,270 @@
       <translation>Tie-break %1 %2</translation>
     </message>
   </context>
+  <context>
+    <name>StagesDialog</name>
+    <message>
+      <source>（选择现成的赛制）</source>
+      <translation>(choose a ready-made format)</translation>
+    </message>
+    <message>
+      <source>套用</source>
+      <translation>Apply</translation>
+    </message>
+    <message>
+      <source>每个阶段一个 [[stages]]：kind 为 swiss（积分编排）、round_robin（循环赛）或 knockout（淘汰赛）；entrants 为 all、top、rest、pool_top，count 为人数；详见 docs/formats.md。</source>
+      <translation>One [[stages]] per stage: kind is swiss, round_robin or knockout; entrants is all, top, rest or pool_top, count the number of players; see docs/formats.md.</translation>
+    </message>
+    <message>
+      <source>现成赛制：</source>
+      <translation>Ready-made format:</translation>
+    </message>
+    <message>
+      <source>%1 的赛制</source>
+      <translation>Format of %1</translation>
+    </message>
+  </context>
+  <!-- desk: keyboard entry and the window's questions -->
+  <context>
+    <name>GameKind</name>
+    <message>
+      <source>慢棋</source>
+      <translation>slow</translation>
+    </message>
+    <message>
+      <source>快棋</source>
+      <translation>rapid</translation>
+    </message>
+    <message>
+      <source>附加赛</source>
+      <translation>deciding</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 局 %3</source>
+      <translation>%1 game %2 %3</translation>
+    </message>
+  </context>
+  <context>
+    <name>HallDialog</name>
+    <message>
+      <source>副裁判：</source>
+      <translation>Deputy:</translation>
+    </message>
+    <message>
+      <source>台次：</source>
+      <translation>Boards:</translation>
+    </message>
+  </context>
+  <context>
+    <name>ImportPreviewDialog</name>
+    <message>
+      <source>同名同出生日期</source>
+      <translation>Same name, same birth date</translation>
+    </message>
+    <message>
+      <source>仍然导入吗？（回车＝否）</source>
+      <translation>Import them anyway? (Enter = no)</translation>
+    </message>
+    <message>
+      <source>仍然导入(&amp;Y)</source>
+      <translation>&amp;Yes, import</translation>
+    </message>
+    <message>
+      <source>未导入：请核对同名同出生日期的行</source>
+      <translation>Nothing imported: check the rows with the same name and birth date</translation>
+    </message>
+    <message>
+      <source>%1 行同名同出生日期，请核对（⚠）。</source>
+      <translation> %1 rows share a name and a birth date with another: check them (⚠).</translation>
+    </message>
+    <message>
+      <source>以下棋手与他人同名同出生日期，可能是重复报名：</source>
+      <translation>These players have the same name and birth date as another, perhaps entered twice:</translation>
+    </message>
+  </context>
+  <context>
+    <name>MainWindow</name>
+    <message>
+      <source>待录入 %1 台，积分编排部分未编排</source>
+      <translation>results pending: %1, Swiss part not paired</translation>
+    </message>
+    <message>
+      <source>积分编排部分未编排</source>
+      <translation>Swiss part not paired</translation>
+    </message>
+  </context>
+  <context>
+    <name>OpenFile</name>
+    <message>
+      <source>锁文件内容无法读取</source>
+      <translation>the lock file cannot be read</translation>
+    </message>
+    <message>
+      <source>接管该文件并继续编辑吗？（接管会记入审计日志）</source>
+      <translation>Take the file over and go on editing? (the take-over is written to the audit log)</translation>
+    </message>
+    <message>
+      <source>%1 上次未正常关闭（%2，该程序已不在运行）。</source>
+      <translation>%1 was not closed properly (%2, no longer running).</translation>
+    </message>
+  </context>
+  <context>
+    <name>PairingTableModel</name>
+    <message>
+      <source>对局</source>
+      <translation>Game</translation>
+    </message>
+    <message>
+      <source>轮空</source>
+      <translation>bye</translation>
+    </message>
+    <message>
+      <source>请假</source>
+      <translation>excused</translation>
+    </message>
+  </context>
+  <context>
+    <name>PendingPanel</name>
+    <message>
+      <source>确认副裁判报送的成绩</source>
+      <translation>Confirm a deputy's result</translation>
+    </message>
+    <message>
+      <source>已确认：%1：%2（%3 报送）</source>
+      <translation>Confirmed: %1: %2 (sent by %3)</translation>
+    </message>
+    <message>
+      <source>已确认：%1：%2 → %3（%4 报送）</source>
+      <translation>Confirmed: %1: %2 → %3 (sent by %4)</translation>
+    </message>
+    <message>
+      <source>确认改动(&amp;Y)</source>
+      <translation>&amp;Yes, change it</translation>
+    </message>
+    <message>
+      <source>未确认：%1（%2 报送 %3）</source>
+      <translation>Not confirmed: %1 (%2 sent %3)</translation>
+    </message>
+    <message>
+      <source>%1：副裁判报送的结果不一致。确认 %2 报送的 %3 吗？（同台其他报送将作废）</source>
+      <translation>%1: the deputies' results differ. Confirm %3 sent by %2? (the board's other entries are set aside)</translation>
+    </message>
+    <message>
+      <source>%1 已录入 %2。改为 %3 报送的 %4 吗？</source>
+      <translation>%1 has %2. Change it to %4 sent by %3?</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 轮 第 %3 台 %4 — %5</source>
+      <translation>%1 round %2 board %3 %4 — %5</translation>
+    </message>
+  </context>
+  <context>
+    <name>Questions</name>
+    <message>
+      <source>否(&amp;N)</source>
+      <translation>&amp;No</translation>
+    </message>
+    <message>
+      <source>是(&amp;Y)</source>
+      <translation>&amp;Yes</translation>
+    </message>
+  </context>
+  <context>
+    <name>ResultEntry</name>
+    <message>
+      <source>逐台：只按结果键</source>
+      <translation>board by board: result keys</translation>
+    </message>
+    <message>
+      <source>按 Y 改动；回车、N 或 Esc 不改</source>
+      <translation>Y changes it; Enter, N or Esc keep it</translation>
+    </message>
+    <message>
+      <source>逐台录入（F4 或 Esc 退出）：</source>
+      <translation>Board by board (F4 or Esc leaves): </translation>
+    </message>
+    <message>
+      <source>%1：请输入结果</source>
+      <translation>%1: type the result</translation>
+    </message>
+  </context>
+  <context>
+    <name>RoundsView</name>
+    <message>
+      <source>逐台录入 F4</source>
+      <translation>Board by board F4</translation>
+    </message>
+    <message>
+      <source>按结果键直接录入光标所在台，然后移到下一台（不输台次）；F4 或 Esc 退出</source>
+      <translation>A result key enters the highlighted board at once and moves on (no board numbers); F4 or Esc leaves</translation>
+    </message>
+    <message>
+      <source>1 红胜　0 黑胜　= 或 5 和　+ 黑弃权　- 红弃权　* 双弃权　↑↓ 换台　F4 逐台录入　Ctrl+Z 撤销</source>
+      <translation>1 Red wins   0 Black wins   = or 5 draw   + Black forfeits   - Red forfeits   * both forfeit   ↑↓ board   F4 board by board   Ctrl+Z undo</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 轮 第 %3 台 %4 — %5</source>
+      <translation>%1 round %2 board %3 %4 — %5</translation>
+    </message>
+    <message>
+      <source>记为拒不录谱并结束本轮吗？（回车＝否）</source>
+      <translation>Record the refusals and close the round? (Enter = no)</translation>
+    </message>
+    <message>
+      <source>记犯规并结束(&amp;Y)</source>
+      <translation>&amp;Yes, record and close</translation>
+    </message>
+    <message>
+      <source>已录入：%1：%2</source>
+      <translation>Entered: %1: %2</translation>
+    </message>
+    <message>
+      <source>。本台接着下：%1</source>
+      <translation>. The board plays on: %1</translation>
+    </message>
+    <message>
+      <source>清除 %1 的成绩 %2？</source>
+      <translation>Clear the result %2 of %1?</translation>
+    </message>
+    <message>
+      <source>%1 已录入 %2，改为 %3？</source>
+      <translation>%1 has %2: change it to %3?</translation>
+    </message>
+    <message>
+      <source>已清除：%1：%2</source>
+      <translation>Cleared: %1: %2</translation>
+    </message>
+    <message>
+      <source>已改动：%1：%2 → %3</source>
+      <translation>Changed: %1: %2 → %3</translation>
+    </message>
+    <message>
+      <source>（现为 %1）</source>
+      <translation> (now %1)</translation>
+    </message>
+    <message>
+      <source>未录入 %1 台；积分编排部分未编排</source>
+      <translation>%1 boards pending; Swiss part not paired</translation>
+    </message>
+    <message>
+      <source>淘汰赛成绩已录入；积分编排部分未编排</source>
+      <translation>knockout results in; Swiss part not paired</translation>
+    </message>
+  </context>
+  <context>
+    <name>UndoCommands</name>
+    <message>
+      <source>已重做：%1</source>
+      <translation>Redone: %1</translation>
+    </message>
+    <message>
+      <source>已撤销：%1</source>
+      <translation>Undone: %1</translation>
+    </message>
+    <message>
+      <source>%4 第 %1 轮第 %2 台：%3</source>
+      <translation>%4 round %1 board %2: %3</translation>
+    </message>
+  </context>
+  <!-- /desk -->
 </TS>

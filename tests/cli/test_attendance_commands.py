@@ -1,4 +1,4 @@
-"""excuse / cancel-excuse / absences / reenter from the command line (issue 16)."""
+"""excuse / cancel-excuse / absences / reenter from the command line."""
 
 import json
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Issue 12, one test per reported defect: each bad input is refused cleanly (exit 2, 错误：…, nothing
+"""Bad input, one test per reported defect: each bad input is refused cleanly (exit 2, 错误：…, nothing
 changed) or handled right. The wide sweep is the corpus (tests/corpus)."""
 
 from __future__ import annotations

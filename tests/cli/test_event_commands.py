@@ -236,7 +236,7 @@ def test_records_hand_in_and_refusals_at_closing(played: Path, tmp_path: Path, c
 
 
 def test_why_says_why_this_floater_and_not_another(played: Path, capsys) -> None:
-    """A pair joining two scores: `why` says the floater and which rule chose them (RULES.md §5), in
+    """A pair joining two scores: `why` says the floater and which rule chose them (docs/rules.md §5), in
     Chinese then English; a pair of equal scores says nothing of floating."""
     from app.services.rounds import round_view
 

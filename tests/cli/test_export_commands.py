@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -105,7 +106,8 @@ def test_excel_and_html(event: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     assert main(["html", str(event), "-o", str(site)]) == 0
     assert (site / "index.html").exists()
-    assert len(list(site.glob("round-*.html"))) == 4
+    rounds = [p for p in site.glob("g*-r*.html") if re.fullmatch(r"g\d+-r\d+\.html", p.name)]
+    assert len(rounds) == 4  # every paired round of every group
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("tmp")]  # no temporary folder left
 
 

@@ -8,8 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+import app
 import app.cli
 from app.cli import COMMAND_FAMILIES, build_parser
+from app.cli.common import CommandLineError
 
 CLI_DIR = Path(app.cli.__file__).parent
 
@@ -38,16 +42,38 @@ def test_every_command_and_every_option_says_what_it_does() -> None:
 
 
 def test_command_modules_import_only_the_shared_helpers_of_the_package() -> None:
-    """No module of app/cli imports a sibling command module (no circles); they share app.cli.common."""
-    families = {p.stem for p in CLI_DIR.glob("*.py")} - {"__init__", "__main__", "common"}
+    """No module of app/cli imports a sibling command module (no circles); they share app.cli.common.
+    (``hosted`` is no family: it runs the whole command line inside the file's owner.)"""
+    families = {p.stem for p in CLI_DIR.glob("*.py")} - {"__init__", "__main__", "common", "hosted"}
     assert len(families) == len(COMMAND_FAMILIES)
     for path in CLI_DIR.glob("*.py"):
-        if path.stem in {"__init__", "__main__"}:
+        if path.stem in {"__init__", "__main__", "hosted"}:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("app.cli"):
-                assert node.module == "app.cli.common", f"{path.name} imports {node.module}"
+                assert node.module in ("app.cli.common", "app.cli.hosted"), (
+                    f"{path.name} imports {node.module}"
+                )
                 assert path.stem != "common"
+
+
+def test_every_path_is_read_from_the_folder_of_whoever_typed_it() -> None:
+    """Run by the file's owner for a client, a relative path means the client's folder: every
+    argument naming a file or a folder has the type that resolves it (common.path_arg)."""
+    from app.cli.common import path_arg
+
+    words = ("file", "folder", ".pdf", ".png", ".xlsx", ".json", "pgn", ".toml", "trf", "backup file")
+    unresolved = [
+        f"{name} {action.dest}"
+        for name, cmd in _subcommands(build_parser()).items()
+        for action in cmd._actions
+        if any(w in (action.help or "").lower() for w in words)
+        and action.nargs not in (0,)
+        and not isinstance(action, argparse._StoreTrueAction | argparse._HelpAction)
+        and action.dest not in ("reason",)
+        and action.type is not path_arg
+    ]
+    assert unresolved == []
 
 
 def test_no_command_is_defined_twice_and_each_family_registers_its_own() -> None:
@@ -82,3 +108,39 @@ def test_the_print_help_names_exactly_the_documents_the_service_knows() -> None:
     from app.services.exports import DOCUMENTS
 
     assert DOCUMENT_NAMES.split(", ") == list(DOCUMENTS)
+
+
+def test_each_command_is_listed_with_its_family() -> None:
+    """A command builds only its own parser: the table saying which family registers it is complete."""
+    registered = {}
+    for family in app.cli.FAMILIES:
+        parser = argparse.ArgumentParser()
+        app.cli._register(family)(parser.add_subparsers(dest="command"))
+        registered.update(dict.fromkeys(_subcommands(parser), family))
+    assert registered == app.cli.COMMANDS
+
+
+def test_a_command_parses_as_it_does_in_the_whole_parser() -> None:
+    """The parser of one command accepts and refuses exactly what the whole command line does."""
+    samples = [
+        ["pair", "t.xqt", "--group", "公开组", "--seed", "3"],
+        ["print", "t.xqt", "table-cards", "--per-page", "4", "-o", "x.pdf"],
+        ["result", "t.xqt", "--group", "公开组", "--round", "2", "--board", "1", "draw"],
+        ["standings", "t.xqt", "--group", "公开组", "--json"],
+    ]
+    for argv in samples:
+        whole = build_parser().parse_args(argv)
+        alone = build_parser(argv[0]).parse_args(argv)
+        assert vars(alone) == vars(whole)
+    with pytest.raises(CommandLineError, match="--group"):
+        build_parser("pair").parse_args(["pair", "t.xqt"])
+    assert set(_subcommands(build_parser("pair"))) == {"pair"}
+    assert len(_subcommands(build_parser("no-such-command"))) == len(app.cli.COMMANDS)
+
+
+def test_the_version_is_read_without_the_package_metadata() -> None:
+    from importlib.metadata import version
+
+    from app.db.lock import program_version
+
+    assert program_version() == app.__version__ == version("xqarbiter")

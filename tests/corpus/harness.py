@@ -316,6 +316,20 @@ def _public_files(ws: Path, before: dict[str, str]) -> list[Path]:
     return found
 
 
+def shows_number(number: str, text: str) -> bool:
+    """Whether ``text`` shows ``number`` however it is spelled: full-width or other digits, and up to
+    three characters of anything but letters and digits between its characters (written apart from
+    the program's own masker, so that the check does not share its blind spots)."""
+    import re
+    import unicodedata
+
+    if not number:
+        return False
+    folded = unicodedata.normalize("NFKC", text)
+    pattern = r"[^0-9A-Za-z]{0,3}".join(re.escape(ch) for ch in number.upper())
+    return re.search(r"(?<![0-9A-Za-z])" + pattern + r"(?![0-9A-Za-z])", folded, re.IGNORECASE) is not None
+
+
 def text_of(path: Path) -> str:
     """The text a public output shows (an xlsx is unzipped; a page or TRF is read)."""
     if path.suffix.lower() == ".xlsx":
@@ -370,7 +384,7 @@ def run_case(case: Case, base: Path | None = None) -> Outcome:
         numbers = personal_numbers()
         for f in _public_files(ws, before):
             text = text_of(f)
-            leaked = [n for n in numbers if n and n in text]
+            leaked = [n for n in numbers if shows_number(n, text)]
             if leaked:
                 outcome.leaks.append(f"{f.name}: {leaked[0][:3]}…")
         if case.check is not None:

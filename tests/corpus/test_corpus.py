@@ -1,4 +1,4 @@
-"""The bad-input corpus (issue 12): every case refused cleanly or done right — never a traceback, never a
+"""The bad-input corpus: every case refused cleanly or done right — never a traceback, never a
 changed file on a refusal, never a partial file, never a personal number in a public output.
 
 Run ``python scripts/corpus_table.py`` for the table of categories (tried / refused cleanly /
@@ -17,6 +17,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_the_corpus_is_large_and_every_category_is_tried() -> None:
+    assert set(REAL_PROCESSES) <= {name for name, _ in CATEGORIES}
     cases = all_cases()
     assert len(cases) >= 800
     names = [(c.category, c.name) for c in cases]
@@ -24,13 +25,25 @@ def test_the_corpus_is_large_and_every_category_is_tried() -> None:
     assert {c.category for c in cases} == {name for name, _ in CATEGORIES}
 
 
-@pytest.mark.parametrize("category", [name for name, _ in CATEGORIES])
+#: the categories that start hundreds of real processes (a full disk is a real process under ulimit -f)
+REAL_PROCESSES = ("Full disk (ulimit -f, real process)", "Real subprocess (python -m app.cli)")
+
+
+@pytest.mark.parametrize(
+    "category",
+    [
+        pytest.param(name, marks=[pytest.mark.stress] if name in REAL_PROCESSES else [])
+        for name, _ in CATEGORIES
+    ],
+)
 def test_every_case_of_the_category_is_refused_cleanly_or_done_right(category: str) -> None:
     make = dict(CATEGORIES)[category]
     failures = [o.describe() for o in (run_case(c) for c in make()) if not o.ok]
     assert failures == [], f"{len(failures)} case(s):\n" + "\n".join(failures[:30])
 
 
+@pytest.mark.stress
+@pytest.mark.serial
 def test_two_real_processes_never_both_hold_the_lock() -> None:
     """Two processes racing to create the lock, to take over a stale one, and taking and releasing
     it in a loop (every write slowed to 100 ms: a slow disk widens any gap between creating the lock

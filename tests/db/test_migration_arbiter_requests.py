@@ -1,4 +1,4 @@
-"""Migration 0004 (issue 16, after 0003 the hall network): an old file gains the region and re-entry
+"""Migration 0004 (the arbiters' requests, after 0003 the hall network): an old file gains the region and re-entry
 columns and the absences and pair-avoidance tables, its data intact; new rows can be written at once."""
 
 import shutil
@@ -20,7 +20,7 @@ def test_one_chain_0001_to_0004() -> None:
     from app.db.revisions import _revision_chain
     from app.db.session import _alembic_config
 
-    assert _revision_chain()[:4] == ("0001", "0002", "0003", "0004")
+    assert _revision_chain()[:4] == ("0001", "0002", "0003", "0004")  # later ones follow in one chain
     scripts = ScriptDirectory.from_config(_alembic_config())
     assert scripts.get_revision("0004").down_revision == "0003"
     assert scripts.get_heads() == [head_revision()]

@@ -1,4 +1,4 @@
-"""Migration 0005 (formats as stages): an old file's regulation is rewritten in stage terms, meaning
+"""Migration 0007 (formats as stages): an old file's regulation is rewritten in stage terms, meaning
 exactly the old format; the new columns and tables arrive with defaults; an old deciding-game colour
 choice moves to the ladder's colour choices."""
 

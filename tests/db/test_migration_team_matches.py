@@ -1,4 +1,4 @@
-"""Migration 0007 (team matches): an old file gains the team columns and tables with defaults, keeps
+"""Migration 0008 (team matches): an old file gains the team columns and tables with defaults, keeps
 its games, records and violations, and a team match's boards cascade with it."""
 
 import shutil

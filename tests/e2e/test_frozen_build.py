@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.frozen,
+    pytest.mark.serial,
     pytest.mark.skipif(os.environ.get("XQ_SKIP_FROZEN") == "1", reason="XQ_SKIP_FROZEN=1"),
 ]
 

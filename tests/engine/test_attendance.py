@@ -1,4 +1,4 @@
-"""Absence and re-entry in the rules (issue 16): excused rounds, late entries' points, forfeit runs after a
+"""Absence and re-entry in the rules: excused rounds, late entries' points, forfeit runs after a
 re-entry, knockout games counted as Black — worked out by hand, then properties over random events.
 
 Points 2/1/0, bye 2 (the preset). Notation as in test_standings: ``R–B`` red against black by number.

@@ -1,4 +1,4 @@
-"""Discipline helpers (RULES.md §4, §8), worked by hand."""
+"""Discipline helpers (docs/rules.md §4, §8), worked by hand."""
 
 from __future__ import annotations
 

@@ -92,6 +92,11 @@ def test_six_players_give_the_top_two_seeds_a_bye() -> None:
     # a bye is decided at once; the semi-final waits for the other quarter-final only
     assert b.result("QF1") is not None and b.result("QF1").winner == 60
     assert (b.match("SF1").high, b.match("SF1").low) == (None, None)
+    # the lists already name seed 1 in the semi-final; the other side is still the quarter-final's winner
+    assert (b.slot_player("SF1", 0), b.slot_player("SF1", 1)) == (60, None)
+    assert (
+        isinstance(b.plan("SF1").sources[1], Feed) and b.plan("SF1").sources[1].label_zh == "1/4决赛第4场胜者"
+    )
     b = b.set_first_red("QF4", 20).enter_result("QF4", 1, R)
     assert (b.match("SF1").high, b.match("SF1").low) == (60, 20)
 
@@ -104,6 +109,14 @@ def test_twenty_players_with_a_qualifier_for_the_lowest_rated() -> None:
     assert [(m.high, m.low) for m in played] == [(113, 120), (114, 119), (115, 118), (116, 117)]
     assert all(b.plan(m.code).title_zh.startswith("资格赛") for m in b.matches_in_round(1))
     assert b.plan("R16_1").title_zh == "八分之一决赛第1场"
+    # the last 16 names where its players come from as the qualifier is called
+    assert all(
+        f.label_zh.startswith("资格赛第")
+        for p in b.plans
+        if p.round_number == 2
+        for f in p.sources
+        if isinstance(f, Feed)
+    )
     done = _play_out(b, random.Random(3))
     places = final_places(done)
     assert sorted(places.values()) == list(range(1, 21))

@@ -1,4 +1,4 @@
-"""Prizes (RULES.md §10) with the 2024 Tianshui preset."""
+"""Prizes (docs/rules.md §10) with the 2024 Tianshui preset."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def test_doctests() -> None:
     assert doctest.testmod(prizes_module).failed == 0
 
 
-# --------------------------------------------------------------------------- category prizes (issue 16)
+# --------------------------------------------------------------------------- category prizes
 #
 # One group, final ranking 1…7. W = woman; ages on the first day of play in brackets.
 #   1 M (40) | 2 W (30) | 3 M (15) | 4 W (50) | 5 W (14) | 6 M (70) | 7 W (66)

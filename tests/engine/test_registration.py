@@ -1,4 +1,4 @@
-"""Registration checks (RULES.md §2) and the draw for sequence numbers (§3)."""
+"""Registration checks (docs/rules.md §2) and the draw for sequence numbers (§3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Standings (RULES.md §6), worked out by hand.
+"""Standings (docs/rules.md §6), worked out by hand.
 
 Notation: ``R–B`` is Red against Black by sequence number; results ``1-0`` red wins, ``0-1`` black wins,
 ``=`` draw, ``+-`` Black forfeits (Red gets 2), ``-+`` Red forfeits, ``--`` double forfeit.

@@ -1,4 +1,4 @@
-"""Team ranking (RULES.md §9), worked by hand."""
+"""Team ranking (docs/rules.md §9), worked by hand."""
 
 from __future__ import annotations
 

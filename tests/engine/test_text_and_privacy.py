@@ -3,9 +3,11 @@
 import doctest
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.engine import privacy, text
-from app.engine.privacy import looks_personal, mask_personal
+from app.engine.privacy import KnownNumbers, looks_personal, mask_personal
 from app.engine.text import clean_text, spreadsheet_safe
 from app.engine.types import UserError
 
@@ -95,3 +97,65 @@ def test_paths_are_cut_to_the_file_name_and_ordinary_text_is_left_alone() -> Non
         "赛事-20240726-093000-manual.xqt",
     ):
         assert mask_personal(plain) == plain
+
+
+def test_an_amount_followed_by_yuan_in_the_template_says_yuan_once() -> None:
+    from app.engine.paperwork import fill_template
+
+    values = {"金额": "2,000 元", "姓名": "王五"}
+    assert fill_template("奖金{金额}元", values) == "奖金2,000 元"
+    assert fill_template("奖金 {金额} 元整", values) == "奖金 2,000 元整"
+    assert fill_template("奖金{金额}", values) == "奖金2,000 元"
+    assert fill_template("{姓名}元旦快乐", values) == "王五元旦快乐"  # only after the amount
+
+
+def _masked_one_by_one(text: str, known: list[str]) -> str:
+    """The event's numbers masked pattern by pattern, every pattern run on every text (the reference)."""
+    out = text
+    for number in known:
+        pattern = privacy._known_pattern(number)
+        if pattern is not None:
+            out = privacy._sub(pattern, out, privacy._mask_found)
+    return out
+
+
+_NUMBERS = [
+    "620502199001011235",
+    "62050219900101123X",
+    "13900000526",
+    "H12345678",
+    "E1234567",
+    "1234567890A1",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    parts=st.lists(
+        st.one_of(
+            st.sampled_from(_NUMBERS),
+            st.text(alphabet="0123456789 -.()（）·xXhHeE号，改为", max_size=12),
+        ),
+        max_size=6,
+    ),
+    seps=st.lists(
+        st.sampled_from(["", " ", "-", "  ", ".", "（", "—", "/", "、", "，", "_"]), min_size=20, max_size=20
+    ),
+    lower=st.booleans(),
+    lead=st.sampled_from(["", "备注："]),
+)
+def test_compiled_numbers_mask_exactly_as_each_number_alone(
+    parts: list[str], seps: list[str], lower: bool, lead: str
+) -> None:
+    # the event's numbers spelled with separators between their characters, in either case, among
+    # digits and separators: skipping a number whose digits are not in the text changes nothing
+    spelled = []
+    for part in parts:
+        if part in _NUMBERS:
+            part = "".join(ch + seps[k % len(seps)] for k, ch in enumerate(part)).strip()
+            part = part.lower() if lower else part
+        spelled.append(part)
+    text_ = lead + "；".join(spelled)  # (no path in it: the paths are cut first either way)
+    expected = mask_personal(_masked_one_by_one(text_, _NUMBERS))  # then the dates and the shapes
+    assert mask_personal(text_, KnownNumbers(_NUMBERS)) == expected
+    assert mask_personal(text_, _NUMBERS) == expected

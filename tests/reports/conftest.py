@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
@@ -18,11 +19,11 @@ from app.db.session import Database
 from app.engine.types import GameResult, ViolationKind
 from app.reports.pdf import render_document
 from app.services import exports
-from app.services.demo import create_demo
 from app.services.discipline import record_violation
 from app.services.registration import PlayerView, list_players
 from app.services.rounds import round_view
-from app.services.simulation import play_demo_to_end
+from app.services.tournaments import open_tournament
+from tests.factories import copy_event
 
 PRINTED_AT = datetime(2024, 7, 28, 9, 30)
 OPEN, LOCAL = "公开组", "天水本地组"
@@ -44,9 +45,8 @@ class DemoEvent:
 
 
 @pytest.fixture(scope="session")
-def event(tmp_path_factory: pytest.TempPathFactory) -> DemoEvent:
-    db = create_demo(tmp_path_factory.mktemp("reports") / "demo.xqt", seed=2024)
-    play_demo_to_end(db, seed=2024)
+def event(tmp_path_factory: pytest.TempPathFactory, played_demo_file: Path) -> DemoEvent:
+    db = open_tournament(copy_event(played_demo_file, tmp_path_factory.mktemp("reports") / "demo.xqt"))
     results_round = next(
         n for n in range(1, 9) if any(b.result in _FORFEITS for b in round_view(db, OPEN, n).boards)
     )
@@ -92,7 +92,7 @@ def documents(event: DemoEvent, round_robin_event: DemoEvent, team_event: DemoEv
         "results-book": render("results-book", event.model("results-book", group=None)),
         "certificates": render("certificates", event.model("certificates", group=None)),
         "avoidances": render("avoidances", event.model("avoidances")),
-        "schedule": render("schedule", round_robin_event.model("schedule")),
+        "order-of-play": render("order-of-play", round_robin_event.model("order-of-play")),
         "crosstable-round-robin": render("crosstable", round_robin_event.model("crosstable")),
         **{doc: render(doc, team_event.model(doc, group=TEAM_GROUP)) for doc in TEAM_DOCUMENTS},
     }
@@ -150,7 +150,7 @@ PUBLIC = (
     "bracket",
     "results-book",
     "certificates",
-    "schedule",
+    "order-of-play",
     "crosstable-round-robin",
     "team-cards",
     "team-sheets",

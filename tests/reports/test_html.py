@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.reports.html import PublicSite, write_site
+from app.reports.html import PublicSite, SiteGroup, write_site
 from app.reports.model import EntryLine, EntryList, EventHeader
-from app.services import exports
+from app.services import public_pages
 
 from .conftest import PRINTED_AT, DemoEvent
 
@@ -17,17 +17,29 @@ from .conftest import PRINTED_AT, DemoEvent
 @pytest.fixture(scope="module")
 def site(event: DemoEvent, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
-    write_site(exports.public_site(event.db), out, PRINTED_AT)
+    write_site(public_pages.public_site(event.db), out, PRINTED_AT)
     return out
 
 
 def test_index_links_every_page(site: Path) -> None:
     pages = sorted(p.name for p in site.glob("*.html") if p.name != "index.html")
-    # per group: entry list, 11 rounds, standings, crosstable, bracket; the open group's teams; the prizes
-    assert len(pages) == 2 * (1 + 11 + 1 + 1 + 1) + 1 + 1
+    players = sorted(p.name for p in site.glob("g*-p*.html"))
+    assert len(players) == 160  # every player's own page, linked from their name
+    # per group: the entry list by 序号 and by name, 11 rounds by board and by name, standings, crosstable,
+    # bracket; the open group's teams; the prizes; the schedule
+    assert len(pages) - len(players) == 2 * (2 + 2 * 11 + 1 + 1 + 1) + 1 + 1 + 1
     index = (site / "index.html").read_text(encoding="utf-8")
     for name in pages:
-        assert f'href="{name}"' in index
+        if not re.fullmatch(r"g\d-(p\d+|r\d+-names|entries-names)\.html", name):
+            assert f'href="{name}"' in index, name
+    reached, todo = set(), ["index.html"]
+    while todo:  # and every page, a player's too, is reached by following links from the index
+        name = todo.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        todo += re.findall(r'href="([^"#]+)', (site / name).read_text(encoding="utf-8"))
+    assert reached == {"index.html", *pages}
 
 
 def test_self_contained_and_responsive(site: Path) -> None:
@@ -50,6 +62,7 @@ def test_no_id_or_phone_anywhere(site: Path, event: DemoEvent) -> None:
 
 def test_text_is_escaped(tmp_path: Path) -> None:
     lines = (EntryLine(1, "<b>王</b>", "A&B", "男"),)
-    write_site(PublicSite("赛", entries=(EntryList(EventHeader("赛"), lines),)), tmp_path, PRINTED_AT)
-    text = (tmp_path / "entry-list-1.html").read_text(encoding="utf-8")
+    site = PublicSite("赛", (SiteGroup("组", entries=EntryList(EventHeader("赛", "组"), lines)),))
+    write_site(site, tmp_path, PRINTED_AT)
+    text = (tmp_path / "g1-entries.html").read_text(encoding="utf-8")
     assert "&lt;b&gt;王&lt;/b&gt;" in text and "A&amp;B" in text

@@ -1,4 +1,4 @@
-"""The paperwork documents of issue 16 on the real demo played to its end: check-in sheet, results book,
+"""The paperwork documents on the real demo played to its end: check-in sheet, results book,
 certificates, the tax columns of the payout sheet, the officials' sign-off under the lists."""
 
 from __future__ import annotations
@@ -134,8 +134,7 @@ def test_non_cash_prizes_reach_the_workbook_and_the_pages() -> None:
     from openpyxl import load_workbook
 
     from app.reports.excel import write_workbook
-    from app.reports.html import _prizes_page
-    from app.web.pages import prizes_main
+    from app.reports.html import HALL, StaticLinks, prizes_main
 
     header = model.EventHeader("赛")
     lines = (
@@ -148,14 +147,15 @@ def test_non_cash_prizes_reach_the_workbook_and_the_pages() -> None:
     sheet = load_workbook(buf)["奖励名单"]
     values = [[c.value for c in row] for row in sheet.iter_rows()]
     assert ["女子", 1, "甲", "天水", 800, "奖杯"] in values
-    assert "奖杯" in _prizes_page(prizes) and "奖杯" in prizes_main(prizes, datetime(2024, 7, 28))
+    at = datetime(2024, 7, 28)
+    assert "奖杯" in prizes_main(StaticLinks(), prizes, at) and "奖杯" in prizes_main(HALL, prizes, at)
     plain = model.PrizeList(header, lines[1:])
-    assert "奖品" not in _prizes_page(plain)  # no column where no prize has an item
+    assert "奖品" not in prizes_main(StaticLinks(), plain, at)  # no column where no prize has an item
 
 
 def test_the_results_books_final_ranking_is_the_printed_one(event: DemoEvent) -> None:
     """The book's 最终名次 is the 名次表 the lists print once the group is over: the same order and the
-    same 区分依据 (each place explained against the next player in the final order, issue 13)."""
+    same 区分依据 (each place explained against the next player in the final order)."""
     book = event.model("results-book", group=None)
     assert isinstance(book, model.ResultsBook)
     for group in book.groups:

@@ -23,7 +23,7 @@ def squash(text: str) -> str:
 def test_the_schedule_is_the_rulebooks_table_with_names(
     round_robin_event: DemoEvent, documents: dict[str, Rendered]
 ) -> None:
-    doc = round_robin_event.model("schedule")
+    doc = round_robin_event.model("order-of-play")
     [pool] = doc.pools
     assert len(pool.rounds) == 9  # 9 players: 9 rounds, one rests in each
     names = {number: who.split(" ")[1].split("（")[0] for number, who in pool.numbers}
@@ -31,7 +31,7 @@ def test_the_schedule_is_the_rulebooks_table_with_names(
         expected = tuple((f"{a} {names[a]}", f"{b} {names[b]}") for a, b in table.pairs)
         assert printed.pairs == expected
         assert printed.rest == f"{table.bye} {names[table.bye]}"  # type: ignore[index]
-    text = squash(documents["schedule"].text)
+    text = squash(documents["order-of-play"].text)
     assert "对局秩序表" in text and "每对中前一号执红先走" in text
     assert squash(f"{pool.rounds[0].pairs[0][0]} — {pool.rounds[0].pairs[0][1]}") in text
 
@@ -70,7 +70,7 @@ def test_the_square_table_holds_the_points_of_every_game(
 def test_round_robin_documents_show_no_personal_number(
     round_robin_event: DemoEvent, documents: dict[str, Rendered]
 ) -> None:
-    for name in ("schedule", "crosstable-round-robin"):
+    for name in ("order-of-play", "crosstable-round-robin"):
         text = squash(documents[name].text)
         for p in round_robin_event.players:
             assert p.id_number not in text and p.phone not in text and p.id_number[6:14] not in text, (

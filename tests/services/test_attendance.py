@@ -1,4 +1,4 @@
-"""Absence and re-entry through the services (issue 16): excused rounds, re-entry after withdrawal,
+"""Absence and re-entry through the services: excused rounds, re-entry after withdrawal,
 late entries with the regulation's points — stored, paired, ranked, explained and logged."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The audit viewer's sentences: every action the program logs has one, and issue 16's actions say
+"""The audit viewer's sentences: every action the program logs has one, and the actions of absence, constraints and paperwork say
 what changed in words (the round excused, the avoidance and its rounds, the officials who sign)."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def test_every_logged_action_has_a_sentence() -> None:
     assert sorted(logged - set(ACTIONS)) == []
 
 
-def test_issue_16_actions_in_words(tmp_path: Path) -> None:
+def test_absence_constraint_and_paperwork_actions_in_words(tmp_path: Path) -> None:
     db = import_snapshot(snapshot([player(i, f"棋手{i}") for i in range(1, 7)]), tmp_path / "t.xqt")
     excuse_absence(db, OPEN, 3, 2, "家中有事")
     cancel_absence(db, OPEN, 3, 2, reason="改变主意")
@@ -46,3 +46,23 @@ def test_issue_16_actions_in_words(tmp_path: Path) -> None:
     paperwork = next(x for x in audit_sentences(db) if x.action_zh == "修改裁判人员与证书")
     assert paperwork.change_zh == "裁判人员、主办单位（签字：裁判长 高福荣）"
     assert paperwork.action_en == "officials and certificate changed"
+
+
+def test_a_team_change_reads_as_team_names_not_yes_or_no(tmp_path: Path) -> None:
+    from app.services.audit_text import audit_sentences
+    from app.services.registration import list_players, set_team
+    from app.services.snapshot import import_snapshot
+    from tests.factories import player, snapshot
+
+    data = snapshot([player(i, "棋手" + "甲乙丙丁"[i - 1]) for i in range(1, 5)])
+    data["groups"][0]["teams"] = True
+    db = import_snapshot(data, tmp_path / "t.xqt")
+    try:
+        pid = list_players(db)[0].id
+        set_team(db, pid, "兰州队")
+        set_team(db, pid, None)
+        lines = [x for x in audit_sentences(db) if x.action_en == "team changed"]
+    finally:
+        db.close()
+    assert [x.change_zh for x in lines] == ["（无） → 兰州队", "兰州队 → （无）"]
+    assert [x.change_en for x in lines] == ["(none) → 兰州队", "兰州队 → (none)"]

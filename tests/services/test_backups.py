@@ -223,3 +223,23 @@ def test_cli_backups_restore_check_file(tmp_path: Path, capsys: pytest.CaptureFi
 def test_safety_commands_are_in_the_main_parser() -> None:
     args = build_parser().parse_args(["restore", "a.xqt", "b.xqt", "--take-over"])
     assert args.take_over and args.backup == "b.xqt"
+
+
+def test_only_names_with_a_real_time_are_listed_as_backups(tmp_path: Path) -> None:
+    path = tmp_path / "t.xqt"
+    path.write_bytes(b"")
+    folder = backups_folder(path)
+    folder.mkdir()
+    for name in (
+        "t-20240726-093000-paired.xqt",
+        "t-20240230-120000-no-such-day.xqt",
+        "t-20240101-240000-no-such-hour.xqt",
+        "t-20240101-235960-no-such-second.xqt",
+        "t-2024072-093000-short.xqt",
+        "other-20240726-093000-paired.xqt",
+    ):
+        (folder / name).write_bytes(b"")
+    found = list_backups(path)
+    assert [(b.path.name, b.made_at, b.reason) for b in found] == [
+        ("t-20240726-093000-paired.xqt", datetime(2024, 7, 26, 9, 30), "paired")
+    ]

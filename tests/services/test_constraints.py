@@ -1,4 +1,4 @@
-"""Pairing constraints through the services (issue 16): named pairs stored and logged, the regulation's
+"""Pairing constraints through the services: named pairs stored and logged, the regulation's
 unit / region rules, the pairing and its explanation, the overrides' warnings, the snapshot check."""
 
 from __future__ import annotations
@@ -57,8 +57,10 @@ def test_named_pairs_are_checked(db: Database) -> None:
         add_pair_avoidance(db, OPEN, 2, 9)
     with pytest.raises(UserError, match="回避强度"):
         add_pair_avoidance(db, OPEN, 2, 3, "sometimes")
-    with pytest.raises(UserError, match="1—11"):
+    with pytest.raises(UserError, match="至第 3 轮早于自第 5 轮"):  # the reversed range named as such
         add_pair_avoidance(db, OPEN, 2, 3, from_round=5, to_round=3)
+    with pytest.raises(UserError, match="1—11"):
+        add_pair_avoidance(db, OPEN, 2, 3, from_round=5, to_round=12)
     add_pair_avoidance(db, OPEN, 2, 3, "weak", from_round=2, to_round=4)
     with pytest.raises(UserError, match="已设回避"):
         add_pair_avoidance(db, OPEN, 3, 2)

@@ -52,7 +52,11 @@ for command in sys.stdin:
         i += 1
 """
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX"),
+    pytest.mark.stress,
+    pytest.mark.serial,
+]
 
 
 def _expected(i: int) -> tuple[int, str]:
@@ -90,11 +94,15 @@ def test_results_survive_fifty_kills(tmp_path: Path) -> None:
             word, pid = zygote.stdout.readline().split()
             assert word == "pid"
             assert zygote.stdout.readline().strip() == "ready", f"kill {kill}: the writer did not start"
+            out = []
+            if kill % 2:
+                # every other kill waits for a first commit, so that a loaded machine (slow commits) still
+                # kills writers in the middle of a run of commits, not only before the first one
+                out.append(zygote.stdout.readline().strip())
             time.sleep(rng.uniform(0.0, 0.08))
             os.kill(int(pid), signal.SIGKILL)
             zygote.stdin.write(f"reap {pid}\n")
             zygote.stdin.flush()
-            out = []
             for line in zygote.stdout:
                 text = line.strip()
                 if text.endswith("reaped"):
@@ -128,4 +136,4 @@ def test_results_survive_fifty_kills(tmp_path: Path) -> None:
         signal.signal(signal.SIGALRM, previous)
         zygote.kill()
         zygote.wait(timeout=10)
-    assert total_reported >= KILLS, "the writer was killed before it ever committed"
+    assert total_reported >= KILLS // 2, "the writers were killed before they ever committed"

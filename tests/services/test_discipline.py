@@ -1,4 +1,4 @@
-"""Discipline actions (RULES.md §8) through the services: results set, rows and audit written."""
+"""Discipline actions (docs/rules.md §8) through the services: results set, rows and audit written."""
 
 from pathlib import Path
 

@@ -18,7 +18,7 @@ from pypdf import PdfReader
 
 from app.engine.types import GameResult, UserError, ViolationKind
 from app.reports.pdf import render_document
-from app.services import exports
+from app.services import exports, public_pages
 from app.services.demo import create_demo
 from app.services.discipline import forfeit, record_violation
 from app.services.knockout import bracket_of, create_knockout, draw_round_colours, enter_match_result
@@ -220,7 +220,7 @@ PUBLIC = [
     ("entry-list", {"group": OPEN}),
     ("entry-list", {"group": LOCAL}),
     ("bracket", {"group": LOCAL}),
-    ("results-book", {}),  # issue 16: every round, the standings, the teams, the prizes in one PDF
+    ("results-book", {}),  # 成绩册: every round, the standings, the teams, the prizes in one PDF
 ]
 
 
@@ -251,12 +251,12 @@ def test_the_workbook_and_site_hold_no_personal_numbers(db, players, tmp_path: P
     exports.write_result_workbook(db, tmp_path / "r.xlsx")
     wb = load_workbook(tmp_path / "r.xlsx")
     values = " ".join(str(c.value) for ws in wb.worksheets for row in ws.iter_rows() for c in row)
-    site = exports.write_public_site(db, tmp_path / "site", AT)
+    site = public_pages.write_public_site(db, tmp_path / "site", AT)
     html = " ".join(p.read_text(encoding="utf-8") for p in site)
     for p in players:
         assert p.id_number not in values and p.phone not in values
         assert p.id_number not in html and p.phone not in html
-    assert any(p.name.endswith("bracket-1.html") for p in site)
+    assert any(p.name.endswith("-bracket.html") for p in site)
 
 
 # --------------------------------------------------------------------------- workbook
@@ -298,7 +298,9 @@ def test_bracket_lists_every_game(db) -> None:
     assert eb is not None
     assert [len(c) for c in br.columns] == [4, 2, 1]
     qf1 = br.columns[0][0]
-    assert [g.kind for g in qf1.games] == ["慢棋", "快棋"] and qf1.games[0].result_zh == "和"
+    # each game with its own time control (the demo's regulation: slow 20′+5″, rapid 10′+3″)
+    assert [g.kind for g in qf1.games] == ["慢棋（20′+5″）", "快棋（10′+3″）"]
+    assert qf1.games[0].result_zh == "和"
     assert qf1.games[1].result_zh == "" and qf1.winner == ""
     qf2 = br.columns[0][1]
     assert qf2.games[0].result_zh == "红胜" and qf2.winner.endswith(qf2.games[0].red)

@@ -16,7 +16,7 @@ from app.db.mapping import read_group_state as orm_read_group_state
 from app.services.backups import backups_folder
 from app.services.demo import create_demo
 from app.services.rounds import close_round, pair_next_round
-from app.services.simulation import play_demo_midway, play_random_results
+from app.services.simulation import play_random_results
 from app.services.tournaments import group_row, open_tournament, regulations_of
 
 OPEN, LOCAL = "公开组", "天水本地组"
@@ -94,13 +94,10 @@ def test_round_one_with_team_avoidance_and_an_odd_pool(tmp_path: Path) -> None:
     _both_ways(fresh, tmp_path, LOCAL, 5)
 
 
-def test_anything_but_the_plain_case_goes_to_the_full_service(tmp_path: Path) -> None:
+def test_anything_but_the_plain_case_goes_to_the_full_service(tmp_path: Path, midway_demo: Path) -> None:
     from app.services.fastpair import pair_next_round_lite
 
-    path = tmp_path / "midway.xqt"
-    db = create_demo(path, seed=2024)
-    play_demo_midway(db, seed=2024)  # 公开组 round 4 half entered; 天水本地组 past the split
-    db.close()
+    path = midway_demo  # 公开组 round 4 half entered; 天水本地组 past the split
     before = _rows(path)
     assert pair_next_round_lite(path, OPEN, seed=1) is None  # round 4 has boards without a result
     assert pair_next_round_lite(path, LOCAL, seed=1) is None  # the knockout is under way
@@ -109,10 +106,9 @@ def test_anything_but_the_plain_case_goes_to_the_full_service(tmp_path: Path) ->
     assert _rows(path) == before
 
 
-def test_the_lite_reading_of_a_group_is_the_orms(tmp_path: Path) -> None:
-    path = tmp_path / "midway.xqt"
-    db = create_demo(path, seed=2024)
-    play_demo_midway(db, seed=2024)
+def test_the_lite_reading_of_a_group_is_the_orms(midway_demo: Path) -> None:
+    path = midway_demo
+    db = open_tournament(path)
     try:
         with db.session() as s:
             reg = regulations_of(s)
@@ -162,12 +158,12 @@ def test_a_value_the_fast_path_cannot_read_goes_to_the_full_path(played: Path, t
     assert path.read_bytes() == before
 
 
-# --------------------------------------------------------------------------- issue 16's data
+# --------------------------------------------------------------------------- absences, late entries, re-entries, avoidances
 
 
 @pytest.fixture(scope="module")
 def arbiter_requests(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """公开组 after three rounds, with every kind of issue 16's data in force for round 4: a weak
+    """公开组 after three rounds, with every kind of absence, late entry, re-entry and avoidance in force for round 4: a weak
     same-unit rule and an absolute same-region rule, late entries compensated with a bye's points,
     named pairs (absolute and weak), excused absences, a re-entry after a withdrawal."""
     import dataclasses
@@ -227,7 +223,7 @@ def arbiter_requests(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def test_the_lite_reading_of_a_group_with_issue_16_data_is_the_orms(arbiter_requests: Path) -> None:
+def test_the_lite_reading_of_a_group_with_absences_and_avoidances_is_the_orms(arbiter_requests: Path) -> None:
     db = open_tournament(arbiter_requests, read_only=True)
     try:
         with db.session() as s:
@@ -245,7 +241,7 @@ def test_the_lite_reading_of_a_group_with_issue_16_data_is_the_orms(arbiter_requ
         assert read_group_state(lite.con, group_id, OPEN, reg) == expected
 
 
-def test_both_ways_store_the_same_round_with_issue_16_data(arbiter_requests: Path, tmp_path: Path) -> None:
+def test_both_ways_store_the_same_round_with_absences(arbiter_requests: Path, tmp_path: Path) -> None:
     from app.services.constraints import round_constraints_of
 
     fast, full = _both_ways(arbiter_requests, tmp_path, OPEN, 42)

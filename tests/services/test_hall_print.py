@@ -89,3 +89,28 @@ def test_the_matrix_decodes(db: Any) -> None:
     assert [r.text for r in zxingcpp.read_barcodes(image)] == [url]
     lines = qr_text(url).splitlines()
     assert len(lines) == (n + 4 + 1) // 2 and {len(line) for line in lines} == {n + 4}
+
+
+@pytest.mark.parametrize("name", ["pairings", "results"])
+def test_the_posted_lists_qr_code_is_at_least_20_mm_and_clear_of_the_list(db: Any, name: str) -> None:
+    """A list on the notice board is scanned from a step away: its code is at least 20 mm wide (the
+    dark modules, not counting the white around them), like the table cards'."""
+    hall.set_hall_base_url(db, "http://192.168.1.10:8080")
+    document = pdfium.PdfDocument(exports.render_pdf(db, name, group="公开组"))
+    scale = 4  # pixels per point
+    try:
+        page = document[0]
+        image = page.render(scale=scale).to_pil()
+        words = page.get_textpage()
+        first_row = min(
+            words.get_charbox(i)[3] for i in range(words.count_chars()) if words.get_text_range(i, 1) == "台"
+        )
+    finally:
+        document.close()
+    [code] = zxingcpp.read_barcodes(image)
+    p = code.position
+    width_px = max(p.top_right.x, p.bottom_right.x) - min(p.top_left.x, p.bottom_left.x)
+    mm_per_px = 25.4 / 72 / scale
+    assert width_px * mm_per_px >= 20.0
+    bottom_of_code_pt = image.height / scale - max(p.bottom_left.y, p.bottom_right.y) / scale
+    assert bottom_of_code_pt > first_row  # the code ends above the table's header row

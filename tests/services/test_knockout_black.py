@@ -1,4 +1,4 @@
-"""Knockout games counted as Black (后走局数), the setting once refused (issue 16): through the services, on
+"""Knockout games counted as Black (后走局数), the setting once refused: through the services, on
 a small event played to its end (10 players, 2 Swiss rounds, a knockout of 4)."""
 
 from __future__ import annotations

@@ -13,20 +13,18 @@ import pytest
 from app.cli import main
 from app.reports.pdf import render_document
 from app.services import exports
-from app.services.demo import create_demo
 from app.services.rounds import round_view
-from app.services.simulation import play_demo_midway
+from app.services.tournaments import open_tournament
+from tests.factories import copy_event
 
 OPEN, LOCAL = "公开组", "天水本地组"
 
 
 @pytest.fixture(scope="module")
-def midway(tmp_path_factory: pytest.TempPathFactory):
+def midway(tmp_path_factory: pytest.TempPathFactory, midway_demo_file: Path):
     """公开组 round 4 paired with boards 1, 2, 3 and 5 entered (5 a forfeit); 天水本地组 round 10 paired
     (semi-finals and 5–8 semi-finals on boards 1–4), round 9's quarter-finals with rapid and deciding games."""
-    path = tmp_path_factory.mktemp("paper") / "mid.xqt"
-    db = create_demo(path, seed=2024)
-    play_demo_midway(db, seed=2024)
+    db = open_tournament(copy_event(midway_demo_file, tmp_path_factory.mktemp("paper") / "mid.xqt"))
     yield db
     db.close()
 

@@ -115,7 +115,9 @@ def test_edit_player_changes_fields_and_logs_before_after(db: Database) -> None:
     after = list_players(db)[0]
     assert after.phone == "18194240701" and after.rating == 1850
     [line] = audit_log(db, action="edit_player")
-    assert "13912345678" in line.before and "18194240701" in line.after and line.reason == "更正电话"
+    # the change is logged with the numbers masked (no personal number goes into audit text)
+    assert "139****5678" in line.before and "181****0701" in line.after and line.reason == "更正电话"
+    assert "13912345678" not in line.before + line.after and "18194240701" not in line.after
 
 
 def test_edit_player_keeps_duplicate_check_but_not_against_itself(db: Database) -> None:

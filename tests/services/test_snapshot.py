@@ -237,7 +237,7 @@ def test_unreadable_snapshot_files(tmp_path: Path) -> None:
         ("paperwork", {"organiser": "主办", "extra": 1}, r"paperwork\.extra"),
     ],
 )
-def test_bad_issue_16_keys_are_named_and_leave_no_file(
+def test_bad_absence_avoidance_and_paperwork_keys_are_named_and_leave_no_file(
     tmp_path: Path, key: str, value: object, message: str
 ) -> None:
     data = snapshot([player(i, f"棋手{i}") for i in range(1, 4)])
@@ -258,7 +258,7 @@ def test_bad_issue_16_keys_are_named_and_leave_no_file(
         ("reentry_round", "3", r"players\[0\]\.reentry_round"),
     ],
 )
-def test_bad_issue_16_player_fields_are_named(
+def test_bad_region_and_reentry_fields_are_named(
     tmp_path: Path, field: str, value: object, message: str
 ) -> None:
     data = snapshot([player(i, f"棋手{i}") for i in range(1, 4)])

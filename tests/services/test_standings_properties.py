@@ -1,4 +1,4 @@
-"""Standings over simulated events, through the services (RULES.md §6 "所有名次均不并列")."""
+"""Standings over simulated events, through the services (docs/rules.md §6 "所有名次均不并列")."""
 
 import itertools
 from pathlib import Path

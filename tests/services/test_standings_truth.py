@@ -13,7 +13,6 @@ from app.services import exports
 from app.services.demo import create_demo
 from app.services.results import ResultEntry
 from app.services.rounds import pair_next_round, round_view
-from app.services.simulation import play_demo_midway, play_demo_to_end
 from app.services.standings import (
     complete_through,
     final_standings,
@@ -22,23 +21,23 @@ from app.services.standings import (
     team_standings,
     why_above,
 )
+from app.services.tournaments import open_tournament
+from tests.factories import copy_event
 
 OPEN, LOCAL = "公开组", "天水本地组"
 
 
 @pytest.fixture(scope="module")
-def midway(tmp_path_factory: pytest.TempPathFactory):
+def midway(tmp_path_factory: pytest.TempPathFactory, midway_demo_file: Path):
     """公开组 rounds 1–3 closed, round 4 paired with 4 results; 天水本地组 into round 10."""
-    db = create_demo(tmp_path_factory.mktemp("truth") / "mid.xqt", seed=2024)
-    play_demo_midway(db, seed=2024)
+    db = open_tournament(copy_event(midway_demo_file, tmp_path_factory.mktemp("truth") / "mid.xqt"))
     yield db
     db.close()
 
 
 @pytest.fixture(scope="module")
-def finished(tmp_path_factory: pytest.TempPathFactory):
-    db = create_demo(tmp_path_factory.mktemp("truth") / "end.xqt", seed=2024)
-    play_demo_to_end(db, seed=2024)
+def finished(tmp_path_factory: pytest.TempPathFactory, played_demo_file: Path):
+    db = open_tournament(copy_event(played_demo_file, tmp_path_factory.mktemp("truth") / "end.xqt"))
     yield db
     db.close()
 

@@ -15,6 +15,9 @@ def test_export_import_export_is_identical(tmp_path: Path) -> None:
     snap["players"][1]["team"] = "天水铁路"
     snap["players"][2]["team"] = "天水铁路"
     group = snap["rounds"][0]["group"]
+    snap.setdefault("teams", []).append({"name": "天水铁路", "group": group})  # a team must be listed
+    for g in snap["groups"]:  # and its group must have teams
+        g["teams"] = g["teams"] or g["name"] == group
     for r in snap["rounds"]:
         for g in r["games"]:
             g["result"] = ("red_win", "draw", "black_win", "black_forfeit", "red_forfeit", "double_forfeit")[

@@ -7,23 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from app.services.demo import create_demo
-from app.services.simulation import play_demo_midway
 from app.services.standings import group_standings
 from app.services.trf_exchange import export_trf
 from tests import trf2026_reader as trf26
+from tests.factories import copy_event
 
 OPEN = "公开组"
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def live(tmp_path_factory: pytest.TempPathFactory, midway_demo_file: Path) -> Path:
     """The demo mid-tournament: 公开组 rounds 1–3 closed, round 4 paired with a few results in."""
-    path = tmp_path_factory.mktemp("trf26") / "live.xqt"
-    db = create_demo(path, seed=2024)
-    play_demo_midway(db, seed=2024)
-    db.close()
-    return path
+    return copy_event(midway_demo_file, tmp_path_factory.mktemp("trf26") / "live.xqt")
 
 
 def test_the_export_for_a_pairing_engine_is_accepted(live: Path) -> None:

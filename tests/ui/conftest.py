@@ -19,6 +19,9 @@ def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     from PySide6.QtCore import QCoreApplication
 
     from app.ui.i18n import install_language
+    from app.ui.widgets.key_guard import release_all
+
+    release_all()  # a question's moment of discarded keys does not reach into the next test
 
     if QCoreApplication.instance() is not None:
         install_language("zh")

@@ -1,4 +1,4 @@
-"""请假与恢复参赛 in the window (issue 16): typed as the arbiter types, undone through the document's stack."""
+"""请假与恢复参赛 in the window: typed as the arbiter types, undone through the document's stack."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The audit log viewer and restoring a backup from the window (issue 9 items 1 and 5)."""
+"""The audit log viewer and restoring a backup from the window (file safety: nothing is ever lost)."""
 
 from __future__ import annotations
 

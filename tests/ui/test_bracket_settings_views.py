@@ -147,8 +147,8 @@ def test_allowed_change_is_saved_and_undoable(window: MainWindow, tmp_path: Path
     view.move_tiebreak(-1)
     view.chain_list.item(2).setCheckState(Qt.CheckState.Unchecked)
     # a prize amount: the table total follows
-    view.prize_table.item(1, 3).setText("2000, 1000, 800, 500, 400×4, 300×4, 200×4, 100")
-    assert view.prize_table.item(1, 4).text() == "8,000"
+    view.prize_editor.prize_table.item(1, 3).setText("2000, 1000, 800, 500, 400×4, 300×4, 200×4, 100")
+    assert view.prize_editor.prize_table.item(1, 4).text() == "8,000"
     assert view.save()
     reg = load_regulations(document.db)
     assert reg.venue == "天水市体育馆" and reg.registration.fee_yuan == 120

@@ -1,4 +1,4 @@
-"""Issue 16 in the window: officials and certificate template (typed, saved, undone, previewed), the new
+"""The paperwork in the window: officials and certificate template (typed, saved, undone, previewed), the new
 documents from the 打印 menu, a regulation file exported and a new event started from it, category prizes
 in the settings and the prizes view."""
 
@@ -68,14 +68,14 @@ def test_new_documents_from_the_print_menu(window: MainWindow) -> None:
 
 def test_a_regulation_file_round_trip_through_the_window(qtbot, window: MainWindow, tmp_path: Path) -> None:
     view = _settings(window)
-    row = view.prize_table.rowCount()
-    view._add_prize_clicked()
-    view.prize_table.item(row, 0).setText("公开组女子")
-    view.prize_table.item(row, 3).setText("800, 500")
-    category = view.prize_table.cellWidget(row, 5)
+    row = view.prize_editor.prize_table.rowCount()
+    view.prize_editor.add_prize()
+    view.prize_editor.prize_table.item(row, 0).setText("公开组女子")
+    view.prize_editor.prize_table.item(row, 3).setText("800, 500")
+    category = view.prize_editor.prize_table.cellWidget(row, 5)
     assert isinstance(category, QComboBox)
     category.setCurrentIndex(category.findData(PrizeCategory.WOMEN))
-    view.prize_table.item(row, 7).setText("奖杯, 奖牌×2")
+    view.prize_editor.prize_table.item(row, 7).setText("奖杯, 奖牌×2")
     assert view.save()
     women = load_regulations(window.document.db).prizes[-1]
     assert (women.category, women.amounts, women.items) == (

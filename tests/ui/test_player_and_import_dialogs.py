@@ -68,7 +68,9 @@ def test_edit_dialog_shows_the_failed_rule_live_and_saves_through_the_service(
     assert dialog.result() == PlayerDialog.DialogCode.Accepted
     saved = next(p for p in list_players(db, GROUP) if p.id == player.id)
     assert saved.phone == "13912345678" and saved.id_number == player.id_number
-    assert any(line.entity == f"player:{player.id}" for line in audit_log(db, action="edit_player"))
+    # logged under the player's group, number and name (not an internal id), the phone masked
+    [line] = [x for x in audit_log(db, action="edit_player") if player.name in x.entity]
+    assert f"{GROUP} {player.no}号 {player.name}" == line.entity and "13912345678" not in line.after
 
 
 def test_new_player_after_the_deadline_needs_a_reason(qtbot, document: TournamentDocument) -> None:
@@ -88,7 +90,9 @@ def test_new_player_after_the_deadline_needs_a_reason(qtbot, document: Tournamen
     (added,) = list_players(document.db, GROUP)
     assert added.name == "张三" and added.birth_date == date(1985, 3, 14)
     (late,) = audit_log(document.db, action="deadline_override")
-    assert late.reason == "组委会同意补报" and late.entity == f"player:{added.id}"
+    assert (
+        late.reason == "组委会同意补报" and late.entity == f"{added.group} {added.name}"
+    )  # named, no number yet
 
 
 def registration_form(path: Path, rows: list[dict[str, str]]) -> Path:

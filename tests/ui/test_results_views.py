@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QItemSelectionModel, Qt
 
 from app.engine.types import GameResult
@@ -187,17 +189,10 @@ def test_the_prizes_view_uses_the_whole_table_width_and_says_what_is_provisional
     assert "公开组：暂列：按第 1 轮后名次" in view.message.text()
 
 
-def test_a_finished_group_shows_its_final_ranking_explained(qtbot, tmp_path_factory) -> None:
-    from app.services.demo import create_demo
-    from app.services.simulation import play_demo_to_end
-
-    path = tmp_path_factory.mktemp("finished") / "end.xqt"
-    db = create_demo(path, seed=2024)
-    play_demo_to_end(db, seed=2024)
-    db.close()
+def test_a_finished_group_shows_its_final_ranking_explained(qtbot, played_demo: Path) -> None:
     window = MainWindow()
     qtbot.addWidget(window)
-    assert window.open_file(path)
+    assert window.open_file(played_demo)
     window.show()
     view = standings_view(window)
     assert view.final_box.isChecked() and view.title.text() == "公开组 最终名次"

@@ -14,6 +14,7 @@ from app.engine.types import GameResult, PlayerStatus
 from app.services.records import designate_records, records_owed
 from app.services.registration import list_players
 from app.services.rounds import round_view, rounds_of
+from app.ui import file_dialogs
 from app.ui.main_window import MainWindow
 from app.ui.views.rounds import RoundsView
 from tests.ui.sample_event import make_event
@@ -63,7 +64,7 @@ def pairing(window: MainWindow, number: int) -> list[tuple[int, int, int, GameRe
 
 
 def menu_action(view: RoundsView, row: int, name: str) -> QAction:
-    menu = view.board_menu(row)
+    menu = view.board_actions.board_menu(row)
     found = menu.findChild(QAction, name)
     assert found is not None, name
     return found
@@ -118,9 +119,9 @@ def test_unpair_button_and_its_undo(qtbot, window: MainWindow) -> None:
     view = rounds_view(window)
     view.pair_next_round()
     first = pairing(window, 1)
-    view.swap_colours  # noqa: B018 (a hand edit first, so the restore has work to do)
+    # a hand edit first, so the restore has work to do
     view.confirm_override = lambda title, preview: ""  # type: ignore[method-assign]
-    assert view.swap_colours(2)
+    assert view.board_actions.swap_colours(2)
     edited = pairing(window, 1)
     assert edited[1][1:3] == (first[1][2], first[1][1])
     qtbot.mouseClick(view.unpair_button, Qt.MouseButton.LeftButton)
@@ -223,8 +224,7 @@ def test_violation_and_disqualification_are_undoable(paired_window: MainWindow) 
     assert paired_window.document is not None
     db, stack = paired_window.document.db, paired_window.document.undo_stack
     red = pairing(paired_window, 2)[0][1]
-    view.ask_choice = lambda title, label, items: 0  # type: ignore[method-assign]
-    view.ask_text = lambda title, label: "大声喧哗"  # type: ignore[method-assign]
+    view.ask_choice_and_reason = lambda title, label, items, reason: (0, "大声喧哗")  # type: ignore[method-assign]
     menu_action(view, 0, "red:violation").trigger()
     assert [(v["player"], v["kind"]) for v in export_snapshot(db)["violations"]] == [(red, "other")]
     stack.undo()
@@ -232,7 +232,7 @@ def test_violation_and_disqualification_are_undoable(paired_window: MainWindow) 
     stack.redo()
     assert len(export_snapshot(db)["violations"]) == 1
 
-    view.ask_choice = lambda title, label, items: 1  # type: ignore[method-assign]  # games annulled
+    view.ask_choice_and_reason = lambda title, label, items, reason: (1, "作弊")  # type: ignore[method-assign]  # annulled
     menu_action(view, 0, "red:disqualify").trigger()
     assert next(p.status for p in list_players(db, GROUP) if p.no == red) in (
         "disqualified",
@@ -282,7 +282,7 @@ def test_print_table_cards_to_a_pdf(qtbot, paired_window: MainWindow, tmp_path: 
     assert isinstance(preview, printing.PrintPreviewDialog)
     assert preview.isVisible() and len(preview.images) >= 30  # 60 boards, two cards a page
     target = tmp_path / "cards.pdf"
-    monkeypatch.setattr(printing.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: str(target))
     qtbot.mouseClick(preview.save_button, Qt.MouseButton.LeftButton)
     reader = PdfReader(str(target))
     assert len(reader.pages) == len(preview.images)
@@ -299,9 +299,8 @@ def test_print_table_cards_to_a_pdf(qtbot, paired_window: MainWindow, tmp_path: 
 
 
 def test_excel_export_from_the_menu(paired_window: MainWindow, tmp_path: Path, monkeypatch) -> None:
-    import app.ui.main_window as main_window
 
     target = tmp_path / "results.xlsx"
-    monkeypatch.setattr(main_window.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: str(target))
     paired_window.excel_action.trigger()
     assert target.read_bytes()[:2] == b"PK"

@@ -18,6 +18,7 @@ from app.services.rounds import round_view, rounds_of
 from app.ui.main_window import MainWindow
 from app.ui.models.pairings import RESULT_COLUMN, PairingTableModel
 from app.ui.views.rounds import RoundsView
+from app.ui.widgets.key_guard import GUARD_MS
 from app.ui.widgets.result_entry import AmbiguousEntry, Reading, read_entry
 
 GROUP = "公开组"
@@ -175,17 +176,25 @@ def test_changing_an_entered_result_asks_first(qtbot, window: MainWindow) -> Non
     type_keys(qtbot, "3=")  # would overwrite 红胜 with 和: asked, not done
     assert results(window)[2] is GameResult.RED_WIN
     assert view.entry_box.confirming and "红胜" in view.entry_box.reading.text()
+    qtbot.wait(GUARD_MS + 300)  # keys typed as the question appears are not its answer
     press(qtbot, Qt.Key.Key_Escape)
     assert results(window)[2] is GameResult.RED_WIN and not view.entry_box.confirming
     assert "未改动" in view.message.text()
     type_keys(qtbot, "3=")
-    press(qtbot, Qt.Key.Key_Return)  # one key confirms
+    qtbot.wait(GUARD_MS + 300)
+    press(qtbot, Qt.Key.Key_Return)  # Enter is the harmless answer: no change
+    assert results(window)[2] is GameResult.RED_WIN and not view.entry_box.confirming
+    type_keys(qtbot, "3=")
+    qtbot.wait(GUARD_MS + 300)
+    type_keys(qtbot, "y")  # Y changes it
     assert results(window)[2] is GameResult.DRAW
     assert "红胜 → 和" in view.message.text()
     type_keys(qtbot, "3 0")
+    qtbot.wait(GUARD_MS + 300)
     type_keys(qtbot, "y")
     assert results(window)[2] is GameResult.BLACK_WIN
     type_keys(qtbot, "3 1")
+    qtbot.wait(GUARD_MS + 300)
     type_keys(qtbot, "4")  # any other key cancels the question and is typed as usual
     assert results(window)[2] is GameResult.BLACK_WIN and view.entry.text() == "4"
     view.entry.clear()
@@ -195,6 +204,7 @@ def test_changing_an_entered_result_asks_first(qtbot, window: MainWindow) -> Non
     press(qtbot, Qt.Key.Key_Delete)
     assert results(window)[2] is GameResult.BLACK_WIN
     assert QApplication.focusWidget() is view.entry and view.entry_box.confirming
+    qtbot.wait(GUARD_MS + 300)
     press(qtbot, Qt.Key.Key_Y)
     assert results(window)[2] is GameResult.PENDING
     assert window.document is not None

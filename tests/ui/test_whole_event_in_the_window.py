@@ -1,4 +1,4 @@
-"""A whole event driven through the real window (issue 6, "Done means").
+"""A whole event driven through the real window (the window's acceptance: every step of the event from the keyboard).
 
 New tournament from the preset through the new-event dialog (this year's name, dates and deadline) →
 Excel import with its preview (every row within the deadline, no override) → the
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from openpyxl import load_workbook
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QInputDialog
+from PySide6.QtWidgets import QApplication, QInputDialog
 
 from app.engine.types import GameResult
 from app.reports.excel_template import FORM_COLUMNS, HEADER_ROW, write_registration_template
@@ -26,6 +26,7 @@ from app.services.knockout import bracket_of
 from app.services.registration import list_players
 from app.services.rounds import round_view, rounds_of
 from app.services.simulation import play_random_results
+from app.ui import file_dialogs
 from app.ui.dialogs.import_preview import ImportPreviewDialog
 from app.ui.dialogs.new_event import NewEventDialog
 from app.ui.main_window import MainWindow
@@ -82,7 +83,7 @@ def test_a_whole_event_in_the_window(qtbot, tmp_path: Path, monkeypatch: pytest.
 
     # ---- 1. a new tournament from the preset, through 文件 → 新建赛事 and its dialog
     event = tmp_path / "天水2025.xqt"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(event.with_suffix("")), ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: str(event.with_suffix("")))
     shown: dict[str, object] = {}
 
     def answer_new_event() -> None:
@@ -119,7 +120,7 @@ def test_a_whole_event_in_the_window(qtbot, tmp_path: Path, monkeypatch: pytest.
     assert isinstance(players, PlayersView)
     form = tmp_path / "报名表.xlsx"
     names = registration_form(form)
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(form), ""))
+    monkeypatch.setattr(file_dialogs, "open_file_name", lambda *a, **k: str(form))
     seen: dict[str, object] = {}
 
     def answer_preview() -> None:
@@ -235,7 +236,7 @@ def test_a_whole_event_in_the_window(qtbot, tmp_path: Path, monkeypatch: pytest.
     preview = window.preview
     assert isinstance(preview, printing.PrintPreviewDialog)
     target = tmp_path / "台签.pdf"
-    monkeypatch.setattr(printing.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: str(target))
     qtbot.mouseClick(preview.save_button, Qt.MouseButton.LeftButton)
     text = "".join(page.extract_text() for page in PdfReader(str(target)).pages)
     assert quarter.red.name in text and quarter.black.name in text

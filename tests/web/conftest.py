@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,22 +11,25 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from app.services.demo import create_demo
-from app.services.simulation import play_demo_midway
 from app.services.tournaments import open_tournament
 from app.web.app import ThreadOwner, create_app
+from app.web.server import HallServer
 
 BASE = "http://127.0.0.1"
 
 
 @pytest.fixture(scope="session")
-def midway_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def midway_template(midway_demo_file: Path) -> Path:
     """公开组 round 4 half entered (rounds 1–3 closed); 天水本地组 past the split with the knockout."""
-    path = tmp_path_factory.mktemp("hall") / "midway.xqt"
-    db = create_demo(path, seed=2024)
-    play_demo_midway(db, seed=2024)
-    db.close()
-    return path
+    return midway_demo_file
+
+
+@pytest.fixture(scope="session")
+def stage_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The demo event at each stage a chief arbiter publishes (:mod:`tests.web.stages`)."""
+    from .stages import build_stages
+
+    return build_stages(tmp_path_factory.mktemp("stages"))
 
 
 @pytest.fixture
@@ -48,3 +52,61 @@ def owner() -> Iterator[ThreadOwner]:
 def client(db: Any, owner: ThreadOwner) -> Iterator[TestClient]:
     with TestClient(create_app(db, owner, poll_seconds=0.05), base_url=BASE) as c:
         yield c
+
+
+# --------------------------------------------------------------------------- the headless browser
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+def _browser_problem() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[dev]')"
+    if not Path(CHROMIUM).exists():
+        return "Debian's chromium is not installed (apt-get install -y chromium chromium-driver)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    problem = _browser_problem()
+    if problem:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests cannot run under CI: {problem}")
+        pytest.skip(problem)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def served(db: Any, owner: ThreadOwner) -> Iterator[tuple[str, HallServer]]:
+    server = HallServer(db, owner, port=0, poll_seconds=0.2)
+    url = server.start()
+    yield url, server
+    server.stop()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="zh-CN")
+    page = context.new_page()
+    page.problems = []  # type: ignore[attr-defined]
+    page.on("console", lambda m: page.problems.append(m.text) if m.type == "error" else None)  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: page.problems.append(str(e)))  # type: ignore[attr-defined]
+    yield page
+    context.close()

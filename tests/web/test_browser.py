@@ -9,10 +9,6 @@ browser download is never used: each test run starts chromium with a fresh tempo
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,60 +19,7 @@ from app.services.results import enter_result
 from app.web.app import ThreadOwner
 from app.web.server import HallServer
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
-
-
-def _browser_problem() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright package is not installed (pip install -e '.[dev]')"
-    if not Path(CHROMIUM).exists():
-        return "Debian's chromium is not installed (apt-get install -y chromium chromium-driver)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    problem = _browser_problem()
-    if problem:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests cannot run under CI: {problem}")
-        pytest.skip(problem)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def served(db: Any, owner: ThreadOwner) -> Iterator[tuple[str, HallServer]]:
-    server = HallServer(db, owner, port=0, poll_seconds=0.2)
-    url = server.start()
-    yield url, server
-    server.stop()
-
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="zh-CN")
-    page = context.new_page()
-    page.problems = []  # type: ignore[attr-defined]
-    page.on("console", lambda m: page.problems.append(m.text) if m.type == "error" else None)  # type: ignore[attr-defined]
-    page.on("pageerror", lambda e: page.problems.append(str(e)))  # type: ignore[attr-defined]
-    yield page
-    context.close()
+pytestmark = pytest.mark.browser
 
 
 def visible_boards(page: Any) -> list[int]:

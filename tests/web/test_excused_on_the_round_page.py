@@ -1,9 +1,9 @@
-"""The hall's round page lists the players excused from the round (请假, issue 16), escaped, searchable."""
+"""The hall's round page lists the players excused from the round (请假), escaped, searchable."""
 
 from datetime import datetime
 
+from app.reports.html import HALL, round_main
 from app.reports.model import EventHeader, PairingList, PairingRow, PlayerLine
-from app.web.pages import round_main
 
 
 def test_excused_players_are_listed_after_the_boards() -> None:
@@ -13,6 +13,9 @@ def test_excused_players_are_listed_after_the_boards() -> None:
         (PairingRow(1, a, b),),
         excused=(PlayerLine(7, "<丙>", "定西"),),
     )
-    html = round_main(page, 0, 3, [1, 2, 3], "", datetime(2024, 7, 26, 9))
-    assert "7 &lt;丙&gt;</span>：请假" in html
-    assert "请假" not in round_main(page, 0, 3, [1, 2, 3], "甲", datetime(2024, 7, 26, 9))  # search narrows
+    html = round_main(HALL, page, 0, 3, [1, 2, 3], "", datetime(2024, 7, 26, 9))
+    # escaped, linked to the player's own page, listed as 请假
+    assert '7 <a class="name" href="/g/0/p/7">&lt;丙&gt;</a></span>：请假' in html
+    assert "请假" not in round_main(
+        HALL, page, 0, 3, [1, 2, 3], "甲", datetime(2024, 7, 26, 9)
+    )  # search narrows

@@ -70,6 +70,8 @@ def test_every_page_is_reachable_answers_and_carries_no_personal_number(client: 
     pages["/find?q=1"] = client.get("/find?q=1").text
     assert {"/", "/g/1/", "/g/1/standings", "/g/1/crosstable", "/g/1/teams", "/g/2/bracket"} <= set(pages)
     assert len([p for p in pages if "/b/" in p]) > 100  # every board of every round has its page
+    assert len([p for p in pages if "/p/" in p]) == 160  # and every player (their own pages)
+    assert {"/schedule", "/g/1/entries/names", "/g/1/r/4/names"} <= set(pages)
     people = list_players(db)
     text = "\n".join(pages.values())
     for p in people:
@@ -86,7 +88,7 @@ def test_pages_need_nothing_from_outside(client: TestClient) -> None:
         body = client.get(path).text
         parser = Links()
         parser.feed(body)
-        assert parser.scripts == [{"src": "/static/hall.js?v=2", "defer": None}]
+        assert parser.scripts == [{"src": "/static/hall.js?v=3", "defer": None}]
         assert "<style" not in body and " style=" not in body  # the CSP allows neither
         assert not re.search(r"""(src|href)=["']?(https?:)?//""", body), path
     assert client.get("/static/hall.css").headers["content-type"].startswith("text/css")
@@ -134,7 +136,9 @@ def test_board_search_on_the_server(client: TestClient, db: Any) -> None:
     body = client.get("/g/1/r/4/").text
     boards = re.findall(r'<li class="board[^"]*" id="b(\d+)"', body)
     assert len(boards) == 60
-    name = re.search(r'id="b17".*?<div class="p red"><b>([^<]+)</b>', body).group(1)
+    name = re.search(
+        r'id="b17".*?<div class="p red"><b><a class="name" href="[^"]+">([^<]+)</a></b>', body
+    ).group(1)
     found = client.get("/g/1/r/4/", params={"q": name}).text
     assert 'id="b17"' in found and len(re.findall(r'<li class="board', found)) < 5
     assert 'id="b17"' in client.get("/g/1/r/4/", params={"q": "17"}).text

@@ -39,7 +39,7 @@ def issued(db: Any) -> hall.IssuedToken:
 def csrf_of(client: TestClient, token: str) -> str:
     page = client.get(hall.deputy_path(token))
     assert page.status_code == 200
-    return re.search(r'name="csrf" value="([0-9a-f]+)"', page.text).group(1)
+    return re.search(r'name="csrf" value="([A-Za-z0-9_-]+)"', page.text).group(1)
 
 
 def post(client: TestClient, token: str, data: dict[str, str], **headers: str) -> Any:
@@ -51,7 +51,7 @@ def post(client: TestClient, token: str, data: dict[str, str], **headers: str) -
 def test_a_deputy_sends_a_result_that_waits_for_the_chief(client: TestClient, db: Any, issued) -> None:
     page = client.get(hall.deputy_path(issued.token))
     assert page.headers["cache-control"] == "no-store"
-    assert [int(b) for b in re.findall(r'<li id="b(\d+)">', page.text)] == [9, 10, 11, 12]
+    assert [int(b) for b in re.findall(r'<li id="b(\d+)"', page.text)] == [9, 10, 11, 12]
     r = post(
         client, issued.token, {"csrf": csrf_of(client, issued.token), "board": "10", "result": "red_win"}
     )

@@ -57,3 +57,16 @@ def test_only_an_address_phones_can_reach_is_printed(db: Any, owner: ThreadOwner
     monkeypatch.setattr(server_module, "local_addresses", lambda: ["192.168.1.10"])
     assert HallServer(db, owner, host="0.0.0.0", port=8080).reachable_url == "http://192.168.1.10:8080"
     assert HallServer(db, owner, host="192.168.1.10", port=8080).reachable_url == "http://192.168.1.10:8080"
+
+
+def test_the_event_loop_gets_the_gil_back_quickly_while_pages_render(db: Any, owner: ThreadOwner) -> None:
+    import sys
+
+    from app.web.server import SWITCH_INTERVAL
+
+    server = HallServer(db, owner, port=0)
+    server.start()
+    try:
+        assert sys.getswitchinterval() <= SWITCH_INTERVAL < 0.005  # Python's default is 5 ms
+    finally:
+        server.stop()

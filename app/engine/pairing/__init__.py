@@ -1,4 +1,4 @@
-"""Swiss pairing under the Chinese rules (RULES.md §5): see :mod:`app.engine.pairing.engine`."""
+"""Swiss pairing under the Chinese rules (docs/rules.md §5): see :mod:`app.engine.pairing.engine`."""
 
 from app.engine.pairing.engine import allocate_colours, pair_round
 from app.engine.pairing.model import (
@@ -14,6 +14,7 @@ from app.engine.pairing.model import (
     PairingPlayer,
     PairingQuality,
 )
+from app.engine.pairing.tuning import Tuning
 
 __all__ = [
     "ByeExplanation",
@@ -27,6 +28,7 @@ __all__ = [
     "Pairing",
     "PairingPlayer",
     "PairingQuality",
+    "Tuning",
     "allocate_colours",
     "pair_round",
 ]

@@ -1,4 +1,4 @@
-"""Pairing constraints beyond teams (issue 16): players kept apart by unit (单位), region (地区) or as a
+"""Pairing constraints beyond teams: players kept apart by unit (单位), region (地区) or as a
 named pair (家属回避 …), each for a range of rounds, absolutely or weakly.
 
 - **Absolute** (绝对回避): the pair is never made in those rounds — in the matching it has no edge, like

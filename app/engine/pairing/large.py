@@ -34,7 +34,7 @@ with equality for a μ whose minimising matchings give legal cross pairs without
 pairing then costs at most the relaxed value, as a real cross pair's S2 is the minimum over its
 colours).
 
-**3. Each F_g, exactly.** A small group graph (up to :data:`DENSE_GROUP` nodes) is solved on every
+**3. Each F_g, exactly.** A small group graph (up to :attr:`CertificateTuning.dense_group` nodes) is solved on every
 legal pair (rustworkx's blossom algorithm: exact). A larger one is solved on candidate pairs E_s —
 those near the natural pairs, per player the nearest pairs of each colour cost inside and across
 the halves, and all port edges — and proved by numbers ``y`` (one per node, kept doubled as
@@ -53,7 +53,7 @@ fractional optimum σ is used; once its ``y`` is feasible on every legal pair, �
 the whole group graph, every matching reaching it uses only pairs with ``y_a + y_b = c_ab``
 (complementary slackness), and M is solved once more on those. If the bound is still not reached
 (an integrality gap: the LP has no odd-set constraints), the graph is solved on every legal pair
-when it has at most :data:`DENSE_FALLBACK` nodes; otherwise the block is not proved.
+when it has at most :attr:`CertificateTuning.dense_fallback` nodes; otherwise the block is not proved.
 
 **4. The minimum over μ.** A dynamic programme along the chain of cuts picks the vector μ with the
 least total, using exact F where solved and lower bounds elsewhere: a certificate ``y`` for one
@@ -67,9 +67,9 @@ is impossible and left out.
 absolute avoidance), a best-first search branches on it: either ``v_c`` does not float at cut c or
 ``u_c`` is not its opponent (the port edge is removed) — every legal pairing stays in one branch,
 each branch is solved exactly as above, and the first answer with legal cross pairs and no weak
-avoidance between them is the optimum. After :data:`SEARCH_NODES` branches the block is not proved.
+avoidance between them is the optimum. After :attr:`CertificateTuning.search_nodes` branches the block is not proved.
 
-**Avoidances (issue 16).** An absolutely avoided pair is one more illegal pair: it is not a legal
+**Avoidances (pairing constraints).** An absolutely avoided pair is one more illegal pair: it is not a legal
 pair of its group (the certificate ranges over the others) and not a legal cross pair (step 5).
 W, the weak avoidances broken, is a field between S1 and S2: one more packed term, W·mw with
 mw = m2·B2 + m3·B3 + B4 + 1 (B2 = the block's nodes, 2 per pair at most), checked against the int64
@@ -85,99 +85,51 @@ block is not proved.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 import rustworkx as rx
 
+from app.engine.pairing import criteria
+from app.engine.pairing.arrays import arrays_of, pair_fields
+from app.engine.pairing.criteria import BLACK, RED
+from app.engine.pairing.pool import OrderedPool
+from app.engine.pairing.tuning import CertificateTuning
+
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
-
-
-class PoolArrays(Protocol):
-    """Per-player facts of the pool as arrays (the engine's ``_Arrays``)."""
-
-    @property
-    def allowed(self) -> I64: ...  # bit mask of the colours each player may take (H3)
-    @property
-    def kind(self) -> I64: ...  # allowed · 4 + due colour
-    @property
-    def down(self) -> I64: ...  # last float was down
-    @property
-    def up(self) -> I64: ...  # last float was up
-    @property
-    def team(self) -> I64: ...  # team code, −1 for none
-    @property
-    def met_u(self) -> I64: ...  # the pairs that have met (H1), both ways
-    @property
-    def met_v(self) -> I64: ...
-    @property
-    def colour_table(self) -> I64: ...  # S2 of a pair by the two kinds
-    @property
-    def abs_class(self) -> Sequence[I64]: ...  # per absolute avoidance rule, each player's class (−1: none)
-    @property
-    def weak_class(self) -> Sequence[I64]: ...  # per weak avoidance rule, the same
-    @property
-    def weak_u(self) -> I64: ...  # weakly avoided named pairs (u < v) and how many avoidances each
-    @property
-    def weak_v(self) -> I64: ...
-    @property
-    def weak_count(self) -> I64: ...
-
-
-class Pool(Protocol):
-    """What this module reads of the ordered pool (the engine's ``_Pool``; no import of the engine)."""
-
-    group_start: list[int]
-    group_size: list[int]
-    avoid_teams: bool
-    weak: bool  # any weak avoidance in force (else W is 0 on every pair)
-
-    def even_cut(self, g: int) -> bool: ...
-    def legal(self, i: int, j: int) -> bool: ...  # H1–H3 and no absolute avoidance
-    def weak_cost(self, i: int, j: int) -> int: ...  # W of a pair
-    def arrays(self) -> PoolArrays: ...
-
-
 Mask = npt.NDArray[np.bool_]
 
-BAND = 4  # first candidates: pairs within this order cost of the natural pairs
-NEAREST = 8  # first candidates: per player, the nearest pairs of each colour cost, inside and across halves
-NEAR_WINDOW = (
-    64  # ... looked for this far from the natural pairs (inside a half: from the cheapest such pair)
-)
-ADD_PER_PLAYER = 5  # each certificate round adds at most this many violated pairs per player
-CERTIFY_ROUNDS = 40  # certificate rounds per group graph before giving up
-DENSE_GROUP = 200  # group graphs up to this size are solved on every legal pair (no certificate needed)
-DENSE_FALLBACK = 700  # larger ones whose certificate fails: on every legal pair up to this size
-SEARCH_NODES = 24  # cross pairs branched on (a rematch between the relaxation's floater and opponent)
-BELLMAN_FORD_LIMIT = 400  # relaxation passes before the matching is deemed to have no dual on E_s
-
-_RED, _BLACK = 1, 2
 _INT_LIMIT = 1 << 61  # every sum of doubled costs must stay below this (int64)
 
 
 @dataclass(slots=True)
 class LargeBlock:
-    """The proved optimum of a block: pairs of pool indices (i < j) and the matchings solved."""
+    """The proved optimum of a block: pairs of pool indices (i < j), the matchings solved, and the
+    search over cross pairs (step 5): branches solved, and the most cross pairs left out in one."""
 
     pairs: list[tuple[int, int]]
     solves: int
+    branches: int = 0
+    depth: int = 0
 
 
 @dataclass(slots=True)
-class _Certified:
+class Certified:
+    """A group graph's optimum and the numbers y proving it (step 3)."""
+
     value: int  # packed cost of the group graph's optimum
     mate: I64  # partner of each node of the group graph
     y2: I64 | None  # the certificate, doubled (None: solved on every legal pair, LP not tight)
 
 
 @dataclass(slots=True)
-class _Group:
-    """One score group of the block: its legal pairs with their packed cost, and the candidates."""
+class GroupGraph:
+    """One score group of the block: its legal pairs with their packed cost, and the candidates E_s.
+
+    Built by :func:`build_group`; :func:`certify` gives its optimum with the certificate (step 3).
+    """
 
     first: int  # pool index of its top-ranked player
     m: int
@@ -190,10 +142,11 @@ class _Group:
     w: npt.NDArray[np.int16] | None  # weak avoidances broken by each legal pair (None: none in force)
     s2: npt.NDArray[np.int8]  # colour cost of each legal pair
     s3: I32  # order cost of each legal pair
-    pack: _Packing
+    pack: Packing
     chosen: Mask  # the candidate pairs E_s (kept across the colour choices)
-    band: int = BAND
-    solved: dict[_Key, _Certified] = field(default_factory=dict)
+    tuning: CertificateTuning
+    band: int
+    solved: dict[_Key, Certified] = field(default_factory=dict)
     infeasible: set[_Key] = field(default_factory=set)  # colour choices without a perfect matching
 
     def cost(self, chosen: Mask | None = None) -> I64:
@@ -207,13 +160,15 @@ class _Group:
 
 
 @dataclass(frozen=True, slots=True)
-class _Packing:
+class Packing:
+    """Multipliers packing (W, S2, S3, S4) into one integer per edge: W·mw + S2·m2 + S3·m3 + S4."""
+
     mw: int  # 0 when no weak avoidance is in force
     m2: int
     m3: int
 
 
-def solve_block(pool: Pool, start: int, end: int) -> LargeBlock | None:
+def solve_block(pool: OrderedPool, start: int, end: int) -> LargeBlock | None:
     """The proved lexicographic optimum of groups start..end (inner cuts odd), or None (module docstring)."""
     ncut = end - start
     if any(pool.even_cut(g) for g in range(start, end)):
@@ -227,7 +182,7 @@ def solve_block(pool: Pool, start: int, end: int) -> LargeBlock | None:
     m2 = m3 * b3 + b4 + 1
     b2 = nodes  # at most 2 per pair
     mw = m2 * b2 + m3 * b3 + b4 + 1 if pool.weak else 0
-    groups = [_build_group(pool, g, _Packing(mw, m2, m3)) for g in range(start, end + 1)]
+    groups = [build_group(pool, g, Packing(mw, m2, m3)) for g in range(start, end + 1)]
     w_max = max((int(grp.w.max()) for grp in groups if grp.w is not None and len(grp.w)), default=0)
     largest = max(sizes) + 2
     if 4 * largest * largest * (w_max * mw + 2 * m2 + s3_max * m3 + 1) >= _INT_LIMIT:
@@ -240,7 +195,7 @@ def solve_block(pool: Pool, start: int, end: int) -> LargeBlock | None:
         return None
 
 
-def _best_first(pool: Pool, search: _Search) -> LargeBlock | None:
+def _best_first(pool: OrderedPool, search: _Search) -> LargeBlock | None:
     """Best-first over the cross pairs the relaxation may not use as it does (module docstring, step 5)."""
     groups = search.groups
     root = search.optimum(tuple((frozenset(), frozenset()) for _ in range(search.ncut)))
@@ -248,16 +203,17 @@ def _best_first(pool: Pool, search: _Search) -> LargeBlock | None:
         return None
     heap = [(root[0], 0, root[1], root[2])]
     counter = 1
+    depth = 0
     best: tuple[int, list[tuple[int, int]]] | None = None  # a real pairing found, with its real cost
     while heap and (best is None or heap[0][0] < best[0]):
-        if counter > SEARCH_NODES:
+        if counter > pool.tuning.certificates.search_nodes:
             return None
         value, _, excluded, mu = heapq.heappop(heap)
         pairs, cross = search.assemble(mu, excluded)
         illegal = [c for c, (v, u) in enumerate(cross) if not pool.legal(v, u)]
         weak = [c for c, (v, u) in enumerate(cross) if pool.weak_cost(v, u)]
         if not illegal and not weak:
-            return LargeBlock(pairs + cross, search.solves[0])
+            return LargeBlock(pairs + cross, search.solves[0], counter - 1, depth)
         if illegal:
             c = illegal[0]
         elif len(weak) == 1:
@@ -276,11 +232,12 @@ def _best_first(pool: Pool, search: _Search) -> LargeBlock | None:
             (floaters, opponents | {u - groups[c + 1].first}),
         ):
             child = (*excluded[:c], branch, *excluded[c + 1 :])
+            depth = max(depth, sum(len(f) + len(o) for f, o in child))
             found = search.optimum(child)
             if found is not None:
                 heapq.heappush(heap, (found[0], counter, found[1], found[2]))
                 counter += 1
-    return None if best is None else LargeBlock(best[1], search.solves[0])
+    return None if best is None else LargeBlock(best[1], search.solves[0], counter - 1, depth)
 
 
 _Excluded = tuple[tuple[frozenset[int], frozenset[int]], ...]  # per cut: floaters, opponents left out
@@ -290,7 +247,7 @@ _Key = tuple[int, int, frozenset[int], frozenset[int]]  # colours (up, down), pl
 class _Search:
     """F_g for each colour choice and exclusion, exact or bounded, and the minimum over the colours."""
 
-    def __init__(self, groups: list[_Group], sizes: list[int], pack: _Packing) -> None:
+    def __init__(self, groups: list[GroupGraph], sizes: list[int], pack: Packing) -> None:
         self.groups = groups
         self.sizes = sizes
         self.pack = pack
@@ -330,7 +287,7 @@ class _Search:
                     edges = self.edges(t, key)
                     assert edges is not None, "bounded above, so its ports have edges"
                     try:
-                        cert = _certify(grp, _ports(grp, edges), self.solves)
+                        cert = certify(grp, ports_of(grp, edges), self.solves)
                     except _Infeasible:
                         grp.infeasible.add(key)
                         continue
@@ -354,7 +311,7 @@ class _Search:
 
         paths: dict[int, tuple[int, int, tuple[int, ...]]] = {0: (0, 0, ())}  # by the last cut's colour
         for t in range(self.ncut + 1):
-            downs = (_RED, _BLACK) if t < self.ncut else (0,)
+            downs = (RED, BLACK) if t < self.ncut else (0,)
             step: dict[int, tuple[int, int, tuple[int, ...]]] = {}
             for down in downs:
                 for up, (total, pending, mu) in paths.items():
@@ -399,58 +356,33 @@ class _Infeasible(Exception):
 # --------------------------------------------------------------------------- one group
 
 
-def _build_group(pool: Pool, g: int, pack: _Packing) -> _Group:
-    arr = pool.arrays()
+def build_group(pool: OrderedPool, g: int, pack: Packing) -> GroupGraph:
+    """Score group g of the pool as a group graph: every legal pair with its packed cost, and the
+    first candidates E_s (near the natural pairs, and per player the nearest of each colour cost)."""
+    tuning = pool.tuning.certificates
     first, m = pool.group_start[g], pool.group_size[g]
     idx = np.arange(first, first + m, dtype=np.int64)
-    bad = np.zeros((m, m), dtype=bool)
-    mu, mv = arr.met_u - first, arr.met_v - first
-    inside = (mu >= 0) & (mu < m) & (mv >= 0) & (mv < m)
-    bad[mu[inside], mv[inside]] = True
-    bad[mv[inside], mu[inside]] = True
-    allowed = arr.allowed[idx]
-    red = (allowed & _RED) != 0
-    black = (allowed & _BLACK) != 0
-    bad |= ~((red[:, None] & black[None, :]) | (black[:, None] & red[None, :]))
-    if pool.avoid_teams:
-        team = arr.team[idx]
-        bad |= (team[:, None] == team[None, :]) & (team[:, None] >= 0)
-    for rule in arr.abs_class:  # absolute avoidances by unit / region, like teams (named ones are in met)
-        cls = rule[idx]
-        bad |= (cls[:, None] == cls[None, :]) & (cls[:, None] >= 0)
-    ii, jj = np.triu_indices(m, 1)
-    keep = ~bad[ii, jj]
-    a, b = ii[keep].astype(np.int32), jj[keep].astype(np.int32)
-    del bad, ii, jj, keep
+    fields = pair_fields(pool, idx)
+    a, b = fields.a.astype(np.int32), fields.b.astype(np.int32)
+    s3 = fields.s3.astype(np.int32)
+    s2 = fields.s2
+    w = None if fields.w is None else fields.w.astype(np.int16)
+    del fields
+    arr = arrays_of(pool)
     h = m // 2
-    across = (a < h) & (h <= b)
-    s3 = (np.abs(b - a - h) + np.where(across, 0, h)).astype(np.int32)
-    kind = arr.kind[idx]
-    s2 = arr.colour_table[kind[a], kind[b]]
-    w = None
-    if pool.weak:
-        weak = np.zeros((m, m), dtype=np.int16)
-        for rule in arr.weak_class:
-            cls = rule[idx]
-            weak += (cls[:, None] == cls[None, :]) & (cls[:, None] >= 0)
-        wu, wv = arr.weak_u - first, arr.weak_v - first
-        named = (wu >= 0) & (wu < m) & (wv >= 0) & (wv < m)
-        lo, hi = np.minimum(wu, wv)[named], np.maximum(wu, wv)[named]
-        np.add.at(weak, (lo, hi), arr.weak_count[named].astype(np.int16))
-        w = weak[a, b]
-        del weak
-    chosen = s3 <= BAND
+    across = (a < h) & (h <= b)  # top half against bottom half
+    chosen = s3 <= tuning.band
     # per player, the nearest pairs of each class (colour cost × inside/across the halves), looked
-    # for among the pairs at most NEAR_WINDOW from the cheapest of their class (a heuristic: the
+    # for among the pairs at most near_window from the cheapest of their class (a heuristic: the
     # certificate adds whatever else is needed)
-    near = np.flatnonzero(np.where(across, s3, s3 - h) <= NEAR_WINDOW)
+    near = np.flatnonzero(np.where(across, s3, s3 - h) <= tuning.near_window)
     cls = s2[near] * 2 + across[near]
-    chosen[near[_nearest(m, a[near], b[near], cls, s3[near], NEAREST)]] = True
-    return _Group(
+    chosen[near[_nearest(m, a[near], b[near], cls, s3[near], tuning.nearest)]] = True
+    return GroupGraph(
         first=first,
         m=m,
-        allowed=allowed,
-        due=(arr.kind[idx] & 3),
+        allowed=arr.allowed[idx],
+        due=arr.due[idx],
         down=arr.down[idx],
         up=arr.up[idx],
         a=a,
@@ -460,6 +392,8 @@ def _build_group(pool: Pool, g: int, pack: _Packing) -> _Group:
         s3=s3,
         pack=pack,
         chosen=chosen,
+        tuning=tuning,
+        band=tuning.band,
     )
 
 
@@ -479,7 +413,9 @@ def _nearest(n: int, a: I64 | I32, b: I64 | I32, cls: I64, value: I64 | I32, k: 
 
 
 @dataclass(slots=True)
-class _Ports:
+class Ports:
+    """The port nodes of a group graph (after its players) and their edges."""
+
     n: int  # nodes of the group graph
     i: I64  # port edges (player, port node)
     j: I64
@@ -487,39 +423,39 @@ class _Ports:
 
 
 def _port_edges(
-    grp: _Group, key: _Key, has_up: bool, has_down: bool, size: int, pack: _Packing
+    grp: GroupGraph, key: _Key, has_up: bool, has_down: bool, size: int, pack: Packing
 ) -> list[tuple[I64, I64]]:
     """Per port (up first): the players it joins (not left out) and their packed cost."""
     out: list[tuple[I64, I64]] = []
-    ranks = np.arange(grp.m, dtype=np.int64)
     up_colour, down_colour, up_out, down_out = key
-    if has_up:
-        other = _BLACK if up_colour == _RED else _RED
-        ok = np.flatnonzero(grp.allowed & other)
+    if has_up:  # the opponent of the floater from above, who takes the other colour
+        other = BLACK if up_colour == RED else RED
+        ok = np.flatnonzero(grp.allowed & other)  # local index = rank in the group
         if up_out:
             ok = ok[~np.isin(ok, list(up_out))]
-        miss = (grp.due[ok] != 0) & (grp.due[ok] != other)
-        out.append((ok, miss * pack.m2 + ranks[ok] * pack.m3 + grp.up[ok]))
-    if has_down:
+        s2, s3, s4 = criteria.opponent_parts(grp.due[ok], other, ok, grp.up[ok])
+        out.append((ok, s2 * pack.m2 + s3 * pack.m3 + s4))
+    if has_down:  # the floater to the group below
         ok = np.flatnonzero(grp.allowed & down_colour)
         if down_out:
             ok = ok[~np.isin(ok, list(down_out))]
-        miss = (grp.due[ok] != 0) & (grp.due[ok] != down_colour)
-        out.append((ok, miss * pack.m2 + (size - 1 - ranks[ok]) * pack.m3 + grp.down[ok]))
+        s2, s3, s4 = criteria.floater_parts(grp.due[ok], down_colour, ok, size, grp.down[ok])
+        out.append((ok, s2 * pack.m2 + s3 * pack.m3 + s4))
     return out
 
 
-def _ports(grp: _Group, edges: list[tuple[I64, I64]]) -> _Ports:
+def ports_of(grp: GroupGraph, edges: list[tuple[I64, I64]]) -> Ports:
+    """The group graph's port nodes and edges (none: the group alone)."""
     if not edges:
         empty = np.zeros(0, dtype=np.int64)
-        return _Ports(grp.m, empty, empty, empty)
+        return Ports(grp.m, empty, empty, empty)
     i = [p for p, _ in edges]
     j = [np.full(len(p), grp.m + t, dtype=np.int64) for t, (p, _) in enumerate(edges)]
     c = [cost for _, cost in edges]
-    return _Ports(grp.m + len(edges), np.concatenate(i), np.concatenate(j), np.concatenate(c))
+    return Ports(grp.m + len(edges), np.concatenate(i), np.concatenate(j), np.concatenate(c))
 
 
-def _bound(grp: _Group, edges: list[tuple[I64, I64]]) -> int:
+def _bound(grp: GroupGraph, edges: list[tuple[I64, I64]]) -> int:
     """A lower bound on F for these port edges from any solved certificate of the group (module docstring)."""
     best = 0
     for cert in grp.solved.values():
@@ -533,17 +469,17 @@ def _bound(grp: _Group, edges: list[tuple[I64, I64]]) -> int:
     return best
 
 
-def _certify(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | None:
+def certify(grp: GroupGraph, ports: Ports, solves: list[int]) -> Certified | None:
     """The exact optimum of the group graph: on every legal pair when small, else proved on candidates."""
-    if ports.n <= DENSE_GROUP:
+    if ports.n <= grp.tuning.dense_group:
         return _dense(grp, ports, solves)
     found = _certified(grp, ports, solves)
-    if found is None and ports.n <= DENSE_FALLBACK:
+    if found is None and ports.n <= grp.tuning.dense_fallback:
         return _dense(grp, ports, solves)
     return found
 
 
-def _dense(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | None:
+def _dense(grp: GroupGraph, ports: Ports, solves: list[int]) -> Certified | None:
     """Every legal pair at once: the matching is the exact optimum; its duals are kept if they exist."""
     si = np.concatenate([grp.a, ports.i])
     sj = np.concatenate([grp.b, ports.j])
@@ -553,15 +489,15 @@ def _dense(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | None:
     if mate is None:
         raise _Infeasible
     value = _value(mate, si, sj, sc)
-    y2 = _potentials(ports.n, si, sj, sc, mate)
-    return _Certified(value, mate, y2 if y2 is not None and _verified(grp, ports, y2, value) else None)
+    y2 = potentials(ports.n, si, sj, sc, mate, grp.tuning.bellman_ford_limit)
+    return Certified(value, mate, y2 if y2 is not None and verified(grp, ports, y2, value) else None)
 
 
-def _certified(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | None:
+def _certified(grp: GroupGraph, ports: Ports, solves: list[int]) -> Certified | None:
     """The optimum on the candidates, with its certificate over every legal pair (module docstring)."""
     n = ports.n
     fractional = False
-    for _ in range(CERTIFY_ROUNDS):
+    for _ in range(grp.tuning.certify_rounds):
         si = np.concatenate([grp.a[grp.chosen], ports.i])
         sj = np.concatenate([grp.b[grp.chosen], ports.j])
         sc = np.concatenate([grp.cost(grp.chosen), ports.cost])
@@ -572,20 +508,20 @@ def _certified(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | No
                 raise _Infeasible
             _widen(grp)
             continue
-        y2 = None if fractional else _potentials(n, si, sj, sc, mate)
+        y2 = None if fractional else potentials(n, si, sj, sc, mate, grp.tuning.bellman_ford_limit)
         if y2 is None:
             fractional = True
             sigma = _assignment(n, si, sj, sc)
             solves[0] += 1
             if sigma is None:
                 return None
-            y2 = _potentials(n, si, sj, sc, sigma, limit=n + 1)
+            y2 = potentials(n, si, sj, sc, sigma, limit=n + 1)
             if y2 is None:  # pragma: no cover - an optimal assignment has no negative cycle
                 return None
         rc = 2 * grp.cost() - y2[grp.a] - y2[grp.b]
         violated = rc < 0
         if violated.any():
-            grp.chosen[_most_violated(n, grp.a, grp.b, rc, violated)] = True
+            grp.chosen[_most_violated(n, grp.a, grp.b, rc, violated, grp.tuning.add_per_player)] = True
             continue
         if fractional:
             # every optimum uses only pairs with zero reduced cost: solve once more on them
@@ -598,13 +534,13 @@ def _certified(grp: _Group, ports: _Ports, solves: list[int]) -> _Certified | No
             if mate is None:
                 return None
         value = _value(mate, si, sj, sc)
-        if _verified(grp, ports, y2, value):
-            return _Certified(value, mate, y2)
+        if verified(grp, ports, y2, value):
+            return Certified(value, mate, y2)
         return None
     return None
 
 
-def _verified(grp: _Group, ports: _Ports, y2: I64, value: int) -> bool:
+def verified(grp: GroupGraph, ports: Ports, y2: I64, value: int) -> bool:
     """The certificate, checked in integers: dual feasible on every legal pair and port edge, Σ = cost."""
     if (2 * grp.cost() - y2[grp.a] - y2[grp.b] < 0).any():
         return False
@@ -613,17 +549,17 @@ def _verified(grp: _Group, ports: _Ports, y2: I64, value: int) -> bool:
     return int(y2.sum()) == 2 * value
 
 
-def _widen(grp: _Group) -> None:
+def _widen(grp: GroupGraph) -> None:
     """No perfect matching on the candidates: add every pair twice as far from the natural ones."""
     grp.band *= 2
     grp.chosen |= grp.s3 <= grp.band
 
 
-def _most_violated(n: int, a: I32, b: I32, rc: I64, violated: Mask) -> I64:
+def _most_violated(n: int, a: I32, b: I32, rc: I64, violated: Mask, k: int) -> I64:
     where = np.flatnonzero(violated)
     cls = np.zeros(len(where), dtype=np.int64)
     depth = np.minimum(rc[where] - int(rc[where].min()), (1 << 31) - 1)
-    picked = _nearest(n, a[where], b[where], cls, depth, ADD_PER_PLAYER)
+    picked = _nearest(n, a[where], b[where], cls, depth, k)
     return np.asarray(where[picked], dtype=np.int64)
 
 
@@ -671,7 +607,7 @@ def _assignment(n: int, i: I64, j: I64, c: I64) -> I64 | None:
     return sigma
 
 
-def _potentials(n: int, i: I64, j: I64, c: I64, sigma: I64, limit: int = BELLMAN_FORD_LIMIT) -> I64 | None:
+def potentials(n: int, i: I64, j: I64, c: I64, sigma: I64, limit: int) -> I64 | None:
     """Doubled duals 2y with y_a + y_b ≤ c_ab on these edges and tight on σ; None on no convergence.
 
     Residual graph of the assignment σ in the double cover, on the right-hand copies: an edge

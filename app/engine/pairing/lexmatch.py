@@ -71,8 +71,8 @@ class _Field:
     edge_max: int
 
 
-def multipliers(fields: Sequence[_Field]) -> list[int] | None:
-    """Multipliers for the packing above; None if the largest edge value reaches WEIGHT_LIMIT."""
+def multipliers(fields: Sequence[_Field], weight_limit: int | None = None) -> list[int] | None:
+    """Multipliers for the packing above; None if the largest edge value reaches the weight limit."""
     mults = [0] * len(fields)
     below = 0  # Σ_{j>i} mult_j·B_j
     for t in range(len(fields) - 1, -1, -1):
@@ -80,15 +80,19 @@ def multipliers(fields: Sequence[_Field]) -> list[int] | None:
         mults[t] = below // f.step + 1
         below += mults[t] * f.bound
     top = sum(m * f.edge_max for m, f in zip(mults, fields, strict=True))
-    return mults if top < WEIGHT_LIMIT else None
+    return mults if top < (WEIGHT_LIMIT if weight_limit is None else weight_limit) else None
 
 
-def lex_perfect_matching(m: int, group_sizes: Sequence[int], edges: EdgeSet) -> LexResult | None:
+def lex_perfect_matching(
+    m: int, group_sizes: Sequence[int], edges: EdgeSet, weight_limit: int | None = None
+) -> LexResult | None:
     """The lexicographic optimum (cuts top down, then the low fields in order) over perfect matchings.
 
     ``group_sizes`` are the sizes of the block's score groups, top first (they give the cut
     ranges). With ``edges.dummy`` the block has an odd number of players and exactly one of
-    those may be left over. None when no perfect matching exists on ``edges``.
+    those may be left over. None when no perfect matching exists on ``edges``. ``weight_limit``:
+    the largest packed edge weight of one solve (default :data:`WEIGHT_LIMIT`; smaller values
+    force the staged solves).
     """
     ncut = len(group_sizes) - 1
     half = (m + 1) // 2
@@ -111,10 +115,10 @@ def lex_perfect_matching(m: int, group_sizes: Sequence[int], edges: EdgeSet) -> 
     while True:
         fields = [_Field(known[t] if t < len(known) else full[t], step[t], edge_max[t]) for t in range(total)]
         end = total
-        mults = multipliers(fields)
+        mults = multipliers(fields, weight_limit)
         while mults is None and end > len(known) + 1:
             end -= 1
-            mults = multipliers(fields[:end])
+            mults = multipliers(fields[:end], weight_limit)
         if mults is None:  # pragma: no cover - one field of any range fits 2**120
             raise AssertionError("a single field does not fit the matcher's width")
         mults = mults + [0] * (total - end)

@@ -1,4 +1,4 @@
-"""Values in and out of the Swiss pairing engine (RULES.md §5).
+"""Values in and out of the Swiss pairing engine (docs/rules.md §5).
 
 A :class:`PairingPlayer` is everything the rules need to know about one player of the pool; a
 :class:`Pairing` is the engine's answer: boards with colours, the bye, and why each pair was made.
@@ -30,7 +30,7 @@ class PairingPlayer:
     """One player of the pool as the pairing rules see them.
 
     ``colours`` are the colours of games played over the board, in order (forfeits and byes do not
-    count, RULES.md §5 H3). ``opponents`` is everyone ever paired with, played or forfeited (H1).
+    count, docs/rules.md §5 H3). ``opponents`` is everyone ever paired with, played or forfeited (H1).
     ``float_history`` has one entry per previous round. ``rank_key`` orders players inside a score
     group when the regulation says so (``ScoreGroupOrder.TIEBREAKS``): smaller sorts first (higher
     ranked); the sequence number always breaks the remaining ties.
@@ -45,11 +45,13 @@ class PairingPlayer:
     team: str | None = None
     rating: int | None = None
     rank_key: tuple[int, ...] = ()
+    run_limit: int = 2  # H3: games of one colour in a row at most (the regulation may allow more)
+    difference_limit: int = 2  # H3: |red − black| at most
 
     @property
     def imbalance(self) -> int:
         """Red games minus black games (played over the board only)."""
-        return sum(1 if c is Colour.RED else -1 for c in self.colours)
+        return 2 * self.colours.count(Colour.RED) - len(self.colours)
 
     @property
     def due_colour(self) -> Colour | None:
@@ -57,14 +59,16 @@ class PairingPlayer:
         return self.colours[-1].other if self.colours else None
 
     def may_take(self, colour: Colour) -> bool:
-        """H3: taking ``colour`` breaks neither three-in-a-row nor |red − black| ≤ 2."""
-        if len(self.colours) >= 2 and self.colours[-1] is colour and self.colours[-2] is colour:
+        """H3: taking ``colour`` breaks neither three-in-a-row nor |red − black| ≤ 2 (or the limits the
+        regulation sets instead: ``run_limit`` in a row, ``difference_limit`` apart)."""
+        run = self.run_limit
+        if len(self.colours) >= run and all(c is colour for c in self.colours[-run:]):
             return False
-        return abs(self.imbalance + (1 if colour is Colour.RED else -1)) <= 2
+        return abs(self.imbalance + (1 if colour is Colour.RED else -1)) <= self.difference_limit
 
 
 class ColourReason(enum.Enum):
-    """Why the red player got red (RULES.md §5 colour allocation)."""
+    """Why the red player got red (docs/rules.md §5 colour allocation)."""
 
     BOTH_DUE = "both_due"  # both players get their due colour (or one has none yet)
     HARD_CONSTRAINT = "hard_constraint"  # (a) the other way would break H3
@@ -115,14 +119,14 @@ class FloatReason(enum.Enum):
 
 
 class FloaterChoice(enum.Enum):
-    """Which rule chose *this* player to float (RULES.md §5: not S1; S2 before S3)."""
+    """Which rule chose *this* player to float (docs/rules.md §5: not S1; S2 before S3)."""
 
     ORDER = "order"  # S3: the lowest-ranked of the higher group meets the highest-ranked of the next
     HARD_RULE = "hard_rule"  # the natural floater / partner would break H1–H3
     COLOURS = "colours"  # S2: the natural choice would leave more players without their due colour
     SCORES = "scores"  # S1: the natural choice would make more floaters or longer floats elsewhere
     REPEATED_FLOAT = "repeated_float"  # S4: the natural choice would float someone twice running
-    AVOIDANCE = "avoidance"  # W: the natural choice would make a weakly avoided pair (issue 16)
+    AVOIDANCE = "avoidance"  # W: the natural choice would make a weakly avoided pair (尽量回避)
     WHOLE_ROUND = "whole_round"  # equal locally; the whole round's optimum (S2–S4 elsewhere) decided
 
 
@@ -136,6 +140,9 @@ class PairingQuality:
     counted once per avoidance broken). ``exact``: the pairing is the proved
     lexicographic optimum of the whole round; otherwise ``bounded_players`` were paired by the
     bounded step method (score-group steps on sparse edges, see the engine docstring).
+    ``certified_blocks``: the sizes of the blocks proved on sparse candidates by an LP duality
+    certificate (large events, :mod:`app.engine.pairing.large`); ``dense_steps``: the sizes of the
+    bounded steps whose sparse candidates had no perfect pairing, redone on every legal pair.
     """
 
     cuts: tuple[int, ...]
@@ -148,6 +155,8 @@ class PairingQuality:
     bounded_players: int = 0
     solves: int = 0
     weak_avoidances: int = 0
+    certified_blocks: tuple[int, ...] = ()
+    dense_steps: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""The arbiter's manual changes to a pairing, and which hard rule each would break (RULES.md §5).
+"""The arbiter's manual changes to a pairing, and which hard rule each would break (docs/rules.md §5).
 
 An override is applied to a round's pairing (games as (board, red, black) and the byes) and gives the
 new pairing; :func:`rule_breaks` names every hard constraint the changed games break (H1 rematch, H2
@@ -56,7 +56,7 @@ class BreakKind(enum.Enum):
     TEAMMATES = "teammates"  # H2
     COLOUR = "colour"  # H3
     SECOND_BYE = "second_bye"  # H4
-    AVOIDANCE = "avoidance"  # an absolute avoidance (同单位 / 同地区 / 指定回避), issue 16
+    AVOIDANCE = "avoidance"  # an absolute avoidance (同单位 / 同地区 / 指定回避)
     WEAK_AVOIDANCE = "weak_avoidance"  # a weak avoidance: a warning
 
     @property

@@ -1,4 +1,4 @@
-"""Record checks (RULES.md §8): move count, short draws, and the natural move limit (自然限着).
+"""Record checks (docs/rules.md §8): move count, short draws, and the natural move limit (自然限着).
 
 * ``full_moves``: moves (回合) played, the number of the last move.
 * **Short draw** (和棋录谱不足 25 回合 / 25 回合之内不准提和): a drawn game recorded with fewer than
@@ -8,7 +8,7 @@
   回合); a capture ends a stretch, a checking move is not counted (it neither ends nor lengthens
   it). A stretch reaching ``natural_limit_moves`` (40) gives a finding at the move where it did.
 
-The findings are plain values for the violation rules (RULES.md §8) to weigh; this module
+The findings are plain values for the violation rules (docs/rules.md §8) to weigh; this module
 decides nothing about who is charged.
 
 >>> from app.engine.types import GameResult

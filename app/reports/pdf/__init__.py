@@ -1,6 +1,7 @@
 """Printable PDFs of every arbiter document (A4, embedded CJK font, header, footer, page count).
 
-``render_document(name, inputs, out, printed_at=...)`` dispatches on the CLI's document names; each
+``render_document(name, inputs, out, printed_at=...)`` dispatches on the document's name (the names
+are listed once, in :mod:`app.reports.documents`; a test keeps :data:`_RENDERERS` equal to them); each
 document also has its own ``render_*`` function taking its read model.
 """
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from app.engine.types import UserError
 from app.reports import model, team_model
+from app.reports.documents import NAMES, names
 from app.reports.pdf.base import Output
 from app.reports.pdf.bracket import render_bracket
 from app.reports.pdf.cards import render_record_sheets, render_table_cards
@@ -42,33 +44,9 @@ from app.reports.pdf.teams import (
     render_team_sheets,
 )
 
-DOCUMENTS = (
-    "table-cards",
-    "pairings",
-    "results",
-    "standings",
-    "crosstable",
-    "teams",
-    "prizes",
-    "payout",
-    "record-sheets",
-    "entry-list",
-    "bracket",
-    "check-in",
-    "results-book",
-    "certificates",
-    "avoidances",
-    "schedule",
-    # team competitions (团体赛)
-    "team-cards",
-    "team-sheets",
-    "lineup-forms",
-    "team-crosstable",
-    "team-standings",
-    "board-prizes",
-)
-INTERNAL_DOCUMENTS = ("payout", "check-in", "avoidances")  # marked 内部 (entry-list only with --internal)
-PUBLIC_DOCUMENTS = tuple(d for d in DOCUMENTS if d not in INTERNAL_DOCUMENTS)
+DOCUMENTS = NAMES  # every document by name (app.reports.documents lists them once)
+INTERNAL_DOCUMENTS = names(lambda d: d.internal)  # marked 内部 (entry-list only with --internal)
+PUBLIC_DOCUMENTS = names(lambda d: not d.internal)
 GAME_DOCUMENTS = ("game",)  # one game record (棋谱) with a diagram, from a GameSheet
 
 
@@ -102,7 +80,7 @@ _RENDERERS: dict[str, tuple[type | tuple[type, ...], Callable[..., None]]] = {
     "results-book": (model.ResultsBook, render_results_book),
     "certificates": (model.Certificates, render_certificates),
     "avoidances": (model.AvoidanceList, render_avoidances),
-    "schedule": (model.RoundRobinSchedule, render_round_robin_schedule),
+    "order-of-play": (model.RoundRobinSchedule, render_round_robin_schedule),
     "team-cards": (team_model.TeamRoundDoc, render_team_cards),
     "team-sheets": (team_model.TeamRoundDoc, render_team_sheets),
     "lineup-forms": (team_model.LineupForms, render_lineup_forms),

@@ -42,7 +42,11 @@ GREY = colors.HexColor("#e8e8e8")
 MARGIN_X = 12 * mm
 TOP = 24 * mm  # space for the page header
 BOTTOM = 14 * mm  # space for the footer
-QR_SIZE = 15 * mm  # the hall network's QR code in the page header (5 mm below the edge: printable)
+# the hall network's QR code in the page header of a posted list (4 mm below the edge: printable); its quiet
+# zone inside, so the code itself is at least 20 mm wide, like the table cards' — read from a notice board
+QR_SIZE = 24 * mm
+QR_TOP = 4 * mm
+LINKED_TOP = QR_TOP + QR_SIZE + 3 * mm  # a page with the QR code starts its content below it
 
 Output = str | Path | BinaryIO
 
@@ -284,7 +288,7 @@ def draw_decor(c: rl_canvas.Canvas, decor: PageDecor, number: int, total: int) -
     if decor.link:
         # room for the QR code and its caption on both sides keeps the title centred
         usable -= 2 * (QR_SIZE + 12 * mm) - 30 * mm
-        draw_qr(c, decor.link, w - MARGIN_X - QR_SIZE, h - 5 * mm - QR_SIZE, QR_SIZE)
+        draw_qr(c, decor.link, w - MARGIN_X - QR_SIZE, h - QR_TOP - QR_SIZE, QR_SIZE)
         c.setFont(FONT, 6.5)
         right = w - MARGIN_X - QR_SIZE - 1 * mm
         c.drawRightString(right, h - 12 * mm, "扫码看")
@@ -300,7 +304,8 @@ def draw_decor(c: rl_canvas.Canvas, decor: PageDecor, number: int, total: int) -
         c.setFont(FONT, shrink_to(sub, usable - 30 * mm, 11))
         c.drawCentredString(w / 2, h - 18.5 * mm, sub)
         c.setLineWidth(0.6)
-        c.line(MARGIN_X, h - 21 * mm, w - MARGIN_X, h - 21 * mm)
+        right_end = w - MARGIN_X - (QR_SIZE + 2 * mm if decor.link else 0)  # the rule stops before the code
+        c.line(MARGIN_X, h - 21 * mm, right_end, h - 21 * mm)
     if decor.internal:
         c.setFillColor(RED)
         c.setStrokeColor(RED)
@@ -324,12 +329,13 @@ def build_story(out: Output, decor: PageDecor, story: list[Flowable], *, wide: b
     """Lay out flowables on A4 (landscape if ``wide``) between header and footer."""
     register_font()
     size = landscape(A4) if wide else A4
+    top = max(TOP, LINKED_TOP) if decor.link else TOP
     doc = BaseDocTemplate(
         str(out) if isinstance(out, Path) else out,
         pagesize=size,
         leftMargin=MARGIN_X,
         rightMargin=MARGIN_X,
-        topMargin=TOP,
+        topMargin=top,
         bottomMargin=BOTTOM,
         title=f"{decor.title} {decor.header.event_name}",
         author="象棋赛事编排系统",
@@ -338,7 +344,7 @@ def build_story(out: Output, decor: PageDecor, story: list[Flowable], *, wide: b
         MARGIN_X,
         BOTTOM,
         size[0] - 2 * MARGIN_X,
-        size[1] - TOP - BOTTOM,
+        size[1] - top - BOTTOM,
         leftPadding=0,
         rightPadding=0,
         topPadding=0,

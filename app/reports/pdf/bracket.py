@@ -6,7 +6,7 @@ from datetime import datetime
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, PageBreak
+from reportlab.platypus import Flowable, PageBreak, Paragraph
 
 from app.engine.types import UserError
 from app.reports.model import Bracket, BracketMatch
@@ -19,6 +19,7 @@ from app.reports.pdf.base import (
     build_story,
     frame_size,
     grid,
+    paragraph_style,
     shrink_to,
 )
 
@@ -28,12 +29,20 @@ LINE = 3.9 * mm
 def _match_lines(m: BracketMatch) -> list[tuple[str, bool]]:
     """(text, emphasised) lines of a match box."""
     head = m.title or m.round_name  # the match by its Chinese name, never by its code (QF1, 3RD …)
-    lines = [(head, False), (m.high, m.winner == m.high), (m.low, m.winner == m.low)]
+    won = m.winner.split("（")[0]  # "1 张三（对手缺位，不战晋级）": the player, then why
+    lines = [(head, False), (m.high, bool(won) and won == m.high), (m.low, bool(won) and won == m.low)]
     for g in m.games:
         lines.append((f"{g.kind}：红 {g.red} — 黑 {g.black}　{g.result_zh or '待赛'}", False))
     if not m.games:
-        lines.append(("待赛", False))
+        lines.append((_no_games(m), False))
     return lines
+
+
+def _no_games(m: BracketMatch) -> str:
+    """A match without games: decided without play (a bye, a withdrawn opponent — the reason), or 待赛."""
+    if "（" in m.winner:
+        return m.winner.split("（", 1)[1].rstrip("）")
+    return "待赛"
 
 
 class BracketTree(Flowable):  # type: ignore[misc]
@@ -101,7 +110,17 @@ def bracket_story(bracket: Bracket, width: float, height: float) -> list[Flowabl
     """The tree filling one landscape frame, then the placement matches as a table on the next page."""
     if not bracket.columns or not bracket.columns[0]:
         raise UserError("淘汰赛尚未产生对阵", "the knockout has not been drawn yet")
-    story: list[Flowable] = [BracketTree(bracket.columns, width, height - 2 * mm)]
+    story: list[Flowable] = []
+    if (
+        bracket.losers
+    ):  # double elimination: the winners' bracket, then the losers' bracket on a page of its own
+        story.append(Paragraph("胜者组", paragraph_style(11)))
+        story.append(BracketTree(bracket.columns, width, height - 10 * mm))
+        story.append(PageBreak())
+        story.append(Paragraph("败者组", paragraph_style(11)))
+        story.append(BracketTree(bracket.losers, width, height - 10 * mm))
+    else:
+        story.append(BracketTree(bracket.columns, width, height - 2 * mm))
     if bracket.extra:
         cols = [
             Column("比赛", 16),
@@ -114,7 +133,7 @@ def bracket_story(bracket: Bracket, width: float, height: float) -> list[Flowabl
                 m.title or m.round_name,
                 f"{m.high} — {m.low}",
                 "\n".join(f"{g.kind}：红 {g.red} — 黑 {g.black}　{g.result_zh or '待赛'}" for g in m.games)
-                or "待赛",
+                or _no_games(m),
                 m.winner,
             ]
             for m in bracket.extra

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -205,7 +206,7 @@ def game_pages(sheet: GameSheet) -> list[Callable[[Canvas], None]]:
     per_page = 2 * ROWS_LATER
     for start in range(0, len(rest), per_page):
         chunk = rest[start : start + per_page]
-        pages.append(lambda c, chunk=chunk: _columns(c, chunk, CONTENT_TOP - 8, ROWS_LATER))
+        pages.append(partial(_columns, lines=chunk, top=CONTENT_TOP - 8, rows=ROWS_LATER))
     return pages
 
 

@@ -1,4 +1,4 @@
-"""The paperwork PDFs (issue 16): 报到表 (check-in sheet, 内部), 成绩册 (the results book, one PDF) and
+"""The paperwork PDFs: 报到表 (check-in sheet, 内部), 成绩册 (the results book, one PDF) and
 获奖证书 (prize certificates, one landscape page each, from the editable template)."""
 
 from __future__ import annotations

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 from datetime import datetime
 
-from pypinyin import lazy_pinyin
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer
@@ -24,6 +23,7 @@ from app.reports.model import (
     fmt_num,
     yuan,
 )
+from app.reports.names import pinyin_key
 from app.reports.pdf.base import (
     Column,
     Output,
@@ -93,15 +93,6 @@ def _pairing_rows(pairings: PairingList, with_results: bool, stages: bool = Fals
         excused = ["", str(p.no), p.name, p.unit, fmt_num(p.score), pairings.excused_label, "", "", "", ""]
         rows.append(excused + ([""] if stages else []))
     return rows
-
-
-def pinyin_key(name: str) -> str:
-    """Sort key for Chinese names by pinyin (notice-board order).
-
-    >>> sorted(["张三", "李四", "王五"], key=pinyin_key)
-    ['李四', '王五', '张三']
-    """
-    return " ".join(lazy_pinyin(name))
 
 
 def render_pairings(

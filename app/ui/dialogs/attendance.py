@@ -1,4 +1,4 @@
-"""请假与恢复参赛 (issue 16): excuse a player from a round, cancel it, and let a withdrawn player play again.
+"""请假与恢复参赛 (absence and re-entry): excuse a player from a round, cancel it, and let a withdrawn player play again.
 
 The table lists the group's absences (excused rounds and the rounds before a late entry, with the
 points they gave). Every action goes through :mod:`app.services.attendance` as an undoable command.

@@ -14,19 +14,21 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
-    QFileDialog,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from app.engine.types import UserError
 from app.files import write_atomic
 from app.services.audit import export_audit_csv
 from app.services.audit_text import AuditSentence, audit_sentences
 from app.services.backups import list_backups
+from app.ui import file_dialogs
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language, tr, translate_noop
 from app.ui.models.base import FixedColumnsModel, Index
@@ -110,14 +112,22 @@ class AuditLogDialog(QDialog):
         layout.addWidget(buttons)
 
     def export_dialog(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self,
             tr("AuditLogDialog", "导出审计日志"),
             str(self.document.path.with_suffix(".audit.csv")),
             "CSV (*.csv)",
         )
-        if name:
+        if not name:
+            return
+        try:
             self.export_to(Path(name))
+        except UserError as error:  # a folder that cannot be written, the open file's own name …
+            QMessageBox.warning(
+                self,
+                tr("AuditLogDialog", "导出审计日志"),
+                error.en if current_language() == "en" else error.zh,
+            )
 
     def export_to(self, path: Path) -> None:
         write_atomic(path, export_audit_csv(self.document.db), private=True)

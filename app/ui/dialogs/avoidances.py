@@ -1,4 +1,4 @@
-"""回避设置 (issue 16): the named pairs of the group kept apart (家属回避 …), absolutely or weakly, for a range
+"""回避设置 (pairing constraints): the named pairs of the group kept apart (家属回避 …), absolutely or weakly, for a range
 of rounds; the regulation's unit / region rules are shown beside them (they are edited in 设置 → 编排).
 Every change goes through :mod:`app.services.constraints` as an undoable command."""
 

@@ -1,5 +1,8 @@
 """Excel import: every row's problems shown before anything is written; all-or-nothing or valid only.
 
+Rows with the same name and birth date as another row or as a player already registered are
+flagged (⚠, not refused): importing them asks first, and the default answer is No.
+
 After the registration deadline every row is refused unless the arbiter gives a reason for accepting
 the late entries (附件: 裁判长破例). The reason field appears only then; typing it checks the file
 again, and the reason goes with the import into the audit log (one ``deadline_override`` per player).
@@ -11,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -29,6 +33,7 @@ from app.services import excel_import
 from app.services.excel_import import ImportPreview
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language
+from app.ui.widgets.key_guard import ask_guarded
 
 
 class ImportPreviewDialog(QDialog):
@@ -91,6 +96,27 @@ class ImportPreviewDialog(QDialog):
         layout.addWidget(buttons)
         self._show(self.preview)
 
+    def namesakes_confirmed(self) -> bool:
+        """Rows flagged as namesakes (same name, same birth date): import them anyway? Default: no."""
+        if self.preview is None or not self.preview.warnings:
+            return True
+        by_row = {r.row: r for r in self.preview.rows}
+        lines = [
+            f"{w.row} {by_row[w.row].entry.name}：{self._text(w.message_zh, w.message_en)}"
+            for w in self.preview.warnings
+        ]
+        return ask_guarded(
+            self,
+            self.tr("同名同出生日期"),
+            self.tr("以下棋手与他人同名同出生日期，可能是重复报名：")
+            + "\n"
+            + "\n".join(lines[:20])
+            + ("\n……" if len(lines) > 20 else "")
+            + "\n\n"
+            + self.tr("仍然导入吗？（回车＝否）"),
+            yes=self.tr("仍然导入(&Y)"),
+        )
+
     def _text(self, zh: str, en: str) -> str:
         return en if current_language() == "en" else zh
 
@@ -117,6 +143,13 @@ class ImportPreviewDialog(QDialog):
             .replace("%1", str(len(preview.rows)))
             .replace("%2", str(len(preview.valid)))
             .replace("%3", str(len(preview.invalid)))
+            + (
+                self.tr("%1 行同名同出生日期，请核对（⚠）。").replace(
+                    "%1", str(len({w.row for w in preview.warnings}))
+                )
+                if preview.warnings
+                else ""
+            )
         )
         self.table.setRowCount(len(preview.rows))
         for i, row in enumerate(preview.rows):
@@ -126,8 +159,13 @@ class ImportPreviewDialog(QDialog):
                 else self._text(p.message_zh, p.message_en)
                 for p in row.problems
             )
-            for col, text in enumerate((str(row.row), row.entry.name, row.entry.group, problems or "✓")):
-                self.table.setItem(i, col, QTableWidgetItem(text))
+            warnings = "；".join("⚠ " + self._text(w.message_zh, w.message_en) for w in row.warnings)
+            note = "；".join(part for part in (problems, warnings) if part) or "✓"
+            for col, text in enumerate((str(row.row), row.entry.name, row.entry.group, note)):
+                item = QTableWidgetItem(text)
+                if warnings and not problems:
+                    item.setForeground(QBrush(QColor("#8a5a00")))
+                self.table.setItem(i, col, item)
         self.table.resizeColumnsToContents()
         self.all_button.setEnabled(not preview.invalid and bool(preview.rows))
         self.valid_button.setText(self.tr("只导入无误的 %1 行").replace("%1", str(len(preview.valid))))
@@ -136,6 +174,9 @@ class ImportPreviewDialog(QDialog):
     def run_import(self, mode: str) -> bool:
         if self.recheck_timer.isActive():
             self.recheck()
+        if not self.namesakes_confirmed():
+            self.status.setText(self.tr("未导入：请核对同名同出生日期的行"))
+            return False
         try:
             result = excel_import.import_players(
                 self.document.db,

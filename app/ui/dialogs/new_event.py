@@ -6,18 +6,18 @@ The preset is chosen by its name (never by its key); the fields start from
 OK asks the service, and a refusal (no name, the end before the start, a deadline after the first
 day, duplicate groups) is shown in the dialog, which stays open.
 
-From a regulation file (文件 → 从规程文件新建赛事, issue 16) the same dialog opens with the file as its
+From a regulation file (文件 → 从规程文件新建赛事, regulation files) the same dialog opens with the file as its
 template, shown by the file's name instead of the preset list: the file gives every setting, the
 dialog the event's own name, dates, venue, deadline and groups.
 """
 
 from __future__ import annotations
 
+import itertools
+
 from PySide6.QtCore import QDate, QDateTime, QTime
 from PySide6.QtWidgets import (
     QComboBox,
-    QDateEdit,
-    QDateTimeEdit,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -31,6 +31,7 @@ from app.engine.regulations import PRESET_TITLES, PRESETS, Regulations
 from app.engine.types import UserError
 from app.services.tournaments import NewEvent, new_event_defaults, new_event_regulations, split_group_names
 from app.ui.i18n import current_language
+from app.ui.widgets.dates import DateEdit, DateTimeEdit
 
 
 class NewEventDialog(QDialog):
@@ -51,15 +52,10 @@ class NewEventDialog(QDialog):
                 self.preset.addItem(en if english else zh, key)
         self.name = QLineEdit(self)
         self.name.setPlaceholderText(self.tr("如：2025年天水市职工象棋公开赛"))
-        self.start = QDateEdit(self)
-        self.end = QDateEdit(self)
-        self.deadline = QDateTimeEdit(self)
-        for edit in (self.start, self.end):
-            edit.setCalendarPopup(True)
-            edit.setDisplayFormat("yyyy-MM-dd")
-        self.deadline.setCalendarPopup(True)
-        self.deadline.setDisplayFormat("yyyy-MM-dd HH:mm")
+        self.start = DateEdit(self)
+        self.end = DateEdit(self)
         self.venue = QLineEdit(self)
+        self.deadline = DateTimeEdit(self)
         self.groups = QLineEdit(self)
         self.groups.setToolTip(self.tr("组别之间用顿号或逗号隔开"))
         self.error = QLabel(self)
@@ -82,6 +78,10 @@ class NewEventDialog(QDialog):
         buttons.rejected.connect(self.reject)
         self.ok = buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.name.textChanged.connect(lambda text: self.ok.setEnabled(bool(text.strip())))
+        # Tab follows the form from top to bottom (Tab leaves a date field: DateEdit)
+        order = (self.preset, self.name, self.start, self.end, self.venue, self.deadline, self.groups)
+        for first, second in itertools.pairwise(order):
+            QWidget.setTabOrder(first, second)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(

@@ -35,7 +35,15 @@ def open_document(path: Path, parent: QWidget | None) -> TournamentDocument | No
     try:
         return TournamentDocument.open(path, parent)
     except StaleLockError as error:
-        question = _message(error) + "\n\n" + tr("OpenFile", "接管该文件并继续编辑吗？")
+        # said in the window's words (the service's message names the command line's switch)
+        holder = error.holder.describe() if error.holder else tr("OpenFile", "锁文件内容无法读取")
+        question = (
+            tr("OpenFile", "%1 上次未正常关闭（%2，该程序已不在运行）。")
+            .replace("%1", path.name)
+            .replace("%2", holder)
+            + "\n\n"
+            + tr("OpenFile", "接管该文件并继续编辑吗？（接管会记入审计日志）")
+        )
         if _ask(parent, tr("OpenFile", "上次未正常关闭"), question):
             return _retry(path, parent, take_over=True)
         return None

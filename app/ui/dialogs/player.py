@@ -2,7 +2,8 @@
 
 Every keystroke checks the entry through the registration service (the same checks the service
 applies on OK); the problems are listed under the form and OK stays disabled while there are any.
-A new entry after the registration deadline needs the arbiter's reason (logged with the entry).
+A new entry after the registration deadline, or outside its group's conditions (参赛资格), needs the
+arbiter's reason (logged with the entry); the reason field shows when one is needed.
 """
 
 from __future__ import annotations
@@ -60,10 +61,14 @@ class PlayerDialog(QDialog):
         }
         deadline = document.info.regulations.registration.deadline
         self.late = player is None and datetime.now() > deadline
+        self.outside = False  # the entry breaks its group's conditions: accepted only with a reason
         self.reason = QLineEdit(self)
-        self.reason.setPlaceholderText(
-            self.tr("已过报名截止时间（%1）：破例接受的理由").replace("%1", f"{deadline:%Y-%m-%d %H:%M}")
+        self.late_text = self.tr("已过报名截止时间（%1）：破例接受的理由").replace(
+            "%1", f"{deadline:%Y-%m-%d %H:%M}"
         )
+        self.outside_text = self.tr("不符合本组参赛资格：破例接受的理由")
+        self.both_text = self.tr("逾期报名且不符合本组参赛资格：破例接受的理由")
+        self.reason.setPlaceholderText(self.late_text)
         self.problems = QLabel(self)
         self.problems.setWordWrap(True)
         self.problems.setStyleSheet("color: #b22222")
@@ -79,10 +84,9 @@ class PlayerDialog(QDialog):
         form.addRow(self.tr("等级分"), self.rating)
         for box in self.flags.values():
             form.addRow("", box)
-        if self.late:
-            form.addRow(self.tr("破例理由"), self.reason)
-        else:
-            self.reason.hide()
+        form.addRow(self.tr("破例理由"), self.reason)
+        form.setRowVisible(self.reason, self.late)
+        self.form = form
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -137,13 +141,28 @@ class PlayerDialog(QDialog):
 
     @property
     def override_reason(self) -> str:
-        return self.reason.text().strip() if self.late else ""
+        return self.reason.text().strip() if self.late or self.outside else ""
 
     def check(self) -> bool:
         """Live validation by the registration checks; OK is enabled only for an entry without problems."""
         db = self.document.db
         if self.player is None:
             checked = registration.check_new_player(db, self.entry(), override_reason=self.override_reason)
+            outside = bool(checked.outside or checked.outside_refused)
+            if outside != self.outside:  # the reason field shows while the entry is outside the conditions
+                self.outside = outside
+                self.form.setRowVisible(self.reason, self.late or outside)
+                self.reason.setPlaceholderText(
+                    self.both_text
+                    if self.late and outside
+                    else self.late_text
+                    if self.late
+                    else self.outside_text
+                )
+                if outside:
+                    checked = registration.check_new_player(
+                        db, self.entry(), override_reason=self.override_reason
+                    )
         else:
             checked = registration.check_player_edit(db, self.player.id, self.entry())
         self.problems.setText("\n".join(self._text(p.message_zh, p.message_en) for p in checked.problems))

@@ -1,4 +1,10 @@
-"""The pairing table of one round: board, Red (number, name, unit, score), result, Black."""
+"""The pairing table of one round: board, Red (number, name, unit, score), result, Black, and for a
+knockout board the game it is playing (决赛 第 2 局 快棋).
+
+The boards come first; after them, as on the printed 对阵表, one row for the bye (轮空) and one for
+each player excused from the round (请假): a player's number, name, unit and score, the word in the
+result column, nothing else. Those rows are no board: no result is entered there.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +13,14 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
+from app.engine.knockout import short_title_zh
 from app.engine.types import GameResult
-from app.services.rounds import BoardLine, RoundView
-from app.ui.i18n import tr, translate_noop
+from app.services.rounds import BoardLine, RoundView, Seat
+from app.ui.i18n import current_language, tr, translate_noop
 from app.ui.models.base import FixedColumnsModel, Index
 
 RESULT_COLUMN = 5
+GAME_COLUMN = 10  # the knockout game of the board (hidden in a round without knockout boards)
 NAME_COLUMNS = (2, 3, 7, 8)  # 红方 单位 … 黑方 单位: the columns that take the spare width
 _RED = QColor("#b22222")
 _ROLES = frozenset(
@@ -49,6 +57,28 @@ def result_label(result: GameResult) -> str:
     return "" if result.is_pending else result_name(result)
 
 
+_GAME_KINDS = {
+    "slow": translate_noop("GameKind", "慢棋"),
+    "rapid": translate_noop("GameKind", "快棋"),
+    "deciding": translate_noop("GameKind", "附加赛"),
+}
+
+
+def game_label(line: BoardLine) -> str:
+    """Which game of a knockout match a board is playing: 决赛 第 2 局 快棋 ("" for a Swiss game)."""
+    if line.match is None:
+        return ""
+    english = current_language() == "en"
+    match = line.match if english else short_title_zh(line.match)
+    kind = tr("GameKind", _GAME_KINDS.get(line.kind, line.kind))
+    return (
+        tr("GameKind", "%1 第 %2 局 %3")
+        .replace("%1", match)
+        .replace("%2", str(line.game_no))
+        .replace("%3", kind)
+    )
+
+
 def score_label(score: int) -> str:
     return str(score)
 
@@ -65,32 +95,63 @@ class PairingTableModel(FixedColumnsModel):
         translate_noop("PairingTableModel", "黑方"),
         translate_noop("PairingTableModel", "单位"),
         translate_noop("PairingTableModel", "序号"),
+        translate_noop("PairingTableModel", "对局"),
     )
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._rows: tuple[BoardLine, ...] = ()
+        self._boards: tuple[BoardLine, ...] = ()
+        self._seats: tuple[tuple[Seat, str], ...] = ()  # (player, 轮空 / 请假), after the boards
+        self._rows: tuple[BoardLine | tuple[Seat, str], ...] = ()
+
+    @staticmethod
+    def _seats_of(view: RoundView) -> tuple[tuple[Seat, str], ...]:
+        bye, excused = tr("PairingTableModel", "轮空"), tr("PairingTableModel", "请假")
+        return tuple((s, bye) for s in view.byes) + tuple((s, excused) for s in view.excused)
 
     def set_round(self, view: RoundView | None) -> None:
         self.beginResetModel()
-        self._rows = view.boards if view is not None else ()
+        self._boards = view.boards if view is not None else ()
+        self._seats = self._seats_of(view) if view is not None else ()
+        self._rows = self._boards + self._seats
         self.endResetModel()
 
     def update_round(self, view: RoundView) -> None:
         """Refresh results in place (same boards): cheaper than a reset and keeps the cursor."""
-        if [b.board for b in view.boards] != [b.board for b in self._rows]:
+        seats = self._seats_of(view)
+        if [b.board for b in view.boards] != [b.board for b in self._boards] or seats != self._seats:
             self.set_round(view)
             return
-        changed = [i for i, (a, b) in enumerate(zip(self._rows, view.boards, strict=True)) if a != b]
-        self._rows = view.boards
+        changed = [i for i, (a, b) in enumerate(zip(self._boards, view.boards, strict=True)) if a != b]
+        self._boards = view.boards
+        self._rows = self._boards + self._seats
         for row in changed:
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
 
+    @property
+    def lines(self) -> tuple[BoardLine, ...]:
+        """The boards of the round (the rows before the byes and the excused)."""
+        return self._boards
+
+    @property
+    def has_knockout(self) -> bool:
+        return any(b.match is not None for b in self._boards)
+
+    def is_board(self, row: int) -> bool:
+        return 0 <= row < len(self._boards)
+
     def line(self, row: int) -> BoardLine:
-        return self._rows[row]
+        """The board of a board row (an ``IndexError`` for a bye or an excused player)."""
+        if not self.is_board(row):
+            raise IndexError(f"row {row} is not a board")
+        return self._boards[row]
+
+    def seat(self, row: int) -> tuple[Seat, str] | None:
+        """The player of a bye or excused row and its word (轮空 / 请假); ``None`` for a board."""
+        return self._seats[row - len(self._boards)] if len(self._boards) <= row < len(self._rows) else None
 
     def row_of_board(self, board: int) -> int | None:
-        for row, line in enumerate(self._rows):
+        for row, line in enumerate(self._boards):
             if line.board == board:
                 return row
         return None
@@ -104,8 +165,11 @@ class PairingTableModel(FixedColumnsModel):
             return None
         if not index.isValid() or not (0 <= index.row() < len(self._rows)):
             return None
-        line = self._rows[index.row()]
+        item = self._rows[index.row()]
         col = index.column()
+        if not isinstance(item, BoardLine):
+            return self._seat_data(item, col, role)
+        line = item
         if role == Qt.ItemDataRole.DisplayRole:
             values = (
                 line.board,
@@ -118,10 +182,11 @@ class PairingTableModel(FixedColumnsModel):
                 line.black.name,
                 line.black.unit,
                 line.black.no,
+                game_label(line),
             )
             return str(values[col])
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col in (2, 3, 7, 8):
+            if col in (2, 3, 7, 8, GAME_COLUMN):
                 return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ForegroundRole and col == 2:
@@ -133,3 +198,16 @@ class PairingTableModel(FixedColumnsModel):
         if role == Qt.ItemDataRole.UserRole:
             return line.board
         return None
+
+    def _seat_data(self, item: tuple[Seat, str], col: int, role: int) -> Any:
+        seat, word = item
+        if role == Qt.ItemDataRole.DisplayRole:
+            values = {1: seat.no, 2: seat.name, 3: seat.unit, 4: score_label(seat.score), RESULT_COLUMN: word}
+            return str(values.get(col, ""))
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col in (2, 3):
+                return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(QColor("#555555"))
+        return None  # no board: no UserRole, nothing to enter

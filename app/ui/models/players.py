@@ -117,7 +117,8 @@ class PlayerTableModel(FixedColumnsModel):
             if key in FLAGS:
                 return None
             if key == "status":
-                return tr("PlayerTableModel", _STATUS.get(p.status, p.status))
+                status = tr("PlayerTableModel", _STATUS.get(p.status, p.status))
+                return status if p.ranked else f"{status}{tr('PlayerTableModel', '（不计名次）')}"
             if key == "gender":
                 return tr("PlayerTableModel", _GENDER[p.gender]) if p.gender else ""
             value = getattr(p, key)

@@ -117,7 +117,8 @@ class StandingsTableModel(FixedColumnsModel):
         return tr("StandingsTableModel", self.LAST)
 
     def _value(self, line: StandingLine, col: int) -> object:
-        fixed = (line.rank, line.no, line.name, line.unit, line.score)
+        rank = f"{line.pool} {line.rank}" if line.pool else line.rank  # a pooled round robin: A组 1
+        fixed = (rank, line.no, line.name, line.unit, line.score)
         if col < len(fixed):
             return fixed[col]
         k = col - len(fixed)
@@ -138,7 +139,7 @@ class StandingsTableModel(FixedColumnsModel):
         if role == Qt.ItemDataRole.ForegroundRole and line.status is not PlayerStatus.ACTIVE:
             return QBrush(_GREY)
         if role == Qt.ItemDataRole.ToolTipRole and line.status is not PlayerStatus.ACTIVE and col == 2:
-            return line.status.value
+            return line.standing.status.value
         if role == Qt.ItemDataRole.UserRole:
             return line.no
         return None

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.engine.formats import GameKind
 from app.engine.knockout import Bracket, ColourMethod, ColourState, DueGame, Feed, Match, MatchResult, Outcome
 from app.engine.types import Colour, UserError
 from app.services import knockout as knockout_service
@@ -41,6 +42,7 @@ MARGIN = 16
 _KIND_NAMES = {
     "slow": translate_noop("BracketCanvas", "慢棋"),
     "rapid": translate_noop("BracketCanvas", "快棋"),
+    "blitz": translate_noop("BracketCanvas", "超快棋"),
     "deciding": translate_noop("BracketCanvas", "附加赛"),
 }
 
@@ -88,19 +90,32 @@ class BracketCanvas(QWidget):
                 due_by_code[due.code] = due
         games_max = max((len(m.games) for m in bracket.matches), default=0)
         box_height = LINE * (4 + max(games_max, 1)) + 8
-        columns = [
-            sorted(bracket.matches_in_round(n), key=lambda m: bracket.plan(m.code).board) for n in rounds
+        # a double elimination is drawn in two bands: the winners' bracket and the grand final above,
+        # the losers' bracket below; rounds are the columns of both
+        bands = [[p for p in bracket.plans if p.side != "L"], [p for p in bracket.plans if p.side == "L"]]
+        bands = [b for b in bands if b]
+        tallest = [
+            max((sum(1 for p in band if p.round_number == n) for n in rounds), default=0) for band in bands
         ]
-        tallest = max(len(c) for c in columns)
-        height = MARGIN * 2 + 28 + tallest * (box_height + ROW_GAP)
-        for c, (number, matches) in enumerate(zip(rounds, columns, strict=True)):
-            x = MARGIN + c * (BOX_WIDTH + COLUMN_GAP)
-            self.headers.append((x, tr("BracketCanvas", "第 %1 轮").replace("%1", str(number))))
-            slot = (height - MARGIN * 2 - 28) / len(matches)
-            for i, m in enumerate(matches):
-                y = MARGIN + 28 + i * slot + (slot - box_height) / 2
-                rect = QRectF(x, y, BOX_WIDTH, box_height)
-                self.boxes[m.code] = self._box(bracket, m, rect, names, due_by_code.get(m.code))
+        band_height = [t * (box_height + ROW_GAP) for t in tallest]
+        gap = 40 if len(bands) > 1 else 0
+        height = MARGIN * 2 + 28 + sum(band_height) + gap
+        top = MARGIN + 28.0
+        for band, h in zip(bands, band_height, strict=True):
+            for c, number in enumerate(rounds):
+                x = MARGIN + c * (BOX_WIDTH + COLUMN_GAP)
+                if band is bands[0]:
+                    self.headers.append((x, tr("BracketCanvas", "第 %1 轮").replace("%1", str(number))))
+                plans = sorted((p for p in band if p.round_number == number), key=lambda p: p.board)
+                if not plans:
+                    continue
+                slot = h / len(plans)
+                for i, plan in enumerate(plans):
+                    y = top + i * slot + (slot - box_height) / 2
+                    rect = QRectF(x, y, BOX_WIDTH, box_height)
+                    m = bracket.match(plan.code)
+                    self.boxes[m.code] = self._box(bracket, m, rect, names, due_by_code.get(m.code))
+            top += h + gap
         for plan in bracket.plans:
             for source in plan.sources:
                 if isinstance(source, Feed):
@@ -128,7 +143,10 @@ class BracketCanvas(QWidget):
             seed = bracket.seed_rank(no)
             return f"[{seed}] {no} {names.get(no, '')}"
 
-        players = (label(m.high, plan.sources[0]), label(m.low, plan.sources[1]))
+        players = (
+            label(bracket.slot_player(m.code, 0), plan.sources[0]),
+            label(bracket.slot_player(m.code, 1), plan.sources[1]),
+        )
         result: MatchResult | None = (
             bracket.result(m.code) if m.high is not None or m.low is not None else None
         )
@@ -137,7 +155,9 @@ class BracketCanvas(QWidget):
             winner = 0 if result.winner == m.high else 1
         games = []
         for g in m.games:
-            kind = tr("BracketCanvas", _KIND_NAMES[g.kind.value])
+            # each step of a ladder has its own time control: show it on the game's line
+            control = bracket.time_control_of(m.code, g.number).label
+            kind = f"{tr('BracketCanvas', _KIND_NAMES[g.kind.value])} {control}"
             outcome = result_label(g.result) or tr("BracketCanvas", "未赛")
             games.append(
                 tr("BracketCanvas", "第%1局 %2  红 %3 — 黑 %4   %5")
@@ -153,7 +173,10 @@ class BracketCanvas(QWidget):
         elif due is not None and due.colours is ColourState.LOT_NEEDED:
             note = tr("BracketCanvas", "待抽签定先后")
         elif due is not None and due.colours is ColourState.CHOICE_NEEDED:
-            note = tr("BracketCanvas", "附加赛待 %1 号选色").replace("%1", str(due.chooser))
+            if due.kind is GameKind.DECIDING:
+                note = tr("BracketCanvas", "附加赛待 %1 号选色").replace("%1", str(due.chooser))
+            else:
+                note = tr("BracketCanvas", "待 %1 号选先后手").replace("%1", str(due.chooser))
         elif (
             m.colour_method is ColourMethod.LOT
             and m.colour_seed is not None
@@ -315,7 +338,8 @@ class BracketView(LiveView):
         self.names = {e.no: e.name for e in group_state(db, group).entrants} if self.bracket else {}
         self.canvas.set_bracket(self.bracket, self.names)
         fmt = self.document.info.regulations.group(group)
-        self.create_button.setEnabled(self.bracket is None and fmt.knockout_size > 0)
+        has_knockout = any(st.kind.value == "knockout" for st in fmt.stages)
+        self.create_button.setEnabled(self.bracket is None and has_knockout)
         keep = self.round_box.currentData()
         self.round_box.blockSignals(True)
         self.round_box.clear()
@@ -343,6 +367,8 @@ class BracketView(LiveView):
                 text = self.tr("%1 第 %2 轮结束后产生 %3 人淘汰赛对阵。")
                 text = text.replace("%1", group).replace("%2", str(fmt.swiss_rounds))
                 show_message(self.message, text.replace("%3", str(fmt.knockout_size)))
+            elif has_knockout:
+                show_message(self.message, self.tr("%1 的淘汰赛阶段开始时产生对阵。").replace("%1", group))
             else:
                 show_message(self.message, self.tr("%1不设淘汰赛").replace("%1", group))
 

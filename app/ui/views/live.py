@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from app.engine.types import UserError
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language
+from app.ui.widgets.message_line import expire
 
 
 def error_text(error: UserError) -> str:
@@ -19,8 +20,10 @@ def error_text(error: UserError) -> str:
 
 
 def show_message(label: QLabel, text: str, *, error: bool = False) -> None:
+    """A message in the view's message line; it goes after a while (a refusal stays longer)."""
     colour = "#b22222" if error else "#1f5f2f"
     label.setText(f"<span style='color:{colour}'>{text}</span>" if text else "")
+    expire(label, error=error)
 
 
 class LiveView(QWidget):
@@ -32,6 +35,7 @@ class LiveView(QWidget):
         self._stale = True
         document.changed.connect(self._document_changed)
         document.group_changed.connect(lambda _name: self._group_changed())
+        document.announced.connect(self._announced)
 
     def refresh(self) -> None:
         raise NotImplementedError
@@ -42,6 +46,12 @@ class LiveView(QWidget):
         if isinstance(message, QLabel):
             message.clear()
         self._document_changed()
+
+    def _announced(self, text: str) -> None:
+        """An undo or a redo: said in the message line, in place of a message it made stale."""
+        message = getattr(self, "message", None)
+        if isinstance(message, QLabel):
+            show_message(message, text)
 
     def _document_changed(self) -> None:
         if self.isVisible():

@@ -1,4 +1,4 @@
-"""裁判与证书 (issue 16): the officials (who signs the lists), the organiser, the seal line and the prize
+"""裁判与证书 (the paperwork): the officials (who signs the lists), the organiser, the seal line and the prize
 certificate's template, with a preview of a certificate as it will print. Saved undoably through
 :mod:`app.services.paperwork`; a template with an unknown placeholder is refused with its name.
 

@@ -5,6 +5,12 @@ the result already recorded) are marked 冲突. In the list, **Enter** confirms 
 result is entered, undoable like a typed one, and the board's other entries are set aside) and
 **Delete** sets it aside. F8 in the rounds view moves the keyboard to the list. A key typed anywhere
 else confirms nothing. The panel shows itself only while something waits.
+
+An entry marked 冲突 is not taken on one key: Enter asks first (it would replace the chief's own
+result, or choose between deputies who disagree), and the question's default is No. After each
+confirmation or setting aside, the list discards keys for a moment
+(:data:`app.ui.widgets.key_guard.GUARD_MS`): Enter Enter confirms one entry, not two. What was stored
+is read back in full (group, round, board, both names, result) through :attr:`PendingPanel.said`.
 """
 
 from __future__ import annotations
@@ -18,6 +24,13 @@ from app.services import hall
 from app.ui.document import TournamentDocument
 from app.ui.models.pairings import result_name
 from app.ui.undo import ServiceCommand, perform
+from app.ui.widgets.key_guard import ask_guarded, guard_keys
+
+
+def _fill(text: str, *values: object) -> str:
+    for i, value in enumerate(values, start=1):
+        text = text.replace(f"%{i}", str(value))
+    return text
 
 
 class ConfirmPendingCommand(ServiceCommand):
@@ -71,6 +84,8 @@ class PendingList(QTreeWidget):
 
 class PendingPanel(QGroupBox):
     """The waiting entries of the round shown in the rounds view."""
+
+    said = Signal(str)  # what was done, in full, for the view's message line
 
     def __init__(self, document: TournamentDocument, view: QWidget) -> None:
         super().__init__(view)
@@ -130,8 +145,9 @@ class PendingPanel(QGroupBox):
             self.list.addTopLevelItem(item)
             if line.id == keep:
                 self.list.setCurrentItem(item)
-        if self.list.currentItem() is None and self.list.topLevelItemCount():
-            self.list.setCurrentItem(self.list.topLevelItem(0))
+        first = self.list.topLevelItem(0)
+        if self.list.currentItem() is None and first is not None:
+            self.list.setCurrentItem(first)
         self.setTitle(self.tr("待确认（%1）").replace("%1", str(len(lines))))
         self.setVisible(bool(lines))
 
@@ -142,9 +158,37 @@ class PendingPanel(QGroupBox):
     def _line(self, entry_id: int) -> hall.PendingLine | None:
         return next((x for x in self.lines if x.id == entry_id), None)
 
+    def _board_words(self, line: hall.PendingLine) -> str:
+        """公开组 第 2 轮 第 7 台 张三 — 李四 (the names from the round as the service shows it)."""
+        from app.services.rounds import round_view
+
+        names = ("", "")
+        try:
+            view = round_view(self.document.db, self.document.group, self.round_number)
+            board = next((b for b in view.boards if b.board == line.board), None)
+            if board is not None:
+                names = (board.red.name, board.black.name)
+        except UserError:
+            pass
+        return (
+            self.tr("%1 第 %2 轮 第 %3 台 %4 — %5")
+            .replace("%1", self.document.group)
+            .replace("%2", str(self.round_number))
+            .replace("%3", str(line.board))
+            .replace("%4", names[0])
+            .replace("%5", names[1])
+        )
+
     def confirm(self, entry_id: int) -> bool:
         line = self._line(entry_id)
         if line is None:
+            return False
+        words = self._board_words(line)
+        if line.conflict and not self.ask_conflict(line, words):
+            self.said.emit(
+                _fill(self.tr("未确认：%1（%2 报送 %3）"), words, line.deputy, result_name(line.result))
+            )
+            self.list.setFocus()
             return False
         text = (
             self.tr("确认第 %1 台：%2（%3）")
@@ -157,8 +201,39 @@ class PendingPanel(QGroupBox):
         except UserError as error:
             self.document.report(error)
             return False
+        if line.recorded.is_pending:
+            said = _fill(self.tr("已确认：%1：%2（%3 报送）"), words, result_name(line.result), line.deputy)
+        else:
+            said = _fill(
+                self.tr("已确认：%1：%2 → %3（%4 报送）"),
+                words,
+                result_name(line.recorded),
+                result_name(line.result),
+                line.deputy,
+            )
+        self.said.emit(said)
         self.list.setFocus()
+        guard_keys()  # Enter Enter confirms one entry: the next line is looked at before it is taken
         return True
+
+    def ask_conflict(self, line: hall.PendingLine, words: str) -> bool:
+        """An entry marked 冲突: replace the recorded result / choose this deputy's? Default: no."""
+        if not line.recorded.is_pending and line.recorded is not line.result:
+            question = (
+                self.tr("%1 已录入 %2。改为 %3 报送的 %4 吗？")
+                .replace("%1", words)
+                .replace("%2", result_name(line.recorded))
+                .replace("%3", line.deputy)
+                .replace("%4", result_name(line.result))
+            )
+        else:
+            question = (
+                self.tr("%1：副裁判报送的结果不一致。确认 %2 报送的 %3 吗？（同台其他报送将作废）")
+                .replace("%1", words)
+                .replace("%2", line.deputy)
+                .replace("%3", result_name(line.result))
+            )
+        return ask_guarded(self, self.tr("确认副裁判报送的成绩"), question, yes=self.tr("确认改动(&Y)"))
 
     def reject(self, entry_id: int) -> bool:
         line = self._line(entry_id)
@@ -170,4 +245,6 @@ class PendingPanel(QGroupBox):
         except UserError as error:
             self.document.report(error)
             return False
+        self.said.emit(text)
+        guard_keys()  # Delete Delete sets one entry aside, not two
         return True

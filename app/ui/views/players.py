@@ -22,12 +22,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.types import UserError
-from app.services import registration
+from app.services import ranking_flags, registration
+from app.ui import file_dialogs
 from app.ui.dialogs.player import PlayerDialog
 from app.ui.document import TournamentDocument
 from app.ui.i18n import current_language, tr, translate_noop
 from app.ui.models.players import FLAGS, PlayerFilter, PlayerTableModel
 from app.ui.undo import SetFlagCommand, perform
+from app.ui.widgets.message_line import MessageLine
 
 FLAG_SERVICES: dict[str, Callable[..., None]] = {
     "fee_paid": registration.set_fee_paid,
@@ -72,6 +74,7 @@ class PlayersView(QWidget):
             ("draw", self.tr("抽签定序号……"), self.draw_numbers),
             ("attendance", self.tr("请假／恢复参赛……"), self.attendance),
             ("avoidances", self.tr("回避设置……"), self.avoidances),
+            ("unranked", self.tr("计成绩不计名次……"), self.toggle_ranked),
         ):
             button = QPushButton(text, self)
             button.clicked.connect(lambda _checked=False, slot=slot: slot())
@@ -79,7 +82,7 @@ class PlayersView(QWidget):
             self.buttons[key] = button
         buttons.addStretch(1)
         buttons.addWidget(self.count_label)
-        self.message = QLabel(self)
+        self.message = MessageLine(self)
 
         self.table = QTableView(self)
         self.table.setModel(self.proxy)
@@ -163,6 +166,38 @@ class PlayersView(QWidget):
         except UserError as error:
             self.message.setText(message_of(error))
 
+    def toggle_ranked(self, reason: str | None = None) -> None:
+        """The current player plays unranked (计成绩不计名次: a guest), or is ranked again; a reason is
+        asked for and logged."""
+        player_id = self.current_player_id()
+        rows = (self.model.player(r) for r in range(self.model.rowCount()))
+        player = next((p for p in rows if p.id == player_id), None)
+        if player is None or player.no is None:
+            self.message.setText(self.tr("请先选中一名已有序号的棋手"))
+            return
+        unranked = player.ranked
+        if reason is None:
+            question = (
+                self.tr("%1 号 %2 计成绩不计名次的理由：")
+                if unranked
+                else self.tr("%1 号 %2 恢复计名次的理由：")
+            )
+            reason, ok = QInputDialog.getText(
+                self,
+                self.tr("计成绩不计名次"),
+                question.replace("%1", str(player.no)).replace("%2", player.name),
+            )
+            if not ok:
+                return
+        try:
+            ranking_flags.set_unranked(self.document.db, player.group, player.no, unranked, reason=reason)
+        except UserError as error:
+            self.message.setText(message_of(error))
+            return
+        done = self.tr("%1 号 %2：计成绩不计名次") if unranked else self.tr("%1 号 %2：恢复计名次")
+        self.message.setText(done.replace("%1", str(player.no)).replace("%2", player.name))
+        self.document.notify()
+
     def add_player(self) -> None:
         dialog = PlayerDialog(self.document, None, self)
         if dialog.exec():
@@ -181,10 +216,8 @@ class PlayersView(QWidget):
 
     def export_template(self, path: Path | None = None) -> Path | None:
         """The empty registration form (附件 2) with this tournament's groups, for organisers to fill in."""
-        from PySide6.QtWidgets import QFileDialog
-
         if path is None:
-            name, _ = QFileDialog.getSaveFileName(
+            name = file_dialogs.save_file_name(
                 self, self.tr("导出报名表模板"), self.tr("报名表.xlsx"), self.tr("Excel 文件 (*.xlsx)")
             )
             if not name:
@@ -201,10 +234,8 @@ class PlayersView(QWidget):
         return written
 
     def import_excel(self, path: Path | None = None) -> None:
-        from PySide6.QtWidgets import QFileDialog
-
         if path is None:
-            name, _ = QFileDialog.getOpenFileName(
+            name = file_dialogs.open_file_name(
                 self, self.tr("导入报名表"), "", self.tr("Excel 文件 (*.xlsx)")
             )
             if not name:

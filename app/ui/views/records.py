@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
     QComboBox,
-    QFileDialog,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
@@ -32,9 +31,11 @@ from PySide6.QtWidgets import (
 
 from app.engine.types import UserError
 from app.engine.xiangqi import GameRecord, export_pgn, parse_pgn_bytes, parse_pgn_games
+from app.files import write_atomic
 from app.services import game_records
 from app.services import records as records_service
 from app.services import rounds as rounds_service
+from app.ui import file_dialogs
 from app.ui.document import TournamentDocument
 from app.ui.models.records import BoardRecordsModel
 from app.ui.views.live import LiveView
@@ -252,9 +253,18 @@ class RecordsView(LiveView):
         return True
 
     def open_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, self.tr("打开棋谱"), "", self.tr("棋谱 (*.pgn *.PGN)"))
-        if name:
-            self.load_pgn(Path(name).read_bytes())
+        name = file_dialogs.open_file_name(self, self.tr("打开棋谱"), "", self.tr("棋谱 (*.pgn *.PGN)"))
+        if not name:
+            return
+        from app.files import read_limited
+        from app.services.game_records import PGN_MAX_BYTES
+
+        try:
+            data = read_limited(Path(name), PGN_MAX_BYTES, what_zh="棋谱文件", what_en="PGN file")
+        except UserError as error:
+            self.show_error(error)
+            return
+        self.load_pgn(data)
 
     def paste(self) -> None:
         self.load_pgn(QApplication.clipboard().text())
@@ -342,7 +352,7 @@ class RecordsView(LiveView):
         return True
 
     def export_dialog(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self,
             self.tr("导出本轮棋谱"),
             f"{self.document.group}-{self.round_number}.pgn",
@@ -354,7 +364,7 @@ class RecordsView(LiveView):
     def export_to(self, path: Path) -> bool:
         try:
             text = game_records.export_round_records(self.document.db, self.document.group, self.round_number)
-            path.write_text(text, encoding="utf-8")
+            write_atomic(path, text)
         except (UserError, OSError) as error:
             self.show_error(error if isinstance(error, UserError) else UserError(str(error)))
             return False
@@ -362,7 +372,7 @@ class RecordsView(LiveView):
         return True
 
     def print_dialog(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, self.tr("打印棋谱"), "", self.tr("PDF (*.pdf)"))
+        name = file_dialogs.save_file_name(self, self.tr("打印棋谱"), "", self.tr("PDF (*.pdf)"))
         if name:
             self.print_to(Path(name))
 
@@ -371,15 +381,19 @@ class RecordsView(LiveView):
         if chosen is None:
             return False
         try:
+            import io
+
+            pdf = io.BytesIO()  # rendered whole, then written in one go (never over the open file)
             game_records.print_game(
                 self.document.db,
                 self.document.group,
                 self.round_number,
                 chosen[0],
-                path,
+                pdf,
                 printed_at=datetime.now().replace(microsecond=0),
                 game_no=chosen[1],
             )
+            write_atomic(path, pdf.getvalue())
         except (UserError, OSError) as error:
             self.show_error(error if isinstance(error, UserError) else UserError(str(error)))
             return False

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDateEdit,
     QDateTimeEdit,
-    QFileDialog,
+    QDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -36,7 +36,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.formats import legacy_stages
+from app.engine.eligibility import Eligibility
+from app.engine.formats import legacy_stages, plan_stages, total_rounds
 from app.engine.regulations import (
     AvoidanceBasis,
     AvoidanceRule,
@@ -46,10 +47,8 @@ from app.engine.regulations import (
     GroupFormat,
     LateEntryPoints,
     PlacementRule,
-    PrizeCategory,
-    PrizeKind,
-    PrizeTable,
     Regulations,
+    RoundOnePairing,
     ScoreGroupOrder,
     SeedingOrder,
     ShortDrawViolation,
@@ -60,12 +59,15 @@ from app.engine.regulations import (
 from app.engine.types import Colour, UserError
 from app.services.regulation_files import write_regulation_file
 from app.services.tournaments import load_regulations, update_regulations
+from app.ui import file_dialogs
 from app.ui.document import TournamentDocument
 from app.ui.i18n import tr, translate_noop
 from app.ui.models.standings import tiebreak_name
 from app.ui.undo import ServiceCommand, perform
 from app.ui.views.live import LiveView, error_text, show_message
 from app.ui.views.paperwork_editor import ImportRegulationFileCommand, PaperworkEditor
+from app.ui.views.prize_editor import PRIZE_LABELS, PrizeEditor
+from app.ui.widgets.dates import DateEdit, DateTimeEdit
 
 # Field labels, by section, in the order shown.
 FIELD_LABELS: dict[str, str] = {
@@ -92,6 +94,9 @@ FIELD_LABELS: dict[str, str] = {
     "pairing.late_entry_bye_compensation": translate_noop("SettingsView", "后报名者所缺轮次补分"),
     "pairing.late_entry_points": translate_noop("SettingsView", "每缺一轮补给"),
     "pairing.avoidances": translate_noop("SettingsView", "同单位／同地区回避"),
+    "pairing.round_one": translate_noop("SettingsView", "第一轮配对办法"),
+    "pairing.colour_run_limit": translate_noop("SettingsView", "连续同色最多（局）"),
+    "pairing.colour_difference_limit": translate_noop("SettingsView", "先后手之差最多（局）"),
     "prize_rules.one_per_player": translate_noop("SettingsView", "奖项不兼得（就高）"),
     "prize_rules.withholding_percent": translate_noop("SettingsView", "代扣个人所得税（%）"),
     "tiebreaks.byes_and_forfeits_count_as_wins": translate_noop("SettingsView", "轮空和对方弃权计为胜局"),
@@ -110,6 +115,7 @@ FIELD_LABELS: dict[str, str] = {
     "discipline.disqualified_games": translate_noop("SettingsView", "取消资格者的对局"),
     "discipline.no_draw_offer_before_move": translate_noop("SettingsView", "第几回合前不得提和"),
     "discipline.natural_limit_moves": translate_noop("SettingsView", "自然限着（回合）"),
+    "discipline.forfeits_withdrawn_unranked": translate_noop("SettingsView", "因连续弃权退赛者不计名次"),
     "registration.capacity": translate_noop("SettingsView", "参赛人数上限"),
     "registration.deadline": translate_noop("SettingsView", "报名截止"),
     "registration.age_limit": translate_noop("SettingsView", "年龄上限（周岁）"),
@@ -123,6 +129,9 @@ ENUM_LABELS: dict[enum.Enum, str] = {
     TeamAvoidance.ALL_ROUNDS: translate_noop("SettingsView", "每轮回避"),
     SeedingOrder.LOT: translate_noop("SettingsView", "抽签"),
     SeedingOrder.RATING: translate_noop("SettingsView", "按等级分"),
+    RoundOnePairing.HALVES: translate_noop("SettingsView", "上半区对下半区（1对n/2+1）"),
+    RoundOnePairing.HALVES_BY_LOT: translate_noop("SettingsView", "上下半区抽签配对"),
+    RoundOnePairing.ADJACENT: translate_noop("SettingsView", "相邻序号（1-2、4-3、5-6…）"),
     ScoreGroupOrder.SEQUENCE: translate_noop("SettingsView", "按序号"),
     ScoreGroupOrder.TIEBREAKS: translate_noop("SettingsView", "按名次区分办法"),
     DecidingDraw.BLACK_WINS: translate_noop("SettingsView", "和棋黑胜"),
@@ -136,20 +145,13 @@ ENUM_LABELS: dict[enum.Enum, str] = {
     ShortDrawViolation.BLACK_ONLY: translate_noop("SettingsView", "仅黑方"),
     Colour.RED: translate_noop("SettingsView", "红方"),
     Colour.BLACK: translate_noop("SettingsView", "黑方"),
-    PrizeKind.INDIVIDUAL: translate_noop("SettingsView", "个人"),
-    PrizeKind.TEAM: translate_noop("SettingsView", "团体"),
     LateEntryPoints.BYE: translate_noop("SettingsView", "轮空分"),
     LateEntryPoints.DRAW: translate_noop("SettingsView", "和棋分"),
     AvoidanceBasis.UNIT: translate_noop("SettingsView", "同单位"),
     AvoidanceBasis.REGION: translate_noop("SettingsView", "同地区"),
     AvoidanceStrength.ABSOLUTE: translate_noop("SettingsView", "绝对回避"),
     AvoidanceStrength.WEAK: translate_noop("SettingsView", "尽量回避"),
-    PrizeCategory.OVERALL: translate_noop("SettingsView", "全组"),
-    PrizeCategory.WOMEN: translate_noop("SettingsView", "女子"),
-    PrizeCategory.SENIORS: translate_noop("SettingsView", "老年（年龄≥）"),
-    PrizeCategory.JUNIORS: translate_noop("SettingsView", "少年（年龄≤）"),
-    PrizeCategory.LOCAL: translate_noop("SettingsView", "本地（地区）"),
-    PrizeCategory.UNIT: translate_noop("SettingsView", "单位最佳（单位）"),
+    **PRIZE_LABELS,
 }
 
 PAGES = (
@@ -362,15 +364,9 @@ class SettingsView(LiveView):
             spin.setRange(0, 1_000_000)
             editor = spin
         elif isinstance(sample, datetime):
-            dt = QDateTimeEdit(self)
-            dt.setDisplayFormat("yyyy-MM-dd HH:mm")
-            dt.setCalendarPopup(True)
-            editor = dt
+            editor = DateTimeEdit(self)  # Tab leaves it (not its year, month, day …)
         elif isinstance(sample, date):
-            d = QDateEdit(self)
-            d.setDisplayFormat("yyyy-MM-dd")
-            d.setCalendarPopup(True)
-            editor = d
+            editor = DateEdit(self)
         else:
             line = QLineEdit(self)
             line.setMinimumWidth(420)
@@ -382,7 +378,7 @@ class SettingsView(LiveView):
     def _groups_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        self.groups_table = QTableWidget(0, 5, page)
+        self.groups_table = QTableWidget(0, 7, page)
         self.groups_table.setHorizontalHeaderLabels(
             [
                 self.tr("组别"),
@@ -390,6 +386,8 @@ class SettingsView(LiveView):
                 self.tr("总轮数"),
                 self.tr("积分编排轮数"),
                 self.tr("淘汰赛人数"),
+                self.tr("赛制"),
+                "",
             ]
         )
         self.groups_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -420,10 +418,11 @@ class SettingsView(LiveView):
         teams.setChecked(g.teams)
         self.groups_table.setCellWidget(row, 1, teams)
         shape = g.legacy
-        rounds, swiss, knockout = shape if shape else (g.rounds, 0, 0)
+        rounds, swiss, knockout = shape if shape else (self._rounds_shown(g), 0, 0)
         for col, value in ((2, rounds), (3, swiss)):
             spin = QSpinBox(self.groups_table)
             spin.setRange(0, 99)
+            spin.setSpecialValueText("—")  # other formats: rounds known once the entrants are
             spin.setValue(value)
             spin.setEnabled(shape is not None)
             self.groups_table.setCellWidget(row, col, spin)
@@ -433,6 +432,55 @@ class SettingsView(LiveView):
         size.setCurrentIndex(size.findData(knockout))
         size.setEnabled(shape is not None)
         self.groups_table.setCellWidget(row, 4, size)
+        summary = QTableWidgetItem(g.describe_zh())
+        summary.setFlags(summary.flags() & ~Qt.ItemFlag.ItemIsEditable)
+        self.groups_table.setItem(row, 5, summary)
+        edit = QPushButton(self.tr("赛制……"), self.groups_table)
+        edit.setToolTip(self.tr("选择现成赛制（循环赛、淘汰赛……）或逐项编辑各阶段"))
+        edit.clicked.connect(lambda _=False, item=name: self.edit_stages(item))
+        self.groups_table.setCellWidget(row, 6, edit)
+
+    def _rounds_shown(self, g: GroupFormat) -> int:
+        """The rounds of a group in stages other than today's Swiss (+ knockout): for the players
+        registered so far, 0 (shown —) when that still depends on who enters."""
+        players = next((x.players for x in self.document.info.groups if x.name == g.name), 0)
+        known = total_rounds(plan_stages(g.stages, players or None))
+        return known or 0
+
+    def edit_stages(self, item: QTableWidgetItem) -> None:
+        """The stages of the group in ``item``'s row, in :class:`StagesDialog`; the row follows."""
+        from app.ui.dialogs.stages import StagesDialog
+
+        row = item.row()
+        current = self.current_groups()[row]
+        players = next((g.players for g in self.document.info.groups if g.name == current.name), 0)
+        dialog = StagesDialog(current, self.edited_regulations(), players, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.replace_group_row(row, dataclasses.replace(current, stages=dialog.stages))
+
+    def replace_group_row(self, row: int, g: GroupFormat) -> None:
+        """Show ``g`` in row ``row``: its stages kept with the name, the simple columns where its shape
+        allows (a Swiss with or without a top-N knockout), the description of its stages."""
+        name = self.groups_table.item(row, 0)
+        if name is not None:
+            name.setData(Qt.ItemDataRole.UserRole, g)
+        shape = g.legacy
+        rounds, swiss, knockout = shape if shape else (self._rounds_shown(g), 0, 0)
+        for col, value in ((2, rounds), (3, swiss)):
+            spin = self.groups_table.cellWidget(row, col)
+            assert isinstance(spin, QSpinBox)
+            spin.setValue(value)
+            spin.setEnabled(shape is not None)
+        size = self.groups_table.cellWidget(row, 4)
+        assert isinstance(size, QComboBox)
+        if size.findData(knockout) < 0:
+            size.addItem(str(knockout), knockout)
+        size.setCurrentIndex(size.findData(knockout))
+        size.setEnabled(shape is not None)
+        summary = self.groups_table.item(row, 5)
+        if summary is not None:
+            summary.setText(g.describe_zh())
 
     def _tiebreak_page(self) -> QWidget:
         page = QWidget()
@@ -471,119 +519,10 @@ class SettingsView(LiveView):
         self.chain_list.setCurrentRow(target)
 
     def _prizes_page(self) -> QWidget:
-        page = QWidget()
-        layout = QVBoxLayout(page)
-        self.prize_table = QTableWidget(0, 8, page)
-        self.prize_table.setHorizontalHeaderLabels(
-            [
-                self.tr("奖项"),
-                self.tr("组别"),
-                self.tr("类别"),
-                self.tr("各名次金额（元，逗号分隔）"),
-                self.tr("合计（元）"),
-                self.tr("限定"),
-                self.tr("条件（年龄／地区／单位）"),
-                self.tr("奖品（逗号分隔）"),
-            ]
-        )
-        header = self.prize_table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        self.prize_table.verticalHeader().setVisible(False)
-        self.prize_table.itemChanged.connect(self._prize_edited)
-        self.prize_total = QLabel(page)
-        self.prize_total.setStyleSheet("font-weight: bold")
-        buttons = QHBoxLayout()
-        add = QPushButton(self.tr("添加奖项"), page)
-        add.clicked.connect(self._add_prize_clicked)
-        remove = QPushButton(self.tr("删除奖项"), page)
-        remove.clicked.connect(
-            lambda: (self.prize_table.removeRow(self.prize_table.currentRow()), self._prize_edited())
-        )
-        buttons.addWidget(add)
-        buttons.addWidget(remove)
-        buttons.addStretch(1)
-        buttons.addWidget(self.prize_total)
-        rules = QFormLayout()
+        self.prize_editor = PrizeEditor(self.current_groups, self)
         for key in ("prize_rules.one_per_player", "prize_rules.withholding_percent"):
-            self._add_editor(rules, key, _get(_SAMPLE, key))
-        note = QLabel(
-            self.tr(
-                "限定：女子、老年（条件填年龄下限）、少年（年龄上限）、本地（地区，或身份证号前几位如 6205）、"
-                "单位最佳（单位名）。不兼得时，一名棋手只领其所获最高的一项，其余名额依名次顺延。"
-            ),
-            page,
-        )
-        note.setWordWrap(True)
-        note.setStyleSheet("color: #555")
-        layout.addWidget(self.prize_table, 1)
-        layout.addLayout(buttons)
-        layout.addWidget(note)
-        layout.addLayout(rules)
-        return page
-
-    def _add_prize_clicked(self) -> None:
-        groups = self.current_groups()
-        self._add_prize_row(
-            PrizeTable(self.tr("新奖项"), groups[0].name if groups else "", PrizeKind.INDIVIDUAL, (0,))
-        )
-        self._prize_edited()
-
-    def _add_prize_row(self, table: PrizeTable) -> None:
-        self.prize_table.blockSignals(True)
-        row = self.prize_table.rowCount()
-        self.prize_table.insertRow(row)
-        self.prize_table.setItem(row, 0, QTableWidgetItem(table.name))
-        self.prize_table.setItem(row, 1, QTableWidgetItem(table.group))
-        kind = QComboBox(self.prize_table)
-        for member in PrizeKind:
-            kind.addItem(tr("SettingsView", ENUM_LABELS[member]), member)
-        kind.setCurrentIndex(kind.findData(table.kind))
-        self.prize_table.setCellWidget(row, 2, kind)
-        self.prize_table.setItem(row, 3, QTableWidgetItem(", ".join(str(a) for a in table.amounts)))
-        total = QTableWidgetItem(f"{table.total:,}")
-        total.setFlags(Qt.ItemFlag.ItemIsEnabled)
-        total.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.prize_table.setItem(row, 4, total)
-        category = QComboBox(self.prize_table)
-        for member in PrizeCategory:
-            category.addItem(tr("SettingsView", ENUM_LABELS[member]), member)
-        category.setCurrentIndex(category.findData(table.category))
-        self.prize_table.setCellWidget(row, 5, category)
-        self.prize_table.setItem(row, 6, QTableWidgetItem(condition_text(table)))
-        self.prize_table.setItem(row, 7, QTableWidgetItem(", ".join(table.items)))
-        self.prize_table.blockSignals(False)
-
-    @staticmethod
-    def parse_amounts(text: str) -> tuple[int, ...]:
-        """``10000, 5000, 300×6`` → amounts by place (×n repeats; ，、 and spaces separate too)."""
-        out: list[int] = []
-        for part in text.replace("，", ",").replace("、", ",").replace(" ", ",").split(","):
-            part = part.strip()
-            if not part:
-                continue
-            amount, _, times = part.replace("x", "×").replace("*", "×").partition("×")
-            if not amount.isdigit() or (times and not times.isdigit()):
-                raise UserError(f"无法识别金额“{part}”", f"cannot read the amount {part!r}")
-            out.extend([int(amount)] * (int(times) if times else 1))
-        return tuple(out)
-
-    def _prize_edited(self, _item: QTableWidgetItem | None = None) -> None:
-        grand = 0
-        self.prize_table.blockSignals(True)
-        for row in range(self.prize_table.rowCount()):
-            item = self.prize_table.item(row, 3)
-            try:
-                total = sum(self.parse_amounts(item.text() if item else ""))
-                text = f"{total:,}"
-                grand += total
-            except UserError:
-                text = "?"
-            cell = self.prize_table.item(row, 4)
-            if cell is not None:
-                cell.setText(text)
-        self.prize_table.blockSignals(False)
-        self.prize_total.setText(self.tr("奖金总额 %1 元").replace("%1", f"{grand:,}"))
+            self._add_editor(self.prize_editor.rules, key, _get(_SAMPLE, key))
+        return self.prize_editor
 
     # ------------------------------------------------------------------ values in and out
 
@@ -606,10 +545,7 @@ class SettingsView(LiveView):
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if t in chain else Qt.CheckState.Unchecked)
             self.chain_list.addItem(item)
-        self.prize_table.setRowCount(0)
-        for table in reg.prizes:
-            self._add_prize_row(table)
-        self._prize_edited()
+        self.prize_editor.set_prizes(reg.prizes)
 
     @staticmethod
     def _set_editor(editor: QWidget, value: Any) -> None:
@@ -638,7 +574,7 @@ class SettingsView(LiveView):
             return editor.currentData()
         if isinstance(editor, QSpinBox):
             return editor.value()
-        if isinstance(editor, QDateEdit) and type(editor) is QDateEdit:
+        if isinstance(editor, QDateEdit):  # a date (QDateEdit is a QDateTimeEdit too)
             return _from_qdate(editor.date())
         if isinstance(editor, QDateTimeEdit):
             qdt = editor.dateTime()
@@ -660,14 +596,16 @@ class SettingsView(LiveView):
             assert isinstance(swiss, QSpinBox) and isinstance(size, QComboBox)
             original = item.data(Qt.ItemDataRole.UserRole) if item else None
             name = (item.text() if item else "").strip()
+            eligibility = original.eligibility if isinstance(original, GroupFormat) else Eligibility()
             if isinstance(original, GroupFormat) and original.legacy is None:
-                groups.append(GroupFormat(name, teams.isChecked(), original.stages))
+                groups.append(GroupFormat(name, teams.isChecked(), original.stages, eligibility))
                 continue
             groups.append(
                 GroupFormat(
                     name,
                     teams.isChecked(),
                     legacy_stages(rounds.value(), swiss.value(), int(size.currentData())),
+                    eligibility,
                 )
             )
         return groups
@@ -694,21 +632,7 @@ class SettingsView(LiveView):
         )
         top["tiebreaks"] = dataclasses.replace(top.get("tiebreaks", reg.tiebreaks), chain=chain)
         top["groups"] = tuple(self.current_groups())
-        prizes = []
-        for row in range(self.prize_table.rowCount()):
-            name, group, amounts, condition, items = (self.prize_table.item(row, c) for c in (0, 1, 3, 6, 7))
-            kind, category = self.prize_table.cellWidget(row, 2), self.prize_table.cellWidget(row, 5)
-            assert isinstance(kind, QComboBox) and isinstance(category, QComboBox)
-            table = PrizeTable(
-                name.text().strip() if name else "",
-                group.text().strip() if group else "",
-                kind.currentData(),
-                self.parse_amounts(amounts.text() if amounts else ""),
-                category=category.currentData(),
-                items=parse_items(items.text() if items else ""),
-            )
-            prizes.append(with_condition(table, condition.text() if condition else ""))
-        top["prizes"] = tuple(prizes)
+        top["prizes"] = self.prize_editor.prizes()
         return dataclasses.replace(reg, **top)
 
     # ------------------------------------------------------------------ actions
@@ -734,7 +658,7 @@ class SettingsView(LiveView):
         return True
 
     def import_toml(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, self.tr("导入规程"), "", self.tr("规程 (*.toml)"))
+        name = file_dialogs.open_file_name(self, self.tr("导入规程"), "", self.tr("规程 (*.toml)"))
         if name:
             self.import_from(Path(name))
 
@@ -749,7 +673,7 @@ class SettingsView(LiveView):
         return True
 
     def export_toml(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(
+        name = file_dialogs.save_file_name(
             self, self.tr("导出规程"), "regulations.toml", self.tr("规程 (*.toml)")
         )
         if name:
@@ -764,52 +688,6 @@ class SettingsView(LiveView):
             return False
         show_message(self.message, self.tr("规程已导出到 %1").replace("%1", str(path)))
         return True
-
-
-def _split(text: str) -> list[str]:
-    for sep in "，、;；":
-        text = text.replace(sep, ",")
-    return [part.strip() for part in text.split(",") if part.strip()]
-
-
-def parse_items(text: str) -> tuple[str, ...]:
-    """``奖杯, 奖牌×2`` → non-cash prizes by place (×n repeats)."""
-    out: list[str] = []
-    for part in _split(text):
-        item, sep, times = part.replace("x", "×").replace("*", "×").rpartition("×")
-        if sep and times.isdigit() and item:
-            out.extend([item.strip()] * int(times))
-        else:
-            out.append(part)
-    return tuple(out)
-
-
-def condition_text(table: PrizeTable) -> str:
-    """What the 条件 column shows for a prize table: the age, the regions or the units."""
-    if table.category in (PrizeCategory.SENIORS, PrizeCategory.JUNIORS):
-        return str(table.age) if table.age else ""
-    if table.category is PrizeCategory.LOCAL:
-        return ", ".join(table.regions)
-    if table.category is PrizeCategory.UNIT:
-        return ", ".join(table.units)
-    return ""
-
-
-def with_condition(table: PrizeTable, text: str) -> PrizeTable:
-    """The prize table with its 条件 column read for its category (a bad age is named)."""
-    text = text.strip()
-    if table.category in (PrizeCategory.SENIORS, PrizeCategory.JUNIORS):
-        if text and not text.isdigit():
-            raise UserError(
-                f"奖项“{table.name}”的年龄“{text}”不是整数",
-                f"prize {table.name!r}: age {text!r} is not a number",
-            )
-        return dataclasses.replace(table, age=int(text) if text else 0)
-    if table.category is PrizeCategory.LOCAL:
-        return dataclasses.replace(table, regions=tuple(_split(text)))
-    if table.category is PrizeCategory.UNIT:
-        return dataclasses.replace(table, units=tuple(_split(text)))
-    return table
 
 
 def _get(reg: Regulations, key: str) -> Any:

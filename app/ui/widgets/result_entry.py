@@ -13,8 +13,17 @@ Keys: ``1`` red wins, ``0`` black wins, ``=`` or ``5`` draw, ``+`` black forfeit
 ``*`` both forfeit. While the arbiter types, the label beside the box says how the entry reads.
 
 A change of a result already entered is not made at once: :meth:`ResultEntry.ask` puts the box in a
-*confirming* state — Enter or ``Y`` confirms, Esc cancels, any other key cancels and is typed as
-usual. Ctrl+Z / Ctrl+Y are left to the window's undo and redo (the box has no text undo of its own).
+*confirming* state — ``Y`` confirms; Enter, ``N`` and Esc leave the result as it is (the harmless
+answer is the default: a second Enter typed in a hurry changes nothing); any other key cancels and is
+typed as usual. Keys typed before the question appeared, and for a moment after
+(:data:`app.ui.widgets.key_guard.GUARD_MS`), are discarded. Ctrl+Z / Ctrl+Y are left to the window's
+undo and redo (the box has no text undo of its own).
+
+**逐台录入** (board by board, the Swiss-Manager habit): F4 switches the box to the highlighted board —
+each result key (``1 0 = 5 + - *``) is entered at once on the board under the table's cursor, which
+then moves to the next board without a result. Digits are never board numbers in this mode (``2`` is
+refused, ``1`` ``0`` are results), so ``1``, ``0``, ``=`` typed for boards 7, 8, 9 land on 7, 8 and
+9. ↑↓ PgUp PgDn move the cursor; F4 or Esc goes back to typing board numbers.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QWidget
 
 from app.engine.types import GameResult, UserError
 from app.ui.i18n import current_language, tr
+from app.ui.widgets.key_guard import guard_keys
 
 RESULT_KEYS: dict[str, GameResult] = {
     "1": GameResult.RED_WIN,
@@ -116,6 +126,7 @@ class ResultEntry(QWidget):
     navigate = Signal(int)  # a Qt.Key the table should act on (Up, Down, PageUp, PageDown)
     confirmed = Signal()
     cancelled = Signal()
+    mode_changed = Signal(bool)  # 逐台录入 on / off
 
     def __init__(
         self,
@@ -127,6 +138,7 @@ class ResultEntry(QWidget):
         self._boards = boards
         self._describe = describe
         self.confirming = False
+        self.by_board = False  # 逐台录入: result keys go to the board under the cursor, at once
         self.edit = QLineEdit(self)
         self.edit.setObjectName("result_entry")
         self.edit.setPlaceholderText(tr("ResultEntry", "台次+结果，如 12 1 回车"))
@@ -162,6 +174,14 @@ class ResultEntry(QWidget):
         text = self.edit.text() if text is None else text
         if self.confirming:
             return
+        if self.by_board:
+            self.reading.setText(
+                "<span style='color:#1f4e8c'>"
+                + tr("ResultEntry", "逐台录入（F4 或 Esc 退出）：")
+                + self._describe(Reading(None, GameResult.PENDING))
+                + "</span>"
+            )
+            return
         if not text.strip():
             self.reading.setText("")
             return
@@ -173,7 +193,10 @@ class ResultEntry(QWidget):
             )
             return
         if reading is None:
-            if text.strip().isdigit():
+            if text.strip().isdigit() and int(text) in self._boards():  # the board, named: whose game
+                words = self._describe(Reading(int(text), GameResult.PENDING))
+                self.reading.setText(tr("ResultEntry", "%1：请输入结果").replace("%1", words))
+            elif text.strip().isdigit():
                 self.reading.setText(tr("ResultEntry", "第 %1 台：请输入结果").replace("%1", text.strip()))
             else:
                 self.reading.setText(
@@ -205,39 +228,99 @@ class ResultEntry(QWidget):
 
     def done(self, ok: bool) -> None:
         """After the view handled a submitted reading: clear the box, or select the text to retype."""
-        if ok:
+        if ok or self.by_board:
             self.edit.clear()
             self.reading.setText("")
+            self.show_reading()
         else:
             self.edit.selectAll()
 
     # ------------------------------------------------------------------ confirming a change
 
     def ask(self, question: str) -> None:
-        """Wait for Enter / Y (``confirmed``) or Esc (``cancelled``); ``question`` is shown beside the box."""
+        """Wait for Y (``confirmed``) or Enter / N / Esc (``cancelled``); ``question`` is shown beside the box.
+
+        Keys already typed (waiting in the queue) and keys typed in the next moment are discarded.
+        """
         self.confirming = True
         self.edit.clear()
         self.edit.setStyleSheet("QLineEdit { background: #fff3cd; }")
         self.reading.setText(
             f"<span style='color:#8a5a00'><b>{question}</b> "
-            + tr("ResultEntry", "Enter 或 Y 确认，Esc 取消")
+            + tr("ResultEntry", "按 Y 改动；回车、N 或 Esc 不改")
             + "</span>"
         )
         self.edit.setFocus()
+        guard_keys()
 
     def _leave_confirming(self) -> None:
         self.confirming = False
-        self.edit.setStyleSheet("")
+        self._show_mode()
         self.reading.setText("")
+        if self.by_board:
+            self.show_reading()
 
     def _cancel(self) -> None:
         self._leave_confirming()
         self.cancelled.emit()
 
     def cancel(self) -> None:
-        """Drop a question still waiting (the round or the group changed)."""
+        """Drop a question still waiting."""
         if self.confirming:
             self._leave_confirming()
+
+    def reset(self) -> None:
+        """The round or the group changed: a question waiting and a half-typed entry are dropped."""
+        self.cancel()
+        self.edit.clear()
+        self.reading.setText("")
+        self.show_reading()
+
+    # ------------------------------------------------------------------ 逐台录入
+
+    def set_by_board(self, on: bool) -> None:
+        """逐台录入 on or off (F4): result keys go at once to the board under the table's cursor."""
+        if on == self.by_board:
+            return
+        self.cancel()
+        self.by_board = on
+        self.edit.clear()
+        self.edit.setReadOnly(on)
+        self.edit.setClearButtonEnabled(not on)
+        self.edit.setPlaceholderText(
+            tr("ResultEntry", "逐台：只按结果键") if on else tr("ResultEntry", "台次+结果，如 12 1 回车")
+        )
+        self._show_mode()
+        self.reading.setText("")
+        self.show_reading()
+        self.mode_changed.emit(on)
+
+    def _show_mode(self) -> None:
+        self.edit.setStyleSheet("QLineEdit { background: #dbe8f7; }" if self.by_board else "")
+
+    def _by_board_key(self, event: QKeyEvent) -> bool:
+        """A key in 逐台录入; True when it was taken."""
+        key = event.key()
+        if key in (Qt.Key.Key_Escape, Qt.Key.Key_F4):
+            self.set_by_board(False)
+            return True
+        text = event.text()
+        plain = not event.modifiers() & (
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+        )
+        if plain and text in RESULT_KEYS:
+            self.submitted.emit(Reading(None, RESULT_KEYS[text]))
+            return True
+        if plain and text and text.isprintable():
+            self.refused.emit(
+                UserError(
+                    f"逐台录入时只收结果键（1 0 = 5 + - *），“{text}”未录入；按 F4 回到按台次录入",
+                    f"board by board takes result keys only (1 0 = 5 + - *); {text!r} was not entered; "
+                    "F4 goes back to typing board numbers",
+                )
+            )
+            return True
+        return False
 
     # ------------------------------------------------------------------ keys
 
@@ -254,18 +337,23 @@ class ResultEntry(QWidget):
             return False
         key = event.key()
         if self.confirming:
-            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Y):
+            if key == Qt.Key.Key_Y:
                 self._leave_confirming()
                 self.confirmed.emit()
                 return True
-            if key == Qt.Key.Key_Escape:
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Escape, Qt.Key.Key_N):
                 self._cancel()
                 return True
             if event.text() or key in (Qt.Key.Key_Backspace, Qt.Key.Key_Delete):
                 self._cancel()  # and the key is typed as usual
         if key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
-            self.navigate.emit(int(key.value))
+            self.navigate.emit(int(key))
             return True
+        if key == Qt.Key.Key_F4 and not self.by_board and not event.modifiers():
+            self.set_by_board(True)
+            return True
+        if self.by_board and not self.confirming:
+            return self._by_board_key(event)
         return False
 
 

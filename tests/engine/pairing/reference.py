@@ -1,8 +1,8 @@
-"""An independent, brute-force reading of RULES.md §5 and the objective in the engine's docstring.
+"""An independent, brute-force reading of docs/rules.md §5 and the objective in the engine's docstring.
 
 Written without the engine's weight packing: legality, the bye, and the lexicographic objective
 (S1 cut crossings from the top, then the score groups floated past — a chain of short floats
-beats one long float, RULES.md §5; W weak avoidances broken (issue 16); S2 players without their
+beats one long float, docs/rules.md §5; W weak avoidances broken (尽量回避); S2 players without their
 due colour; S3 order cost; S4 repeated floats) are computed directly, and every perfect pairing
 is enumerated. An absolutely avoided pair is illegal, like a rematch. The avoidances themselves are
 read through :class:`RoundConstraints` (``forbidden`` / ``weak`` of a pair: what the regulation and
@@ -87,6 +87,69 @@ def unsatisfied(p: PairingPlayer, got: Colour) -> int:
 Objective = tuple[tuple[int, ...], int, int, int, int, int]
 
 
+class _Pool:
+    """What the objective reads of the whole pool: its score groups, each player's rank and group size."""
+
+    def __init__(self, players: Sequence[PairingPlayer], by_tiebreaks: bool) -> None:
+        pool = ordered(players, by_tiebreaks)
+        scores = sorted({p.score for p in pool}, reverse=True)
+        self.groups = len(scores)
+        self.group = {p.no: scores.index(p.score) for p in pool}
+        members = [[p for p in pool if self.group[p.no] == g] for g in range(len(scores))]
+        self.rank = {p.no: members[self.group[p.no]].index(p) for p in pool}
+        self.size = {p.no: len(members[self.group[p.no]]) for p in pool}
+        self.position = {p.no: t for t, p in enumerate(pool)}
+
+
+#: one pair's share of the objective: (the cuts it crosses as a range, groups floated past, W, S2, S3, S4)
+_Terms = tuple[range, int, int, int, int, int]
+
+
+def _terms(
+    ctx: _Pool,
+    a: PairingPlayer,
+    b: PairingPlayer,
+    colours: dict[int, Colour] | None,
+    constraints: RoundConstraints | None,
+) -> _Terms:
+    w = len(constraints.weak(a.no, b.no)) if constraints is not None else 0
+    group, rank, size = ctx.group, ctx.rank, ctx.size
+    hi, lo = (a, b) if ctx.position[a.no] < ctx.position[b.no] else (b, a)
+    crossed = range(group[hi.no], group[lo.no])
+    # 近分者对弈: every whole score group strictly between the two players counts
+    skipped = len([g for g in range(ctx.groups) if group[hi.no] < g < group[lo.no]])
+    if colours is not None:
+        s2 = unsatisfied(hi, colours[hi.no]) + unsatisfied(lo, colours[lo.no])
+    else:
+        options = [
+            unsatisfied(hi, c) + unsatisfied(lo, c.other)
+            for c in (R, B)
+            if may_take(hi, c) and may_take(lo, c.other)
+        ]
+        s2 = min(options)
+    s4 = 0
+    if group[hi.no] == group[lo.no]:
+        h = size[hi.no] // 2
+        r, q = rank[hi.no], rank[lo.no]
+        s3 = abs(q - r - h) + (0 if r < h <= q else h)
+    else:
+        s3 = (size[hi.no] - 1 - rank[hi.no]) + rank[lo.no]
+        last_hi = hi.float_history[-1] if hi.float_history else Float.NONE
+        last_lo = lo.float_history[-1] if lo.float_history else Float.NONE
+        s4 = (last_hi is Float.DOWN) + (last_lo is Float.UP)
+    return crossed, skipped, w, s2, s3, s4
+
+
+def _total(ctx: _Pool, terms: Sequence[_Terms]) -> Objective:
+    cuts = [0] * max(ctx.groups - 1, 0)
+    skipped = w = s2 = s3 = s4 = 0
+    for crossed, k, w_, s2_, s3_, s4_ in terms:
+        for c in crossed:
+            cuts[c] += 1
+        skipped, w, s2, s3, s4 = skipped + k, w + w_, s2 + s2_, s3 + s3_, s4 + s4_
+    return tuple(cuts), skipped, w, s2, s3, s4
+
+
 def objective(
     pairs: Sequence[tuple[PairingPlayer, PairingPlayer]],
     colours: dict[int, Colour] | None,
@@ -97,52 +160,28 @@ def objective(
     pool; W counts each weak avoidance a pair breaks.
 
     With ``colours`` given (sequence number → colour) S2 counts what was really allocated,
-    otherwise the best allowed allocation of each pair.
+    otherwise the best allowed allocation of each pair. Each criterion is a sum over the pairs
+    (S1's cuts too: a pair crosses each cut between its two groups once).
     """
-    pool = ordered([p for e in pairs for p in e], by_tiebreaks)
-    scores = sorted({p.score for p in pool}, reverse=True)
-    group = {p.no: scores.index(p.score) for p in pool}
-    members = [[p for p in pool if group[p.no] == g] for g in range(len(scores))]
-    rank = {p.no: members[group[p.no]].index(p) for p in pool}
-    size = {p.no: len(members[group[p.no]]) for p in pool}
-    position = {p.no: t for t, p in enumerate(pool)}
-    cuts = [0] * max(len(scores) - 1, 0)
-    skipped = w = s2 = s3 = s4 = 0
-    for a, b in pairs:
-        if constraints is not None:
-            w += len(constraints.weak(a.no, b.no))
-        hi, lo = (a, b) if position[a.no] < position[b.no] else (b, a)
-        for c in range(group[hi.no], group[lo.no]):
-            cuts[c] += 1
-        # 近分者对弈: every whole score group strictly between the two players counts
-        skipped += len([g for g in range(len(scores)) if group[hi.no] < g < group[lo.no]])
-        if colours is not None:
-            s2 += unsatisfied(hi, colours[hi.no]) + unsatisfied(lo, colours[lo.no])
-        else:
-            options = [
-                unsatisfied(hi, c) + unsatisfied(lo, c.other)
-                for c in (R, B)
-                if may_take(hi, c) and may_take(lo, c.other)
-            ]
-            s2 += min(options)
-        if group[hi.no] == group[lo.no]:
-            h = size[hi.no] // 2
-            r, q = rank[hi.no], rank[lo.no]
-            s3 += abs(q - r - h) + (0 if r < h <= q else h)
-        else:
-            s3 += (size[hi.no] - 1 - rank[hi.no]) + rank[lo.no]
-            last_hi = hi.float_history[-1] if hi.float_history else Float.NONE
-            last_lo = lo.float_history[-1] if lo.float_history else Float.NONE
-            s4 += (last_hi is Float.DOWN) + (last_lo is Float.UP)
-    return tuple(cuts), skipped, w, s2, s3, s4
+    ctx = _Pool([p for e in pairs for p in e], by_tiebreaks)
+    return _total(ctx, [_terms(ctx, a, b, colours, constraints) for a, b in pairs])
 
 
 def best_objective(
     players: list[PairingPlayer], avoid: bool, by_tiebreaks: bool, constraints: RoundConstraints | None = None
 ) -> Objective | None:
+    """The least objective over every perfect pairing (each pair's share computed once)."""
+    ctx = _Pool(players, by_tiebreaks)
+    shares: dict[tuple[int, int], _Terms] = {}
     best = None
     for pairs in perfect_pairings(ordered(players, by_tiebreaks), avoid, constraints):
-        value = objective(pairs, None, by_tiebreaks, constraints)
+        terms = []
+        for a, b in pairs:
+            key = (a.no, b.no)
+            if key not in shares:
+                shares[key] = _terms(ctx, a, b, None, constraints)
+            terms.append(shares[key])
+        value = _total(ctx, terms)
         if best is None or value < best:
             best = value
     return best

@@ -58,7 +58,7 @@ UNITS = ("", "甲", "乙", "丙")
 
 @st.composite
 def avoidances(draw: st.DrawFn, nos: list[int], round_number: int = 2) -> RoundConstraints:
-    """Random avoidances (issue 16) among the players ``nos``: unit and region rules of either
+    """Random avoidances (pairing constraints) among the players ``nos``: unit and region rules of either
     strength (some not in force this round), and named pairs of either strength."""
     facts = [
         ConstraintFacts(no, unit=draw(st.sampled_from(UNITS)), region=draw(st.sampled_from(UNITS)))

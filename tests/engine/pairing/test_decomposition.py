@@ -13,13 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.pairing import PairingPlayer, engine, pair_round
+from app.engine.pairing import NoLegalPairing, PairingPlayer, Tuning, pair_round
+from app.engine.pairing.blocks import whole_pool_optimum
 from app.engine.pairing.constraints import (
     ConstraintFacts,
     NamedAvoidance,
     RoundConstraints,
     round_constraints,
 )
+from app.engine.pairing.pool import ordered_pool
 from app.engine.regulations import (
     AvoidanceBasis,
     AvoidanceRule,
@@ -38,18 +40,16 @@ def _compare(
     round_number: int,
     rules: PairingRules,
     constraints: RoundConstraints | None = None,
+    tuning: Tuning | None = None,
 ) -> None:
-    pairing = pair_round(players, round_number, rules, seed=3, constraints=constraints)
-    avoid = rules.team_avoidance is TeamAvoidance.ALL_ROUNDS or (
-        rules.team_avoidance is TeamAvoidance.ROUND_ONE and round_number == 1
+    pairing = pair_round(
+        players, round_number, rules, seed=3, constraints=constraints, tuning=tuning or Tuning()
     )
-    ordered = sorted((p for p in players if p.no != pairing.bye), key=lambda p: (-p.score, p.no))
-    pool = engine._Pool(ordered, avoid, constraints)
-    whole = engine._solve_block(pool, list(range(pool.n)), 0, pool.k - 1)
+    pool = ordered_pool(players, round_number, rules, constraints, without=pairing.bye)
+    whole = whole_pool_optimum(pool)  # one matching on every legal pair (the Python edge builder)
     assert whole is not None
-    got = [(pool.index[g.red], pool.index[g.black]) for g in pairing.games]
-    got = [(min(a, b), max(a, b)) for a, b in got]
-    assert _vector(pool, got) == _vector(pool, whole.pairs)
+    got = pool.pairs((g.red, g.black) for g in pairing.games)
+    assert _vector(pool, got) == _vector(pool, whole)
     assert pairing.quality is not None and pairing.quality.exact
 
 
@@ -68,7 +68,7 @@ def test_simulated_events_round_by_round(players: int, seed: int) -> None:
 )
 def test_random_pools_with_rematches_and_teams(players: list[PairingPlayer], round_number: int) -> None:
     rules = PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS)
-    with contextlib.suppress(engine.NoLegalPairing):
+    with contextlib.suppress(NoLegalPairing):
         _compare(players, round_number, rules)
 
 
@@ -77,13 +77,11 @@ def test_random_pools_with_rematches_and_teams(players: list[PairingPlayer], rou
 def test_random_pools_through_the_numpy_edges_and_tiny_bands(
     players: list[PairingPlayer], round_number: int
 ) -> None:
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(engine, "NUMPY_FROM", 2)
-        with contextlib.suppress(engine.NoLegalPairing):
-            _compare(players, round_number, PairingRules())
+    with contextlib.suppress(NoLegalPairing):
+        _compare(players, round_number, PairingRules(), tuning=Tuning(numpy_from=2))
 
 
-# --------------------------------------------------------------------------- with avoidances (issue 16)
+# --------------------------------------------------------------------------- with avoidances (pairing constraints)
 
 
 @pytest.mark.parametrize("players, seed", [(120, 5), (151, 6)])
@@ -113,7 +111,6 @@ def test_simulated_events_with_unit_and_region_avoidances(players: int, seed: in
 @given(data=st.data(), players=pools(min_size=14, max_size=40, max_rounds=5, max_score=14))
 def test_random_pools_with_avoidances(data: st.DataObject, players: list[PairingPlayer]) -> None:
     c = data.draw(avoidances([p.no for p in players], round_number=2))
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(engine, "NUMPY_FROM", data.draw(st.sampled_from([2, engine.NUMPY_FROM])))
-        with contextlib.suppress(engine.NoLegalPairing):
-            _compare(players, 2, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), c)
+    tuning = Tuning(numpy_from=data.draw(st.sampled_from([2, Tuning().numpy_from])))
+    with contextlib.suppress(NoLegalPairing):
+        _compare(players, 2, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), c, tuning)

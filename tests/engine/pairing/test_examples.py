@@ -1,4 +1,4 @@
-"""Hand-worked examples from RULES.md §5."""
+"""Hand-worked examples from docs/rules.md §5."""
 
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ def test_every_player_already_had_a_bye() -> None:
 
 
 def test_a_chain_of_short_floats_beats_a_long_float_even_against_colours() -> None:
-    # 近分者对弈 (RULES.md §5): 1 is alone on 4 points, 2 and 3 on 2, 4 alone on 0. Either 1-4 / 2-3
+    # 近分者对弈 (docs/rules.md §5): 1 is alone on 4 points, 2 and 3 on 2, 4 alone on 0. Either 1-4 / 2-3
     # (one float past the whole 2-point group) or 1-2 / 3-4 (a chain of two short floats) crosses
     # each cut once (1-3 / 2-4 is out: 1 met 3). Colours favour the long float (everyone gets
     # their due colour, against two misses), the rule wants the chain.

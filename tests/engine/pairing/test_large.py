@@ -13,19 +13,24 @@ import contextlib
 import itertools
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.pairing import NoLegalPairing, PairingPlayer, engine, large, pair_round
+from app.engine.pairing import NoLegalPairing, PairingPlayer, PairingQuality, Tuning, large, pair_round
+from app.engine.pairing.arrays import pair_fields
+from app.engine.pairing.blocks import whole_pool_optimum
 from app.engine.pairing.constraints import (
     ConstraintFacts,
     NamedAvoidance,
     RoundConstraints,
     round_constraints,
 )
+from app.engine.pairing.pool import OrderedPool, ordered_pool
+from app.engine.pairing.tuning import CertificateTuning
 from app.engine.regulations import (
     AvoidanceBasis,
     AvoidanceRule,
@@ -40,37 +45,24 @@ from . import reference as ref
 from .objective import objective as _vector
 from .strategies import avoidances, pools
 
+FORCED_LIMIT = 4
 
-@contextlib.contextmanager
-def _forced(tiny: bool, fallback: bool = True) -> Iterator[list[bool]]:
-    """Every block above 4 players goes to the large path; record whether each one was proved
-    (a block the large path does not take — grown past an even cut — counts as not proved).
+
+def _forced(tiny: bool, fallback: bool = True) -> Tuning:
+    """Every block above FORCED_LIMIT players goes to the large path (no band shortcut).
 
     ``tiny``: the certificate is tried on every group graph (none is small enough to be solved on
     every legal pair at once) from the fewest candidates; without ``fallback`` a group graph whose
     certificate fails is not solved on every legal pair either, so its block is left unproved.
     """
-    proved: list[bool] = []
-    real = engine._solve_large
-
-    def spy(pool: engine._Pool, start: int, end: int) -> engine._Block | None:
-        result = real(pool, start, end)
-        proved.append(result is not None)
-        return result
-
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(engine, "EXACT_POOL_LIMIT", 4)
-        m.setattr(engine, "EXACT_BLOCK_LIMIT", 4)
-        m.setattr(engine, "_solve_group_banded", lambda pool, g: None)
-        m.setattr(engine, "_solve_large", spy)
-        if tiny:
-            m.setattr(large, "BAND", 0)
-            m.setattr(large, "NEAREST", 1)
-            m.setattr(large, "ADD_PER_PLAYER", 1)
-            m.setattr(large, "DENSE_GROUP", 0)
-        if not fallback:
-            m.setattr(large, "DENSE_FALLBACK", 0)
-        yield proved
+    certificates = CertificateTuning()
+    if tiny:
+        certificates = replace(certificates, band=0, nearest=1, add_per_player=1, dense_group=0)
+    if not fallback:
+        certificates = replace(certificates, dense_fallback=0)
+    return Tuning(
+        exact_pool_limit=FORCED_LIMIT, exact_block_limit=FORCED_LIMIT, bands=False, certificates=certificates
+    )
 
 
 def _check(
@@ -80,10 +72,17 @@ def _check(
     tiny: bool,
     fallback: bool = True,
     constraints: RoundConstraints | None = None,
-) -> list[bool]:
+    tuning: Tuning | None = None,
+) -> PairingQuality:
     """Pair with the large path forced; compare with one dense matching over the whole pool."""
-    with _forced(tiny, fallback) as proved:
-        pairing = pair_round(players, round_number, rules, seed=3, constraints=constraints)
+    pairing = pair_round(
+        players,
+        round_number,
+        rules,
+        seed=3,
+        constraints=constraints,
+        tuning=tuning or _forced(tiny, fallback),
+    )
     avoid = rules.team_avoidance is TeamAvoidance.ALL_ROUNDS or (
         rules.team_avoidance is TeamAvoidance.ROUND_ONE and round_number == 1
     )
@@ -96,20 +95,25 @@ def _check(
         [x for g in pairing.games for x in (g.red, g.black)] + ([pairing.bye] if pairing.bye else [])
     )
     assert seen == sorted(by_no)
-    ordered = sorted((p for p in players if p.no != pairing.bye), key=lambda p: (-p.score, p.no))
-    pool = engine._Pool(ordered, avoid, constraints)
-    whole = engine._solve_block(pool, list(range(pool.n)), 0, pool.k - 1)
+    pool = ordered_pool(players, round_number, rules, constraints, without=pairing.bye)
+    whole = whole_pool_optimum(pool)
     assert whole is not None
-    got = [(pool.index[g.red], pool.index[g.black]) for g in pairing.games]
-    got = [(min(a, b), max(a, b)) for a, b in got]
+    got = pool.pairs((g.red, g.black) for g in pairing.games)
     quality = pairing.quality
     assert quality is not None
-    assert quality.exact == all(proved)
     if quality.exact:
-        assert _vector(pool, got) == _vector(pool, whole.pairs)
+        assert _vector(pool, got) == _vector(pool, whole)
+        # every block above the limit was proved by the large path, none paired by steps
+        assert sorted(quality.certified_blocks) == sorted(b for b in quality.blocks if b > FORCED_LIMIT)
+        assert quality.bounded_players == 0
     else:
         assert quality.bounded_players > 0
-    return proved
+    return quality
+
+
+def _proved(quality: PairingQuality) -> list[bool]:
+    """One entry per block the large path took: proved (True); an unproved one ends the list."""
+    return [True] * len(quality.certified_blocks) + ([] if quality.exact else [False])
 
 
 @pytest.mark.parametrize(
@@ -121,7 +125,7 @@ def test_simulated_events_with_large_score_groups(players: int, seed: int, tiny:
     event = SimulatedEvent(players, seed=seed, teams=True)
     proved: list[bool] = []
     for _ in range(6):
-        proved += _check(event.pool(), len(event.rounds) + 1, event.rules, tiny)
+        proved += _proved(_check(event.pool(), len(event.rounds) + 1, event.rules, tiny))
         event.play_round()
     assert len(proved) >= 6 and all(proved)  # every block of these events is proved
 
@@ -165,7 +169,7 @@ def test_simulated_events_with_unit_and_region_avoidances(players: int, seed: in
     for _ in range(6):
         number = len(event.rounds) + 1
         c = round_constraints(rules, facts, named, number)
-        proved += _check(event.pool(), number, event.rules, tiny, constraints=c)
+        proved += _proved(_check(event.pool(), number, event.rules, tiny, constraints=c))
         event.play_round()
     assert len(proved) >= 6 and sum(proved) >= len(proved) - 1  # (at most one block left unproved)
 
@@ -188,11 +192,11 @@ def test_an_unproved_block_says_so() -> None:
     event = SimulatedEvent(300, seed=6, teams=True)
     for _ in range(2):
         event.play_round()
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(large, "CERTIFY_ROUNDS", 0)
-        m.setattr(large, "DENSE_GROUP", 0)
-        proved = _check(event.pool(), 3, event.rules, tiny=False, fallback=False)
-    assert proved and not any(proved)
+    tuning = _forced(tiny=False, fallback=False)
+    tuning = replace(tuning, certificates=replace(tuning.certificates, certify_rounds=0, dense_group=0))
+    quality = _check(event.pool(), 3, event.rules, tiny=False, tuning=tuning)
+    assert _proved(quality) == [False]
+    assert not quality.exact and quality.bounded_players > 0
 
 
 def test_a_rematch_between_floater_and_opponent_is_branched_on() -> None:
@@ -209,18 +213,12 @@ def test_a_rematch_between_floater_and_opponent_is_branched_on() -> None:
         player(5, 0, Colour.BLACK),
         player(6, 0, Colour.RED),
     ]
-    branched: list[int] = []
-    real = large._Search.optimum
-
-    def spy(self: large._Search, excluded: large._Excluded) -> object:
-        branched.append(sum(len(f) + len(o) for f, o in excluded))
-        return real(self, excluded)
-
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(large._Search, "optimum", spy)
-        proved = _check(players, 2, PairingRules(), tiny=True)
-    assert proved == [True]
-    assert max(branched) >= 1
+    quality = _check(players, 2, PairingRules(), tiny=True)
+    assert _proved(quality) == [True]
+    pool = ordered_pool(players, 2, PairingRules(), tuning=_forced(tiny=True))
+    block = large.solve_block(pool, 0, 1)
+    assert block is not None and block.branches >= 1
+    assert _vector(pool, block.pairs) == _vector(pool, whole_pool_optimum(pool) or [])
 
 
 def test_a_weakly_avoided_cross_pair_is_kept_only_when_every_other_is_no_better() -> None:
@@ -235,19 +233,13 @@ def test_a_weakly_avoided_cross_pair_is_kept_only_when_every_other_is_no_better(
     facts = [ConstraintFacts(n) for n in range(1, 7)]
     named = tuple(NamedAvoidance(n, 6, AvoidanceStrength.WEAK) for n in range(1, 6))
     constraints = round_constraints((), facts, named, 2)
-    searched: list[int] = []
-    real = large._Search.optimum
-
-    def spy(self: large._Search, excluded: large._Excluded) -> object:
-        searched.append(sum(len(f) + len(o) for f, o in excluded))
-        return real(self, excluded)
-
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(large._Search, "optimum", spy)
-        proved = _check(players, 2, PairingRules(), tiny=True, constraints=constraints)
-        pairing = pair_round(players, 2, PairingRules(), seed=3, constraints=constraints)
-    assert proved and all(proved)  # (the round is also paired without the constraints, for `why`)
-    assert max(searched) >= 2  # branched past the first two floaters
+    quality = _check(players, 2, PairingRules(), tiny=True, constraints=constraints)
+    assert _proved(quality) == [True]
+    pool = ordered_pool(players, 2, PairingRules(), constraints, tuning=_forced(tiny=True))
+    block = large.solve_block(pool, 0, 1)
+    assert block is not None and block.depth >= 2  # branched past the first two floaters
+    assert _vector(pool, block.pairs) == _vector(pool, whole_pool_optimum(pool) or [])
+    pairing = pair_round(players, 2, PairingRules(), seed=3, constraints=constraints)
     assert pairing.quality is not None and pairing.quality.weak_avoidances == 1
     assert any({g.red, g.black} == {5, 6} for g in pairing.games)
 
@@ -277,11 +269,25 @@ def test_the_legal_pairs_of_a_group_are_the_engines(seed: int) -> None:
     named = tuple(NamedAvoidance(a, a + 3, strengths[a % 2]) for a in range(1, 57, 5))
     constraints = round_constraints(rules, facts, named, 2) if seed else None
     ordered = sorted(players, key=lambda p: (-p.score, p.no))
-    pool = engine._Pool(ordered, avoid_teams=bool(seed % 2), constraints=constraints)
+    pool = OrderedPool(ordered, avoid_teams=bool(seed % 2), constraints=constraints)
+    # the numpy builder over the whole pool: the same legal pairs and the same criteria as the pool's
+    fields = pair_fields(pool, range(pool.n))
+    assert {(a, b) for a, b in zip(fields.a.tolist(), fields.b.tolist(), strict=True)} == {
+        (i, j) for i in range(pool.n) for j in range(i + 1, pool.n) if pool.legal(i, j)
+    }
+    w = fields.w.tolist() if fields.w is not None else [0] * len(fields.a)
+    for t, (i, j) in enumerate(zip(fields.a.tolist(), fields.b.tolist(), strict=True)):
+        assert (fields.skip[t], w[t], fields.s2[t], fields.s3[t], fields.s4[t]) == (
+            pool.skipped_groups(i, j),
+            pool.weak_cost(i, j),
+            pool.colour_cost(i, j),
+            pool.order_cost(i, j),
+            pool.float_cost(i, j),
+        )
     mw, m2, m3 = 100_000, 1000, 10
     assert pool.k == 3
     for g in range(pool.k):
-        grp = large._build_group(pool, g, large._Packing(mw if pool.weak else 0, m2, m3))
+        grp = large.build_group(pool, g, large.Packing(mw if pool.weak else 0, m2, m3))
         first = pool.group_start[g]
         members = pool.group_members(g, g)
         got = {(first + a, first + b) for a, b in zip(grp.a.tolist(), grp.b.tolist(), strict=True)}
@@ -314,7 +320,7 @@ def _perfect_matchings(nodes: list[int], adj: dict[tuple[int, int], int]) -> Ite
 def test_a_certificate_is_only_ever_given_for_an_optimal_matching(
     n: int, costs: list[int], picks: list[bool], which: int
 ) -> None:
-    # _potentials on any perfect matching (optimal or not) of a random graph: whenever it returns
+    # potentials on any perfect matching (optimal or not) of a random graph: whenever it returns
     # duals, they prove the matching optimal by enumeration; on an optimal matching of a
     # bipartite graph (where the LP is integral) it always returns them
     pairs = list(itertools.combinations(range(n), 2))
@@ -330,7 +336,7 @@ def test_a_certificate_is_only_ever_given_for_an_optimal_matching(
     mate = np.empty(n, dtype=np.int64)
     for a, b in chosen:
         mate[a], mate[b] = b, a
-    y2 = large._potentials(n, i, j, c, mate, limit=n + 1)
+    y2 = large.potentials(n, i, j, c, mate, limit=n + 1)
     value = sum(edges[e] for e in chosen)
     if y2 is not None:
         assert (2 * c - y2[i] - y2[j] >= 0).all()
@@ -344,18 +350,17 @@ def test_a_wrong_certificate_is_refused() -> None:
     event = SimulatedEvent(120, seed=2)
     event.play_round()
     players = event.pool()
-    ordered = sorted(players, key=lambda p: (-p.score, p.no))
-    pool = engine._Pool(ordered, avoid_teams=False)
+    pool = ordered_pool(players, 2, PairingRules())
     g = max(range(pool.k), key=lambda g: pool.group_size[g] if pool.group_size[g] % 2 == 0 else 0)
-    pack = large._Packing(0, 100_000, 10)
-    grp = large._build_group(pool, g, pack)
-    ports = large._ports(grp, [])
-    cert = large._certify(grp, ports, [0])
-    assert cert is not None
-    assert large._verified(grp, ports, cert.y2, cert.value)
-    assert not large._verified(grp, ports, cert.y2, cert.value - 1)  # the sum must be the cost
+    pack = large.Packing(0, 100_000, 10)
+    grp = large.build_group(pool, g, pack)
+    ports = large.ports_of(grp, [])
+    cert = large.certify(grp, ports, [0])
+    assert cert is not None and cert.y2 is not None
+    assert large.verified(grp, ports, cert.y2, cert.value)
+    assert not large.verified(grp, ports, cert.y2, cert.value - 1)  # the sum must be the cost
     other = 1 if int(cert.mate[0]) != 1 else 2
     raised = cert.y2.copy()
     raised[0] += 1  # same sum, but player 0's pair in the matching now has a negative reduced cost
     raised[other] -= 1
-    assert not large._verified(grp, ports, raised, cert.value)
+    assert not large.verified(grp, ports, raised, cert.value)

@@ -1,4 +1,4 @@
-"""The bounded path (score-group steps on sparse edges, beyond EXACT_BLOCK_LIMIT) forced on mid-size pools.
+"""The bounded path (score-group steps on sparse edges, beyond the exact limits) forced on mid-size pools.
 
 The proved large-block path (test_large.py) is switched off here, so that every large block goes
 to the bounded steps, as it does where that path finds no proof.
@@ -6,13 +6,13 @@ to the bounded steps, as it does where that path finds no proof.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.pairing import NoLegalPairing, Pairing, PairingPlayer, engine, pair_round
+from app.engine.pairing import NoLegalPairing, Pairing, PairingPlayer, Tuning, pair_round
 from app.engine.regulations import PairingRules, TeamAvoidance
 from app.engine.simulation import SimulatedEvent
 from app.engine.types import Colour
@@ -20,37 +20,14 @@ from app.engine.types import Colour
 from . import reference as ref
 from .strategies import pools
 
-
-@pytest.fixture
-def dense_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Force the step-by-step path with sparse edges; record every step redone on every legal edge."""
-    monkeypatch.setattr(engine, "EXACT_BLOCK_LIMIT", 4)
-    monkeypatch.setattr(engine, "EXACT_POOL_LIMIT", 4)
-    monkeypatch.setattr(engine, "DENSE_LIMIT", 10)
-    monkeypatch.setattr(engine, "_solve_large", lambda pool, start, end: None)
-    calls: list[int] = []
-    real = engine._solve_block
-
-    def spy(
-        pool: engine._Pool,
-        members: list[int],
-        lo: int,
-        hi: int,
-        sparse: bool = False,
-        dummy: int | None = None,
-    ) -> engine._Block | None:
-        if not sparse and len(members) > engine.DENSE_LIMIT:
-            calls.append(len(members))
-        return real(pool, members, lo, hi, sparse, dummy)
-
-    monkeypatch.setattr(engine, "_solve_block", spy)
-    yield calls
+# every block above 4 players goes to the bounded steps, on sparse edges above 10 players
+STEPS = Tuning(exact_block_limit=4, exact_pool_limit=4, dense_limit=10, large_blocks=False)
 
 
 def _assert_complete_and_legal(
-    players: list[PairingPlayer], round_number: int, rules: PairingRules
+    players: list[PairingPlayer], round_number: int, rules: PairingRules, tuning: Tuning = STEPS
 ) -> Pairing:
-    pairing = pair_round(players, round_number, rules, seed=5)
+    pairing = pair_round(players, round_number, rules, seed=5, tuning=tuning)
     by_no = {p.no: p for p in players}
     seen = [x for g in pairing.games for x in (g.red, g.black)] + ([pairing.bye] if pairing.bye else [])
     assert sorted(seen) == sorted(by_no)
@@ -63,9 +40,7 @@ def _assert_complete_and_legal(
 
 
 @pytest.mark.parametrize("played", [1, 2, 3])
-def test_the_last_step_keeps_its_sparse_pairing_instead_of_redoing_it_on_every_edge(
-    dense_calls: list[int], played: int
-) -> None:
+def test_the_last_step_keeps_its_sparse_pairing_instead_of_redoing_it_on_every_edge(played: int) -> None:
     # Regression: the last step kept only the pairs touching its top score group, so the sparse
     # pairing looked incomplete and the whole remainder was re-paired on every legal edge
     # (round 2 of a 5,000-player event: ~120 s instead of ~5 s).
@@ -75,8 +50,8 @@ def test_the_last_step_keeps_its_sparse_pairing_instead_of_redoing_it_on_every_e
     players = event.pool()
     assert len({p.score for p in players}) >= 3
     pairing = _assert_complete_and_legal(players, played + 1, event.rules)
-    assert dense_calls == []
     assert pairing.quality is not None and not pairing.quality.exact
+    assert pairing.quality.dense_steps == ()  # no step redone on every legal pair
     assert 0 < pairing.quality.bounded_players <= len(players)
 
 
@@ -86,19 +61,12 @@ def test_witness_repair_and_sparse_steps_keep_every_hard_constraint(
     players: list[PairingPlayer], seed: int
 ) -> None:
     # tiny limits: steps on sparse edges, witnesses repaired in small windows, fallbacks reached
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(engine, "EXACT_BLOCK_LIMIT", 4)
-        m.setattr(engine, "EXACT_POOL_LIMIT", 4)
-        m.setattr(engine, "DENSE_LIMIT", 8)
-        m.setattr(engine, "WINDOW", 2)
-        m.setattr(engine, "REPAIR_LIMIT", 10)
-        m.setattr(engine, "_solve_large", lambda pool, start, end: None)
-        rules = PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS)
-        try:
-            _assert_complete_and_legal(players, 3, rules)
-        except NoLegalPairing as exc:
-            # the negative answer is exact: the unlimited engine must agree
-            assert exc.players
-            m.undo()
-            with pytest.raises(NoLegalPairing):
-                pair_round(players, 3, rules, seed=5)
+    tiny = replace(STEPS, dense_limit=8, window=2, repair_limit=10)
+    rules = PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS)
+    try:
+        _assert_complete_and_legal(players, 3, rules, tiny)
+    except NoLegalPairing as exc:
+        # the negative answer is exact: the unlimited engine must agree
+        assert exc.players
+        with pytest.raises(NoLegalPairing):
+            pair_round(players, 3, rules, seed=5)

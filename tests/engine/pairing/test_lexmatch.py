@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.pairing import lexmatch
 from app.engine.pairing.lexmatch import EdgeSet, lex_perfect_matching
 
 
@@ -62,9 +60,7 @@ def test_the_lexicographic_optimum_whatever_the_matcher_width(
     m, sizes, edges = instance
     adj = {(a, b): e for e, (a, b) in enumerate(zip(edges.i, edges.j, strict=True))}
     best = min((_vector(edges, len(sizes) - 1, ms) for ms in _matchings(list(range(m)), adj)), default=None)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lexmatch, "WEIGHT_LIMIT", 1 << bits)
-        result = lex_perfect_matching(m, sizes, edges)
+    result = lex_perfect_matching(m, sizes, edges, weight_limit=1 << bits)
     if best is None:
         assert result is None
         return
@@ -92,9 +88,7 @@ def test_ten_cuts_on_a_narrow_matcher_take_several_stages() -> None:
         ),
     )
     wide = lex_perfect_matching(m, sizes, edges)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(lexmatch, "WEIGHT_LIMIT", 1 << 20)
-        narrow = lex_perfect_matching(m, sizes, edges)
+    narrow = lex_perfect_matching(m, sizes, edges, weight_limit=1 << 20)
     assert wide is not None and narrow is not None
     assert wide.solves == 1 and narrow.solves >= 2
     assert (narrow.cuts, narrow.low) == (wide.cuts, wide.low)

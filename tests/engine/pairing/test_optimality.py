@@ -1,5 +1,5 @@
 """The engine's pairing is the lexicographic optimum found by enumerating every perfect pairing —
-with and without the avoidances of issue 16 (absolute: illegal pairs; weak: W between S1 and S2)."""
+with and without the pairing constraints (absolute: illegal pairs; weak: W between S1 and S2)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.pairing import NoLegalPairing, Pairing, PairingPlayer, engine, lexmatch, pair_round
+from app.engine.pairing import NoLegalPairing, Pairing, PairingPlayer, Tuning, pair_round
 from app.engine.pairing.constraints import RoundConstraints
 from app.engine.regulations import PairingRules, ScoreGroupOrder, TeamAvoidance
 from app.engine.types import Colour
@@ -22,7 +22,9 @@ def _check(
     rules: PairingRules,
     seed: int,
     constraints: RoundConstraints | None = None,
+    tuning: Tuning | None = None,
 ) -> Pairing | None:
+    tuning = tuning or Tuning()
     avoid = rules.team_avoidance is TeamAvoidance.ALL_ROUNDS or (
         rules.team_avoidance is TeamAvoidance.ROUND_ONE and round_number == 1
     )
@@ -30,9 +32,9 @@ def _check(
     bye = ref.expected_bye(players, avoid, by_tb, constraints)
     if bye == "impossible":
         with pytest.raises(NoLegalPairing):
-            pair_round(players, round_number, rules, seed, constraints)
+            pair_round(players, round_number, rules, seed, constraints, tuning)
         return None
-    pairing = pair_round(players, round_number, rules, seed, constraints)
+    pairing = pair_round(players, round_number, rules, seed, constraints, tuning)
     assert pairing.bye == bye
     rest = [p for p in players if p.no != bye]
     by_no = {p.no: p for p in rest}
@@ -87,14 +89,11 @@ def test_optimum_with_many_score_groups(players: list[PairingPlayer], seed: int)
 def test_optimum_when_the_fields_are_split_across_solves(players: list[PairingPlayer], seed: int) -> None:
     # a matcher only 36 bits wide: the fields no longer fit one solve and are solved in stages
     # (known fields compressed, the next ones at full range); numpy builds the edges
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(lexmatch, "WEIGHT_LIMIT", 1 << 36)
-        m.setattr(engine, "WEIGHT_LIMIT", 1 << 36)
-        m.setattr(engine, "NUMPY_FROM", 2)
-        _check(players, 3, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), seed)
+    narrow = Tuning(weight_limit=1 << 36, numpy_from=2)
+    _check(players, 3, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), seed, tuning=narrow)
 
 
-# --------------------------------------------------------------------------- with avoidances (issue 16)
+# --------------------------------------------------------------------------- with avoidances (pairing constraints)
 
 
 @st.composite
@@ -141,8 +140,5 @@ def test_optimum_with_avoidances_split_across_solves_and_numpy_edges(
 ) -> None:
     # W is its own field in the staged solves; the numpy builder bars and weighs the same pairs
     players, c = event
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(lexmatch, "WEIGHT_LIMIT", 1 << 36)
-        m.setattr(engine, "WEIGHT_LIMIT", 1 << 36)
-        m.setattr(engine, "NUMPY_FROM", 2)
-        _check(players, 2, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), seed, c)
+    narrow = Tuning(weight_limit=1 << 36, numpy_from=2)
+    _check(players, 2, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), seed, c, narrow)

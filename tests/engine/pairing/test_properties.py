@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.pairing import NoLegalPairing, PairingPlayer, engine, pair_round
+from app.engine.pairing import NoLegalPairing, PairingPlayer, Tuning, pair_round
 from app.engine.regulations import PairingRules, TeamAvoidance
 from app.engine.types import Colour
 
@@ -14,12 +14,18 @@ from . import reference as ref
 from .strategies import pools
 
 
-def _assert_legal(players: list[PairingPlayer], round_number: int, rules: PairingRules, seed: int) -> None:
+def _assert_legal(
+    players: list[PairingPlayer],
+    round_number: int,
+    rules: PairingRules,
+    seed: int,
+    tuning: Tuning | None = None,
+) -> None:
     avoid = rules.team_avoidance is TeamAvoidance.ALL_ROUNDS or (
         rules.team_avoidance is TeamAvoidance.ROUND_ONE and round_number == 1
     )
     try:
-        pairing = pair_round(players, round_number, rules, seed)
+        pairing = pair_round(players, round_number, rules, seed, tuning=tuning or Tuning())
     except NoLegalPairing as exc:
         assert exc.players, "the error names the players concerned"
         if len(players) <= 12:
@@ -60,9 +66,5 @@ def test_no_hard_constraint_is_ever_broken(
 @given(players=pools(min_size=20, max_size=60, max_rounds=5), seed=st.integers(0, 2**31))
 def test_decomposed_pairing_keeps_every_hard_constraint(players: list[PairingPlayer], seed: int) -> None:
     # force the bounded score-group steps (and their sparse edges) on mid-size pools
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(engine, "EXACT_BLOCK_LIMIT", 4)
-        m.setattr(engine, "EXACT_POOL_LIMIT", 4)
-        m.setattr(engine, "DENSE_LIMIT", 10)
-        m.setattr(engine, "WINDOW", 2)
-        _assert_legal(players, 3, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), seed)
+    steps = Tuning(exact_block_limit=4, exact_pool_limit=4, dense_limit=10, window=2)
+    _assert_legal(players, 3, PairingRules(team_avoidance=TeamAvoidance.ALL_ROUNDS), seed, steps)

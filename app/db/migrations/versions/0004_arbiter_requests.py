@@ -3,7 +3,7 @@
 Revision ID: 0004
 Revises: 0003 (hall network)
 
-Issue 16; it touches none of the tables of 0003 (the hall network).
+The arbiters' requests; it touches none of the tables of 0003 (the hall network).
 """
 
 import sqlalchemy as sa

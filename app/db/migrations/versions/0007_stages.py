@@ -1,7 +1,7 @@
 """stages: begun stages and their entrants, unranked players, eligibility overrides, ladder colour choices
 
-Revision ID: 0005
-Revises: 0004 (arbiter requests)
+Revision ID: 0007
+Revises: 0006 (birth date unknown)
 
 Formats as stages (Swiss, round robin, knockout): ``group_stages`` and ``stage_entries`` record a
 stage's entrants once it begins; ``players.ranked`` (计成绩不计名次) and ``players.eligibility_override``;
@@ -16,8 +16,8 @@ import json
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """team matches: team numbers, captains, registered order, line-ups, matches of two teams
 
-Revision ID: 0007
-Revises: 0005 (stages)
+Revision ID: 0008
+Revises: 0007 (stages)
 
 Team competitions (团体赛): ``teams`` gain the team number (队号), captain, the earlier season's rank,
 a play-off place and a withdrawal round; ``players`` their registered order in the team and whether they
@@ -13,8 +13,8 @@ ties a board's game (and its tie-break games) to its match.
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0005"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

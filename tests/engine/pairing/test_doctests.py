@@ -1,0 +1,16 @@
+"""The examples in the pairing modules' docstrings run as written."""
+
+from __future__ import annotations
+
+import doctest
+from types import ModuleType
+
+import pytest
+
+from app.engine.pairing import colours, criteria, engine, model, pool, tuning
+
+
+@pytest.mark.parametrize("module", [criteria, pool, tuning, engine, model, colours], ids=lambda m: m.__name__)
+def test_doctests(module: ModuleType) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
