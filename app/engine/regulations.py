@@ -157,8 +157,8 @@ class GroupFormat:
     name: str
     teams: bool = True
     stages: tuple[Stage, ...] = legacy_stages(11, 8, 8)
-    team_event: TeamEvent | None = None  # a team competition (团体赛): the group pairs teams, not players
     eligibility: Eligibility = Eligibility()  # who may play in the group (参赛资格); open by default
+    team_event: TeamEvent | None = None  # a team competition (团体赛): the group pairs teams, not players
 
     @property
     def legacy(self) -> tuple[int, int, int] | None:

@@ -90,7 +90,7 @@ def _as_text(ws: WriteOnlyWorksheet, value: Cell) -> Cell | WriteOnlyCell:
     return cell
 
 
-def build_workbook(data: ResultWorkbook) -> Workbook:
+def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = ()) -> Workbook:
     """The workbook, in openpyxl's write-only mode: each sheet's rows are written out as they are
     added, so a 5,000-player event is not held as millions of cell objects (save it once)."""
     wb = Workbook(write_only=True)
@@ -235,7 +235,7 @@ def build_workbook(data: ResultWorkbook) -> Workbook:
             members += [None] * (2 * n - len(members))
             rows.append([r.rank, r.team, *members, r.total, r.best, r.note])
         _sheet(wb, title("团体名次表", ts.header.group), header, rows, f"{data.event_name} 团体名次表")
-    for book in data.team_events:
+    for book in team_events:
         _team_event_sheets(wb, data.event_name, book, title)
     if data.prizes is not None:
         items = any(p.item for p in data.prizes.lines)  # non-cash prizes (奖品): a column only if any
@@ -383,15 +383,18 @@ def _team_event_sheets(
     )
 
 
-def write_workbook(data: ResultWorkbook, out: str | Path | BinaryIO) -> None:
-    """Write the result workbook to ``out`` (a path, written all at once, or a binary stream)."""
+def write_workbook(
+    data: ResultWorkbook, out: str | Path | BinaryIO, team_events: Sequence[TeamEventBook] = ()
+) -> None:
+    """Write the result workbook to ``out`` (a path, written all at once, or a binary stream); the team
+    competitions' sheets after the individual ones."""
     if isinstance(out, str | Path):
         import io
 
         from app.files import write_atomic
 
         buf = io.BytesIO()
-        build_workbook(data).save(buf)
+        build_workbook(data, team_events).save(buf)
         write_atomic(out, buf.getvalue())
         return
-    build_workbook(data).save(out)
+    build_workbook(data, team_events).save(out)

@@ -15,12 +15,9 @@ carry them, and only the internal documents accept those lines.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, overload
+from typing import overload
 
 from app.engine.types import Colour, GameResult
-
-if TYPE_CHECKING:
-    from app.reports.team_model import TeamEventBook
 
 Number = int | float
 
@@ -542,7 +539,6 @@ class ResultWorkbook:
     prizes: PrizeList | None = None
     audit: tuple[AuditLine, ...] = field(default=())
     round_robins: tuple[RoundRobinTable, ...] = ()  # 循环赛成绩表 (square), for the groups playing one
-    team_events: tuple[TeamEventBook, ...] = ()  # the team competitions (团体赛), match by match
 
 
 # --------------------------------------------------------------------------- paperwork

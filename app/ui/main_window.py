@@ -44,10 +44,10 @@ MAX_RECENT = 8
 VIEWS = (
     ("players", translate_noop("MainWindow", "报名")),
     ("rounds", translate_noop("MainWindow", "编排")),
-    ("team_matches", translate_noop("MainWindow", "团体赛")),
     ("bracket", translate_noop("MainWindow", "淘汰赛")),
     ("standings", translate_noop("MainWindow", "名次")),
     ("teams", translate_noop("MainWindow", "团体")),
+    ("team_matches", translate_noop("MainWindow", "团体赛")),
     ("prizes", translate_noop("MainWindow", "奖金")),
     ("records", translate_noop("MainWindow", "棋谱")),
     ("settings", translate_noop("MainWindow", "设置")),

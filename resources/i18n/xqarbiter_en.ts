@@ -2293,6 +2293,22 @@
       <source>赛制</source>
       <translation>Format</translation>
     </message>
+    <message>
+      <source>团体成绩计算办法</source>
+      <translation>Team ranking method</translation>
+    </message>
+    <message>
+      <source>团体成绩相同时依次比较（best_place, member_points, places_sum, member_places）</source>
+      <translation>Teams level on the sum: compare in turn (best_place, member_points, places_sum, member_places)</translation>
+    </message>
+    <message>
+      <source>名次之和（少者列前）</source>
+      <translation>Sum of places (fewer first)</translation>
+    </message>
+    <message>
+      <source>积分之和（多者列前）</source>
+      <translation>Sum of points (more first)</translation>
+    </message>
   </context>
   <context>
     <name>StandingsTableModel</name>

@@ -182,3 +182,35 @@ def test_team_standings_in_the_teams_view(qtbot, window: MainWindow) -> None:
     assert teams.event_table.item(0, 2).text() == home
     assert teams.event_table.item(0, 7).text() == "2"  # 场分
     assert not teams.table.isVisible()
+
+
+def test_the_settings_keep_a_team_competition_and_edit_the_team_ranking(qtbot, window: MainWindow) -> None:
+    """Saving the settings keeps the group's team competition (its matches, boards, ladders); the team
+    ranking method and its tie rules of an individual event are edited as their keys."""
+    from PySide6.QtWidgets import QComboBox
+
+    from app.engine.regulations import TeamMethod, TeamTie
+    from app.services.tournaments import load_regulations
+
+    db = window.document.db
+    before = load_regulations(db).group(GROUP).team_event
+    assert before is not None
+    view = view_of(window, "settings")
+    venue = view.editors["venue"]
+    assert isinstance(venue, QLineEdit)
+    venue.setText("团体赛场馆")
+    method = view.editors["team.method"]
+    assert isinstance(method, QComboBox)
+    method.setCurrentIndex(method.findData(TeamMethod.POINTS))
+    ties = view.editors["team.ties"]
+    assert isinstance(ties, QLineEdit)
+    ties.setText("member_points, best_place")
+    assert view.save()
+    reg = load_regulations(db)
+    assert reg.venue == "团体赛场馆" and reg.group(GROUP).team_event == before
+    assert reg.team.method is TeamMethod.POINTS
+    assert reg.team.ties == (TeamTie.MEMBER_POINTS, TeamTie.BEST_PLACE)
+    ties.setText("member_points, nonsense")
+    assert not view.save()
+    assert "nonsense" in view.message.text()
+    assert load_regulations(db).team.ties == (TeamTie.MEMBER_POINTS, TeamTie.BEST_PLACE)

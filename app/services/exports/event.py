@@ -131,7 +131,6 @@ def result_workbook(db: Database) -> model.ResultWorkbook:
             prizes=optional_prizes(db),
             audit=_audit_lines(db),
             round_robins=_round_robin_tables(db),
-            team_events=team_event_books(db),
         )
 
 
