@@ -70,13 +70,13 @@ def cmd_excel(args: argparse.Namespace) -> int:
     import io
 
     from app.reports.excel import write_workbook
-    from app.services.exports import result_workbook
+    from app.services.exports import result_workbook, team_event_books
 
     out = output_path(args.out)
     with open_file(args.file, read_only=True) as db:
-        data = result_workbook(db)
+        data, teams = result_workbook(db), team_event_books(db)
     buf = io.BytesIO()
-    write_workbook(data, buf)
+    write_workbook(data, buf, teams)
     write_output(out, buf.getvalue())
     print(f"已导出成绩册 {args.out}")
     return 0

@@ -113,6 +113,19 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    if getattr(args, "format", None) is not None and args.format.startswith("team-"):
+        from app.engine.team_presets import TEAM_FORMATS
+        from app.services.team_demo import create_team_demo
+
+        db = create_team_demo(Path(args.file), args.format, teams=args.team_count, seed=args.seed)
+        from app.services.team_events import teams_of
+
+        count = len(teams_of(db, "团体组"))
+        db.close()
+        print(
+            f"已创建演示赛事 {args.file}：团体赛制 {TEAM_FORMATS[args.format][0]}，{count} 个队，种子 {args.seed}"
+        )
+        return 0
     if getattr(args, "format", None) is not None:
         from app.engine.format_presets import DEFAULT_PLAYERS, FORMATS
         from app.services.format_demo import create_format_demo
@@ -365,11 +378,20 @@ def register(sub: Any) -> None:
         help="number of players (both groups together, 4 to the preset's capacity; with --format one group, "
         "a default per format)",
     )
+    from app.engine.team_presets import TEAM_FORMATS
+
     p.add_argument(
         "--format",
-        choices=sorted(FORMATS),
+        choices=sorted(FORMATS) + sorted(TEAM_FORMATS),
         default=None,
-        help="a demo event of this format: one group, its players registered and numbered",
+        help="a demo event of this format: one group, its players registered and numbered (team-…: teams "
+        "registered in order, team numbers drawn)",
+    )
+    p.add_argument(
+        "--team-count",
+        type=bounded("队数", "teams", 2, 128),
+        default=None,
+        help="with a team format: the number of teams (a default per format)",
     )
     p.set_defaults(players_given=False)
     p.add_argument(

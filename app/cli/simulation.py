@@ -23,6 +23,8 @@ def _peak_memory_mb() -> float | None:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.format is not None and args.format.startswith("team-"):
+        return _simulate_team_format(args)
     if args.format is not None:
         return _simulate_format(args)
     if args.players is None or args.rounds is None:
@@ -110,6 +112,46 @@ def _simulate_format(args: argparse.Namespace) -> int:
     return 0 if report["hard_rule_breaks"] == 0 else 1
 
 
+def _simulate_team_format(args: argparse.Namespace) -> int:
+    from app.services.team_demo import simulate_team_format
+
+    if args.rounds is not None and args.format != "team-swiss":
+        raise UserError(
+            f"团体赛制 {args.format} 的轮次由队数决定，不能用 --rounds 指定（只有 team-swiss 可以）",
+            f"the rounds of {args.format} follow from the teams: --rounds is for team-swiss only",
+        )
+    if args.players is not None:
+        raise UserError(
+            "团体赛制用 --team-count 指定队数，不用 --players",
+            "a team format takes --team-count, not --players",
+        )
+    t0 = time.perf_counter()
+    report = simulate_team_format(
+        args.format, teams=args.team_count, rounds=args.rounds, seed=args.seed, absent_rate=args.forfeit_rate
+    )
+    report["seconds"] = round(time.perf_counter() - t0, 2)
+    if args.json:
+        print_json(report)
+    else:
+        print(
+            f"团体赛制 {report['format']}：{report['teams']} 队，每场 {report['boards']} 台，{report['rounds']} 轮"
+        )
+        print(f"违反硬性规则：{report['hard_rule_breaks']}")
+        for line in report["breaks"]:
+            print(f"  {line}")
+        print(
+            f"轮空 {report['byes']} 次，第一台加赛决定 {report['matches_decided_by_a_board_ladder']} 场，"
+            f"加赛 {report['tie_break_games']} 局"
+        )
+        print(
+            "最终名次："
+            + "、".join(
+                f"{r['place']}.{r['team']}（场分{r['match_points']}）" for r in report["final_ranking"]
+            )
+        )
+    return 0 if report["hard_rule_breaks"] == 0 else 1
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from app.engine.attendance import attendances, with_absences
     from app.engine.pairing.constraints import RoundConstraints
@@ -176,11 +218,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     from app.engine.format_presets import FORMATS
+    from app.engine.team_presets import TEAM_FORMATS
 
     p = sub.add_parser("simulate", help="play a random event and print the pairing quality figures / 模拟")
     p.add_argument(
         "--format",
-        choices=sorted(FORMATS),
+        choices=sorted(FORMATS) + sorted(TEAM_FORMATS),
         default=None,
         help="play a whole event of this format through the services and check it (hard-rule breaks, byes, "
         "colours, final ranking)",
@@ -199,6 +242,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--seed", type=SEED, default=1, help="random seed: the same seed gives the same event")
     p.add_argument("--teams", action="store_true", help="put players in teams (round-1 team avoidance)")
+    p.add_argument(
+        "--team-count",
+        type=bounded("队数", "teams", 2, 128),
+        default=None,
+        help="with a team format: the number of teams (a default per format); --forfeit-rate is then the "
+        "share of matches a team does not appear for",
+    )
     p.add_argument(
         "--forfeit-rate",
         type=fraction("弃权比例", "forfeit rate"),

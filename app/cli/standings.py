@@ -65,7 +65,15 @@ def cmd_teams(args: argparse.Namespace) -> int:
         {
             "rank": t.rank,
             "team": t.team,
-            "members": [{"no": no, "name": view.names[no], "place": place} for no, place in t.members],
+            "members": [
+                {
+                    "no": no,
+                    "name": view.names[no],
+                    "place": place,
+                    **({"points": pts} if view.by_points else {}),
+                }
+                for (no, place), pts in zip(t.members, t.member_points or (0,) * len(t.members), strict=True)
+            ],
             "total": t.total,
             "best_place": t.best_place,
             "separated_by": t.separated_by,
@@ -77,12 +85,24 @@ def cmd_teams(args: argparse.Namespace) -> int:
         for u in view.ranking.unranked
     ]
     if args.json:
-        print_json({"group": view.group, "final": view.final, "ranked": rows, "unranked": unranked})
+        print_json(
+            {
+                "group": view.group,
+                "final": view.final,
+                "method": view.rules.method.value,
+                "ranked": rows,
+                "unranked": unranked,
+            }
+        )
         return 0
-    print(f"{view.group} 团体名次{'' if view.final else '（暂列）'}")
-    for t in view.ranking.rows:
-        members = "、".join(f"{view.names[no]}({place})" for no, place in t.members)
-        print(f"{t.rank:>3} {t.team:<8} {members}  合计 {t.total}  最好 {t.best_place}")
+    print(f"{view.group} 团体名次{'' if view.final else '（暂列）'}（{view.rule_zh}）")
+    for r in rows:
+        members = "、".join(
+            f"{m['name']}({m['place']}{'，' + str(m['points']) + '分' if 'points' in m else ''})"  # type: ignore[index]
+            for m in r["members"]  # type: ignore[union-attr]
+        )
+        total = "积分和" if view.by_points else "合计"
+        print(f"{r['rank']:>3} {r['team']:<8} {members}  {total} {r['total']}  最好 {r['best_place']}")
     for u in unranked:
         print(f"不计名次：{u['team']}（{u['reason']}）")
     return 0

@@ -77,6 +77,12 @@ class Team(Base):
     group_id: Mapped[int] = mapped_column(ForeignKey("groups.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(String(100))
     leader: Mapped[str] = mapped_column(String(64), default="")  # 领队 (may be a member)
+    # team competitions (团体赛): team number (队号), captain, the earlier season's rank, a play-off place
+    no: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    captain: Mapped[str] = mapped_column(String(64), default="")  # 队长
+    seed_rank: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 上届名次
+    playoff_place: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 加赛名次 (entered)
+    withdrawn_round: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 退赛: not paired from
 
     group: Mapped[Group] = relationship(back_populates="teams_")
     members: Mapped[list[Player]] = relationship(back_populates="team")
@@ -113,6 +119,8 @@ class Player(Base):
     eligibility_override: Mapped[str] = mapped_column(
         Text, default=""
     )  # why admitted outside the group's rule
+    team_order: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 报名顺序 in the team (1 = first)
+    reserve: Mapped[bool] = mapped_column(Boolean, default=False)  # 替补
 
     group: Mapped[Group] = relationship(back_populates="players", foreign_keys=[group_id])
     team: Mapped[Team | None] = relationship(back_populates="members")
@@ -151,7 +159,10 @@ class GameRow(Base):
     match_id: Mapped[int | None] = mapped_column(
         ForeignKey("knockout_matches.id", ondelete="CASCADE"), nullable=True
     )
-    kind: Mapped[str] = mapped_column(String(16), default="swiss")  # swiss / slow / rapid / deciding
+    kind: Mapped[str] = mapped_column(String(16), default="swiss")  # swiss / slow / rapid / deciding / board
+    team_match_id: Mapped[int | None] = mapped_column(
+        ForeignKey("team_matches.id", ondelete="CASCADE"), nullable=True, index=True
+    )  # a board (kind "board") or a tie-break game of a team match
 
     round: Mapped[Round] = relationship(back_populates="games")
     match: Mapped[KnockoutMatch | None] = relationship()
@@ -216,6 +227,65 @@ class StageEntry(Base):
     pool: Mapped[int] = mapped_column(Integer, default=0)
     number: Mapped[int] = mapped_column(Integer)
     lot: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class TeamMatch(Base):
+    """A match of two teams in a round of a team competition (团体赛), or a team's bye (``away_team_id``
+    empty). Its boards are games (``games.team_match_id``); ``code`` places it in a team knockout;
+    ``colour_choices`` holds the Red of tie-break ladder steps drawn or chosen: {"board": {"step": player id}}."""
+
+    __tablename__ = "team_matches"
+    __table_args__ = (UniqueConstraint("round_id", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)  # 场次 within the round (1 …)
+    home_team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="RESTRICT"))
+    away_team_id: Mapped[int | None] = mapped_column(
+        ForeignKey("teams.id", ondelete="RESTRICT"), nullable=True
+    )
+    home_absent: Mapped[bool] = mapped_column(Boolean, default=False)  # 不到场
+    away_absent: Mapped[bool] = mapped_column(Boolean, default=False)
+    code: Mapped[str] = mapped_column(String(16), default="")  # knockout bracket code (QF1, SF2, F …)
+    colour_choices: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
+    explanation: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)  # why (zh, en)
+
+    round: Mapped[Round] = relationship()
+    home: Mapped[Team] = relationship(foreign_keys=[home_team_id])
+    away: Mapped[Team | None] = relationship(foreign_keys=[away_team_id])
+
+
+class TeamLineup(Base):
+    """A team's line-up (排阵) for a round: who sits on which board, who handed it in and when, and how it
+    was made (``captain``: handed in; ``registered`` / ``lot``: by the rule for a missing line-up)."""
+
+    __tablename__ = "team_lineups"
+    __table_args__ = (UniqueConstraint("round_id", "team_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[int] = mapped_column(ForeignKey("teams.id", ondelete="CASCADE"))
+    method: Mapped[str] = mapped_column(String(16), default="captain")
+    seed: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    handed_in_by: Mapped[str] = mapped_column(String(64), default="")
+    handed_in_at: Mapped[datetime] = mapped_column(DateTime)
+
+    boards: Mapped[list[TeamLineupBoard]] = relationship(
+        back_populates="lineup", cascade="all, delete-orphan", order_by="TeamLineupBoard.board"
+    )
+
+
+class TeamLineupBoard(Base):
+    """A board of a line-up: the player (None: an empty board, forfeited)."""
+
+    __tablename__ = "team_lineup_boards"
+    lineup_id: Mapped[int] = mapped_column(
+        ForeignKey("team_lineups.id", ondelete="CASCADE"), primary_key=True
+    )
+    board: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(
+        ForeignKey("players.id", ondelete="RESTRICT"), nullable=True
+    )
+
+    lineup: Mapped[TeamLineup] = relationship(back_populates="boards")
 
 
 class Violation(Base):

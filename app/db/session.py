@@ -276,7 +276,9 @@ def upgrade(engine: Engine) -> None:
                 before = set(connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall())
                 cfg.attributes["connection"] = connection
                 command.upgrade(cfg, "head")
-                broken = sorted(set(connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()) - before)
+                broken = sorted(
+                    set(connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()) - before
+                )
                 if broken:  # rolled back: the file stays as it was
                     raise DatabaseError(
                         f"升级文件格式后有 {len(broken)} 处引用失效（{broken[0][0]}）；文件未改动",

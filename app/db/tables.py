@@ -49,6 +49,7 @@ TABLES: dict[str, tuple[Column, ...]] = {
         ("result", "value", "pending"),
         ("match_id", "value", None),
         ("kind", "value", "swiss"),
+        ("team_match_id", "value", None),
     ),
     "byes": (
         ("round_id", "value", REQUIRED),

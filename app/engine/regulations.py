@@ -45,6 +45,7 @@ from app.engine.formats import DecidingDraw as DecidingDraw  # re-exported: rule
 from app.engine.formats import PlacementRule as PlacementRule
 from app.engine.formats import Tiebreak as Tiebreak
 from app.engine.formats import TimeControl as TimeControl
+from app.engine.team_rules import MatchPoints, TeamEvent, validate_team_event
 from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, REGION_MAX, UNIT_MAX, clean_text
 from app.engine.types import Colour, GameResult, UserError
 
@@ -157,6 +158,7 @@ class GroupFormat:
     teams: bool = True
     stages: tuple[Stage, ...] = legacy_stages(11, 8, 8)
     eligibility: Eligibility = Eligibility()  # who may play in the group (参赛资格); open by default
+    team_event: TeamEvent | None = None  # a team competition (团体赛): the group pairs teams, not players
 
     @property
     def legacy(self) -> tuple[int, int, int] | None:
@@ -199,6 +201,8 @@ class GroupFormat:
         return min([first.rounds, *(f - 1 for f in others)])
 
     def describe_zh(self) -> str:
+        if self.team_event is not None:
+            return self.team_event.describe_zh()
         return "；".join(f"第{i + 1}阶段 {s.describe_zh()}" for i, s in enumerate(self.stages))
 
 
@@ -343,10 +347,41 @@ class KnockoutRules:
         return legacy_match_format(self.slow, self.rapid, self.deciding, self.deciding_draw)
 
 
+class TeamMethod(enum.Enum):
+    """How a team is ranked in an individual event (团体成绩)."""
+
+    PLACES = "places"  # 名次之和: the sum of the counted members' places, fewer first
+    POINTS = "points"  # 积分总和: the sum of the counted members' points, more first
+
+    @property
+    def zh(self) -> str:
+        return "队员个人名次之和，少者列前" if self is TeamMethod.PLACES else "队员个人积分之和，多者列前"
+
+
+class TeamTie(enum.Enum):
+    """What separates two teams level on their sum (in this order, as the regulation lists them)."""
+
+    BEST_PLACE = "best_place"  # 最高个人名次
+    MEMBER_POINTS = "member_points"  # 最高个人积分, then the second highest …
+    PLACES_SUM = "places_sum"  # 名次之和 of the counted members, fewer first (after a points sum)
+    MEMBER_PLACES = "member_places"  # 最高个人名次, then the second best …
+
+    @property
+    def zh(self) -> str:
+        return {
+            TeamTie.BEST_PLACE: "最高个人名次",
+            TeamTie.MEMBER_POINTS: "队员积分依次比较",
+            TeamTie.PLACES_SUM: "名次之和",
+            TeamTie.MEMBER_PLACES: "队员名次依次比较",
+        }[self]
+
+
 @dataclass(frozen=True, slots=True)
 class TeamRules:
-    counted_members: int = 4  # sum of the places of this many members (the best ones)
+    counted_members: int = 4  # sum of the places (or points) of this many members (the best ones)
     min_members: int = 4  # fewer ranked members → unranked (不足四名队员不计算团体成绩)
+    method: TeamMethod = TeamMethod.PLACES
+    ties: tuple[TeamTie, ...] = (TeamTie.BEST_PLACE,)
 
 
 class PrizeKind(enum.Enum):
@@ -519,6 +554,8 @@ class Regulations:
                     f"组别名称“{g.name}”前后有多余空白", f"group name {g.name!r} has extra white space"
                 )
             _validate_stages(g)
+            if g.team_event is not None:
+                _validate_team_event(g)
             _validate_eligibility(g)
         if not self.tiebreaks.chain:
             raise _bad(
@@ -558,6 +595,8 @@ class Regulations:
             )
         if self.team.min_members < 1 or self.team.counted_members < 1:
             raise UserError("团体计分人数必须至少为 1", "team counting needs at least one member")
+        if len(set(self.team.ties)) != len(self.team.ties):
+            raise UserError("团体成绩相同时的比较办法 team.ties 中有重复项", "team.ties repeats a criterion")
         if self.team.counted_members > self.team.min_members:
             raise _bad(
                 "team.counted_members",
@@ -722,6 +761,19 @@ def _validate_stages(g: GroupFormat) -> None:
         )
 
 
+def _validate_team_event(g: GroupFormat) -> None:
+    """A team competition's settings (:func:`app.engine.team_rules.validate_team_event`), named by group."""
+    assert g.team_event is not None
+
+    def bad(zh: str, en: str) -> UserError:
+        return UserError(f"{g.name}团体赛：{zh}", f"{g.name} team event: {en}")
+
+    if not g.teams:
+        raise bad("团体赛的组别须允许组队（teams = true）", "a team event needs teams = true")
+    validate_team_event(g.team_event, bad)
+    _validate_match(g.team_event.match.tie_ladder, bad)
+
+
 def _validate_match(m: MatchFormat, bad: typing.Callable[[str, str], UserError]) -> None:
     what = m.scope.zh
     if not m.steps:
@@ -810,8 +862,8 @@ def _check_not_negative(value: Any, where: str) -> None:
     for f in dataclasses.fields(value):
         item = getattr(value, f.name)
         path = f"{where}.{f.name}" if where else f.name
-        if isinstance(item, bool):
-            continue
+        if isinstance(item, bool | MatchPoints):
+            continue  # 场分 have their own range, -10–100: a team that does not appear may lose 场分
         if isinstance(item, int) and item < 0:
             raise _bad(path, f"= {item} 不能为负数", f"= {item} must not be negative")
         if dataclasses.is_dataclass(item) and not isinstance(item, type):
@@ -1083,7 +1135,7 @@ def _to_plain(value: Any) -> Any:
         }
     if isinstance(value, GroupFormat) and value.eligibility.open:  # no conditions: no section
         fields = (f.name for f in dataclasses.fields(value) if f.name != "eligibility")
-        return {name: _to_plain(getattr(value, name)) for name in fields}
+        return {name: _to_plain(getattr(value, name)) for name in fields if getattr(value, name) is not None}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {
             f.name: _to_plain(getattr(value, f.name))

@@ -160,6 +160,7 @@ class RoundStage(enum.Enum):
     SWISS = "swiss"
     KNOCKOUT = "knockout"
     ROUND_ROBIN = "round_robin"
+    TEAM = "team"  # a round of a team competition (团体赛): matches of teams on several boards
 
 
 @dataclass(frozen=True, slots=True)

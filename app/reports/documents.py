@@ -8,7 +8,7 @@ it. Tests keep both of those tables equal to this one, so a document is added he
 >>> kind("standings").scope, kind("standings").signed
 (<Scope.GROUP: 'group'>, True)
 >>> names(lambda d: d.scope is Scope.ROUND)
-('table-cards', 'pairings', 'results', 'record-sheets')
+('table-cards', 'pairings', 'results', 'record-sheets', 'team-cards', 'team-sheets', 'lineup-forms')
 """
 
 from __future__ import annotations
@@ -68,6 +68,13 @@ DOCUMENTS: tuple[DocumentKind, ...] = (
     DocumentKind("certificates", Scope.EVENT, accepts_internal=True),
     DocumentKind("avoidances", Scope.GROUP, internal=True, accepts_internal=True),
     DocumentKind("order-of-play", Scope.GROUP, signed=True),  # a round robin's 对局秩序表, printed in advance
+    # a team competition (团体赛)
+    DocumentKind("team-cards", Scope.ROUND),  # one card per match with its boards
+    DocumentKind("team-sheets", Scope.ROUND),  # 对阵单: every board, the captains' and arbiter's signatures
+    DocumentKind("lineup-forms", Scope.ROUND),  # 排阵单 of each team
+    DocumentKind("team-crosstable", Scope.GROUP, signed=True),
+    DocumentKind("team-standings", Scope.GROUP, signed=True),
+    DocumentKind("board-prizes", Scope.GROUP, signed=True),  # 台次奖
 )
 
 NAMES: tuple[str, ...] = tuple(d.name for d in DOCUMENTS)

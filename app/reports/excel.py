@@ -8,7 +8,7 @@ same thing.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -22,6 +22,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from app.engine.text import FORMULA_LEADS
 from app.reports.model import ResultWorkbook
+from app.reports.team_model import TeamEventBook
 
 Cell = str | int | float | None
 HEADER_FILL = PatternFill("solid", fgColor="E8E8E8")
@@ -161,7 +162,7 @@ def _as_text(ws: WriteOnlyWorksheet, value: Cell) -> Cell | WriteOnlyCell:
     return cell
 
 
-def build_workbook(data: ResultWorkbook) -> Workbook:
+def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = ()) -> Workbook:
     """The workbook, in openpyxl's write-only mode: each sheet's rows are written out as they are
     added, so a 5,000-player event is not held as millions of cell objects (save it once)."""
     wb = Workbook(write_only=True)
@@ -306,6 +307,8 @@ def build_workbook(data: ResultWorkbook) -> Workbook:
             members += [None] * (2 * n - len(members))
             rows.append([r.rank, r.team, *members, r.total, r.best, r.note])
         _sheet(wb, title("团体名次表", ts.header.group), header, rows, f"{data.event_name} 团体名次表")
+    for book in team_events:
+        _team_event_sheets(wb, data.event_name, book, title)
     if data.prizes is not None:
         items = any(p.item for p in data.prizes.lines)  # non-cash prizes (奖品): a column only if any
         _sheet(
@@ -329,15 +332,141 @@ def build_workbook(data: ResultWorkbook) -> Workbook:
     return wb
 
 
-def write_workbook(data: ResultWorkbook, out: str | Path | BinaryIO) -> None:
-    """Write the result workbook to ``out`` (a path, written all at once, or a binary stream)."""
+def _team_event_sheets(
+    wb: Workbook, event: str, book: TeamEventBook, title: Callable[[str, str], str]
+) -> None:
+    """A team competition: each round's matches board by board (a 合计 line per match with 局分 and 场分,
+    the tie-break games under their board), the team standings, the crosstable and the board prizes."""
+    group = book.group
+    for rnd in book.rounds:
+        rows: list[list[Cell]] = []
+        for m in rnd.matches:
+            seated = any(b.home.no is not None or b.away.no is not None for b in m.boards)
+            for b in m.boards:
+                home = b.home.label if seated else ""
+                away = b.away.label if seated else ""
+                points = f"{b.home_points}:{b.away_points}" if b.home_points else ""
+                rows.append(
+                    [
+                        m.number,
+                        b.board,
+                        m.home,
+                        home,
+                        m.away,
+                        away,
+                        "红" if b.home_red else "黑",
+                        b.result,
+                        points,
+                        "",
+                    ]
+                )
+                for t in b.ties:
+                    rows.append(
+                        [
+                            m.number,
+                            f"{b.board} 加赛{t.number}",
+                            m.home,
+                            f"红 {t.red.label}",
+                            m.away,
+                            f"黑 {t.black.label}",
+                            t.kind + (f" {t.time_control}" if t.time_control else ""),
+                            t.result,
+                            "",
+                            "",
+                        ]
+                    )
+            game = f"{m.home_points}:{m.away_points}" if m.home_points else ""
+            match = f"{m.home_match_points}:{m.away_match_points}" if m.home_match_points else ""
+            rows.append([m.number, "合计", m.home, m.code, m.away, "", "", m.outcome, game, match])
+        rows += [[None, None, team, "", "", "", "", "轮空", "", ""] for team in rnd.byes]
+        number = rnd.header.round
+        _sheet(
+            wb,
+            title(f"第{number}轮团体对阵", group),
+            ["场次", "台次", "主队", "主队棋手", "客队", "客队棋手", "主队执", "结果", "局分", "场分"],
+            rows,
+            f"{event} {group} 第{number}轮团体对阵 {rnd.scoring}",
+        )
+    st = book.standings
+    more = [i for i, name in enumerate(st.chain) if name != "局分"]  # 局分 has its own column
+    _sheet(
+        wb,
+        title("团体名次表", group),
+        [
+            "名次",
+            "队号",
+            "队名",
+            "场次",
+            "胜",
+            "和",
+            "负",
+            "场分",
+            "局分",
+            *(st.chain[i] for i in more),
+            "备注",
+        ],
+        [
+            [
+                r.rank,
+                r.no,
+                r.team,
+                r.played,
+                r.won,
+                r.drawn,
+                r.lost,
+                r.match_points,
+                r.game_points,
+                *(r.tiebreaks[i] for i in more),
+                r.note,
+            ]
+            for r in st.rows
+        ],
+        f"{event} {group} 团体名次表{st.header.round_label}　" + "".join(st.notes),
+    )
+    ct = book.crosstable
+    _sheet(
+        wb,
+        title("团体成绩总表", group),
+        ["队号", "队名", *(f"第{n}轮" for n in range(1, ct.rounds + 1)), "场分", "局分", "名次"],
+        [[r.no, r.team, *r.cells, r.match_points, r.game_points, r.rank] for r in ct.rows],
+        f"{event} {group} 团体成绩总表{ct.header.round_label}",
+    )
+    bp = book.prizes
+    _sheet(
+        wb,
+        title("台次奖", group),
+        ["台次", "名次", "序号", "姓名", "队名", "局数", "局分", "得分率", "够局数"],
+        [
+            [
+                t.board,
+                p.rank,
+                p.no,
+                p.name,
+                p.team,
+                p.games,
+                p.points,
+                p.percentage,
+                "是" if p.eligible else "否",
+            ]
+            for t in bp.boards
+            for p in t.lines
+        ],
+        f"{event} {group} 台次奖（每台至少 {bp.min_games} 局；{bp.basis}）{bp.header.round_label}",
+    )
+
+
+def write_workbook(
+    data: ResultWorkbook, out: str | Path | BinaryIO, team_events: Sequence[TeamEventBook] = ()
+) -> None:
+    """Write the result workbook to ``out`` (a path, written all at once, or a binary stream); the team
+    competitions' sheets after the individual ones."""
     if isinstance(out, str | Path):
         import io
 
         from app.files import write_atomic
 
         buf = io.BytesIO()
-        build_workbook(data).save(buf)
+        build_workbook(data, team_events).save(buf)
         write_atomic(out, buf.getvalue())
         return
-    build_workbook(data).save(out)
+    build_workbook(data, team_events).save(out)

@@ -47,6 +47,7 @@ from app.reports.model import (
     fmt_num,
 )
 from app.reports.names import initial, pinyin_key
+from app.reports.team_model import TeamCrosstable, TeamEventStandings, TeamRoundDoc
 
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = TEMPLATES / "static"
@@ -217,6 +218,7 @@ class GroupLinks:
     order: bool = False  # a round robin is drawn: its 对局秩序表
     #: the current round is a knockout round whose continuing Swiss is not paired yet (as the window says)
     swiss_due: bool = False
+    team_event: bool = False  # a team competition: matches of teams, 团体名次 and 团体成绩总表
 
 
 def index_main(
@@ -597,22 +599,29 @@ def order_main(links: Links, o: RoundRobinSchedule, gi: int, at: datetime, paire
 def teams_main(links: Links, t: TeamStandings, gi: int, at: datetime) -> str:
     def members(r: TeamRow) -> list[object]:
         nos = r.member_nos or (None,) * len(r.members)
-        return [_name(links, gi, no, f"{n}（{p}）") for (n, p), no in zip(r.members, nos, strict=True)]
+        points: tuple[int | None, ...] = r.points if t.by_points and r.points else (None,) * len(r.members)
+        return [
+            _name(links, gi, no, f"{n}（{p}）" if pts is None else f"{n}（{p}名，{pts}分）")
+            for (n, p), no, pts in zip(r.members, nos, points, strict=False)
+        ]
 
     rows = [[r.rank, r.team, r.total, r.best, members(r), r.note] for r in t.rows]
-    header = ["名次", "团体", "名次和", "最好名次", "队员（名次）", "备注"]
+    header = ["名次", "团体", t.total_label, "最好名次", "队员（名次）", "备注"]
     return render("teams.html", links=links, t=t, gi=gi, at=at, header=header, rows=rows)
 
 
-def entries_main(links: Links, x: EntryList, gi: int, at: datetime, by_name: bool = False) -> str:
-    """参赛名单 by 序号, or by name (拼音, with the letters to jump to)."""
+def entries_main(
+    links: Links, x: EntryList, gi: int, at: datetime, by_name: bool = False, player_pages: bool = True
+) -> str:
+    """参赛名单 by 序号, or by name (拼音, with the letters to jump to); ``player_pages``: each name opens
+    the player's page (not in a team competition, whose players have none)."""
     lines = sorted(x.lines, key=lambda e: (e.no or 10**9, e.name))
     if by_name:
         lines = sorted(x.lines, key=lambda e: (pinyin_key(e.name), e.no))
     rows = [
         (
             initial(e.name) if by_name else "",
-            [e.no or "", _name(links, gi, e.no, e.name), e.unit, e.gender, e.team],
+            [e.no or "", _name(links, gi, e.no if player_pages else None, e.name), e.unit, e.gender, e.team],
         )
         for e in lines
     ]
@@ -844,11 +853,11 @@ def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> lis
             (
                 links.page(gi, "entries"),
                 f"{g.name} 参赛名单",
-                entries_main(links, g.entries, gi, at),
+                entries_main(links, g.entries, gi, at, player_pages=g.players is not None),
                 nav("entries"),
             )
         )
-        main = entries_main(links, g.entries, gi, at, by_name=True)
+        main = entries_main(links, g.entries, gi, at, by_name=True, player_pages=g.players is not None)
         out.append((links.page(gi, "entries/names"), f"{g.name} 参赛名单（按姓名）", main, nav("entries")))
     if g.players is not None:
         for c in g.players.players:
@@ -911,3 +920,113 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
     index = folder / "index.html"
     index.write_text(frame(links, site.event_name, "首页", main, at=printed_at, css=css), encoding="utf-8")
     return [index, *written]
+
+
+# --------------------------------------------------------------------------- team competitions (团体赛)
+
+
+@dataclass(frozen=True, slots=True)
+class _TeamMatchPart:
+    number: int
+    code: str
+    home: str
+    away: str
+    score: str
+    state: str
+    rows: list[list[object]]
+
+
+def team_round_main(
+    links: Links, d: TeamRoundDoc, gi: int, number: int, rounds: Sequence[int], at: datetime
+) -> str:
+    """A team round: each match with its boards under it (who has Red, the result, the 局分 of the board,
+    the tie-break games) and the match score read back (局分, 场分 once decided)."""
+    matches = []
+    for m in d.matches:
+        seated = any(b.home.no is not None or b.away.no is not None for b in m.boards)
+        rows: list[list[object]] = []
+        for b in m.boards:
+            home_colour, away_colour = ("红", "黑") if b.home_red else ("黑", "红")
+            rows.append(
+                [
+                    b.board,
+                    f"{home_colour} {b.home.label}" if seated else home_colour,
+                    f"{away_colour} {b.away.label}" if seated else away_colour,
+                    b.result,
+                    f"{b.home_points}:{b.away_points}" if b.home_points else "",
+                ]
+            )
+            for t in b.ties:
+                kind = f"加赛{t.number} {t.kind}"
+                rows.append([kind, f"红 {t.red.label}", f"黑 {t.black.label}", t.result, ""])
+        decided = bool(m.home_match_points)
+        score = f"{m.home_points}:{m.away_points}" if decided else "对"
+        if decided:
+            state = f"{m.outcome}；场分 {m.home_match_points}:{m.away_match_points}"
+        else:
+            state = "进行中" if seated else "待排阵"
+        matches.append(_TeamMatchPart(m.number, m.code, m.home, m.away, score, state, rows))
+    header = ["台次", "主队", "客队", "结果", "局分"]
+    return render(
+        "team_round.html",
+        links=links,
+        d=d,
+        gi=gi,
+        number=number,
+        rounds=list(rounds),
+        matches=matches,
+        header=header,
+        at=at,
+    )
+
+
+def team_standings_main(links: Links, s: TeamEventStandings, gi: int, at: datetime) -> str:
+    """团体名次 of a team competition: 场分, 局分 and the chain's tiebreaks."""
+    more = [i for i, name in enumerate(s.chain) if name != "局分"]
+    header = [
+        "名次",
+        "队号",
+        "队名",
+        "场次",
+        "胜",
+        "和",
+        "负",
+        "场分",
+        "局分",
+        *(s.chain[i] for i in more),
+        "备注",
+    ]
+    rows = [
+        [
+            r.rank,
+            r.no,
+            r.team,
+            r.played,
+            r.won,
+            r.drawn,
+            r.lost,
+            r.match_points,
+            r.game_points,
+            *(r.tiebreaks[i] for i in more),
+            r.note,
+        ]
+        for r in s.rows
+    ]
+    title = f"{s.header.group} 团体名次{s.header.round_label}"
+    return render(
+        "team_table.html",
+        title=title,
+        header=header,
+        rows=rows,
+        text_cols=(2, len(header) - 1),
+        notes=s.notes,
+        at=at,
+    )
+
+
+def team_crosstable_main(links: Links, c: TeamCrosstable, gi: int, at: datetime) -> str:
+    """团体成绩总表: per team and round the opponent (主/客) and the 局分."""
+    header = ["队号", "队名", *(f"第{n}轮" for n in range(1, c.rounds + 1)), "场分", "局分", "名次"]
+    rows = [[r.no, r.team, *r.cells, r.match_points, r.game_points, r.rank] for r in c.rows]
+    title = f"{c.header.group} 团体成绩总表{c.header.round_label}"
+    return render("team_table.html", title=title, header=header, rows=rows, text_cols=(1,), notes=(), at=at)

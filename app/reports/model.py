@@ -320,14 +320,32 @@ class TeamRow:
     total: int | None
     best: int | None
     note: str = ""
+    points: tuple[int, ...] = ()  # the counted members' points (a ranking by points), as ``members``
     member_nos: tuple[int, ...] = ()  # the members' 序号, in the order of ``members`` (for links)
 
 
 @dataclass(frozen=True, slots=True)
 class TeamStandings:
+    """团体名次表; ``by_points``: ranked by the members' points (积分总和), ``rule``: the regulation's
+    sentence printed under the table."""
+
     header: EventHeader
     rows: tuple[TeamRow, ...]
     signoff: SignOff | None = None
+    by_points: bool = False
+    rule: str = "团体成绩按四名队员个人名次之和计算，和小者列前；相同则以最好个人名次列前。"
+
+    @property
+    def total_label(self) -> str:
+        return "积分和" if self.by_points else "名次和"
+
+    def members_text(self, row: TeamRow) -> str:
+        """``张三（1）、李四（5）`` — with the points too when ranked by points: ``张三（1名，8分）``."""
+        if self.by_points and row.points:
+            return "、".join(
+                f"{n}（{p}名，{pts}分）" for (n, p), pts in zip(row.members, row.points, strict=False)
+            )
+        return "、".join(f"{n}（{p}）" for n, p in row.members)
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,6 +90,19 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "add_pair_avoidance": ("设定回避", "pair kept apart"),
     "remove_pair_avoidance": ("取消回避", "pair avoidance removed"),
     "update_paperwork": ("修改裁判人员与证书", "officials and certificate changed"),
+    # team competitions (团体赛)
+    "set_team_details": ("修改队长、领队或上届名次", "captain, leader or last season's rank changed"),
+    "set_team_roster": ("确定报名顺序", "registered order set"),
+    "draw_team_numbers": ("抽队号", "team numbers drawn"),
+    "pair_team_round": ("团体编排", "team round paired"),
+    "unpair_team_round": ("撤销团体编排", "team pairing deleted"),
+    "hand_in_lineup": ("交排阵", "line-up handed in"),
+    "seat_team_round": ("生成对阵单（未交排阵者按规程）", "boards set (missing line-ups by the rule)"),
+    "enter_board_result": ("录入台次成绩", "board result entered"),
+    "enter_tie_game": ("录入加赛成绩", "tie-break game entered"),
+    "remove_tie_game": ("删除加赛对局", "tie-break game removed"),
+    "team_absent": ("记团体未到场", "team no-show"),
+    "set_playoff": ("录入加赛名次", "play-off order entered"),
 }
 
 _STRENGTH = {"absolute": ("绝对回避", "absolute"), "weak": ("尽量回避", "weak")}

@@ -139,8 +139,10 @@ def _plan(
     if reg is None or group_id is None or reg.pairing.score_group_order is not ScoreGroupOrder.SEQUENCE:
         return None
     con = lite.con
-    state = read_group_state(con, group_id, group, reg)
     fmt = reg.group(group)
+    if fmt.team_event is not None:  # a team competition: the full service says how it is paired
+        return None
+    state = read_group_state(con, group_id, group, reg)
     unnumbered = [
         name
         for (name,) in con.execute(

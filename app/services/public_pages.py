@@ -46,6 +46,7 @@ from app.services.game_records import record_of
 from app.services.knockout import bracket_of
 from app.services.rounds import group_state, rounds_of
 from app.services.stages import plan_of, round_robin_rests, rounds_known
+from app.services.team_events import is_team_group
 from app.services.tournaments import group_row, tournament_info
 
 _STATUS_NOTE = {PlayerStatus.WITHDRAWN: "退赛", PlayerStatus.DISQUALIFIED: "取消资格"}
@@ -386,7 +387,7 @@ def public_site(db: Database) -> PublicSite:
                     order=exports.order_of_play(db, name) if exports.has_order_of_play(db, name) else None,
                     teams=exports.team_standings_model(db, name) if numbers and g.teams else None,
                     bracket=exports.bracket(db, name) if bracket_of(db, name) is not None else None,
-                    players=player_book(db, name) if g.players else None,
+                    players=player_book(db, name) if g.players and not is_team_group(db, name) else None,
                     swiss_due=due,
                 )
             )

@@ -244,6 +244,11 @@ def pair_next_round(
     used_seed = new_pairing_seed() if seed is None else seed
     with db.session() as s:
         reg = regulations_of(s)
+        if reg.group(group).team_event is not None:
+            raise UserError(
+                f"{group}是团体赛：请用团体编排（xqarbiter team-pair）",
+                f"{group} is a team competition: pair it with team-pair",
+            )
         g = group_row(s, group)
         state = load_group_state(s, g, reg)
         number = next_swiss_round(state)

@@ -191,6 +191,12 @@ class TeamDoc(_Strict):
     name: TeamName
     group: GroupName
     leader: Leader = ""
+    # team competitions: team number, captain, the earlier season's rank, a play-off place, withdrawal
+    no: Annotated[StrictInt, Field(ge=1, le=9_999)] | None = None
+    captain: Leader | None = None
+    seed_rank: Annotated[StrictInt, Field(ge=1, le=999)] | None = None
+    playoff_place: Annotated[StrictInt, Field(ge=1, le=9_999)] | None = None
+    withdrawn_round: RoundNo | None = None
 
 
 class PlayerDoc(_Strict):
@@ -219,6 +225,8 @@ class PlayerDoc(_Strict):
     reentry_round: RoundNo | None = None  # re-entry: paired again from this round after a withdrawal
     ranked: StrictBool = True  # False: 计成绩不计名次 (results count, no place)
     eligibility_override: Reason = ""  # why accepted outside the group's conditions of entry
+    team_order: Annotated[StrictInt, Field(ge=1, le=99)] | None = None  # registered order in the team
+    reserve: StrictBool = False  # 替补
 
 
 class GameDoc(_Strict):
@@ -227,8 +235,9 @@ class GameDoc(_Strict):
     black: PlayerNo
     result: _enum_values(GameResult)
     game_no: GameNo = 1
-    kind: _enum_values(GameKind, "swiss") = "swiss"
+    kind: _enum_values(GameKind, "swiss", "board") = "swiss"
     match: Code | None = None
+    team_match: Annotated[StrictInt, Field(ge=1, le=9_999)] | None = None  # the team match a board belongs to
 
 
 class RoundDoc(_Strict):
@@ -299,6 +308,33 @@ class RecordDoc(_Strict):
     moves: Annotated[StrictInt, Field(ge=0, le=9_999)] | None = None
     pgn: Annotated[StrictStr, Field(max_length=PGN_MAX)] = ""
     received_at: IsoDateTime | None = None
+
+
+class TeamMatchDoc(_Strict):
+    group: GroupName
+    round: RoundNo
+    number: Annotated[StrictInt, Field(ge=1, le=9_999)]
+    home: TeamName
+    away: TeamName | None = None
+    home_absent: StrictBool = False
+    away_absent: StrictBool = False
+    code: Annotated[StrictStr, Field(max_length=16, pattern=r"^[A-Za-z0-9_]*$")] = ""
+    colour_choices: dict[
+        Annotated[StrictStr, Field(pattern=r"^[0-9]{1,2}$")],
+        dict[Annotated[StrictStr, Field(pattern=r"^[0-9]{1,2}$")], PlayerNo],
+    ] = {}
+    explanation: dict[str, Any] | None = None
+
+
+class LineupDoc(_Strict):
+    group: GroupName
+    round: RoundNo
+    team: TeamName
+    boards: Annotated[list[PlayerNo | None], Field(min_length=1, max_length=10)]
+    method: _literal("captain", "registered", "lot") = "captain"
+    seed: Seed | None = None
+    handed_in_by: Leader = ""
+    handed_in_at: IsoDateTime | None = None
 
 
 class AuditDoc(_Strict):
@@ -382,6 +418,8 @@ class SnapshotDoc(_Strict):
     pair_avoidances: Annotated[list[PairAvoidanceDoc], Field(max_length=MAX_ITEMS)] = []
     stages: Annotated[list[StageDoc], Field(max_length=200)] = []  # formats: the begun stages
     paperwork: PaperworkDoc | None = None
+    team_matches: Annotated[list[TeamMatchDoc], Field(max_length=MAX_ITEMS)] = []
+    lineups: Annotated[list[LineupDoc], Field(max_length=MAX_ITEMS)] = []
     audit: Annotated[list[AuditDoc], Field(max_length=MAX_ITEMS * 10)] = []
 
 
@@ -400,7 +438,7 @@ class Problem:
 class _References:
     """The reference checks of one snapshot, part by part; each part adds what it finds to ``out``.
 
-    The parts run in the document's order (groups, teams, players, knockout, rounds, violations,
+    The parts run in the document's order (groups, teams, players, knockout, team matches, rounds, violations,
     records, absences, avoidances, stages): a later part looks players, games and matches up in what the
     earlier ones collected.
     """
@@ -418,6 +456,7 @@ class _References:
         self.games: set[tuple[str, int, int, int]] = set()
         self.teams: set[tuple[str, str]] = set()
         self.seen: set[tuple[str, str, int, int]] = set()
+        self.team_matches: set[tuple[str, int, int | None]] = set()
 
     # -- helpers
 
@@ -580,6 +619,46 @@ class _References:
                     f"{r.group} round {r.round} is closed but board(s) {boards} have no result",
                 )
 
+    def check_team_matches(self) -> None:
+        """The team matches (团体赛) and the line-ups handed in: their groups, teams and players."""
+        for i, tm in enumerate(self.doc.team_matches):
+            where = f"team_matches[{i}]"
+            if not self.known_group(tm.group, f"{where}.group"):
+                continue
+            if (tm.group, tm.round, tm.number) in self.team_matches:
+                self.bad(
+                    f"{where}.number",
+                    f"第 {tm.round} 轮第 {tm.number} 场重复",
+                    f"round {tm.round} match {tm.number} twice",
+                )
+            self.team_matches.add((tm.group, tm.round, tm.number))
+            for key in ("home", "away"):
+                name = getattr(tm, key)
+                if name is not None and (tm.group, name) not in self.teams:
+                    self.bad(
+                        f"{where}.{key}", f"{tm.group}没有代表队“{name}”", f"{tm.group} has no team {name!r}"
+                    )
+            for board, steps in tm.colour_choices.items():
+                for no in steps.values():
+                    self.known_player(tm.group, no, f"{where}.colour_choices.{board}")
+        paired = {(r.group, r.round) for r in self.doc.rounds}
+        for i, lu in enumerate(self.doc.lineups):
+            where = f"lineups[{i}]"
+            if not self.known_group(lu.group, f"{where}.group"):
+                continue
+            if (lu.group, lu.team) not in self.teams:
+                self.bad(
+                    f"{where}.team", f"{lu.group}没有代表队“{lu.team}”", f"{lu.group} has no team {lu.team!r}"
+                )
+            if (lu.group, lu.round) not in paired:
+                self.bad(
+                    f"{where}.round",
+                    f"{lu.group}第 {lu.round} 轮不存在",
+                    f"{lu.group} has no round {lu.round}",
+                )
+            for j, no in enumerate(lu.boards):
+                self.known_player(lu.group, no, f"{where}.boards[{j}]")
+
     def check_round_games(self, r: RoundDoc, where: str) -> None:
         seated: dict[int, str] = {}
 
@@ -594,6 +673,12 @@ class _References:
 
         boards: set[tuple[int, int]] = set()
         match_of_board: dict[int, str | None] = {}
+
+        def seat_team(g: GameDoc, gw: str, seat: Any = seat) -> None:
+            if g.game_no == 1:
+                seat(g.red, f"{gw}.red")
+                seat(g.black, f"{gw}.black")
+
         for j, g in enumerate(r.games):
             gw = f"{where}.games[{j}]"
             if (g.board, g.game_no) in boards:
@@ -604,6 +689,15 @@ class _References:
             self.known_player(r.group, g.black, f"{gw}.black")
             if g.red == g.black:
                 self.bad(f"{gw}.black", f"{g.red} 号不能与自己对局", f"player {g.red} cannot play himself")
+            if g.kind == "board" or g.team_match is not None:
+                if (r.group, r.round, g.team_match) not in self.team_matches or g.match is not None:
+                    self.bad(
+                        f"{gw}.team_match",
+                        f"团体赛对局须属于本轮的一场团体比赛（第 {g.team_match} 场不存在）",
+                        f"a team board game needs a team match of its round ({g.team_match} does not exist)",
+                    )
+                seat_team(g, gw)
+                continue
             if (g.kind == "swiss") != (g.match is None):
                 self.bad(
                     f"{gw}.match",
@@ -748,6 +842,7 @@ def snapshot_problems(doc: SnapshotDoc) -> list[Problem]:
     refs.check_teams()
     refs.check_players()
     refs.check_knockout()
+    refs.check_team_matches()
     refs.check_rounds()
     refs.check_violations()
     refs.check_records()

@@ -30,6 +30,9 @@ from app.db.models import (
     Setting,
     StageEntry,
     Team,
+    TeamLineup,
+    TeamLineupBoard,
+    TeamMatch,
     Tournament,
     Violation,
 )
@@ -90,6 +93,11 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                         "game_no": g.game_no,
                         "kind": g.kind,
                         "match": None if g.match_id is None else _match_code(s, g.match_id),
+                        **(
+                            {}
+                            if g.team_match_id is None
+                            else {"team_match": _team_match_number(s, g.team_match_id)}
+                        ),
                     }
                     for g in games
                 ],
@@ -183,7 +191,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             }
             for g in groups
         ],
-        "teams": [{"name": tm.name, "group": group_name[tm.group_id], "leader": tm.leader} for tm in teams],
+        "teams": [_team_doc(tm, group_name[tm.group_id]) for tm in teams],
         "players": [
             {
                 "no": p.no,
@@ -209,6 +217,8 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                 "late_entry_round": p.late_entry_round,
                 "region": p.region,
                 "reentry_round": p.reentry_round,
+                **({"team_order": p.team_order} if p.team_order is not None else {}),
+                **({"reserve": True} if p.reserve else {}),
                 # formats: written only when set (a snapshot without them reads as ranked, no override)
                 **({} if p.ranked else {"ranked": False}),
                 **({"eligibility_override": p.eligibility_override} if p.eligibility_override else {}),
@@ -246,6 +256,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             }
             for v in s.scalars(select(PairAvoidance).order_by(PairAvoidance.id))
         ],
+        **_team_competition(s, group_name, ref, team_name),
         "audit": [
             {
                 "at": _dt(a.at),
@@ -259,6 +270,72 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             for a in s.scalars(select(AuditEntry).order_by(AuditEntry.id))
         ],
     }
+
+
+def _team_doc(tm: Team, group: str) -> dict[str, Any]:
+    doc: dict[str, Any] = {"name": tm.name, "group": group, "leader": tm.leader}
+    extra = {
+        "no": tm.no,
+        "captain": tm.captain or None,
+        "seed_rank": tm.seed_rank,
+        "playoff_place": tm.playoff_place,
+        "withdrawn_round": tm.withdrawn_round,
+    }
+    return doc | {k: v for k, v in extra.items() if v is not None}
+
+
+def _team_match_number(s: Session, match_id: int) -> int:
+    m = s.get(TeamMatch, match_id)
+    assert m is not None
+    return m.number
+
+
+def _team_competition(
+    s: Session, group_name: dict[int, str], ref: dict[int, int | None], team_name: dict[int, str]
+) -> dict[str, Any]:
+    """The team competitions' matches and line-ups (absent from files without any)."""
+    matches = []
+    for m in s.scalars(
+        select(TeamMatch).join(Round).order_by(Round.group_id, Round.number, TeamMatch.number)
+    ):
+        matches.append(
+            {
+                "group": group_name[m.round.group_id],
+                "round": m.round.number,
+                "number": m.number,
+                "home": team_name[m.home_team_id],
+                "away": None if m.away_team_id is None else team_name[m.away_team_id],
+                "home_absent": m.home_absent,
+                "away_absent": m.away_absent,
+                "code": m.code,
+                "colour_choices": {
+                    board: {step: ref[int(pid)] for step, pid in dict(steps).items()}
+                    for board, steps in dict(m.colour_choices or {}).items()
+                },
+                "explanation": m.explanation,
+            }
+        )
+    lineups = []
+    for lu in s.scalars(
+        select(TeamLineup).join(Round).order_by(Round.group_id, Round.number, TeamLineup.team_id)
+    ):
+        rnd = s.get(Round, lu.round_id)
+        assert rnd is not None
+        lineups.append(
+            {
+                "group": group_name[rnd.group_id],
+                "round": rnd.number,
+                "team": team_name[lu.team_id],
+                "boards": [None if b.player_id is None else ref[b.player_id] for b in lu.boards],
+                "method": lu.method,
+                "seed": lu.seed,
+                "handed_in_by": lu.handed_in_by,
+                "handed_in_at": _dt(lu.handed_in_at),
+            }
+        )
+    if not matches and not lineups:
+        return {}
+    return {"team_matches": matches, "lineups": lineups}
 
 
 def _match_code(s: Session, match_id: int) -> str:
@@ -387,6 +464,7 @@ class _Filler:
         self.fill_violations()
         self.fill_records()
         _fill_arbiter_requests(self.s, self.data, self.player_id)
+        _fill_lineups(self.s, self.data, self.teams, self.player_id)
         _fill_stages(self.s, self.data, self.group_of, self.player_id)
         self.fill_audit()
 
@@ -421,7 +499,14 @@ class _Filler:
         for i, tm in enumerate(self.data.get("teams", [])):
             g = self.group_of(_req(tm, "group", f"teams[{i}]"), f"teams[{i}]")
             row = Team(
-                group_id=g.id, name=str(_req(tm, "name", f"teams[{i}]")), leader=str(tm.get("leader", ""))
+                group_id=g.id,
+                name=str(_req(tm, "name", f"teams[{i}]")),
+                leader=str(tm.get("leader", "")),
+                no=tm.get("no"),
+                captain=str(tm.get("captain") or ""),
+                seed_rank=tm.get("seed_rank"),
+                playoff_place=tm.get("playoff_place"),
+                withdrawn_round=tm.get("withdrawn_round"),
             )
             self.teams[(g.name, row.name)] = row
             self.s.add(row)
@@ -471,6 +556,8 @@ class _Filler:
                 reentry_round=p.get("reentry_round"),
                 ranked=bool(p.get("ranked", True)),
                 eligibility_override=str(p.get("eligibility_override", "")),
+                team_order=p.get("team_order"),
+                reserve=bool(p.get("reserve", False)),
             )
             if row.no is not None:
                 if (g.name, row.no) in self.players:
@@ -520,13 +607,16 @@ class _Filler:
             )
             self.s.add(rnd)
             self.s.flush()
+            team_matches = _fill_team_matches(self.s, self.data, g.name, rnd, self.teams)
             for j, gm in enumerate(_req(r, "games", where)):
-                self.fill_game(g, rnd, gm, f"{where}.games[{j}]")
+                self.fill_game(g, rnd, gm, f"{where}.games[{j}]", team_matches)
             for no in r.get("byes", []):
                 self.s.add(Bye(round_id=rnd.id, player_id=self.player_id(g.name, no, f"{where}.byes")))
         self.s.flush()
 
-    def fill_game(self, g: Group, rnd: Round, gm: dict[str, Any], gw: str) -> None:
+    def fill_game(
+        self, g: Group, rnd: Round, gm: dict[str, Any], gw: str, team_matches: dict[int, TeamMatch]
+    ) -> None:
         result = str(_req(gm, "result", gw))
         try:
             GameResult(result)
@@ -548,6 +638,7 @@ class _Filler:
             result=result,
             kind=str(gm.get("kind", "swiss")),
             match_id=None if match is None else self.matches[(g.name, match)].id,
+            team_match_id=None if gm.get("team_match") is None else team_matches[int(gm["team_match"])].id,
         )
         self.s.add(row)
         self.games[(g.name, rnd.number, row.board, row.game_no)] = row
@@ -609,6 +700,73 @@ class _Filler:
 
 def _fill(s: Session, data: dict[str, Any]) -> None:
     _Filler(s, data).fill()
+
+
+def _fill_team_matches(
+    s: Session, data: dict[str, Any], group: str, rnd: Round, teams: dict[tuple[str, str], Team]
+) -> dict[int, TeamMatch]:
+    """A round's team matches (the snapshot's ``team_matches`` of that group and round), by number."""
+    out: dict[int, TeamMatch] = {}
+    for m in data.get("team_matches", []):
+        if m["group"] != group or m["round"] != rnd.number:
+            continue
+        ids = {k: v for k, v in teams.items() if k[0] == group}
+        row = TeamMatch(
+            round_id=rnd.id,
+            number=int(m["number"]),
+            home_team_id=ids[(group, m["home"])].id,
+            away_team_id=None if m.get("away") is None else ids[(group, m["away"])].id,
+            home_absent=bool(m.get("home_absent", False)),
+            away_absent=bool(m.get("away_absent", False)),
+            code=str(m.get("code", "")),
+            explanation=m.get("explanation"),
+        )
+        s.add(row)
+        out[row.number] = row
+    s.flush()
+    return out
+
+
+def _fill_lineups(
+    s: Session, data: dict[str, Any], teams: dict[tuple[str, str], Team], player_id: Any
+) -> None:
+    """The line-ups, and the tie-break colour choices of the team matches (players by number)."""
+    for i, m in enumerate(data.get("team_matches", [])):
+        if not m.get("colour_choices"):
+            continue
+        rnd = s.scalars(
+            select(Round).join(Group).where(Group.name == m["group"], Round.number == m["round"])
+        ).one()
+        row = s.scalars(
+            select(TeamMatch).where(TeamMatch.round_id == rnd.id, TeamMatch.number == m["number"])
+        ).one()
+        row.colour_choices = {
+            board: {
+                step: player_id(m["group"], no, f"team_matches[{i}].colour_choices")
+                for step, no in steps.items()
+            }
+            for board, steps in m["colour_choices"].items()
+        }
+    for i, lu in enumerate(data.get("lineups", [])):
+        where = f"lineups[{i}]"
+        rnd = s.scalars(
+            select(Round).join(Group).where(Group.name == lu["group"], Round.number == lu["round"])
+        ).one()
+        row = TeamLineup(
+            round_id=rnd.id,
+            team_id=teams[(lu["group"], lu["team"])].id,
+            method=str(lu.get("method", "captain")),
+            seed=lu.get("seed"),
+            handed_in_by=str(lu.get("handed_in_by", "")),
+            handed_in_at=_parse_dt(lu.get("handed_in_at"), f"{where}.handed_in_at") or datetime(2000, 1, 1),
+        )
+        for board, no in enumerate(lu["boards"], start=1):
+            row.boards.append(
+                TeamLineupBoard(
+                    board=board, player_id=None if no is None else player_id(lu["group"], no, where)
+                )
+            )
+        s.add(row)
 
 
 def _whole(value: Any, where: str) -> int:

@@ -30,7 +30,7 @@ from app.engine.knockout import Bracket, match_result
 from app.engine.knockout import final_places as final_places_of
 from app.engine.prizes import PrizeCandidate, PrizeList, award_prizes
 from app.engine.registration import age_on
-from app.engine.regulations import PrizeKind, Regulations, Tiebreak
+from app.engine.regulations import PrizeKind, Regulations, TeamMethod, TeamRules, Tiebreak
 from app.engine.stages import compose_final, entrants_of, played_stages, stage_players
 from app.engine.teams import TeamRanking, rank_teams
 from app.engine.text import count_en
@@ -793,6 +793,19 @@ class TeamsView:
     names: dict[int, str]
     final: bool
     basis: RankingBasis | None = None
+    rules: TeamRules = dataclasses.field(default_factory=TeamRules)
+
+    @property
+    def by_points(self) -> bool:
+        return self.rules.method is TeamMethod.POINTS
+
+    @property
+    def rule_zh(self) -> str:
+        """The regulation's rule in one sentence, as printed under the team standings."""
+        r = self.rules
+        ties = "，再比较".join(t.zh for t in r.ties)
+        what = "个人名次之和，和小者列前" if not self.by_points else "个人积分之和，多者列前"
+        return f"团体成绩按 {r.counted_members} 名队员{what}；相同则比较{ties}。"
 
 
 def team_standings(db: Database, group: str, after_round: int | None = None) -> TeamsView:
@@ -817,8 +830,18 @@ def team_standings(db: Database, group: str, after_round: int | None = None) -> 
         places = {no: place for place, no in enumerate(order, start=1)}
         team_of = {e.no: e.team for e in state.entrants}
         teams = [t for t in {e.team for e in state.entrants} if t]
-        result = rank_teams(places, team_of, reg.team, teams)
-        return TeamsView(group, result, {e.no: e.name for e in state.entrants}, basis.final, basis)
+        points = _team_points(state, reg, after_round)
+        result = rank_teams(places, team_of, reg.team, teams, points)
+        return TeamsView(group, result, {e.no: e.name for e in state.entrants}, basis.final, basis, reg.team)
+
+
+def _team_points(state: GroupState, reg: Regulations, after_round: int | None = None) -> dict[int, int]:
+    """Every player's points (积分) for a team ranking by points: the points of every round played (up to
+    ``after_round``); knockout games give none."""
+    from app.engine.discipline import scores
+
+    last = state.last_round if after_round is None else after_round
+    return scores(state.scored_rounds, reg.points, last)
 
 
 @dataclass(frozen=True, slots=True)
@@ -850,13 +873,16 @@ def prize_list(db: Database) -> PrizesView:
                 names[(g.name, e.no)] = e.name
                 units[(g.name, e.no)] = e.unit
             individual[g.name], basis[g.name] = _ranking_for_prizes(s, g, reg)
-            if reg.prize_tables(g.name, PrizeKind.TEAM):
+            if reg.prize_tables(g.name, PrizeKind.TEAM) and _is_team_competition(reg, g.name):
+                teams[g.name] = _team_competition_order(s, g, reg)
+            elif reg.prize_tables(g.name, PrizeKind.TEAM):
                 places = {no: i for i, no in enumerate(individual[g.name], start=1)}
                 tr = rank_teams(
                     places,
                     {e.no: e.team for e in state.entrants},
                     reg.team,
                     [t for t in {e.team for e in state.entrants} if t],
+                    _team_points(state, reg),
                 )
                 teams[g.name] = list(tr.order)
                 unranked |= {u.team for u in tr.unranked}
@@ -870,6 +896,29 @@ def prize_list(db: Database) -> PrizesView:
             one_per_player=reg.prize_rules.one_per_player,
         )
         return PrizesView(prizes, names, units, basis)
+
+
+def _is_team_competition(reg: Regulations, group: str) -> bool:
+    return reg.group(group).team_event is not None
+
+
+def _team_competition_order(s: Session, g: Group, reg: Regulations) -> list[str]:
+    """A team competition's teams in the order of its standings (场分, 局分, the chain; a finished knockout
+    by its places)."""
+    from app.engine.knockout import final_places
+    from app.engine.team_event import knockout_bracket, team_ranking
+    from app.engine.team_rules import TeamSystem
+    from app.services.team_events import load_team_state
+
+    state, _ids = load_team_state(s, g, reg)
+    names = {t.no: t.name for t in state.teams}
+    order = [r.team for r in team_ranking(state).rows]
+    if state.event.system is TeamSystem.KNOCKOUT and state.rounds:
+        bracket = knockout_bracket(state)
+        if bracket.is_complete:
+            places = final_places(bracket)
+            order.sort(key=lambda t: (places.get(t, len(order) + 1), order.index(t)))
+    return [names[t] for t in order]
 
 
 def _prize_candidates(s: Session, g: Group, reg: Regulations) -> dict[int, PrizeCandidate]:

@@ -407,6 +407,9 @@ def _refuse_changes_to_played_rounds(old: Regulations, new: Regulations, paired:
         played = paired.get(g.name, 0)
         if before is None or not played:
             continue
+        if before.team_event is not None or g.team_event is not None:
+            _refuse_changes_to_team_event(g.name, before, g, played)
+            continue
         if before.legacy is not None and g.legacy is not None:
             if g.rounds < played:
                 raise UserError(
@@ -421,6 +424,35 @@ def _refuse_changes_to_played_rounds(old: Regulations, new: Regulations, paired:
                 )
             continue
         _refuse_changes_to_begun_stages(g.name, before, g, played)
+
+
+def _refuse_changes_to_team_event(name: str, before: GroupFormat, after: GroupFormat, played: int) -> None:
+    """A team competition that has begun keeps its system and its matches; a team Swiss may get more rounds
+    (never fewer than it has played), and the ranking chain and board prizes may change."""
+    old, new = before.team_event, after.team_event
+    if old is None or new is None:
+        raise UserError(
+            f"{name}已编排，不能在个人赛与团体赛之间改变",
+            f"{name} has rounds: it stays a team or individual event",
+        )
+    keep = dataclasses.replace(
+        new,
+        rounds=old.rounds,
+        chain=old.chain,
+        board_prizes=old.board_prizes,
+        board_prize_min_games=old.board_prize_min_games,
+        board_prize_basis=old.board_prize_basis,
+    )
+    if keep != old:
+        raise UserError(
+            f"{name}团体赛已开始，除轮次（团体积分编排）、名次区分办法和台次奖外不能再修改",
+            f"{name}: the team event has begun; only its rounds (Swiss), tiebreaks and board prizes may change",
+        )
+    if new.rounds < played:
+        raise UserError(
+            f"{name}已编排到第 {played} 轮，总轮数不能少于 {played}",
+            f"{name} is paired up to round {played}; it cannot have fewer rounds",
+        )
 
 
 def _refuse_changes_to_begun_stages(name: str, before: GroupFormat, after: GroupFormat, played: int) -> None:

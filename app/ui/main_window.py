@@ -48,6 +48,7 @@ VIEWS = (
     ("bracket", translate_noop("MainWindow", "淘汰赛")),
     ("standings", translate_noop("MainWindow", "名次")),
     ("teams", translate_noop("MainWindow", "团体")),
+    ("team_matches", translate_noop("MainWindow", "团体赛")),
     ("prizes", translate_noop("MainWindow", "奖金")),
     ("records", translate_noop("MainWindow", "棋谱")),
     ("settings", translate_noop("MainWindow", "设置")),
@@ -81,6 +82,12 @@ def _rounds() -> type[QWidget]:
     from app.ui.views.rounds import RoundsView
 
     return RoundsView
+
+
+def _team_matches() -> type[QWidget]:
+    from app.ui.views.team_matches import TeamMatchesView
+
+    return TeamMatchesView
 
 
 def _bracket() -> type[QWidget]:
@@ -124,6 +131,7 @@ def _settings() -> type[QWidget]:
 VIEW_CLASSES: dict[str, Callable[[], type[QWidget]]] = {
     "players": _players,
     "rounds": _rounds,
+    "team_matches": _team_matches,
     "bracket": _bracket,
     "standings": _standings,
     "teams": _teams,

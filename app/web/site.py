@@ -25,7 +25,7 @@ from app.engine.types import UserError
 from app.reports import html as pages
 from app.reports.html import HALL
 from app.reports.model import PairingList
-from app.services import exports, hall, public_pages
+from app.services import exports, hall, public_pages, team_events, team_exports
 from app.services.knockout import bracket_of
 from app.services.rounds import RoundSummary, rounds_of
 from app.services.tournaments import tournament_info
@@ -80,6 +80,7 @@ class GroupState:
     rounds: tuple[RoundSummary, ...]
     bracket: bool
     order: bool = False  # a round robin is drawn: its 对局秩序表 is a page
+    team_event: bool = False  # a team competition (团体赛): its rounds are matches of teams
 
     @property
     def current(self) -> RoundSummary | None:
@@ -137,7 +138,9 @@ class Snapshot:
 def hot_keys(snapshot: Snapshot) -> list[Key]:
     keys: list[Key] = [("index",)]
     for g in snapshot.groups:
-        if g.current is not None:
+        if g.current is not None and g.team_event:
+            keys.append(("round", g.index, g.current.number))
+        elif g.current is not None:
             number = g.current.number
             keys.append(("round", g.index, number))
             model: PairingList = snapshot.model(("round", g.index, number))
@@ -188,6 +191,7 @@ class HallSite:
                 tuple(rounds_of(self.db, g.name)),
                 bracket_of(self.db, g.name) is not None,
                 exports.has_order_of_play(self.db, g.name),
+                team_events.is_team_group(self.db, g.name),
             )
             for i, g in enumerate(info.groups, start=1)
         )
@@ -209,6 +213,8 @@ class HallSite:
         if kind == "schedule":
             return public_pages.schedule(self.db)
         g = snap.group(key[1])
+        if g.team_event:
+            return self._load_team(g, key)
         if kind == "round":
             return exports.round_results(self.db, g.name, key[2])
         # what the printed lists say unless a round is named: after the last complete round, and once
@@ -235,6 +241,19 @@ class HallSite:
             except UserError as missing:
                 raise NotFound(missing.zh) from None
         raise NotFound(str(key))
+
+    def _load_team(self, g: GroupState, key: Key) -> object:
+        """A team competition's pages: a round's matches, the team standings, the team crosstable."""
+        kind = key[0]
+        if kind == "round":
+            return team_exports.team_round_doc(self.db, g.name, key[2])
+        if kind == "standings":
+            return team_exports.team_event_standings(self.db, g.name)
+        if kind == "crosstable":
+            return team_exports.team_crosstable(self.db, g.name)
+        if kind == "entries":
+            return exports.entry_list(self.db, g.name)
+        raise NotFound(f"{g.name}是团体赛，没有这一页")
 
     # ------------------------------------------------------------------ pages
 
@@ -269,6 +288,11 @@ class HallSite:
 
     def _nav(self, snap: Snapshot, g: GroupState, here: str) -> list[pages.NavLink]:
         kinds = []
+        if g.team_event:
+            kinds = (["standings", "crosstable"] if g.complete is not None else []) + (
+                ["entries"] if g.players else []
+            )
+            return pages.group_nav(HALL, g.index, g.name, kinds, here)
         if g.complete is not None:
             kinds += ["standings", "crosstable"] + (["teams"] if g.teams else [])
         if g.order:
@@ -286,7 +310,9 @@ class HallSite:
             links = []
             for g in snap.groups:
                 current: PairingList | None = (
-                    snap.model(("round", g.index, g.current.number)) if g.current else None
+                    snap.model(("round", g.index, g.current.number))
+                    if g.current and not g.team_event
+                    else None
                 )
                 links.append(
                     pages.GroupLinks(
@@ -300,11 +326,12 @@ class HallSite:
                         g.bracket,
                         g.players > 0,
                         standings=pages.basis(snap.model(("standings", g.index)))
-                        if g.complete is not None
+                        if g.complete is not None and not g.team_event
                         else "",
                         seats=pages.seats(current) if current is not None else {},
                         order=g.order,
                         swiss_due=g.current.swiss_due if g.current else False,
+                        team_event=g.team_event,
                     )
                 )
             return "首页", pages.index_main(HALL, snap.event, links, snap.prizes_final, at), []
@@ -318,6 +345,8 @@ class HallSite:
             names = [g.name for g in snap.groups]
             return "获奖名单", pages.prizes_main(HALL, snap.model(key), at, names), []
         g = snap.group(key[1])
+        if g.team_event:
+            return self._team_main(snap, g, key)
         if kind in ("round", "names"):
             number = key[2] if len(key) > 2 else (g.current.number if g.current else None)
             if number is None or number not in g.numbers:
@@ -406,13 +435,43 @@ class HallSite:
             return f"{g.name} 参赛名单", main, self._nav(snap, g, "entries")
         raise NotFound("没有这一页")
 
+    def _team_main(self, snap: Snapshot, g: GroupState, key: Key) -> tuple[str, str, list[pages.NavLink]]:
+        """A team competition's round, standings, crosstable and entry list."""
+        kind, at = key[0], snap.built_at
+        if kind == "round":
+            number = key[2] if len(key) > 2 else (g.current.number if g.current else None)
+            if number is None or number not in g.numbers:
+                raise NotFound(f"{g.name}第 {number} 轮尚未编排" if number else f"{g.name}尚未编排")
+            doc = snap.model(("round", g.index, number))
+            main = pages.team_round_main(HALL, doc, g.index, number, g.numbers, at)
+            return f"{g.name} 第{number}轮", main, self._nav(snap, g, "round")
+        if kind in ("standings", "crosstable") and g.complete is None:
+            raise NotFound(f"{g.name}还没有完整结束的轮次")
+        if kind == "standings":
+            main = pages.team_standings_main(HALL, snap.model(key), g.index, at)
+            return f"{g.name} 团体名次", main, self._nav(snap, g, kind)
+        if kind == "crosstable":
+            main = pages.team_crosstable_main(HALL, snap.model(key), g.index, at)
+            return f"{g.name} 团体成绩总表", main, self._nav(snap, g, kind)
+        if kind in ("entries", "entries-names") and g.players:
+            main = pages.entries_main(
+                HALL,
+                snap.model(("entries", g.index)),
+                g.index,
+                at,
+                kind == "entries-names",
+                player_pages=False,
+            )
+            return f"{g.name} 参赛名单", main, self._nav(snap, g, "entries")
+        raise NotFound(f"{g.name}是团体赛，没有这一页")
+
     def _find(self, snap: Snapshot, query: str) -> list[pages.Found]:
         q = query.strip()[:40]
         if not q:
             return []
         found = []
         for g in snap.groups:
-            if g.current is None:
+            if g.current is None or g.team_event:
                 continue
             number = g.current.number
             model: PairingList = snap.model(("round", g.index, number))
@@ -438,6 +497,13 @@ class HallSite:
         if snap.prizes_final:
             keys.append(("prizes",))
         for g in snap.groups:
+            if g.team_event:
+                keys += [("round", g.index, n) for n in g.numbers]
+                if g.complete is not None:
+                    keys += [("standings", g.index), ("crosstable", g.index)]
+                if g.players:
+                    keys += [("entries", g.index), ("entries-names", g.index)]
+                continue
             records = snap.model(("records", g.index)) if g.numbers else set()
             for n in g.numbers:
                 keys += [("round", g.index, n), ("names", g.index, n)]

@@ -762,6 +762,10 @@
       <source>第 %1 轮：%2</source>
       <translation>Round %1: %2</translation>
     </message>
+    <message>
+      <source>团体赛</source>
+      <translation>Team matches</translation>
+    </message>
   </context>
   <context>
     <name>ManualDrawDialog</name>
@@ -2301,6 +2305,22 @@
       <source>赛制</source>
       <translation>Format</translation>
     </message>
+    <message>
+      <source>团体成绩计算办法</source>
+      <translation>Team ranking method</translation>
+    </message>
+    <message>
+      <source>团体成绩相同时依次比较（best_place, member_points, places_sum, member_places）</source>
+      <translation>Teams level on the sum: compare in turn (best_place, member_points, places_sum, member_places)</translation>
+    </message>
+    <message>
+      <source>名次之和（少者列前）</source>
+      <translation>Sum of places (fewer first)</translation>
+    </message>
+    <message>
+      <source>积分之和（多者列前）</source>
+      <translation>Sum of points (more first)</translation>
+    </message>
   </context>
   <context>
     <name>StandingsTableModel</name>
@@ -2418,6 +2438,18 @@
       <source>最高个人名次</source>
       <translation>Best individual place</translation>
     </message>
+    <message>
+      <source>队员积分依次比较</source>
+      <translation>members' points in turn</translation>
+    </message>
+    <message>
+      <source>队员名次依次比较</source>
+      <translation>members' places in turn</translation>
+    </message>
+    <message>
+      <source>积分之和</source>
+      <translation>Sum of points</translation>
+    </message>
   </context>
   <context>
     <name>TeamsView</name>
@@ -2444,6 +2476,90 @@
     <message>
       <source>%1 团体名次（%2）</source>
       <translation>%1 team ranking (%2)</translation>
+    </message>
+    <message>
+      <source>最终</source>
+      <translation>final</translation>
+    </message>
+    <message>
+      <source>名次</source>
+      <translation>Place</translation>
+    </message>
+    <message>
+      <source>队号</source>
+      <translation>Team no.</translation>
+    </message>
+    <message>
+      <source>队名</source>
+      <translation>Team</translation>
+    </message>
+    <message>
+      <source>场次</source>
+      <translation>Matches</translation>
+    </message>
+    <message>
+      <source>胜</source>
+      <translation>W</translation>
+    </message>
+    <message>
+      <source>和</source>
+      <translation>D</translation>
+    </message>
+    <message>
+      <source>负</source>
+      <translation>L</translation>
+    </message>
+    <message>
+      <source>场分</source>
+      <translation>Match pts</translation>
+    </message>
+    <message>
+      <source>区分依据</source>
+      <translation>Separated by</translation>
+    </message>
+    <message>
+      <source>台次</source>
+      <translation>Board</translation>
+    </message>
+    <message>
+      <source>序号</source>
+      <translation>No.</translation>
+    </message>
+    <message>
+      <source>姓名</source>
+      <translation>Name</translation>
+    </message>
+    <message>
+      <source>局数</source>
+      <translation>Games</translation>
+    </message>
+    <message>
+      <source>局分</source>
+      <translation>Game pts</translation>
+    </message>
+    <message>
+      <source>得分率</source>
+      <translation>Score %</translation>
+    </message>
+    <message>
+      <source>名次依次比较：场分、</source>
+      <translation>Ranked by: match points, </translation>
+    </message>
+    <message>
+      <source>比赛尚未结束：名次按已结束的轮次排列。</source>
+      <translation>The event is not over: ranked by the rounds finished.</translation>
+    </message>
+    <message>
+      <source>%1 轮后</source>
+      <translation>after %1 rounds</translation>
+    </message>
+    <message>
+      <source>台次奖（每台至少 %1 局）</source>
+      <translation>Board prizes (at least %1 games on the board)</translation>
+    </message>
+    <message>
+      <source>须加赛决定名次：</source>
+      <translation>A play-off must decide: </translation>
     </message>
   </context>
   <context>
@@ -3085,6 +3201,145 @@
     <message>
       <source>%1 号与 %2 号回避</source>
       <translation>No. %1 and no. %2 avoid each other</translation>
+    </message>
+  </context>
+  <context>
+    <name>TeamMatchesView</name>
+    <message>
+      <source>编排下一轮</source>
+      <translation>Pair the next round</translation>
+    </message>
+    <message>
+      <source>生成对阵单</source>
+      <translation>Set the boards</translation>
+    </message>
+    <message>
+      <source>结束本轮</source>
+      <translation>Close the round</translation>
+    </message>
+    <message>
+      <source>队号 一台 二台 ……，如 3 301 302 304 305（- 为空台），回车交排阵</source>
+      <translation>team board1 board2 …, e.g. 3 301 302 304 305 (- for an empty board); Enter hands it in</translation>
+    </message>
+    <message>
+      <source>场次 台次 结果，如 2 3 1；加赛：2 1 加 =；回车录入</source>
+      <translation>match board result, e.g. 2 3 1; a tie-break: 2 1 t =; Enter enters it</translation>
+    </message>
+    <message>
+      <source>排阵：</source>
+      <translation>Line-up:</translation>
+    </message>
+    <message>
+      <source>成绩：</source>
+      <translation>Result:</translation>
+    </message>
+    <message>
+      <source>结果键：1 红胜　0 黑胜　= 或 5 和　+ 黑方弃权　- 红方弃权　* 双方弃权（按红方记）</source>
+      <translation>Keys: 1 Red wins  0 Black wins  = or 5 draw  + Black forfeits  - Red forfeits  * both forfeit (Red's view)</translation>
+    </message>
+    <message>
+      <source>轮次：</source>
+      <translation>Round:</translation>
+    </message>
+    <message>
+      <source>本组别不是团体赛（规程中没有 team_event）。</source>
+      <translation>This group is not a team competition (its format has no team_event).</translation>
+    </message>
+    <message>
+      <source>轮空</source>
+      <translation>Bye</translation>
+    </message>
+    <message>
+      <source>对阵单已生成</source>
+      <translation>Boards set</translation>
+    </message>
+    <message>
+      <source>排阵已收：%1</source>
+      <translation>Line-up received: %1</translation>
+    </message>
+    <message>
+      <source>不到场</source>
+      <translation>did not appear</translation>
+    </message>
+    <message>
+      <source>到场</source>
+      <translation>appeared</translation>
+    </message>
+    <message>
+      <source>%1 团体赛</source>
+      <translation>%1 team matches</translation>
+    </message>
+    <message>
+      <source>第 %1 轮</source>
+      <translation>Round %1</translation>
+    </message>
+    <message>
+      <source>%1 团体赛：尚未编排</source>
+      <translation>%1 team matches: not paired yet</translation>
+    </message>
+    <message>
+      <source>，%1 轮空</source>
+      <translation>, %1 has the bye</translation>
+    </message>
+    <message>
+      <source>第 %1 轮已结束</source>
+      <translation>Round %1 closed</translation>
+    </message>
+    <message>
+      <source>第 %1 场%2%3</source>
+      <translation>Match %1: %2 %3</translation>
+    </message>
+    <message>
+      <source>第 %1 场</source>
+      <translation>Match %1</translation>
+    </message>
+    <message>
+      <source>%1不到场，各台按弃权计</source>
+      <translation>%1 did not appear: every board forfeited</translation>
+    </message>
+    <message>
+      <source>已交</source>
+      <translation>in</translation>
+    </message>
+    <message>
+      <source>未交</source>
+      <translation>missing</translation>
+    </message>
+    <message>
+      <source>进行中</source>
+      <translation>in play</translation>
+    </message>
+    <message>
+      <source>空台</source>
+      <translation>empty</translation>
+    </message>
+    <message>
+      <source>第 %1 场第 %2 台加赛 %3</source>
+      <translation>Match %1 board %2 tie-break: %3</translation>
+    </message>
+    <message>
+      <source>第 %1 场第 %2 台 %3</source>
+      <translation>Match %1 board %2: %3</translation>
+    </message>
+    <message>
+      <source>　待加赛第 %1 局 %2</source>
+      <translation>  tie-break game %1 (%2) due</translation>
+    </message>
+    <message>
+      <source>第 %1 轮已编排：%2 场%3</source>
+      <translation>Round %1 paired: %2 matches%3</translation>
+    </message>
+    <message>
+      <source>排阵：主队%1，客队%2</source>
+      <translation>Line-ups: home %1, away %2</translation>
+    </message>
+    <message>
+      <source>%1 第 %2 轮（每场 %3 台，%4）</source>
+      <translation>%1 round %2 (%3 boards a match; %4)</translation>
+    </message>
+    <message>
+      <source>加赛 %1 %2</source>
+      <translation>Tie-break %1 %2</translation>
     </message>
   </context>
   <context>

@@ -71,7 +71,7 @@ def render(doc: str, inputs: object, **options: object) -> Rendered:
 
 
 @pytest.fixture(scope="session")
-def documents(event: DemoEvent, round_robin_event: DemoEvent) -> dict[str, Rendered]:
+def documents(event: DemoEvent, round_robin_event: DemoEvent, team_event: DemoEvent) -> dict[str, Rendered]:
     """Every document of the open group (round 6 mid-event, the results round, after round 11), by name."""
     n = CARDS_ROUND
     return {
@@ -94,7 +94,35 @@ def documents(event: DemoEvent, round_robin_event: DemoEvent) -> dict[str, Rende
         "avoidances": render("avoidances", event.model("avoidances")),
         "order-of-play": render("order-of-play", round_robin_event.model("order-of-play")),
         "crosstable-round-robin": render("crosstable", round_robin_event.model("crosstable")),
+        **{doc: render(doc, team_event.model(doc, group=TEAM_GROUP)) for doc in TEAM_DOCUMENTS},
     }
+
+
+TEAM_GROUP = "团体组"
+TEAM_DOCUMENTS = (
+    "team-cards",
+    "team-sheets",
+    "lineup-forms",
+    "team-crosstable",
+    "team-standings",
+    "board-prizes",
+)
+
+
+@pytest.fixture(scope="session")
+def team_event(tmp_path_factory: pytest.TempPathFactory) -> DemoEvent:
+    """A team Swiss of 7 teams (4 boards): two rounds played, round 3 paired, two line-ups handed in."""
+    from app.services.team_demo import create_team_demo, play_team_round
+    from app.services.team_events import hand_in_lineup, pair_team_round, teams_of
+
+    db = create_team_demo(tmp_path_factory.mktemp("teams") / "teams.xqt", "team-swiss", teams=7, seed=2026)
+    for number in (1, 2):
+        pair_team_round(db, TEAM_GROUP, seed=number)
+        play_team_round(db, TEAM_GROUP, number, seed=2026)
+    pair_team_round(db, TEAM_GROUP, seed=3)
+    team = teams_of(db, TEAM_GROUP)[0]
+    hand_in_lineup(db, TEAM_GROUP, 3, team.name, [p.no for p in team.roster[:4]], handed_in_by="队长")
+    return DemoEvent(db, list_players(db), 1)
 
 
 @pytest.fixture(scope="session")
@@ -124,4 +152,10 @@ PUBLIC = (
     "certificates",
     "order-of-play",
     "crosstable-round-robin",
+    "team-cards",
+    "team-sheets",
+    "lineup-forms",
+    "team-crosstable",
+    "team-standings",
+    "board-prizes",
 )

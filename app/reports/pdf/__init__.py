@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from app.engine.types import UserError
-from app.reports import model
+from app.reports import model, team_model
 from app.reports.documents import NAMES, names
 from app.reports.pdf.base import Output
 from app.reports.pdf.bracket import render_bracket
@@ -34,6 +34,14 @@ from app.reports.pdf.tables import (
     render_prizes,
     render_standings,
     render_teams,
+)
+from app.reports.pdf.teams import (
+    render_board_prizes,
+    render_lineup_forms,
+    render_team_cards,
+    render_team_crosstable,
+    render_team_event_standings,
+    render_team_sheets,
 )
 
 DOCUMENTS = NAMES  # every document by name (app.reports.documents lists them once)
@@ -73,6 +81,12 @@ _RENDERERS: dict[str, tuple[type | tuple[type, ...], Callable[..., None]]] = {
     "certificates": (model.Certificates, render_certificates),
     "avoidances": (model.AvoidanceList, render_avoidances),
     "order-of-play": (model.RoundRobinSchedule, render_round_robin_schedule),
+    "team-cards": (team_model.TeamRoundDoc, render_team_cards),
+    "team-sheets": (team_model.TeamRoundDoc, render_team_sheets),
+    "lineup-forms": (team_model.LineupForms, render_lineup_forms),
+    "team-crosstable": (team_model.TeamCrosstable, render_team_crosstable),
+    "team-standings": (team_model.TeamEventStandings, render_team_event_standings),
+    "board-prizes": (team_model.BoardPrizes, render_board_prizes),
     "game": (GameSheet, render_game),
 }
 

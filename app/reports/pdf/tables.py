@@ -252,11 +252,19 @@ def render_teams(teams: TeamStandings, out: Output, printed_at: datetime) -> Non
 def teams_story(teams: TeamStandings, width: float) -> list[Flowable]:
     n = max((len(r.members) for r in teams.rows), default=4)
     cols = [Column("名次", 4), Column("团体", 13)]
-    cols += [Column(f"队员{i + 1}（名次）", 10) for i in range(n)]
-    cols += [Column("名次和", 6), Column("最好名次", 6), Column("备注", 20, size=8.5)]
+    what = "（名次，积分）" if teams.by_points else "（名次）"
+    cols += [Column(f"队员{i + 1}{what}", 10) for i in range(n)]
+    cols += [Column(teams.total_label, 6), Column("最好名次", 6), Column("备注", 20, size=8.5)]
     rows = []
     for r in teams.rows:
-        members = [f"{name}（{place}）" for name, place in r.members] + [""] * (n - len(r.members))
+        if teams.by_points and r.points:
+            shown = [
+                f"{name}（{place}名，{pts}分）"
+                for (name, place), pts in zip(r.members, r.points, strict=False)
+            ]
+        else:
+            shown = [f"{name}（{place}）" for name, place in r.members]
+        members = shown + [""] * (n - len(r.members))
         rows.append(
             [
                 "" if r.rank is None else str(r.rank),
@@ -267,9 +275,7 @@ def teams_story(teams: TeamStandings, width: float) -> list[Flowable]:
                 r.note,
             ]
         )
-    note = Paragraph(
-        "团体成绩按四名队员个人名次之和计算，和小者列前；相同则以最好个人名次列前。", paragraph_style(8)
-    )
+    note = Paragraph(teams.rule, paragraph_style(8))
     return [grid(cols, rows, width, 20), Spacer(1, 3 * mm), note]
 
 

@@ -28,6 +28,7 @@ from app.services.exports.event import (
     paired_groups,
     result_workbook,
     results_book,
+    team_event_books,
 )
 from app.services.exports.knockout import bracket, knockout_game_text
 from app.services.exports.output import (
@@ -87,6 +88,7 @@ __all__ = [
     "round_results",
     "standings",
     "table_cards",
+    "team_event_books",
     "team_standings_model",
     "write_document",
     "write_result_workbook",

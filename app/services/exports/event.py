@@ -11,6 +11,7 @@ from app.engine.types import (
     UserError,
 )
 from app.reports import model
+from app.reports.team_model import TeamEventBook
 from app.services import paperwork_docs
 from app.services.audit import audit_log
 from app.services.constraints import pair_avoidances
@@ -55,11 +56,27 @@ def _audit_lines(db: Database) -> tuple[model.AuditLine, ...]:
 
 
 def paired_groups(db: Database) -> list[tuple[str, list[int]]]:
+    """Each group with its individual rounds (a team competition's rounds are matches: see
+    :func:`team_event_books`)."""
+    from app.services.team_events import is_team_group
+
     out = []
     for name in group_names(db):
-        numbers = sorted(r.number for r in rounds_of(db, name))
+        numbers = [] if is_team_group(db, name) else sorted(r.number for r in rounds_of(db, name))
         out.append((name, numbers))
     return out
+
+
+def team_event_books(db: Database) -> tuple[TeamEventBook, ...]:
+    """The team competitions that have paired a round, for the workbook."""
+    from app.services.team_events import is_team_group, team_round_numbers
+    from app.services.team_exports import team_event_book
+
+    return tuple(
+        team_event_book(db, name)
+        for name in group_names(db)
+        if is_team_group(db, name) and team_round_numbers(db, name)
+    )
 
 
 def optional_prizes(db: Database) -> model.PrizeList | None:

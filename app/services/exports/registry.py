@@ -24,6 +24,7 @@ from app.services.exports.prizes import payout_sheet, prize_list_model
 from app.services.exports.round_robin import crosstable_of, order_of_play
 from app.services.exports.rounds import pairing_list, record_sheets, round_results, table_cards
 from app.services.exports.standings import standings, team_standings_model
+from app.services.team_exports import TEAM_DOCUMENTS, team_document
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +56,11 @@ def _entry_list(db: Database, r: Request) -> object:
     return internal_entry_list(db, g, r.order) if r.internal else entry_list(db, g, r.order)
 
 
+def _team_document(name: str) -> Callable[[Database, Request], object]:
+    """A team competition's document (round documents: the latest team round unless one is named)."""
+    return lambda db, r: team_document(db, name, r.group_name(db), r.round_number)
+
+
 #: How each document's read model is built (standings and crosstable: after the last complete round
 #: unless a round is named; round documents: the latest paired round unless one is named).
 BUILDERS: dict[str, Callable[[Database, Request], object]] = {
@@ -74,6 +80,7 @@ BUILDERS: dict[str, Callable[[Database, Request], object]] = {
     "certificates": lambda db, r: certificates(db, r.some_group(db)),
     "avoidances": lambda db, r: avoidance_list(db, r.group_name(db)),
     "order-of-play": lambda db, r: order_of_play(db, r.group_name(db)),
+    **{name: _team_document(name) for name in TEAM_DOCUMENTS},
 }
 
 

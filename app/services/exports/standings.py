@@ -231,6 +231,7 @@ def team_standings_model(db: Database, group: str, after_round: int | None = Non
             tuple((view.names[no], place) for no, place in r.members),
             r.total,
             r.best_place,
+            points=r.member_points,
             member_nos=tuple(no for no, _ in r.members),
         )
         for r in view.ranking.rows
@@ -244,4 +245,6 @@ def team_standings_model(db: Database, group: str, after_round: int | None = Non
     label = ""
     if view.basis is not None and not view.final:
         label = f"（{view.basis.zh}）"
-    return model.TeamStandings(event_header(info, group, round_label=label), tuple(rows))
+    return model.TeamStandings(
+        event_header(info, group, round_label=label), tuple(rows), by_points=view.by_points, rule=view.rule_zh
+    )

@@ -159,23 +159,38 @@ class TeamTableModel(FixedColumnsModel):
     _SEPARATED: ClassVar[dict[str, str]] = {
         "total": translate_noop("TeamTableModel", "名次之和"),
         "best_place": translate_noop("TeamTableModel", "最高个人名次"),
+        "member_points": translate_noop("TeamTableModel", "队员积分依次比较"),
+        "places_sum": translate_noop("TeamTableModel", "名次之和"),
+        "member_places": translate_noop("TeamTableModel", "队员名次依次比较"),
     }
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._rows: tuple[TeamStanding, ...] = ()
         self._names: dict[int, str] = {}
+        self._by_points = False
 
     def set_teams(self, view: TeamsView | None) -> None:
         self.beginResetModel()
         self._rows = view.ranking.rows if view is not None else ()
         self._names = dict(view.names) if view is not None else {}
+        self._by_points = view is not None and view.by_points
         self.endResetModel()
+
+    def header_text(self, section: int) -> str | None:
+        if section == 3 and self._by_points:
+            return tr("TeamTableModel", "积分之和")
+        return super().header_text(section)
 
     def team(self, row: int) -> TeamStanding:
         return self._rows[row]
 
     def members_text(self, row: TeamStanding) -> str:
+        if self._by_points and row.member_points:
+            return "　".join(
+                f"{no} {self._names.get(no, '')}（{place}，{pts}）"
+                for (no, place), pts in zip(row.members, row.member_points, strict=False)
+            )
         return "　".join(f"{no} {self._names.get(no, '')}（{place}）" for no, place in row.members)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

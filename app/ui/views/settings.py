@@ -53,6 +53,8 @@ from app.engine.regulations import (
     SeedingOrder,
     ShortDrawViolation,
     TeamAvoidance,
+    TeamMethod,
+    TeamTie,
     Tiebreak,
     TimeControl,
 )
@@ -103,6 +105,10 @@ FIELD_LABELS: dict[str, str] = {
     "tiebreaks.knockout_games_count_as_black": translate_noop("SettingsView", "淘汰赛对局计入后走局数"),
     "team.counted_members": translate_noop("SettingsView", "计分队员人数"),
     "team.min_members": translate_noop("SettingsView", "计算团体成绩的最少队员人数"),
+    "team.method": translate_noop("SettingsView", "团体成绩计算办法"),
+    "team.ties": translate_noop(
+        "SettingsView", "团体成绩相同时依次比较（best_place, member_points, places_sum, member_places）"
+    ),
     "record_duty.designated_rounds": translate_noop("SettingsView", "前几轮由裁判指定录谱"),
     "record_duty.top_boards": translate_noop("SettingsView", "此后前几台胜方录谱"),
     "record_duty.draw_recorder": translate_noop("SettingsView", "和棋录谱方"),
@@ -124,6 +130,8 @@ FIELD_LABELS: dict[str, str] = {
 }
 
 ENUM_LABELS: dict[enum.Enum, str] = {
+    TeamMethod.PLACES: translate_noop("SettingsView", "名次之和（少者列前）"),
+    TeamMethod.POINTS: translate_noop("SettingsView", "积分之和（多者列前）"),
     TeamAvoidance.NONE: translate_noop("SettingsView", "不回避"),
     TeamAvoidance.ROUND_ONE: translate_noop("SettingsView", "首轮回避"),
     TeamAvoidance.ALL_ROUNDS: translate_noop("SettingsView", "每轮回避"),
@@ -272,6 +280,23 @@ class UpdateRegulationsCommand(ServiceCommand):
 
     def revert(self) -> None:
         update_regulations(self.document.db, self.old, reason="撤销 (undo)")
+
+
+def _team_ties(text: str) -> tuple[TeamTie, ...]:
+    """``best_place, member_points`` → the team tie rules in that order; an unknown key is refused."""
+    out = []
+    for key in (k.strip() for k in text.replace("，", ",").split(",")):
+        if not key:
+            continue
+        try:
+            out.append(TeamTie(key))
+        except ValueError:
+            allowed = ", ".join(t.value for t in TeamTie)
+            raise UserError(
+                f"团体成绩相同时的比较办法“{key}”无效（可选：{allowed}）",
+                f"team tie rule {key!r} is not known ({allowed})",
+            ) from None
+    return tuple(out)
 
 
 def _to_qdate(value: date) -> QDate:
@@ -561,6 +586,8 @@ class SettingsView(LiveView):
             editor.setDateTime(QDateTime(_to_qdate(value.date()), QTime(value.hour, value.minute)))
         elif isinstance(editor, QDateEdit):
             editor.setDate(_to_qdate(value))
+        elif isinstance(editor, QLineEdit) and isinstance(value, tuple):  # team.ties: their keys, in order
+            editor.setText(", ".join(str(v.value) if isinstance(v, enum.Enum) else str(v) for v in value))
         elif isinstance(editor, QLineEdit):
             editor.setText(str(value))
 
@@ -597,8 +624,10 @@ class SettingsView(LiveView):
             original = item.data(Qt.ItemDataRole.UserRole) if item else None
             name = (item.text() if item else "").strip()
             eligibility = original.eligibility if isinstance(original, GroupFormat) else Eligibility()
+            # a team competition's settings (团体赛) are kept as the file has them
+            team_event = original.team_event if isinstance(original, GroupFormat) else None
             if isinstance(original, GroupFormat) and original.legacy is None:
-                groups.append(GroupFormat(name, teams.isChecked(), original.stages, eligibility))
+                groups.append(GroupFormat(name, teams.isChecked(), original.stages, eligibility, team_event))
                 continue
             groups.append(
                 GroupFormat(
@@ -606,6 +635,7 @@ class SettingsView(LiveView):
                     teams.isChecked(),
                     legacy_stages(rounds.value(), swiss.value(), int(size.currentData())),
                     eligibility,
+                    team_event,
                 )
             )
         return groups
@@ -623,6 +653,8 @@ class SettingsView(LiveView):
                 sections.setdefault(section, {})[name] = value
             else:
                 top[key] = value
+        if isinstance(sections.get("team", {}).get("ties"), str):
+            sections["team"]["ties"] = _team_ties(sections["team"]["ties"])
         for section, values in sections.items():
             top[section] = dataclasses.replace(getattr(reg, section), **values)
         chain = tuple(

@@ -8,6 +8,8 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QTableView,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -46,14 +48,90 @@ class TeamsView(LiveView):
         self.unranked.setTextFormat(Qt.TextFormat.RichText)
         self.rule = QLabel(self)
         self.rule.setStyleSheet("color: #444")
+        # a team competition (团体赛): its standings by 场分 and 局分, and the board prizes
+        self.event_table = QTableWidget(self)
+        self.event_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.event_table.verticalHeader().setVisible(False)
+        self.event_table.setAlternatingRowColors(True)
+        self.prizes_title = QLabel(self)
+        self.prizes_title.setStyleSheet("font-weight: bold")
+        self.prize_table = QTableWidget(self)
+        self.prize_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.prize_table.verticalHeader().setVisible(False)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addWidget(self.message)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.event_table, 2)
+        layout.addWidget(self.prizes_title)
+        layout.addWidget(self.prize_table, 1)
         layout.addWidget(self.rule)
         layout.addWidget(self.unranked)
 
+    def _show_team_event(self) -> bool:
+        """A team competition's own standings; False for a group that is none."""
+        from app.services.team_events import is_team_group, team_standings_view
+
+        team = is_team_group(self.document.db, self.document.group)
+        for w in (self.event_table, self.prizes_title, self.prize_table):
+            w.setVisible(team)
+        if not team:
+            return False
+        self.table.hide()
+        self.unranked.clear()
+        view = team_standings_view(self.document.db, self.document.group)
+        state = self.tr("最终") if view.final else self.tr("%1 轮后").replace("%1", str(view.rounds_played))
+        self.title.setText(self.tr("%1 团体名次（%2）").replace("%1", view.group).replace("%2", state))
+        heads = [
+            self.tr("名次"),
+            self.tr("队号"),
+            self.tr("队名"),
+            self.tr("场次"),
+            self.tr("胜"),
+            self.tr("和"),
+        ]
+        heads += [self.tr("负"), self.tr("场分"), *(t.zh for t in view.chain), self.tr("区分依据")]
+        rows = []
+        for r in view.ranking.rows:
+            why = self.tr("队号") if r.by_number else ("" if r.separated_by is None else r.separated_by.zh)
+            rows.append(
+                [r.rank, r.team, view.names[r.team], r.played, r.won, r.drawn, r.lost, r.match_points]
+                + [v for _, v in r.values]
+                + [why]
+            )
+        _fill(self.event_table, heads, rows)
+        self.prizes_title.setText(self.tr("台次奖（每台至少 %1 局）").replace("%1", str(view.min_games)))
+        prize_heads = [self.tr("台次"), self.tr("名次"), self.tr("序号"), self.tr("姓名"), self.tr("队名")]
+        prize_heads += [self.tr("局数"), self.tr("局分"), self.tr("得分率")]
+        prize_rows = [
+            [
+                p.board,
+                p.rank,
+                p.player,
+                view.player_names.get(p.player, ""),
+                view.names.get(p.team, ""),
+                p.games,
+                p.points,
+                p.percentage_label,
+            ]
+            for p in view.board_prizes
+            if p.eligible and p.rank <= 3
+        ]
+        _fill(self.prize_table, prize_heads, prize_rows)
+        notes = [self.tr("名次依次比较：场分、") + "、".join(t.zh for t in view.chain)]
+        for g in view.ranking.playoff_needed:
+            notes.append(self.tr("须加赛决定名次：") + "、".join(view.names[t] for t in g))
+        self.rule.setText("；".join(notes))
+        show_message(self.message, "" if view.final else self.tr("比赛尚未结束：名次按已结束的轮次排列。"))
+        return True
+
     def refresh(self) -> None:
+        try:
+            if self._show_team_event():
+                return
+        except UserError as error:
+            show_message(self.message, error_text(error), error=True)
+            return
         try:
             value = team_standings(self.document.db, self.document.group)
         except UserError as error:
@@ -75,12 +153,7 @@ class TeamsView(LiveView):
             basis = "" if value.basis is None else (value.basis.en if english else value.basis.zh)
             self.title.setText(self.tr("%1 团体名次（%2）").replace("%1", value.group).replace("%2", basis))
             show_message(self.message, self.tr("比赛尚未结束：团体名次按目前的个人名次计算，仅供参考。"))
-        team = self.document.info.regulations.team
-        self.rule.setText(
-            self.tr(
-                "每队取个人名次最好的 %1 名队员的名次相加，和小者列前；相同时个人最高名次者列前。"
-            ).replace("%1", str(team.counted_members))
-        )
+        self.rule.setText(value.rule_zh)
         if value.ranking.unranked:
             english = current_language() == "en"
             items = "".join(
@@ -90,6 +163,19 @@ class TeamsView(LiveView):
             self.unranked.setText(f"<b>{self.tr('不计团体成绩')}</b><ul>{items}</ul>")
         else:
             self.unranked.clear()
+
+
+def _fill(table: QTableWidget, heads: list[str], rows: list[list[object]]) -> None:
+    table.clear()
+    table.setColumnCount(len(heads))
+    table.setRowCount(len(rows))
+    table.setHorizontalHeaderLabels(heads)
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            item = QTableWidgetItem(str(value))
+            item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            table.setItem(r, c, item)
+    table.resizeColumnsToContents()
 
 
 class PrizesView(LiveView):

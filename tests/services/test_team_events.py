@@ -1,0 +1,213 @@
+"""Team competitions through the services: team numbers, line-ups, the boards of a match, results by
+board with the score read back, tie-breaks, no-shows, the audit log, snapshots and a whole event."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.db.session import Database
+from app.engine.team_match import Side
+from app.engine.types import GameResult, UserError
+from app.services import audit
+from app.services.snapshot import export_snapshot, import_snapshot
+from app.services.team_demo import GROUP, create_team_demo, play_team_event_to_end, simulate_team_format
+from app.services.team_events import (
+    close_team_round,
+    enter_board_result,
+    enter_tie_game,
+    hand_in_lineup,
+    pair_team_round,
+    seat_team_round,
+    set_team_absent,
+    team_round_view,
+    team_standings_view,
+    teams_of,
+    unpair_team_round,
+)
+
+R, B, D = GameResult.RED_WIN, GameResult.BLACK_WIN, GameResult.DRAW
+
+
+@pytest.fixture
+def swiss(tmp_path: Path) -> Database:
+    db = create_team_demo(tmp_path / "t.xqt", "team-swiss", teams=5, rounds=3, seed=7)
+    yield db
+    db.close()
+
+
+def test_team_and_player_numbers(swiss: Database) -> None:
+    teams = teams_of(swiss, GROUP)
+    assert [t.no for t in teams] == [1, 2, 3, 4, 5]
+    for t in teams:
+        assert [p.no for p in t.roster] == [100 * t.no + i for i in range(1, 6)]  # 4 boards + a reserve
+        assert [p.reserve for p in t.roster] == [False, False, False, False, True]
+        assert t.captain
+
+
+def test_a_round_from_pairing_to_the_score(swiss: Database) -> None:
+    outcome = pair_team_round(swiss, GROUP, seed=3)
+    assert len(outcome.matches) == 2 and outcome.bye is not None  # five teams: one has the bye
+    view = team_round_view(swiss, GROUP, 1)
+    first = view.matches[0]
+    assert not first.seated and first.score_label == "待排阵"
+    home = next(t for t in teams_of(swiss, GROUP) if t.name == first.home)
+    away = next(t for t in teams_of(swiss, GROUP) if t.name == first.away)
+    # the registered order is kept: the reserve (5th) may play, but below the others
+    with pytest.raises(UserError, match="须按报名顺序排阵"):
+        hand_in_lineup(
+            swiss,
+            GROUP,
+            1,
+            home.name,
+            [home.roster[1].no, home.roster[0].no, home.roster[2].no, home.roster[3].no],
+        )
+    with pytest.raises(UserError, match="一名棋手不能为两个队上场"):
+        hand_in_lineup(
+            swiss,
+            GROUP,
+            1,
+            home.name,
+            [home.roster[0].no, home.roster[1].no, home.roster[2].no, away.roster[0].no],
+        )
+    lineup = [home.roster[0].no, home.roster[1].no, home.roster[3].no, home.roster[4].no]  # 3rd rests
+    assert hand_in_lineup(swiss, GROUP, 1, home.name, lineup, handed_in_by="张领队") == tuple(lineup)
+    notes = seat_team_round(swiss, GROUP, 1)
+    assert any(first.away in n and "按报名顺序上场" in n for n in notes)  # the away team handed in nothing
+    first = team_round_view(swiss, GROUP, 1).matches[0]
+    assert first.seated and [b.table for b in first.boards] == [1, 2, 3, 4]
+    assert [b.home.no for b in first.boards] == lineup
+    assert [b.away.no for b in first.boards] == [p.no for p in away.roster[:4]]
+    assert [b.home_red for b in first.boards] == [True, False, True, False]  # home Red on boards 1 and 3
+    # results by board, the score read back after each
+    assert enter_board_result(swiss, GROUP, 1, 1, 1, R).label == "2:0"  # home Red won board 1
+    assert enter_board_result(swiss, GROUP, 1, 1, 2, R).label == "2:2"  # away Red won board 2
+    enter_board_result(swiss, GROUP, 1, 1, 3, D)
+    score = enter_board_result(swiss, GROUP, 1, 1, 4, B)  # home Black won board 4
+    assert (score.label, score.home_match_points, score.away_match_points) == ("5:3", 2, 0)
+    assert team_round_view(swiss, GROUP, 1).matches[0].score_label == "5:3（场分 2:0）"
+    # the second board's games: table numbers go on through the round
+    second = team_round_view(swiss, GROUP, 1).matches[1]
+    assert [b.table for b in second.boards] == [5, 6, 7, 8]
+    with pytest.raises(UserError, match=r"第 [12] 场比赛尚未结束"):
+        pair_team_round(swiss, GROUP)
+    actions = [line.action for line in audit.audit_log(swiss)]
+    for action in ("pair_team_round", "hand_in_lineup", "seat_team_round", "enter_board_result"):
+        assert action in actions
+
+
+def test_a_no_show_forfeits_every_board(swiss: Database) -> None:
+    pair_team_round(swiss, GROUP, seed=3)
+    seat_team_round(swiss, GROUP, 1)
+    score = set_team_absent(swiss, GROUP, 1, 2, Side.HOME, reason="未到场")
+    assert (score.label, score.home_match_points, score.away_match_points) == ("0:8", 0, 2)
+    with pytest.raises(UserError, match="有队未到场"):
+        enter_board_result(swiss, GROUP, 1, 2, 1, R)
+
+
+def test_unpair_only_without_results(swiss: Database) -> None:
+    pair_team_round(swiss, GROUP, seed=3)
+    seat_team_round(swiss, GROUP, 1)
+    enter_board_result(swiss, GROUP, 1, 1, 1, R)
+    with pytest.raises(UserError, match="已录入成绩"):
+        unpair_team_round(swiss, GROUP, 1)
+    enter_board_result(swiss, GROUP, 1, 1, 1, GameResult.PENDING)
+    unpair_team_round(swiss, GROUP, 1)
+    assert pair_team_round(swiss, GROUP, seed=3).number == 1
+
+
+def test_individual_pairing_is_refused_for_a_team_group(swiss: Database) -> None:
+    from app.services.rounds import pair_next_round
+
+    with pytest.raises(UserError, match="团体赛：请用团体编排"):
+        pair_next_round(swiss, GROUP)
+
+
+def test_a_tied_knockout_match_is_decided_on_board_one(tmp_path: Path) -> None:
+    db = create_team_demo(tmp_path / "k.xqt", "team-knockout", teams=4, seed=5)
+    pair_team_round(db, GROUP, seed=1)
+    seat_team_round(db, GROUP, 1)
+    m = team_round_view(db, GROUP, 1).matches[0]
+    for board in (1, 2, 3, 4):
+        enter_board_result(db, GROUP, 1, 1, board, R)  # Red wins everywhere: 4:4
+    m = team_round_view(db, GROUP, 1).matches[0]
+    assert not m.score.decided and m.boards[0].due is not None
+    due = m.boards[0].due
+    assert due.kind.value == "rapid" and due.red == m.boards[0].away.no  # colours swapped from board 1
+    with pytest.raises(UserError, match="现在不需要加赛"):
+        enter_tie_game(db, GROUP, 1, 1, 2, R)
+    score = enter_tie_game(db, GROUP, 1, 1, 1, R)  # the away player, Red, wins the rapid game
+    assert (score.label, score.away_match_points, score.home_match_points) == ("4:4", 2, 1)
+    with pytest.raises(UserError, match="已有加赛对局"):
+        enter_board_result(db, GROUP, 1, 1, 2, B)
+    db.close()
+
+
+def test_snapshot_round_trip_with_team_matches(tmp_path: Path) -> None:
+    db = create_team_demo(tmp_path / "s.xqt", "team-knockout", teams=4, seed=5)
+    play_team_event_to_end(db, GROUP, seed=2)
+    data = export_snapshot(db)
+    assert data["team_matches"] and data["lineups"]
+    copy = import_snapshot(data, tmp_path / "copy.xqt")
+    again = export_snapshot(copy)
+    strip = lambda d: {k: v for k, v in d.items() if k != "audit"}  # noqa: E731
+    assert strip(again) == strip(data)
+    assert team_standings_view(copy, GROUP).ranking.order == team_standings_view(db, GROUP).ranking.order
+    db.close()
+    copy.close()
+
+
+def test_snapshot_names_a_board_of_no_match(tmp_path: Path) -> None:
+    from app.services.documents import DocumentError
+
+    db = create_team_demo(tmp_path / "s.xqt", "team-round-robin", teams=4, seed=5)
+    pair_team_round(db, GROUP, seed=1)
+    seat_team_round(db, GROUP, 1)
+    data = export_snapshot(db)
+    data["rounds"][0]["games"][0]["team_match"] = 9
+    with pytest.raises(DocumentError, match=r"rounds\[0\]\.games\[0\]\.team_match"):
+        import_snapshot(data, tmp_path / "bad.xqt")
+    assert not (tmp_path / "bad.xqt").exists()
+    db.close()
+
+
+def test_close_waits_for_every_match(swiss: Database) -> None:
+    pair_team_round(swiss, GROUP, seed=3)
+    seat_team_round(swiss, GROUP, 1)
+    with pytest.raises(UserError, match="未结束"):
+        close_team_round(swiss, GROUP, 1)
+
+
+@pytest.mark.parametrize(("name", "teams"), [("team-swiss", 5), ("team-double-round-robin", 4)])
+def test_simulated_events_break_no_hard_rule(name: str, teams: int) -> None:
+    report = simulate_team_format(
+        name, teams=teams, rounds=3 if name == "team-swiss" else None, seed=4, absent_rate=0.1
+    )
+    assert report["hard_rule_breaks"] == 0, report["breaks"]
+    assert report["rounds"] == (3 if name == "team-swiss" else 6)
+    assert [r["place"] for r in report["final_ranking"]] == list(range(1, teams + 1))
+    if name == "team-swiss":
+        assert report["byes"] == 3 and report["teams_with_two_byes"] == 0
+
+
+def test_a_begun_team_event_keeps_its_matches(swiss: Database) -> None:
+    import dataclasses
+
+    from app.services.tournaments import load_regulations, update_regulations
+
+    pair_team_round(swiss, GROUP, seed=3)
+    reg = load_regulations(swiss)
+    event = reg.groups[0].team_event
+    assert event is not None
+
+    def with_event(**changes: object):
+        group = dataclasses.replace(reg.groups[0], team_event=dataclasses.replace(event, **changes))
+        return dataclasses.replace(reg, groups=(group,))
+
+    from app.engine.team_rules import TeamMatchRules, TeamTiebreak
+
+    with pytest.raises(UserError, match="团体赛已开始"):
+        update_regulations(swiss, with_event(match=TeamMatchRules(boards=5)))
+    update_regulations(swiss, with_event(rounds=4, chain=(TeamTiebreak.GAME_POINTS,)))
+    assert load_regulations(swiss).groups[0].team_event.rounds == 4  # type: ignore[union-attr]
