@@ -52,6 +52,8 @@ def main() -> int:
         window = program.show(document)
         window.resize(1280, 800)
         for key, _label in VIEWS:
+            if key == "team_matches":  # empty in an individual event: shot on a team competition below
+                continue
             window.group_box.setCurrentText(LOCAL if key == "bracket" else OPEN)
             window.show_view(key)
             app.processEvents()
@@ -61,8 +63,36 @@ def main() -> int:
         window.document = None
         document.setParent(None)
         window.close()
+    # the team views on a team competition (a team Swiss: round 2 paired, its line-ups not yet in)
+    team = TournamentDocument.open(build_team_event(work / "team.xqt"))
+    for language in ("zh", "en"):
+        install_language(language)
+        window = program.show(team)
+        window.resize(1280, 800)
+        for key in ("teams", "team_matches"):
+            window.show_view(key)
+            app.processEvents()
+            target = OUT / f"{key}-team-{language}.png"
+            window.grab().save(str(target))
+            print(target.relative_to(ROOT))
+        window.document = None
+        team.setParent(None)
+        window.close()
     install_language("zh")
     return 0
+
+
+def build_team_event(path: Path) -> Path:
+    from app.services.team_demo import GROUP, create_team_demo, play_team_round
+    from app.services.team_events import pair_team_round
+
+    db = create_team_demo(path, "team-swiss", teams=12, seed=2024)
+    pair_team_round(db, GROUP, seed=1)
+    play_team_round(db, GROUP, 1, seed=1)
+    pair_team_round(db, GROUP, seed=2)
+    play_team_round(db, GROUP, 2, seed=2)
+    db.close()
+    return path
 
 
 if __name__ == "__main__":
