@@ -75,7 +75,9 @@ def test_a_deputy_sends_a_result_from_the_phone(phone: Any, served: tuple[str, H
     issued = hall.issue_deputy_token(db, "公开组", 9, 12, "张副裁判")
     phone.goto(url + hall.deputy_path(issued.token))
     phone.click("#b11 button[value=black_win]")
-    phone.wait_for_selector(".notice")
+    # the page sends it with a 10 s timeout and retries 5 s later: on a loaded machine that can take
+    # more than the default 30 s (seen once in a full run with two other suites on the two cores)
+    phone.wait_for_selector(".notice", timeout=60_000)
     assert "第 11 台已提交：黑胜" in phone.inner_text(".notice")
     [line] = hall.pending_results(db, "公开组", 4)
     assert (line.board, line.result) == (11, GameResult.BLACK_WIN)
