@@ -181,7 +181,7 @@ def _played_text(db: Any, played_to: int | str | None) -> str:
         rounds = rounds_of(db, group)
         last = max((r.number for r in rounds if r.closed), default=0)
         parts.append(f"{group}已赛完第 {last} 轮")
-    ending = "，全部赛完（含淘汰赛），名次与奖金已可打印" if played_to == "end" else ""
+    ending = "，全部赛完，名次与奖金已可打印" if played_to == "end" else ""
     return "；" + "，".join(parts) + ending
 
 
