@@ -209,6 +209,8 @@ class MainWindow(QMainWindow):
         self.print_menu = self.menuBar().addMenu(self.tr("打印"))
         self.print_actions: dict[str, QAction] = {}
         for name, label in PRINTED:
+            if name == "team-cards":
+                self.print_menu.addSeparator()
             action = self._action(
                 self.print_menu, tr("PrintMenu", label) + "…", lambda name=name: self.print_document(name)
             )
@@ -257,14 +259,32 @@ class MainWindow(QMainWindow):
         number = getattr(view, "round_number", 0)
         return int(number) or None
 
+    def _team_round(self) -> int | None:
+        """The round shown in the 团体赛 view (None before that view was first shown: the latest)."""
+        number = getattr(self.views.get("team_matches"), "round_number", None)
+        return int(number) if number else None
+
+    def _team_print_actions(self) -> None:
+        """The team documents are offered for a team competition only."""
+        from app.services.team_events import is_team_group
+        from app.ui.printing import TEAM_PRINTED
+
+        team = self.document is not None and is_team_group(self.document.db, self.document.group)
+        for name in TEAM_PRINTED:
+            self.print_actions[name].setVisible(team)
+
     def print_document(self, name: str) -> QWidget | None:
         """Render document ``name`` for the chosen group (round documents: the round shown) and preview it."""
         from app.services.exports import IMAGE_DOCUMENTS, ROUND_DOCUMENTS, holds_personal_numbers, render_pdf
-        from app.ui.printing import PRINTED, PrintPreviewDialog
+        from app.ui.printing import PRINTED, TEAM_PRINTED, PrintPreviewDialog
 
         if self.document is None:
             return None
-        number = self._print_round() if name in ROUND_DOCUMENTS else None
+        number = (
+            (self._team_round() if name in TEAM_PRINTED else self._print_round())
+            if name in ROUND_DOCUMENTS
+            else None
+        )
         doc, _, order = name.partition(":")
         label = tr("PrintMenu", dict(PRINTED)[name])
         db, group = self.document.db, self.document.group
@@ -381,6 +401,7 @@ class MainWindow(QMainWindow):
         self.edit_menu.clear()
         self.copy_action.setEnabled(document is not None)
         self.print_menu.setEnabled(document is not None)
+        self._team_print_actions()
         self.hall_menu.setEnabled(document is not None)
         if document is None:
             self.setCentralWidget(self._welcome())
@@ -647,6 +668,7 @@ class MainWindow(QMainWindow):
         self._update_title()
 
     def _group_changed(self, _name: str) -> None:
+        self._team_print_actions()
         self._update_status()
 
     def _update_title(self) -> None:

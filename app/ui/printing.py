@@ -46,6 +46,18 @@ PRINTED = (
     ("bracket", translate_noop("PrintMenu", "淘汰赛对阵图")),
     ("results-book", translate_noop("PrintMenu", "成绩册")),
     ("certificates", translate_noop("PrintMenu", "获奖证书")),
+    # a team competition (团体赛): the round shown in the 团体赛 view
+    ("team-cards", translate_noop("PrintMenu", "团体赛台卡")),
+    ("team-sheets", translate_noop("PrintMenu", "团体赛对阵单（队长签字）")),
+    ("lineup-forms", translate_noop("PrintMenu", "排阵单")),
+    ("team-standings", translate_noop("PrintMenu", "团体赛名次表")),
+    ("team-crosstable", translate_noop("PrintMenu", "团体赛成绩总表")),
+    ("board-prizes", translate_noop("PrintMenu", "台次奖名单")),
+)
+
+#: the documents of a team competition (offered in the 打印 menu only for a group that is one)
+TEAM_PRINTED = frozenset(
+    {"team-cards", "team-sheets", "lineup-forms", "team-standings", "team-crosstable", "board-prizes"}
 )
 
 

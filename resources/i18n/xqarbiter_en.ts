@@ -1308,7 +1308,31 @@
       <source>淘汰赛对阵图</source>
       <translation>Knockout bracket</translation>
     </message>
-  </context>
+      <message>
+      <source>团体赛台卡</source>
+      <translation>Team match cards</translation>
+    </message>
+    <message>
+      <source>团体赛对阵单（队长签字）</source>
+      <translation>Team match score sheets (captains sign)</translation>
+    </message>
+    <message>
+      <source>排阵单</source>
+      <translation>Line-up forms</translation>
+    </message>
+    <message>
+      <source>团体赛名次表</source>
+      <translation>Team standings</translation>
+    </message>
+    <message>
+      <source>团体赛成绩总表</source>
+      <translation>Team crosstable</translation>
+    </message>
+    <message>
+      <source>台次奖名单</source>
+      <translation>Board prizes</translation>
+    </message>
+</context>
   <context>
     <name>PrintPreviewDialog</name>
     <message>
