@@ -785,6 +785,17 @@ class SiteGroup:
     players: PlayerBook | None = None
     #: the knockout round whose continuing Swiss is not paired yet (the pages say so), if any
     swiss_due: int | None = None
+    #: a team competition (团体赛): its rounds are matches of teams, ranked by 场分 and 局分
+    team_rounds: tuple[TeamRoundDoc, ...] = ()
+    team_standings: TeamEventStandings | None = None
+    team_crosstable: TeamCrosstable | None = None
+    team_complete: int | None = None  # the last team round with every board's result
+
+    @property
+    def round_numbers(self) -> list[int]:
+        if self.team_rounds:
+            return [r.header.round or 0 for r in self.team_rounds]
+        return [r.header.round or 0 for r in self.rounds]
 
 
 @dataclass(frozen=True, slots=True)
@@ -804,8 +815,8 @@ def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> lis
     kinds = [
         kind
         for kind, part in (
-            ("standings", g.standings),
-            ("crosstable", g.crosstable),
+            ("standings", g.standings or g.team_standings),
+            ("crosstable", g.crosstable or g.team_crosstable),
             ("order", g.order),
             ("teams", g.teams),
             ("bracket", g.bracket),
@@ -813,12 +824,22 @@ def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> lis
         )
         if part is not None
     ]
-    numbers = [r.header.round or 0 for r in g.rounds]
+    numbers = g.round_numbers
 
     def nav(here: str) -> list[NavLink]:
-        return group_nav(links, gi, g.name, kinds, here, has_round=bool(g.rounds))
+        return group_nav(links, gi, g.name, kinds, here, has_round=bool(numbers))
 
     out: list[Page] = []
+    for d in g.team_rounds:
+        n = d.header.round or 0
+        main = team_round_main(links, d, gi, n, numbers, at)
+        out.append((links.round(gi, n), f"{g.name} 第{n}轮 对阵与成绩", main, nav("round")))
+    if g.team_standings is not None:
+        main = team_standings_main(links, g.team_standings, gi, at)
+        out.append((links.page(gi, "standings"), f"{g.name} 团体名次", main, nav("standings")))
+    if g.team_crosstable is not None:
+        main = team_crosstable_main(links, g.team_crosstable, gi, at)
+        out.append((links.page(gi, "crosstable"), f"{g.name} 团体成绩总表", main, nav("crosstable")))
     for r in g.rounds:
         n = r.header.round or 0
         due = n == g.swiss_due
@@ -884,7 +905,7 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     links = StaticLinks(
-        {gi: g.rounds[-1].header.round or 1 for gi, g in enumerate(site.groups, 1) if g.rounds}
+        {gi: g.round_numbers[-1] or 1 for gi, g in enumerate(site.groups, 1) if g.round_numbers}
     )
     pages = _site_pages(site, links, printed_at)
     css = Markup(asset("hall.css"))
@@ -897,6 +918,25 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
         written.append(path)
     groups = []
     for gi, g in enumerate(site.groups, start=1):
+        if g.team_rounds or g.team_standings is not None:
+            numbers = tuple(g.round_numbers)
+            groups.append(
+                GroupLinks(
+                    gi,
+                    g.name,
+                    numbers[-1] if numbers else None,
+                    0,
+                    0,
+                    g.team_complete if g.team_standings is not None else None,
+                    False,
+                    False,
+                    g.entries is not None,
+                    numbers,
+                    "",
+                    team_event=True,
+                )
+            )
+            continue
         numbers = tuple(r.header.round or 0 for r in g.rounds)
         last = g.rounds[-1] if g.rounds else None
         groups.append(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 
@@ -389,9 +390,29 @@ def public_site(db: Database) -> PublicSite:
                     bracket=exports.bracket(db, name) if bracket_of(db, name) is not None else None,
                     players=player_book(db, name) if g.players and not is_team_group(db, name) else None,
                     swiss_due=due,
+                    **_team_parts(db, name),
                 )
             )
         return PublicSite(mask_personal(info.name), tuple(groups), optional_prizes(db), schedule(db))
+
+
+def _team_parts(db: Database, group: str) -> dict[str, Any]:
+    """A team competition's pages for the static folder: each round's matches, and once a round is
+    decided the team standings (场分, 局分) and the team crosstable — what the hall shows."""
+    from app.services.team_events import team_round_numbers
+    from app.services.team_exports import team_crosstable, team_event_standings, team_round_doc
+
+    if not is_team_group(db, group):
+        return {}
+    numbers = team_round_numbers(db, group)
+    parts: dict[str, Any] = {"team_rounds": tuple(team_round_doc(db, group, n) for n in numbers)}
+    # the ranking once a round has every board's result, as the hall shows it
+    complete = [r.number for r in rounds_of(db, group) if r.pending == 0 and r.boards > 0]
+    if complete:
+        parts["team_complete"] = max(complete)
+        parts["team_standings"] = team_event_standings(db, group)
+        parts["team_crosstable"] = team_crosstable(db, group)
+    return parts
 
 
 def write_public_site(db: Database, out_dir: str | Path, printed_at: datetime | None = None) -> list[Path]:

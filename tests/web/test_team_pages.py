@@ -73,3 +73,30 @@ def test_a_team_event_in_the_hall(tmp_path: Path) -> None:
     entries = _main(site, ("entries", 1))
     assert not any((a.attrs.get("href") or "").startswith("/g/1/p/") for a in entries.all("a"))
     db.close()
+
+
+def test_the_static_folder_publishes_a_team_competitions_rounds_and_ranking(tmp_path: Path) -> None:
+    """`xqarbiter html` of a team competition: each round's matches with their boards, and once a round
+    has every result the team standings and crosstable — the index says after which round."""
+    from app.services.public_pages import write_public_site
+    from app.services.team_demo import GROUP, create_team_demo, play_team_round
+    from app.services.team_events import pair_team_round
+
+    db = create_team_demo(tmp_path / "team.xqt", "team-swiss", teams=8, seed=7)
+    try:
+        pair_team_round(db, GROUP, seed=1)
+        before = {p.name for p in write_public_site(db, tmp_path / "before")}
+        assert "g1-r1.html" in before and "g1-standings.html" not in before  # nothing decided yet
+        play_team_round(db, GROUP, 1, seed=1)
+        pair_team_round(db, GROUP, seed=2)
+        site = tmp_path / "site"
+        files = {p.name for p in write_public_site(db, site)}
+    finally:
+        db.close()
+    assert {"g1-r1.html", "g1-r2.html", "g1-standings.html", "g1-crosstable.html"} <= files
+    assert not any(name.startswith("g1-p") for name in files)  # team players have no pages of their own
+    round_one = (site / "g1-r1.html").read_text(encoding="utf-8")
+    assert "第 1 场" in round_one and "第 4 场" in round_one and "场分" in round_one and "局分" in round_one
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "团体名次（第 1 轮后）" in index and "团体成绩总表" in index
+    assert "场分" in (site / "g1-standings.html").read_text(encoding="utf-8")
