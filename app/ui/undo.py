@@ -17,6 +17,7 @@ from app.services import rounds as rounds_service
 from app.services.audit import REDO_MARK, UNDO_MARK, audit_log, replaying
 from app.services.discipline import disqualify, lift_disqualification, record_violation, remove_violation
 from app.services.overrides import SetPair, SwapColours, SwapPlayers, apply_override
+from app.services.pairing_plan import PairingOutcome
 from app.services.registration import reinstate_player, withdraw_player
 from app.services.results import enter_result
 from app.ui.document import TournamentDocument
@@ -203,7 +204,7 @@ class PairRoundCommand(ServiceCommand):
     def __init__(self, document: TournamentDocument, group: str, seed: int | None = None) -> None:
         super().__init__(document, tr("UndoCommands", "编排%1下一轮").replace("%1", group))
         self.group, self.seed = group, seed
-        self.outcome: rounds_service.PairingOutcome | None = None
+        self.outcome: PairingOutcome | None = None
 
     def apply(self) -> None:
         self.outcome = rounds_service.pair_next_round(self.document.db, self.group, seed=self.seed)

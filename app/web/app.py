@@ -351,7 +351,7 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         number = request.path_params.get("n")
         if number is None:
             snap = state.site.current or await state._in_worker(state.site.snapshot)
-            g = snap.groups[gi - 1] if 1 <= gi <= len(snap.groups) else None
+            g = snap.groups[gi - 1] if snap is not None and 1 <= gi <= len(snap.groups) else None
             number = g.current.number if g is not None and g.current is not None else 0
         query = request.query_params.get("q", "")[:MAX_QUERY]
         return await state.page(request, ("round", gi, number), query)

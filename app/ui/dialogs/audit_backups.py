@@ -8,6 +8,7 @@ in each row's tooltip, and the CSV export keeps them as stored.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtWidgets import (
@@ -53,13 +54,13 @@ class AuditModel(FixedColumnsModel):
 
     @property
     def rows(self) -> list[AuditSentence]:
-        return self._rows
+        return list(self._rows)
 
     def text(self, row: int, column: int) -> str:
         line = self._rows[row]
         action = line.action_en if self._english else line.action_zh
         change = line.change_en if self._english else line.change_zh
-        return (line.at, line.who, action, line.entity, change, line.reason)[column]
+        return str((line.at, line.who, action, line.entity, change, line.reason)[column])
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid():
@@ -178,8 +179,8 @@ class _BackupModel(FixedColumnsModel):
         self._rows = backups
 
     @property
-    def backups(self) -> list:  # type: ignore[type-arg]
-        return self._rows
+    def backups(self) -> list[Any]:
+        return list(self._rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or role != Qt.ItemDataRole.DisplayRole:

@@ -312,7 +312,7 @@ class BracketView(LiveView):
         scroll.setWidget(self.canvas)
         scroll.setWidgetResizable(False)
         scroll.setStyleSheet("QScrollArea { background: white; }")
-        self.scroll = scroll
+        self.scroll_area = scroll
         top = QHBoxLayout()
         top.addWidget(self.create_button)
         top.addSpacing(16)
