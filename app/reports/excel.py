@@ -388,39 +388,12 @@ def _team_event_sheets(
             f"{event} {group} 第{number}轮团体对阵 {rnd.scoring}",
         )
     st = book.standings
-    more = [i for i, name in enumerate(st.chain) if name != "局分"]  # 局分 has its own column
+    header, table_rows = st.table()
     _sheet(
         wb,
         title("团体名次表", group),
-        [
-            "名次",
-            "队号",
-            "队名",
-            "场次",
-            "胜",
-            "和",
-            "负",
-            "场分",
-            "局分",
-            *(st.chain[i] for i in more),
-            "备注",
-        ],
-        [
-            [
-                r.rank,
-                r.no,
-                r.team,
-                r.played,
-                r.won,
-                r.drawn,
-                r.lost,
-                r.match_points,
-                r.game_points,
-                *(r.tiebreaks[i] for i in more),
-                r.note,
-            ]
-            for r in st.rows
-        ],
+        header,
+        table_rows,
         f"{event} {group} 团体名次表{st.header.round_label}　" + "".join(st.notes),
     )
     ct = book.crosstable

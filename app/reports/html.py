@@ -1022,36 +1022,7 @@ def team_round_main(
 
 def team_standings_main(links: Links, s: TeamEventStandings, gi: int, at: datetime) -> str:
     """团体名次 of a team competition: 场分, 局分 and the chain's tiebreaks."""
-    more = [i for i, name in enumerate(s.chain) if name != "局分"]
-    header = [
-        "名次",
-        "队号",
-        "队名",
-        "场次",
-        "胜",
-        "和",
-        "负",
-        "场分",
-        "局分",
-        *(s.chain[i] for i in more),
-        "备注",
-    ]
-    rows = [
-        [
-            r.rank,
-            r.no,
-            r.team,
-            r.played,
-            r.won,
-            r.drawn,
-            r.lost,
-            r.match_points,
-            r.game_points,
-            *(r.tiebreaks[i] for i in more),
-            r.note,
-        ]
-        for r in s.rows
-    ]
+    header, rows = s.table()
     title = f"{s.header.group} 团体名次{s.header.round_label}"
     return render(
         "team_table.html",

@@ -159,6 +159,41 @@ class TeamEventStandings:
     notes: tuple[str, ...] = ()
     signoff: SignOff | None = None
 
+    def table(self) -> tuple[list[str], list[list[str | int]]]:
+        """The standings as one table (the workbook's sheet, the hall's page): 局分 has its own column,
+        the chain's other tiebreaks follow it."""
+        more = [i for i, name in enumerate(self.chain) if name != "局分"]
+        header = [
+            "名次",
+            "队号",
+            "队名",
+            "场次",
+            "胜",
+            "和",
+            "负",
+            "场分",
+            "局分",
+            *(self.chain[i] for i in more),
+            "备注",
+        ]
+        rows: list[list[str | int]] = [
+            [
+                r.rank,
+                r.no,
+                r.team,
+                r.played,
+                r.won,
+                r.drawn,
+                r.lost,
+                r.match_points,
+                r.game_points,
+                *(r.tiebreaks[i] for i in more),
+                r.note,
+            ]
+            for r in self.rows
+        ]
+        return header, rows
+
 
 @dataclass(frozen=True, slots=True)
 class BoardPrizeLine:
