@@ -31,7 +31,7 @@ from app.engine.regulations import PRESET_TITLES, PRESETS, Regulations
 from app.engine.types import UserError
 from app.services.tournaments import NewEvent, new_event_defaults, new_event_regulations, split_group_names
 from app.ui.i18n import current_language
-from app.ui.widgets.dates import DateEdit, DateTimeEdit
+from app.ui.widgets.dates import DateEdit, DateTimeEdit, python_date, python_minute
 
 
 class NewEventDialog(QDialog):
@@ -106,7 +106,7 @@ class NewEventDialog(QDialog):
     def _start_moved(self, start: QDate) -> None:
         """Moving the start moves the end and the deadline with it (the preset's spacing)."""
         self.end.setDate(start.addDays(self._span))
-        first = start.toPython() - self._lead
+        first = python_date(start) - self._lead
         t = self._deadline_time
         self.deadline.setDateTime(
             QDateTime(QDate(first.year, first.month, first.day), QTime(t.hour, t.minute))
@@ -122,13 +122,12 @@ class NewEventDialog(QDialog):
         return self.regulation if self.regulation is not None else self.preset_key
 
     def new_event(self) -> NewEvent:
-        deadline = self.deadline.dateTime().toPython()
         return NewEvent(
             self.name.text(),
-            self.start.date().toPython(),
-            self.end.date().toPython(),
+            python_date(self.start.date()),
+            python_date(self.end.date()),
             self.venue.text(),
-            deadline.replace(second=0, microsecond=0),
+            python_minute(self.deadline.dateTime()),
             split_group_names(self.groups.text()),
         )
 

@@ -7,7 +7,21 @@ to get out of it. Here Tab leaves the field like any other; ← and → still mo
 
 from __future__ import annotations
 
+from datetime import date, datetime
+
+from PySide6.QtCore import QDate, QDateTime
 from PySide6.QtWidgets import QDateEdit, QDateTimeEdit, QWidget
+
+
+def python_date(value: QDate) -> date:
+    """The field's date as a :class:`datetime.date` (``QDate.toPython`` is typed ``object``)."""
+    return date(value.year(), value.month(), value.day())
+
+
+def python_minute(value: QDateTime) -> datetime:
+    """The field's date and time to the minute, naive, as the fields show it (seconds dropped)."""
+    d, t = value.date(), value.time()
+    return datetime(d.year(), d.month(), d.day(), t.hour(), t.minute())
 
 
 class DateEdit(QDateEdit):
