@@ -6,8 +6,10 @@ view (the rounds, or the players before round 1) without paying for the seven ot
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -39,6 +41,9 @@ from app.ui.document import TournamentDocument
 from app.ui.i18n import app_settings, current_language, tr, translate_noop
 from app.ui.progress import run_with_progress
 
+if TYPE_CHECKING:
+    from app.ui.hall import HallDialog
+
 MAX_RECENT = 8
 
 # (key, label) of every view in the navigation, in the order of the arbiter's day.
@@ -60,9 +65,9 @@ def user_message(error: UserError) -> str:
 
 
 def recent_files() -> list[str]:
-    value = app_settings().value("recent", [])
-    files = [value] if isinstance(value, str) else list(value or [])
-    return [f for f in files if f]
+    value = app_settings().value("recent", [])  # the INI file gives one name as a str, several as a list
+    files = [value] if isinstance(value, str) else list(value) if isinstance(value, list) else []
+    return [str(f) for f in files if f]
 
 
 def remember_file(path: Path) -> None:
@@ -142,7 +147,7 @@ VIEW_CLASSES: dict[str, Callable[[], type[QWidget]]] = {
 
 
 def view_class(key: str) -> Callable[[TournamentDocument, QWidget], QWidget]:
-    cls: Callable[[TournamentDocument, QWidget], QWidget] = VIEW_CLASSES[key]()  # type: ignore[assignment]
+    cls: Callable[[TournamentDocument, QWidget], QWidget] = VIEW_CLASSES[key]()
     return cls
 
 
@@ -212,7 +217,7 @@ class MainWindow(QMainWindow):
             if name == "team-cards":
                 self.print_menu.addSeparator()
             action = self._action(
-                self.print_menu, tr("PrintMenu", label) + "…", lambda name=name: self.print_document(name)
+                self.print_menu, tr("PrintMenu", label) + "…", functools.partial(self.print_document, name)
             )
             action.setObjectName(f"print:{name}")
             self.print_actions[name] = action
@@ -231,7 +236,7 @@ class MainWindow(QMainWindow):
         self.hall_action = self._action(
             self.hall_menu, self.tr("赛场网络（手机查看、副裁判录入）…"), self.show_hall
         )
-        self.hall_dialog: QDialog | None = None
+        self.hall_dialog: HallDialog | None = None
 
     def adopt_hall(self, other: MainWindow) -> None:
         """Take over another window's running hall server (the language switch rebuilds the window)."""
@@ -245,7 +250,7 @@ class MainWindow(QMainWindow):
 
         if self.document is None:
             return None
-        if self.hall_dialog is None or self.hall_dialog.document is not self.document:  # type: ignore[attr-defined]
+        if self.hall_dialog is None or self.hall_dialog.document is not self.document:
             if self.hall_dialog is not None:
                 self.hall_dialog.deleteLater()
             self.hall_dialog = HallDialog(self.hall, self.document, self)
@@ -364,7 +369,7 @@ class MainWindow(QMainWindow):
 
     def _action(
         self,
-        menu: object,
+        menu: QWidget,
         text: str,
         slot: Callable[[], object],
         shortcut: QKeySequence.StandardKey | None = None,
@@ -373,7 +378,7 @@ class MainWindow(QMainWindow):
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
         action.triggered.connect(lambda _checked=False: slot())
-        menu.addAction(action)  # type: ignore[attr-defined]
+        menu.addAction(action)
         return action
 
     def _fill_recent(self) -> None:
@@ -498,8 +503,9 @@ class MainWindow(QMainWindow):
             view = self._make_view(key, tr("MainWindow", VIEWS[row][1]), self.document)
             placeholder = self.stack.widget(row)
             self.stack.insertWidget(row, view)
-            self.stack.removeWidget(placeholder)
-            placeholder.deleteLater()
+            if placeholder is not None:  # the empty page that stood for the view until it was first shown
+                self.stack.removeWidget(placeholder)
+                placeholder.deleteLater()
             self.views[key] = view
         self.stack.setCurrentIndex(row)
 
