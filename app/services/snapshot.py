@@ -8,6 +8,7 @@ Export then import gives back an identical snapshot (tested).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -101,7 +102,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                     }
                     for g in games
                 ],
-                "byes": sorted(ref[b.player_id] for b in r.byes if ref[b.player_id] is not None),
+                "byes": sorted(no for b in r.byes if (no := ref[b.player_id]) is not None),
                 "explanation": r.explanation,
             }
         )
@@ -309,8 +310,8 @@ def _team_competition(
                 "away_absent": m.away_absent,
                 "code": m.code,
                 "colour_choices": {
-                    board: {step: ref[int(pid)] for step, pid in dict(steps).items()}
-                    for board, steps in dict(m.colour_choices or {}).items()
+                    board: {step: ref[int(pid)] for step, pid in _board_steps(board, steps).items()}
+                    for board, steps in (m.colour_choices or {}).items()
                 },
                 "explanation": m.explanation,
             }
@@ -752,7 +753,7 @@ def _fill_lineups(
         rnd = s.scalars(
             select(Round).join(Group).where(Group.name == lu["group"], Round.number == lu["round"])
         ).one()
-        row = TeamLineup(
+        lineup = TeamLineup(
             round_id=rnd.id,
             team_id=teams[(lu["group"], lu["team"])].id,
             method=str(lu.get("method", "captain")),
@@ -761,12 +762,12 @@ def _fill_lineups(
             handed_in_at=_parse_dt(lu.get("handed_in_at"), f"{where}.handed_in_at") or datetime(2000, 1, 1),
         )
         for board, no in enumerate(lu["boards"], start=1):
-            row.boards.append(
+            lineup.boards.append(
                 TeamLineupBoard(
                     board=board, player_id=None if no is None else player_id(lu["group"], no, where)
                 )
             )
-        s.add(row)
+        s.add(lineup)
 
 
 def _whole(value: Any, where: str) -> int:
@@ -844,9 +845,16 @@ def _fill_arbiter_requests(s: Session, data: dict[str, Any], player_id: Any) -> 
         )
 
 
-def _choices_out(choices: dict[str, int] | None, ref: dict[int, int]) -> dict[str, Any]:
+def _board_steps(board: str, steps: object) -> dict[Any, Any]:
+    """One board's tie-break ladder steps of a team match as stored: {step: Red's player id}."""
+    if not isinstance(steps, dict):
+        raise TypeError(f"team match board {board}: colour choices {steps!r} are not a mapping")
+    return steps
+
+
+def _choices_out(choices: Mapping[str, object] | None, ref: Mapping[int, int | None]) -> dict[str, Any]:
     """A knockout match's colour choices by game (formats), written only when there are any."""
-    out = {k: ref[v] for k, v in sorted((choices or {}).items()) if ref.get(v)}
+    out = {k: no for k, v in sorted((choices or {}).items()) if isinstance(v, int) and (no := ref.get(v))}
     return {"colour_choices": out} if out else {}
 
 
