@@ -109,8 +109,9 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         state = load_group_state(s, g, reg)
         rnd = round_row(s, g, number)
         stage, closed = RoundStage(rnd.stage), rnd.closed_at is not None
-        rests = [int(no) for no in dict((rnd.explanation or {}).get("rests") or {})]
-        no_of = dict(s.execute(select(Player.id, Player.no).where(Player.group_id == g.id)).all())
+        rests = [int(no) for no in _json_object((rnd.explanation or {}).get("rests")) if str(no).isdecimal()]
+        numbers = s.execute(select(Player.id, Player.no).where(Player.group_id == g.id))
+        no_of = {pid: no for pid, no in numbers if no is not None}  # a game's players are numbered
         codes = {m.id: m.code for m in s.scalars(select(KnockoutMatch).where(KnockoutMatch.group_id == g.id))}
         latest: dict[int, GameRow] = {}
         # the knockout games only (the Swiss ones come from the group's state, already read)
@@ -470,7 +471,7 @@ def _pair_swiss_stage(
 
     players = stage_players_of(s, g, reg, state, plan.index)
     others = {e.no for e in state.entrants} - set(players)
-    rank_keys = None
+    rank_keys: dict[int, tuple[int, ...]] | None = None
     if reg.pairing.score_group_order is ScoreGroupOrder.TIEBREAKS and number > 1:
         from app.services.standings import ranking_after
 
@@ -576,16 +577,17 @@ def pairing_explanation(db: Database, group: str, number: int, no: int, english:
             None,
         )
         has_bye = any(ids[b.player_id] == no for b in rnd.byes)
-    if board is not None and board in data.get("overridden", []):
+    overridden = data.get("overridden")
+    if board is not None and isinstance(overridden, list) and board in overridden:
         if english:
             return f"Board {board}: changed by hand by the arbiter (see the audit log)"
         return f"第 {board} 台：本台由裁判手工调整编排（见审计日志）"
-    item = dict(data.get("games", {})).get(str(board)) if board is not None else None
-    if item is not None:
+    item = _json_object(data.get("games")).get(str(board)) if board is not None else None
+    if isinstance(item, dict):
         if english and item.get("en"):
             return f"Board {board}: {item['en']}"
         return f"第 {board} 台：{item.get('zh', '')}"
-    rest = dict(data.get("rests") or {}).get(str(no))
+    rest = _json_object(data.get("rests")).get(str(no))
     if isinstance(rest, dict):
         return str(rest.get("en") or rest.get("zh", "")) if english else str(rest.get("zh", ""))
     bye = data.get("bye")
@@ -603,6 +605,12 @@ def pairing_explanation(db: Database, group: str, number: int, no: int, english:
     raise UserError(
         f"第 {number} 轮没有 {no} 号的编排说明", f"round {number} has no explanation for player {no}"
     )
+
+
+def _json_object(value: object) -> dict[str, object]:
+    """A part of a round's stored explanation that the program writes as a JSON object; a snapshot keeps
+    the explanation as given, so anything else there reads as empty."""
+    return value if isinstance(value, dict) else {}
 
 
 def _absence_of(db: Database, group: str, number: int, no: int, english: bool = False) -> str:

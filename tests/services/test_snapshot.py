@@ -279,3 +279,35 @@ def test_paperwork_given_in_part_takes_the_defaults_for_the_rest(tmp_path: Path)
         assert load_paperwork(db) == Paperwork(organiser="天水市体育局")
     finally:
         db.close()
+
+
+@pytest.mark.parametrize(
+    "explanation",
+    [
+        {"rests": [4], "games": ["1"], "overridden": 1, "bye": "4"},
+        {"rests": "4", "games": {"1": "同分"}, "overridden": None},
+        {"games": {"1": ["同分"], "2": 2}, "overridden": [1]},
+    ],
+)
+def test_a_round_explanation_of_another_shape_is_read_without_a_traceback(
+    tmp_path: Path, explanation: dict
+) -> None:
+    """A snapshot keeps a round's explanation as given (any JSON object): the round's boards and each
+    player's "why this pairing" read what has the shape the program writes and pass over the rest."""
+    from app.services.rounds import pairing_explanation, round_view
+
+    players = [player(i, f"棋手{i}") for i in range(1, 6)]
+    rnd = swiss_round(1, [(1, 2, "red_win"), (3, 5, "draw")], byes=[4])
+    rnd["explanation"] = explanation
+    db = import_snapshot(snapshot(players, [rnd]), tmp_path / "a.xqt")
+    view = round_view(db, "公开组", 1)
+    assert [(b.board, b.red.no, b.black.no) for b in view.boards] == [(1, 1, 2), (2, 3, 5)]
+    assert [s.no for s in view.byes] == [4]
+    if explanation.get("overridden") == [1]:  # the list of boards changed by hand, as the program writes it
+        assert "手工调整" in pairing_explanation(db, "公开组", 1, 1)
+    else:
+        with pytest.raises(UserError, match="编排说明"):
+            pairing_explanation(db, "公开组", 1, 1)
+    assert "手工调整" in pairing_explanation(db, "公开组", 1, 4)  # the bye, not the engine's: set by hand
+    with pytest.raises(UserError, match="编排说明"):  # board 2 has no explanation of the program's shape
+        pairing_explanation(db, "公开组", 1, 3)
