@@ -11,6 +11,7 @@ player paired with himself or twice in a round). Every problem is reported with 
 from __future__ import annotations
 
 from datetime import date, datetime
+from enum import Enum
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -19,6 +20,8 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    GetCoreSchemaHandler,
+    GetPydanticSchema,
     StrictBool,
     StrictInt,
     StrictStr,
@@ -59,12 +62,15 @@ MAX_ITEMS = 200_000
 PGN_MAX = 1_000_000
 
 
-def _literal(*values: str) -> Any:
-    return Literal[values]  # type: ignore[valid-type]
+def _one_of(enum: type[Enum], *extra: str) -> GetPydanticSchema:
+    """Field metadata for a ``str``: one of the enum's values or ``extra``, checked as ``Literal[...]`` of
+    them would be (the values are the engine's, so they are listed once, there)."""
+    values = (*[m.value for m in enum], *extra)
 
+    def schema(_source: Any, handler: GetCoreSchemaHandler) -> Any:
+        return handler(Literal[values])
 
-def _enum_values(enum: Any, *extra: str) -> Any:
-    return _literal(*[m.value for m in enum], *extra)
+    return GetPydanticSchema(schema)
 
 
 Int64 = Annotated[StrictInt, Field(ge=-(2**63), le=INT64_MAX)]
@@ -75,36 +81,35 @@ PlayerNo = Annotated[StrictInt, Field(ge=1, le=999_999)]
 GameNo = Annotated[StrictInt, Field(ge=1, le=99)]
 
 
-def _clean(max_len: int, *, required: bool = False, multiline: bool = False) -> Any:
+def _clean(max_len: int, *, required: bool = False, multiline: bool = False) -> AfterValidator:
+    """Field metadata for a ``StrictStr``: clean text (app.engine.text) of at most ``max_len`` characters."""
+
     def check(text: str) -> str:
         return clean_text(text, "文字", "the text", max_len, required=required, multiline=multiline)
 
-    return Annotated[StrictStr, AfterValidator(check)]
+    return AfterValidator(check)
 
 
-def _plain(max_len: int) -> Any:
-    """Stored as given (the audit log's own words), only refused when it holds a control or bidi character."""
-
-    def check(text: str) -> str:
-        if text_problem(text, multiline=True) is not None:
-            raise ValueError("含有控制字符或不可见字符 (a control or invisible character)")
-        return text
-
-    return Annotated[StrictStr, Field(max_length=max_len), AfterValidator(check)]
+def _plain_text(text: str) -> str:
+    if text_problem(text, multiline=True) is not None:
+        raise ValueError("含有控制字符或不可见字符 (a control or invisible character)")
+    return text
 
 
-def _public(max_len: int, *, required: bool = False, multiline: bool = False) -> Any:
-    """Text printed on public lists and certificates: clean, and no personal number or path in it."""
+def _not_personal(text: str) -> str:
+    if looks_personal(text):
+        raise ValueError(
+            "像是含有手机号、证件号或文件路径（会印在公开的名单和证书上）"
+            " (seems to hold a phone or ID number or a path; it is printed publicly)"
+        )
+    return text
 
-    def check(text: str) -> str:
-        if looks_personal(text):
-            raise ValueError(
-                "像是含有手机号、证件号或文件路径（会印在公开的名单和证书上）"
-                " (seems to hold a phone or ID number or a path; it is printed publicly)"
-            )
-        return text
 
-    return Annotated[_clean(max_len, required=required, multiline=multiline), AfterValidator(check)]
+#: After the length: stored as given (the audit log's own words), only refused when it holds a control
+#: or bidi character.
+_PLAIN = AfterValidator(_plain_text)
+#: After :func:`_clean`: text printed on public lists and certificates holds no personal number or path.
+_PUBLIC = AfterValidator(_not_personal)
 
 
 def _iso_text(value: Any) -> Any:
@@ -122,15 +127,15 @@ def _naive(value: datetime) -> datetime:
 IsoDate = Annotated[date, BeforeValidator(_iso_text), Field(strict=False)]
 IsoDateTime = Annotated[datetime, BeforeValidator(_iso_text), AfterValidator(_naive), Field(strict=False)]
 
-EventName = _clean(EVENT_NAME_MAX, required=True)
-GroupName = _public(GROUP_NAME_MAX, required=True)
-PlayerName = _clean(TRF_NAME_MAX, required=True)
-TeamName = _public(TEAM_MAX, required=True)
-Unit = _public(UNIT_MAX)
-Region = _public(REGION_MAX)
-Notes = _clean(NOTES_MAX, multiline=True)
-Reason = _clean(REASON_MAX, multiline=True)
-Leader = _public(LEADER_MAX)
+EventName = Annotated[StrictStr, _clean(EVENT_NAME_MAX, required=True)]
+GroupName = Annotated[StrictStr, _clean(GROUP_NAME_MAX, required=True), _PUBLIC]
+PlayerName = Annotated[StrictStr, _clean(TRF_NAME_MAX, required=True)]
+TeamName = Annotated[StrictStr, _clean(TEAM_MAX, required=True), _PUBLIC]
+Unit = Annotated[StrictStr, _clean(UNIT_MAX), _PUBLIC]
+Region = Annotated[StrictStr, _clean(REGION_MAX), _PUBLIC]
+Notes = Annotated[StrictStr, _clean(NOTES_MAX, multiline=True)]
+Reason = Annotated[StrictStr, _clean(REASON_MAX, multiline=True)]
+Leader = Annotated[StrictStr, _clean(LEADER_MAX), _PUBLIC]
 Code = Annotated[StrictStr, Field(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9_]+$")]
 IdNumber = Annotated[StrictStr, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9\-]+$")]
 Phone = Annotated[StrictStr, Field(max_length=20, pattern=r"^[0-9+\- ]*$")]
@@ -173,7 +178,7 @@ def _settings(value: dict[str, Any]) -> dict[str, Any]:
 
 
 class TournamentDoc(_Strict):
-    name: _public(EVENT_NAME_MAX, required=True)
+    name: Annotated[StrictStr, _clean(EVENT_NAME_MAX, required=True), _PUBLIC]
     preset: Annotated[StrictStr, Field(max_length=64)] = ""
     start_date: IsoDate
     created_at: IsoDateTime | None = None
@@ -183,7 +188,7 @@ class TournamentDoc(_Strict):
 class GroupDoc(_Strict):
     name: GroupName
     teams: StrictBool
-    numbers_method: _literal("", "lot", "rating", "manual") = ""
+    numbers_method: Literal["", "lot", "rating", "manual"] = ""
     numbers_seed: Seed | None = None
 
 
@@ -204,10 +209,10 @@ class PlayerDoc(_Strict):
     name: PlayerName
     group: GroupName
     team: TeamName | None = None
-    id_type: _enum_values(IdDocument, "fide") = "resident_id"
+    id_type: Annotated[str, _one_of(IdDocument, "fide")] = "resident_id"
     id_number: IdNumber
     birth_date: IsoDate | None = None
-    gender: _enum_values(Gender, "") = ""
+    gender: Annotated[str, _one_of(Gender, "")] = ""
     phone: Phone
     rating: Annotated[StrictInt, Field(ge=1, le=4000)] | None = None
     unit: Unit = ""
@@ -216,9 +221,9 @@ class PlayerDoc(_Strict):
     insurance: StrictBool = False
     pledge: StrictBool = False
     checked_in: StrictBool
-    status: _enum_values(PlayerStatus)
+    status: Annotated[str, _one_of(PlayerStatus)]
     status_round: RoundNo | None = None
-    dq_games: _literal("", "stand", "annul") = ""
+    dq_games: Literal["", "stand", "annul"] = ""
     registered_at: IsoDateTime | None = None
     late_entry_round: RoundNo | None = None
     region: Region = ""  # 地区, for the region avoidances and the local prizes
@@ -233,9 +238,9 @@ class GameDoc(_Strict):
     board: BoardNo
     red: PlayerNo
     black: PlayerNo
-    result: _enum_values(GameResult)
+    result: Annotated[str, _one_of(GameResult)]
     game_no: GameNo = 1
-    kind: _enum_values(GameKind, "swiss", "board") = "swiss"
+    kind: Annotated[str, _one_of(GameKind, "swiss", "board")] = "swiss"
     match: Code | None = None
     team_match: Annotated[StrictInt, Field(ge=1, le=9_999)] | None = None  # the team match a board belongs to
 
@@ -243,7 +248,7 @@ class GameDoc(_Strict):
 class RoundDoc(_Strict):
     group: GroupName
     round: RoundNo
-    stage: _enum_values(RoundStage) = "swiss"
+    stage: Annotated[str, _one_of(RoundStage)] = "swiss"
     seed: Seed | None = None
     paired_at: IsoDateTime | None = None
     closed_at: IsoDateTime | None = None
@@ -258,7 +263,7 @@ class MatchDoc(_Strict):
     round: RoundNo
     high: PlayerNo | None = None
     low: PlayerNo | None = None
-    colour_method: _enum_values(ColourMethod, "") = ""
+    colour_method: Annotated[str, _one_of(ColourMethod, "")] = ""
     colour_seed: Seed | None = None
     first_red: PlayerNo | None = None
     deciding_red: PlayerNo | None = None
@@ -280,7 +285,7 @@ class StageDoc(_Strict):
 
     group: GroupName
     stage: Annotated[StrictInt, Field(ge=0, le=7)]
-    kind: _literal("swiss", "round_robin", "knockout")
+    kind: Literal["swiss", "round_robin", "knockout"]
     seed: Seed | None = None
     started_at: IsoDateTime | None = None
     entrants: Annotated[list[StageEntryDoc], Field(max_length=MAX_ITEMS)]
@@ -290,9 +295,9 @@ class ViolationDoc(_Strict):
     player: PlayerNo
     group: GroupName | None = None
     round: RoundNo
-    kind: _enum_values(ViolationKind)
+    kind: Annotated[str, _one_of(ViolationKind)]
     reason: Reason = ""
-    source: _literal("arbiter", "auto") = "arbiter"
+    source: Literal["arbiter", "auto"] = "arbiter"
     board: BoardNo | None = None
     created_at: IsoDateTime | None = None
 
@@ -331,7 +336,7 @@ class LineupDoc(_Strict):
     round: RoundNo
     team: TeamName
     boards: Annotated[list[PlayerNo | None], Field(min_length=1, max_length=10)]
-    method: _literal("captain", "registered", "lot") = "captain"
+    method: Literal["captain", "registered", "lot"] = "captain"
     seed: Seed | None = None
     handed_in_by: Leader = ""
     handed_in_at: IsoDateTime | None = None
@@ -339,12 +344,12 @@ class LineupDoc(_Strict):
 
 class AuditDoc(_Strict):
     at: IsoDateTime | None = None
-    who: _plain(64) = ""
-    action: _plain(64) = ""
-    entity: _plain(200) = ""
-    before: _plain(1_000_000) = ""
-    after: _plain(1_000_000) = ""
-    reason: _plain(REASON_MAX * 4) = ""
+    who: Annotated[StrictStr, Field(max_length=64), _PLAIN] = ""
+    action: Annotated[StrictStr, Field(max_length=64), _PLAIN] = ""
+    entity: Annotated[StrictStr, Field(max_length=200), _PLAIN] = ""
+    before: Annotated[StrictStr, Field(max_length=1_000_000), _PLAIN] = ""
+    after: Annotated[StrictStr, Field(max_length=1_000_000), _PLAIN] = ""
+    reason: Annotated[StrictStr, Field(max_length=REASON_MAX * 4), _PLAIN] = ""
 
 
 # absence and re-entry, named pair avoidances, the paperwork
@@ -362,44 +367,47 @@ class PairAvoidanceDoc(_Strict):
     group: GroupName
     first: PlayerNo
     second: PlayerNo
-    strength: _enum_values(AvoidanceStrength) = "absolute"
+    strength: Annotated[str, _one_of(AvoidanceStrength)] = "absolute"
     from_round: RoundNo = 1
     to_round: Annotated[StrictInt, Field(ge=0, le=999)] = 0  # 0 = to the last round
     reason: Reason = ""
     created_at: IsoDateTime | None = None
 
 
-def _template(max_len: int, *, multiline: bool = False) -> Any:
-    def check(text: str) -> str:
-        try:
-            pw.check_template(text)
-        except UserError as exc:
-            raise ValueError(f"{exc.zh} ({exc.en})") from None
-        return text
+def _template_text(text: str) -> str:
+    try:
+        pw.check_template(text)
+    except UserError as exc:
+        raise ValueError(f"{exc.zh} ({exc.en})") from None
+    return text
 
-    return Annotated[_public(max_len, multiline=multiline), AfterValidator(check)]
+
+#: After :func:`_clean` and ``_PUBLIC``: a certificate's line whose placeholders the paperwork knows.
+_TEMPLATE = AfterValidator(_template_text)
 
 
 _CERTIFICATE = pw.CertificateTemplate()
 
 
 class OfficialDoc(_Strict):
-    role: _public(pw.ROLE_MAX, required=True)
-    name: _public(NAME_MAX) = ""
+    role: Annotated[StrictStr, _clean(pw.ROLE_MAX, required=True), _PUBLIC]
+    name: Annotated[StrictStr, _clean(NAME_MAX), _PUBLIC] = ""
     signs: StrictBool = True
 
 
 class CertificateDoc(_Strict):
-    title: _template(pw.LINE_MAX) = _CERTIFICATE.title
-    body: _template(pw.MAX_TEXT, multiline=True) = _CERTIFICATE.body
-    signature: _template(pw.SIGNATURE_MAX, multiline=True) = _CERTIFICATE.signature
-    date: _template(pw.LINE_MAX) = _CERTIFICATE.date
+    title: Annotated[StrictStr, _clean(pw.LINE_MAX), _PUBLIC, _TEMPLATE] = _CERTIFICATE.title
+    body: Annotated[StrictStr, _clean(pw.MAX_TEXT, multiline=True), _PUBLIC, _TEMPLATE] = _CERTIFICATE.body
+    signature: Annotated[StrictStr, _clean(pw.SIGNATURE_MAX, multiline=True), _PUBLIC, _TEMPLATE] = (
+        _CERTIFICATE.signature
+    )
+    date: Annotated[StrictStr, _clean(pw.LINE_MAX), _PUBLIC, _TEMPLATE] = _CERTIFICATE.date
 
 
 class PaperworkDoc(_Strict):
     officials: Annotated[list[OfficialDoc], Field(max_length=pw.OFFICIALS_MAX)] = []
-    organiser: _public(pw.ORGANISER_MAX, multiline=True) = ""
-    seal: _public(pw.LINE_MAX) = pw.Paperwork().seal
+    organiser: Annotated[StrictStr, _clean(pw.ORGANISER_MAX, multiline=True), _PUBLIC] = ""
+    seal: Annotated[StrictStr, _clean(pw.LINE_MAX), _PUBLIC] = pw.Paperwork().seal
     certificate: CertificateDoc = CertificateDoc()
 
 
@@ -656,8 +664,8 @@ class _References:
                     f"{lu.group}第 {lu.round} 轮不存在",
                     f"{lu.group} has no round {lu.round}",
                 )
-            for j, no in enumerate(lu.boards):
-                self.known_player(lu.group, no, f"{where}.boards[{j}]")
+            for j, on_board in enumerate(lu.boards):  # None: a board left empty
+                self.known_player(lu.group, on_board, f"{where}.boards[{j}]")
 
     def check_round_games(self, r: RoundDoc, where: str) -> None:
         seated: dict[int, str] = {}
