@@ -40,6 +40,7 @@ __all__ = [
     "RosterState",
     "add_to_team",
     "move_in_roster",
+    "player_by_name",
     "remove_from_team",
     "rename_team",
     "restore_roster_state",
@@ -129,6 +130,29 @@ def unassigned_players(db: Database, group: str) -> list[tuple[int, str]]:
             select(Player).where(Player.group_id == g.id, Player.team_id.is_(None)).order_by(Player.id)
         )
         return [(p.id, p.name) for p in rows]
+
+
+def player_by_name(db: Database, group: str, text: str) -> int:
+    """The player of the group called ``text`` (or with that registration id or number): the one in no
+    team where several share the name; refused when none, or when it stays ambiguous."""
+    with db.session() as s:
+        g = group_row(s, group)
+        players = list(s.scalars(select(Player).where(Player.group_id == g.id).order_by(Player.id)))
+        key = text.strip()
+        hits = [p for p in players if p.name == key]
+        if not hits and key.isdigit():
+            hits = [p for p in players if p.no == int(key)] or [p for p in players if p.id == int(key)]
+        free = [p for p in hits if p.team_id is None]
+        if len(hits) > 1 and len(free) == 1:
+            hits = free
+        if not hits:
+            raise UserError(f"{g.name}没有名为“{key}”的棋手", f"{g.name} has no player called {key!r}")
+        if len(hits) > 1:
+            raise UserError(
+                f"{g.name}有 {len(hits)} 名棋手叫“{key}”，请输入序号",
+                f"{g.name} has {len(hits)} players called {key!r}",
+            )
+        return hits[0].id
 
 
 def add_to_team(
