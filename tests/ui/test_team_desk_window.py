@@ -247,3 +247,9 @@ def test_a_late_team_is_seated_by_the_regulations_default(qtbot, window: MainWin
     away = next(t for t in teams_of(db, GROUP) if t.name == m.away)
     assert [b.away.no for b in m.boards] == [p.no for p in away.roster[:4]]
     assert QApplication.activeModalWidget() is None
+
+
+def test_the_settings_show_the_deadline_with_the_team_settings(qtbot, window: MainWindow) -> None:
+    window.navigation.setCurrentRow([k for k, _ in VIEWS].index("settings"))
+    table = window.views["settings"].groups_table  # type: ignore[attr-defined]
+    assert "赛前 30 分钟交排阵" in table.item(0, 5).text()

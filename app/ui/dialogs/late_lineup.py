@@ -38,6 +38,7 @@ class LateLineupDialog(QDialog):
         layout.addWidget(label)
         layout.addWidget(self.reason)
         layout.addLayout(buttons)
+        self.setMinimumWidth(460)
         self.reason.setFocus()
         guarded(self)
 
