@@ -9,6 +9,8 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.db.session import Database
 from app.engine.regulations import RoundTime, regulations_from_toml, regulations_to_toml
@@ -274,3 +276,74 @@ def test_every_step_is_logged_and_undone_by_restoring_the_state_before(league: D
     assert [(p.name, p.no, p.reserve) for p in back.roster] == [(p.name, p.no, p.reserve) for p in t.roster]
     assert back.captain == t.captain
     assert audit.audit_log(league)[-1].action == "restore_team_rosters"
+
+
+# --------------------------------------------------------------------------- random roster steps
+
+STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["up", "down", "reserve", "remove", "add", "add_reserve", "number"]),
+        st.integers(0, 3),  # which team
+        st.integers(0, 7),  # which player (of the team, or of those in no team)
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Database:
+    db = create_team_demo(tmp_path_factory.mktemp("p") / "t.xqt", "team-round-robin", teams=4, seed=9)
+    yield db
+    db.close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(steps=STEPS)
+def test_random_roster_steps_keep_the_rules_and_undo_exactly(shared: Database, steps) -> None:
+    """Whatever steps are taken (a refused one changes nothing): every team keeps its order 1 … n with the
+    reserves last, its size within the regulation, each player in one team numbered team × 100 + order;
+    and putting back the state before, step by step in reverse, gives the starting rosters exactly."""
+    from app.services.team_rosters import unassigned_players
+
+    start = roster_state(shared, GROUP)
+    undo: list[tuple[object, object]] = []
+    for kind, team_index, player_index in steps:
+        teams = teams_of(shared, GROUP)
+        t = teams[team_index]
+        members = t.roster
+        before = roster_state(shared, GROUP)
+        try:
+            if kind in ("up", "down", "reserve", "remove"):
+                p = members[player_index % len(members)]
+                if kind == "remove":
+                    remove_from_team(shared, GROUP, t.name, p.id)
+                elif kind == "reserve":
+                    set_reserve(shared, GROUP, t.name, p.id, not p.reserve)
+                else:
+                    move_in_roster(shared, GROUP, t.name, p.id, -1 if kind == "up" else 1)
+            elif kind == "number":
+                set_team_number(shared, GROUP, t.name, player_index % 4 + 1)
+            else:
+                free = unassigned_players(shared, GROUP)
+                if not free:
+                    continue
+                add_to_team(
+                    shared, GROUP, t.name, free[player_index % len(free)][0], reserve=kind == "add_reserve"
+                )
+        except UserError:
+            assert roster_state(shared, GROUP) == before  # refused: nothing changed
+            continue
+        undo.append((before, roster_state(shared, GROUP)))
+        for team in teams_of(shared, GROUP):
+            assert 4 <= len(team.roster) <= 6
+            assert [p.order for p in team.roster] == list(range(1, len(team.roster) + 1))
+            flags = [p.reserve for p in team.roster]
+            assert flags == sorted(flags)  # reserves last
+            assert [p.no for p in team.roster] == [team.no * 100 + p.order for p in team.roster]
+        members_of = [p.id for team in teams_of(shared, GROUP) for p in team.roster]
+        assert len(members_of) == len(set(members_of))
+        assert sorted(team.no for team in teams_of(shared, GROUP)) == [1, 2, 3, 4]
+    for before, after in reversed(undo):
+        restore_roster_state(shared, GROUP, before, after)  # type: ignore[arg-type]
+    assert roster_state(shared, GROUP) == start
