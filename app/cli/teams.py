@@ -117,14 +117,25 @@ def cmd_team_unpair(args: argparse.Namespace) -> int:
 
 
 def cmd_lineup(args: argparse.Namespace) -> int:
-    from app.services.team_events import hand_in_lineup
+    from datetime import datetime
+
+    from app.services.team_events import hand_in_lineup, round_lineup_deadline
 
     players: list[int | str | None] = [None if p in ("-", "空") else p for p in args.players]
+    now = datetime.now().replace(microsecond=0)
     with writing(args) as db:
         nos = hand_in_lineup(
-            db, args.group, args.round, args.team, players, handed_in_by=args.by or "", override=args.override
+            db,
+            args.group,
+            args.round,
+            args.team,
+            players,
+            handed_in_by=args.by or "",
+            now=now,
+            override=args.override,
         )
-    if args.override:
+        deadline = round_lineup_deadline(db, args.group, args.round)
+    if args.override.strip() and deadline is not None and deadline.passed(now):
         print(f"迟交排阵经裁判长放行（理由：{args.override}），已记入审计日志")
     print(
         f"{args.team} 第 {args.round} 轮排阵："

@@ -176,6 +176,24 @@ def test_the_roster_editor_by_keys(qtbot, window: MainWindow) -> None:
     assert view.roster_dialog is None
 
 
+def test_team_number_and_name_by_keys(qtbot, window: MainWindow) -> None:
+    view = team_view(window)
+    dialog = open_editor(qtbot, view)
+    settled(qtbot, dialog)
+    first, second = teams_of(window.document.db, GROUP)[:2]
+    dialog.number_edit.setFocus()
+    dialog.number_edit.selectAll()
+    qtbot.keyClicks(dialog.number_edit, "2")
+    qtbot.keyClick(dialog.number_edit, Qt.Key.Key_Return)
+    numbers = {t.name: t.no for t in teams_of(window.document.db, GROUP)}
+    assert (numbers[first.name], numbers[second.name]) == (2, 1)
+    typed(qtbot, dialog.name_edit, "天水一队")
+    assert "天水一队" in {t.name for t in teams_of(window.document.db, GROUP)}
+    qtbot.keyClick(dialog.name_edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(dialog.name_edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert {t.name: t.no for t in teams_of(window.document.db, GROUP)}[first.name] == 1
+
+
 def test_the_roster_is_fixed_once_round_one_is_paired(qtbot, window: MainWindow) -> None:
     view = team_view(window)
     pair_team_round(window.document.db, GROUP, seed=1)

@@ -51,6 +51,12 @@ from app.ui.i18n import current_language, tr
 from app.ui.undo import ServiceCommand
 from app.ui.widgets.key_guard import guarded
 
+_UNDO_KEYS = {QKeySequence(k) for k in ("Ctrl+Z", "Ctrl+Y", "Ctrl+Shift+Z")}
+
+
+def _is_undo_key(event: QKeyEvent) -> bool:
+    return QKeySequence(event.keyCombination()) in _UNDO_KEYS
+
 
 class RosterCommand(ServiceCommand):
     """One roster step; undo puts back the rosters as they were before it (where the step changed them)."""
@@ -157,6 +163,15 @@ class TeamRosterDialog(ActionDialog):
             shortcut = QShortcut(seq, self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
+        # Ctrl+Z / Ctrl+Y undo roster steps from the text boxes as well, not the typing in them
+        for box in (
+            self.name_edit,
+            self.number_edit.lineEdit(),
+            self.captain_edit,
+            self.leader_edit,
+            self.add_edit,
+        ):
+            box.installEventFilter(self)
         self.setTabOrder(self.team_list, self.table)
         self.setTabOrder(self.table, self.add_edit)
         self.setTabOrder(self.add_edit, self.add_reserve)
@@ -168,9 +183,7 @@ class TeamRosterDialog(ActionDialog):
         guarded(self)
         self.document.changed.connect(self.refresh)
         self.document.announced.connect(self._show)
-        self.document.failed.connect(
-            lambda error: self._show(error.en if current_language() == "en" else error.zh, error=True)
-        )
+        self.document.failed.connect(self._failed)
         self.refresh()
         self.table.setFocus()
 
@@ -341,6 +354,10 @@ class TeamRosterDialog(ActionDialog):
             text,
         )
 
+    def _failed(self, error: UserError) -> None:
+        """An undo or redo the rules refused (round 1 paired since): said here as well."""
+        self._show(error.en if current_language() == "en" else error.zh, error=True)
+
     def _undo(self) -> None:
         self.document.undo_stack.undo()
 
@@ -350,6 +367,13 @@ class TeamRosterDialog(ActionDialog):
     # ------------------------------------------------------------------ keys
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is not self.table
+            and event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and _is_undo_key(event)
+        ):
+            return True  # not the box's own undo: the dialog's shortcut takes it
         if watched is self.table and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             key, mods = event.key(), event.modifiers()
             ctrl = bool(mods & Qt.KeyboardModifier.ControlModifier)
