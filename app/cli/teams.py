@@ -117,11 +117,26 @@ def cmd_team_unpair(args: argparse.Namespace) -> int:
 
 
 def cmd_lineup(args: argparse.Namespace) -> int:
-    from app.services.team_events import hand_in_lineup
+    from datetime import datetime
+
+    from app.services.team_events import hand_in_lineup, round_lineup_deadline
 
     players: list[int | str | None] = [None if p in ("-", "空") else p for p in args.players]
+    now = datetime.now().replace(microsecond=0)
     with writing(args) as db:
-        nos = hand_in_lineup(db, args.group, args.round, args.team, players, handed_in_by=args.by or "")
+        nos = hand_in_lineup(
+            db,
+            args.group,
+            args.round,
+            args.team,
+            players,
+            handed_in_by=args.by or "",
+            now=now,
+            override=args.override,
+        )
+        deadline = round_lineup_deadline(db, args.group, args.round)
+    if args.override.strip() and deadline is not None and deadline.passed(now):
+        print(f"迟交排阵经裁判长放行（理由：{args.override}），已记入审计日志")
     print(
         f"{args.team} 第 {args.round} 轮排阵："
         + "  ".join(f"{i}台 {n or '空'}" for i, n in enumerate(nos, 1))
@@ -193,14 +208,21 @@ def cmd_team_absent(args: argparse.Namespace) -> int:
 
 
 def cmd_team_round(args: argparse.Namespace) -> int:
-    from app.services.team_events import team_round_view
+    from datetime import datetime
+
+    from app.services.team_events import round_lineup_deadline, team_round_view
 
     with open_file(args.file, read_only=True) as db:
         view = team_round_view(db, args.group, args.round)
+        deadline = round_lineup_deadline(db, args.group, args.round)
     if args.json:
-        print_json(_round_json(view))
+        out = _round_json(view)
+        out["lineup_deadline"] = None if deadline is None else deadline.at.isoformat(" ")
+        print_json(out)
         return 0
     print(f"{view.group}第 {view.number} 轮（每场 {view.boards_per_match} 台，{view.tie_rule_zh}）")
+    if deadline is not None:
+        print(deadline.status_zh(datetime.now()))
     for m in view.matches:
         if m.bye:
             print(f"第 {m.number} 场  {m.home} 轮空")
@@ -409,6 +431,12 @@ def register(sub: Any) -> None:
     p.add_argument("--round", type=ROUND, required=True, help="the round (轮次)")
     p.add_argument("--team", required=True, help="the team (name or number)")
     p.add_argument("--by", default=None, help="who handed it in (default: the captain)")
+    p.add_argument(
+        "--override",
+        default="",
+        metavar="REASON",
+        help="accept a line-up after the regulation's deadline (排阵截止), with the chief arbiter's reason (logged)",
+    )
     p.add_argument("players", nargs="+", help="board 1, 2 …: a player's number or name, - for an empty board")
     p.set_defaults(func=cmd_lineup)
 

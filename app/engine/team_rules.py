@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from app.engine.formats import (
     ColourRule,
@@ -240,6 +241,10 @@ class TeamMatchRules:
     game swaps the colours of the board's game (换先), later steps follow ``tie_ladder``.
     ``player_colour_limit``: 0 = none; n = nobody has the same colour more than n times in a row (checked on
     each line-up).
+    ``lineup_deadline``: the line-up (排阵, 出场名单) is handed in at least this many minutes before the round's
+    announced start (the regulation's ``schedule``), as Chinese team regulations say it ("赛前 30 分钟提交出场
+    名单"); 0 = no deadline. A line-up after it is refused unless the arbiter overrides it with a reason; a
+    team that hands in none plays by ``missing_lineup``.
     """
 
     boards: int = 4
@@ -253,13 +258,97 @@ class TeamMatchRules:
     lineup_order: LineupOrder = LineupOrder.REGISTERED
     missing_lineup: MissingLineup = MissingLineup.REGISTERED
     player_colour_limit: int = 0
+    lineup_deadline: int = 0  # minutes before the round's start (0 = none)
 
     def describe_zh(self) -> str:
         side = "单数" if self.home_red_on_odd else "双数"
+        deadline = f"，赛前 {self.lineup_deadline} 分钟交排阵" if self.lineup_deadline else ""
         return (
             f"每场 {self.boards} 台（主队{side}台执红），局分 {self.game_points.label_zh}，"
-            f"场分 {self.match_points.label_zh}，{self.tie.zh}"
+            f"场分 {self.match_points.label_zh}，{self.tie.zh}{deadline}"
         )
+
+
+MAX_LINEUP_DEADLINE = 24 * 60  # minutes: a line-up is due at most a day before its round
+
+
+def _span_zh(minutes: int) -> str:
+    hours, rest = divmod(minutes, 60)
+    return f"{hours} 小时 {rest} 分钟" if hours else f"{rest} 分钟"
+
+
+def _span_en(minutes: int) -> str:
+    hours, rest = divmod(minutes, 60)
+    return f"{hours} h {rest} min" if hours else f"{rest} min"
+
+
+@dataclass(frozen=True, slots=True)
+class LineupDeadline:
+    """When a round's line-ups are due (排阵截止): ``minutes`` before the round's announced start.
+
+    >>> d = LineupDeadline(2, datetime(2024, 7, 26, 14, 0), 30)
+    >>> d.at, d.passed(datetime(2024, 7, 26, 13, 30)), d.passed(datetime(2024, 7, 26, 13, 30, 1))
+    (datetime.datetime(2024, 7, 26, 13, 30), False, True)
+    >>> d.status_zh(datetime(2024, 7, 26, 12, 5))
+    '排阵截止 7月26日 13:30（赛前 30 分钟），还有 1 小时 25 分钟'
+    >>> d.status_zh(datetime(2024, 7, 26, 13, 42))
+    '排阵截止 7月26日 13:30（赛前 30 分钟），已过 12 分钟'
+    """
+
+    round: int
+    starts: datetime
+    minutes: int
+
+    @property
+    def at(self) -> datetime:
+        return self.starts - timedelta(minutes=self.minutes)
+
+    def passed(self, now: datetime) -> bool:
+        """Whether a line-up handed in at ``now`` is late (at the deadline itself is in time)."""
+        return now > self.at
+
+    def minutes_from(self, now: datetime) -> int:
+        """Whole minutes between ``now`` and the deadline (either way), a started minute counted."""
+        seconds = abs((now - self.at).total_seconds())
+        return int(-(-seconds // 60))
+
+    def late_by_zh(self, now: datetime) -> str:
+        """``12 分钟``: how long after the deadline ``now`` is."""
+        return _span_zh(self.minutes_from(now))
+
+    @property
+    def label_zh(self) -> str:
+        return f"{self.at.month}月{self.at.day}日 {self.at:%H:%M}"
+
+    @property
+    def rule_zh(self) -> str:
+        return f"规程规定赛前 {self.minutes} 分钟提交出场名单（排阵截止 {self.label_zh}）"
+
+    @property
+    def rule_en(self) -> str:
+        return f"the regulation wants line-ups {self.minutes} min before the start (deadline {self.at:%m-%d %H:%M})"
+
+    def status_zh(self, now: datetime) -> str:
+        head = f"排阵截止 {self.label_zh}（赛前 {self.minutes} 分钟）"
+        if self.passed(now):
+            return f"{head}，已过 {_span_zh(self.minutes_from(now))}"
+        return f"{head}，还有 {_span_zh(self.minutes_from(now))}"
+
+    def status_en(self, now: datetime) -> str:
+        head = f"line-ups due {self.at:%m-%d %H:%M} ({self.minutes} min before the start)"
+        if self.passed(now):
+            return f"{head}, passed {_span_en(self.minutes_from(now))} ago"
+        return f"{head}, {_span_en(self.minutes_from(now))} left"
+
+
+def lineup_deadline(
+    rules: TeamMatchRules, round_number: int, starts: datetime | None
+) -> LineupDeadline | None:
+    """The round's line-up deadline, or None where the regulation sets none or the round's start is not
+    in the schedule (待定: nothing to count back from)."""
+    if not rules.lineup_deadline or starts is None:
+        return None
+    return LineupDeadline(round_number, starts, rules.lineup_deadline)
 
 
 DEFAULT_TEAM_CHAIN: tuple[TeamTiebreak, ...] = (
@@ -332,6 +421,11 @@ def validate_team_event(t: TeamEvent, bad: Callable[[str, str], UserError]) -> N
         )
     if not 1 <= m.tie_board <= m.boards:
         raise bad(f"加赛台次 tie_board 应在 1–{m.boards} 之间", f"tie_board must be 1-{m.boards}")
+    if not 0 <= m.lineup_deadline <= MAX_LINEUP_DEADLINE:
+        raise bad(
+            f"排阵截止 lineup_deadline 应为赛前 0–{MAX_LINEUP_DEADLINE} 分钟（0 为不设截止）",
+            f"lineup_deadline must be 0-{MAX_LINEUP_DEADLINE} minutes before the start (0: none)",
+        )
     if not 0 <= m.player_colour_limit <= 10 or m.player_colour_limit == 1:
         raise bad(
             "棋手连续同色上限 player_colour_limit 应为 0（不限）或 2–10", "player_colour_limit: 0 or 2-10"

@@ -93,6 +93,13 @@ ACTIONS: dict[str, tuple[str, str]] = {
     # team competitions (团体赛)
     "set_team_details": ("修改队长、领队或上届名次", "captain, leader or last season's rank changed"),
     "set_team_roster": ("确定报名顺序", "registered order set"),
+    "team_roster_add": ("增加队员", "player added to a team"),
+    "team_roster_remove": ("移出队员", "player taken out of a team"),
+    "team_roster_move": ("调整报名顺序", "registered order changed"),
+    "team_roster_reserve": ("标记替补", "reserve marked"),
+    "rename_team": ("修改队名", "team renamed"),
+    "set_team_number": ("指定队号", "team number set by hand"),
+    "restore_team_rosters": ("恢复队伍名单", "team rosters put back"),
     "draw_team_numbers": ("抽队号", "team numbers drawn"),
     "pair_team_round": ("团体编排", "team round paired"),
     "unpair_team_round": ("撤销团体编排", "team pairing deleted"),
@@ -406,7 +413,18 @@ DESCRIBERS: dict[str, Describer] = {
     # what the deputy sent (nothing changed)
     **dict.fromkeys(("deputy_submit_result", "reject_deputy_result"), _describe_sent_result),
     **{f"set_{field}": _describe_flag for field in ("fee_paid", "insurance", "pledge", "checked_in")},
-    "set_team": _describe_team,
+    **dict.fromkeys(
+        (
+            "set_team",
+            "team_roster_add",
+            "team_roster_remove",
+            "team_roster_move",
+            "team_roster_reserve",
+            "rename_team",
+            "set_team_number",
+        ),
+        _describe_team,
+    ),
     "restore_backup": _describe_restore,
     "pair_round": _describe_pairing,
     "draw_colours": _describe_colour_draw,

@@ -61,7 +61,15 @@ from app.engine.team_match import (
 from app.engine.team_match import (
     TeamMatch as EngineMatch,
 )
-from app.engine.team_rules import MissingLineup, TeamEvent, TeamSeeding, TeamSystem, TeamTiebreak
+from app.engine.team_rules import (
+    LineupDeadline,
+    MissingLineup,
+    TeamEvent,
+    TeamSeeding,
+    TeamSystem,
+    TeamTiebreak,
+    lineup_deadline,
+)
 from app.engine.team_standings import BoardPrizeRow, TeamEventRanking
 from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError, ViolationKind
 from app.services import audit
@@ -83,6 +91,7 @@ __all__ = [
     "is_team_group",
     "load_team_state",
     "pair_team_round",
+    "round_lineup_deadline",
     "seat_team_round",
     "set_playoff",
     "set_roster",
@@ -668,19 +677,38 @@ def hand_in_lineup(
     *,
     handed_in_by: str = "",
     who: str = audit.DEFAULT_ARBITER,
+    now: datetime | None = None,
+    override: str = "",
 ) -> tuple[int | None, ...]:
     """A team's line-up for round ``number`` (排阵), board by board (a number or a name; ``None`` or "-"
     leaves a board empty). Checked against the registered order, the team's players and each player's
     colour limit; replaces an earlier line-up until a result of the match is in. Who handed it in (the
-    captain, by default) and when are recorded. Returns the line-up as numbers."""
-    from app.engine.text import LEADER_MAX, clean_text
+    captain, by default) and when (``now``, the clock by default) are recorded. After the regulation's
+    deadline (``match.lineup_deadline`` minutes before the round's start) it is refused, the rule named,
+    unless ``override`` gives the arbiter's reason (written to the audit log with the lateness). Returns
+    the line-up as numbers."""
+    from app.engine.text import LEADER_MAX, REASON_MAX, clean_text
 
+    handed_at = (now or datetime.now()).replace(microsecond=0)
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
         event = team_event_of(reg, g.name)
         rnd = _round(s, g, number)
         t = _team(s, g, team)
+        deadline = _deadline(reg, event, number)
+        late = deadline is not None and deadline.passed(handed_at)
+        reason = clean_text(override, "放行理由", "the override reason", REASON_MAX).strip()
+        if late and not reason:
+            assert deadline is not None
+            raise UserError(
+                f"{t.name}第 {number} 轮排阵迟交：{deadline.rule_zh}，现已过 "
+                f"{deadline.late_by_zh(handed_at)}；该队按规程"
+                f"{event.match.missing_lineup.zh}。裁判长如需接收，请注明理由放行",
+                f"{t.name} round {number}: the line-up is late ({deadline.rule_en}; "
+                f"{deadline.status_en(handed_at)}); the team plays by the regulation's default. "
+                "The chief arbiter may accept it with a reason (override)",
+            )
         m = _match_of_team(s, rnd, t)
         if m.away_team_id is None:
             raise UserError(
@@ -729,7 +757,7 @@ def hand_in_lineup(
             team_id=t.id,
             method="captain",
             handed_in_by=by,
-            handed_in_at=datetime.now().replace(microsecond=0),
+            handed_in_at=handed_at,
         )
         for b, no in enumerate(nos, start=1):
             lu.boards.append(TeamLineupBoard(board=b, player_id=None if no is None else ids.player_id[no]))
@@ -737,29 +765,48 @@ def hand_in_lineup(
         s.flush()
         if _seated(m):
             _seat_match(s, g, event, rnd, m, ids)
+        after: dict[str, Any] = {"boards": nos, "handed_in_by": by, "handed_in_at": handed_at.isoformat(" ")}
+        if late and deadline is not None:
+            after |= {"late": deadline.status_zh(handed_at), "override": reason}
         audit.record(
             s,
             "hand_in_lineup",
             entity=f"{g.name} 第{number}轮 {t.name}",
             before=before,
-            after={"boards": nos, "handed_in_by": by},
+            after=after,
+            reason=reason if late else "",
             who=who,
         )
         return tuple(nos)
 
 
+def _deadline(reg: Regulations, event: TeamEvent, number: int) -> LineupDeadline | None:
+    slot = reg.round_time(number)
+    return lineup_deadline(event.match, number, None if slot is None else slot.starts)
+
+
+def round_lineup_deadline(db: Database, group: str, number: int) -> LineupDeadline | None:
+    """Round ``number``'s line-up deadline (排阵截止), or None: no deadline in the regulation, or the round's
+    start not in the schedule."""
+    with db.session() as s:
+        reg = regulations_of(s)
+        return _deadline(reg, team_event_of(reg, group_row(s, group).name), number)
+
+
 def seat_team_round(
-    db: Database, group: str, number: int, *, who: str = audit.DEFAULT_ARBITER
+    db: Database, group: str, number: int, *, who: str = audit.DEFAULT_ARBITER, now: datetime | None = None
 ) -> tuple[str, ...]:
     """Set the round's boards (对阵单): a team without a line-up gets the regulation's (its first available
     players in the registered order, or by lot with the round's seed; recorded as such), and every board
     whose two seats are filled becomes a game, numbered through the round. Returns a line per team whose
-    line-up was made by the rule."""
+    line-up was made by the rule (saying so when the round's line-up deadline has passed)."""
+    now = (now or datetime.now()).replace(microsecond=0)
     with db.session() as s:
         reg = regulations_of(s)
         g = group_row(s, group)
         event = team_event_of(reg, g.name)
         rnd = _round(s, g, number)
+        deadline = _deadline(reg, event, number)
         state, ids = load_team_state(s, g, reg)
         lineups = _lineups(s, rnd)
         notes = []
@@ -781,7 +828,7 @@ def seat_team_round(
                     method=method.value,
                     seed=seed if method is MissingLineup.LOT else None,
                     handed_in_by="",
-                    handed_in_at=datetime.now().replace(microsecond=0),
+                    handed_in_at=now,
                 )
                 for b, no in enumerate(nos, start=1):
                     lu.boards.append(
@@ -790,7 +837,12 @@ def seat_team_round(
                 s.add(lu)
                 if event.system is not TeamSystem.ALL_PLAY_ALL:
                     shown = "、".join("空" if n is None else str(n) for n in nos)
-                    notes.append(f"{team.name}未交排阵，{method.zh}：{shown}")
+                    missed = (
+                        "未在排阵截止前交排阵"
+                        if deadline is not None and deadline.passed(now)
+                        else "未交排阵"
+                    )
+                    notes.append(f"{team.name}{missed}，{method.zh}：{shown}")
             s.flush()
             _seat_match(s, g, event, rnd, m, ids)
         audit.record(s, "seat_team_round", entity=f"{g.name} 第{number}轮", after=notes, who=who)

@@ -428,7 +428,8 @@ def _refuse_changes_to_played_rounds(old: Regulations, new: Regulations, paired:
 
 def _refuse_changes_to_team_event(name: str, before: GroupFormat, after: GroupFormat, played: int) -> None:
     """A team competition that has begun keeps its system and its matches; a team Swiss may get more rounds
-    (never fewer than it has played), and the ranking chain and board prizes may change."""
+    (never fewer than it has played), and the ranking chain, board prizes and the line-up deadline (for the
+    rounds to come) may change."""
     old, new = before.team_event, after.team_event
     if old is None or new is None:
         raise UserError(
@@ -437,6 +438,7 @@ def _refuse_changes_to_team_event(name: str, before: GroupFormat, after: GroupFo
         )
     keep = dataclasses.replace(
         new,
+        match=dataclasses.replace(new.match, lineup_deadline=old.match.lineup_deadline),
         rounds=old.rounds,
         chain=old.chain,
         board_prizes=old.board_prizes,

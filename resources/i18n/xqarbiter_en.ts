@@ -3696,4 +3696,169 @@ Start it again from the Hall network menu.</translation>
       <translation> (%1 s)</translation>
     </message>
   </context>
+  <!-- team rosters in the window and the line-up deadline -->
+  <context>
+    <name>UndoCommands</name>
+    <message>
+      <source>队名 %1 → %2</source>
+      <translation>team name %1 → %2</translation>
+    </message>
+    <message>
+      <source>%1 队号 %2</source>
+      <translation>%1: team number %2</translation>
+    </message>
+    <message>
+      <source>%1：%2 %3</source>
+      <translation>%1: %2 %3</translation>
+    </message>
+  </context>
+  <context>
+    <name>LateLineupDialog</name>
+    <message>
+      <source>排阵迟交</source>
+      <translation>Late line-up</translation>
+    </message>
+    <message>
+      <source>放行(&amp;Y)</source>
+      <translation>Accept(&amp;Y)</translation>
+    </message>
+    <message>
+      <source>放行理由（必填，记入审计日志）</source>
+      <translation>Reason for accepting (required, written to the audit log)</translation>
+    </message>
+    <message>
+      <source>不接收</source>
+      <translation>Do not accept</translation>
+    </message>
+  </context>
+  <context>
+    <name>TeamRosterDialog</name>
+    <message>
+      <source>移出本队</source>
+      <translation>taken out of the team</translation>
+    </message>
+    <message>
+      <source>未抽</source>
+      <translation>not drawn</translation>
+    </message>
+    <message>
+      <source>队名：</source>
+      <translation>Team name:</translation>
+    </message>
+    <message>
+      <source>队号：</source>
+      <translation>Team number:</translation>
+    </message>
+    <message>
+      <source>队长：</source>
+      <translation>Captain:</translation>
+    </message>
+    <message>
+      <source>领队：</source>
+      <translation>Leader:</translation>
+    </message>
+    <message>
+      <source>未分队棋手的姓名，回车加入本队</source>
+      <translation>name of a player in no team, Enter adds him to this team</translation>
+    </message>
+    <message>
+      <source>替补</source>
+      <translation>Reserve</translation>
+    </message>
+    <message>
+      <source>Ctrl+↑/↓ 调整报名顺序　Ctrl+R 替补/主力　Delete 移出本队　Insert 增加队员　Ctrl+Z 撤销　Ctrl+Y 重做　Esc 关闭</source>
+      <translation>Ctrl+↑/↓ registered order   Ctrl+R reserve/main   Delete take out   Insert add a player   Ctrl+Z undo   Ctrl+Y redo   Esc close</translation>
+    </message>
+    <message>
+      <source>关闭</source>
+      <translation>Close</translation>
+    </message>
+    <message>
+      <source>：人数不足，抽队号时将被拒绝</source>
+      <translation>: too few, the team-number draw will refuse it</translation>
+    </message>
+    <message>
+      <source>上移</source>
+      <translation>moved up</translation>
+    </message>
+    <message>
+      <source>下移</source>
+      <translation>moved down</translation>
+    </message>
+    <message>
+      <source>改为主力</source>
+      <translation>made a main player</translation>
+    </message>
+    <message>
+      <source>标为替补</source>
+      <translation>made a reserve</translation>
+    </message>
+    <message>
+      <source>加为替补</source>
+      <translation>added as a reserve</translation>
+    </message>
+    <message>
+      <source>加入本队</source>
+      <translation>added</translation>
+    </message>
+    <message>
+      <source>增加队员：</source>
+      <translation>Add a player:</translation>
+    </message>
+    <message>
+      <source>队长</source>
+      <translation>captain</translation>
+    </message>
+    <message>
+      <source>领队</source>
+      <translation>leader</translation>
+    </message>
+    <message>
+      <source>队伍名单 — %1</source>
+      <translation>Team rosters — %1</translation>
+    </message>
+    <message>
+      <source>退赛</source>
+      <translation>withdrawn</translation>
+    </message>
+    <message>
+      <source>取消资格</source>
+      <translation>disqualified</translation>
+    </message>
+    <message>
+      <source>%1（%2 人）</source>
+      <translation>%1 (%2 players)</translation>
+    </message>
+    <message>
+      <source>%1 人（规程每队 %2–%3 人）</source>
+      <translation>%1 players (the regulation: %2–%3 a team)</translation>
+    </message>
+    <message>
+      <source>顺序</source>
+      <translation>Order</translation>
+    </message>
+    <message>
+      <source>序号</source>
+      <translation>No.</translation>
+    </message>
+    <message>
+      <source>姓名</source>
+      <translation>Name</translation>
+    </message>
+    <message>
+      <source>状态</source>
+      <translation>Status</translation>
+    </message>
+  </context>
+  <context>
+    <name>TeamMatchesView</name>
+    <message>
+      <source>队伍名单(F6)…</source>
+      <translation>Team rosters (F6)…</translation>
+    </message>
+    <message>
+      <source>（迟交，经裁判长放行：%1）</source>
+      <translation> (late, accepted by the chief arbiter: %1)</translation>
+    </message>
+  </context>
 </TS>

@@ -92,3 +92,67 @@ def test_simulate_a_team_format_prints_no_hard_rule_break(capsys) -> None:
     report = json.loads(out)
     assert code == 0 and report["hard_rule_breaks"] == 0 and report["byes"] == 3
     assert len(report["final_ranking"]) == 5
+
+
+def test_a_late_line_up_is_refused_unless_overridden(tmp_path: Path, capsys) -> None:
+    import dataclasses
+    from datetime import datetime, timedelta
+
+    from app.engine.regulations import RoundTime
+    from app.services import audit
+    from app.services.tournaments import load_regulations, open_tournament, update_regulations
+
+    f = str(tmp_path / "t.xqt")
+    run(capsys, "demo", f, "--format", "team-round-robin", "--team-count", "4")
+    run(capsys, "team-pair", f, "--group", G)
+    db = open_tournament(f)
+    try:
+        reg = load_regulations(db)
+        g = reg.groups[0]
+        assert g.team_event is not None
+        event = dataclasses.replace(
+            g.team_event, match=dataclasses.replace(g.team_event.match, lineup_deadline=30)
+        )
+        soon = (datetime.now() + timedelta(hours=3)).replace(second=0, microsecond=0)
+        passed = (datetime.now() - timedelta(hours=1)).replace(second=0, microsecond=0)
+        # round 1 started an hour ago (its line-ups were due 90 minutes ago); round 2 starts in 3 hours
+        schedule = (RoundTime(1, passed), RoundTime(2, soon))
+        update_regulations(
+            db,
+            dataclasses.replace(reg, groups=(dataclasses.replace(g, team_event=event),), schedule=schedule),
+        )
+    finally:
+        db.close()
+    code, out, _ = run(capsys, "team-round", f, "--group", G, "--round", "1")
+    assert "排阵截止" in out and ("已过 1 小时 30 分钟" in out or "已过 1 小时 31 分钟" in out)
+    code, out, err = run(
+        capsys, "lineup", f, "--group", G, "--round", "1", "--team", "1", "101", "102", "103", "104"
+    )
+    assert code == 2 and out == ""
+    assert "赛前 30 分钟提交出场名单" in err and "30 min before the start" in err
+    code, out, err = run(
+        capsys,
+        "lineup",
+        f,
+        "--group",
+        G,
+        "--round",
+        "1",
+        "--team",
+        "1",
+        "--override",
+        "赛区通知延误",
+        "101",
+        "102",
+        "103",
+        "104",
+    )
+    assert code == 0 and "放行" in out and "1台 101" in out
+    db = open_tournament(f, read_only=True)
+    try:
+        line = audit.audit_log(db, action="hand_in_lineup")[-1]
+    finally:
+        db.close()
+    assert line.reason == "赛区通知延误" and '"override"' in line.after
+    code, out, _ = run(capsys, "team-round", f, "--group", G, "--round", "1", "--json")
+    assert json.loads(out)["lineup_deadline"] == (passed - timedelta(minutes=30)).isoformat(" ")

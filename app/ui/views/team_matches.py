@@ -18,15 +18,22 @@ Two entry boxes, keyboard first (Tab goes from one to the other):
 The buttons pair the next round (编排下一轮), set the round's boards (生成对阵单: a team without a line-up
 plays by the regulation's rule) and close the round. Board results, tie-break games and no-shows can be
 undone (Ctrl+Z) and redone.
+
+Under the title, the round's line-up deadline (排阵截止, ``match.lineup_deadline`` minutes before the round's
+announced start) with the time left or how long ago it passed, updated every half minute. A line-up typed
+after it asks for the chief arbiter's reason (:mod:`app.ui.dialogs.late_lineup`); without one it is refused
+and the team plays by the regulation's default. 队伍名单 (F6) opens the roster editor
+(:mod:`app.ui.dialogs.team_roster`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -41,9 +48,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.team_match import MatchScore, Side
+from app.engine.team_rules import LineupDeadline
 from app.engine.types import GameResult, UserError
 from app.services import team_events
 from app.ui.document import TournamentDocument
+from app.ui.i18n import current_language
 from app.ui.undo import ServiceCommand, perform
 from app.ui.views.live import LiveView, error_text, show_message
 
@@ -223,12 +232,27 @@ class TeamMatchesView(LiveView):
         self.seat_button.clicked.connect(self.seat_round)
         self.close_button = QPushButton(self.tr("结束本轮"), self)
         self.close_button.clicked.connect(self.close_round)
+        self.roster_button = QPushButton(self.tr("队伍名单(F6)…"), self)
+        self.roster_button.clicked.connect(self.edit_rosters)
+        self.roster_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        roster_key = QShortcut(QKeySequence("F6"), self)
+        roster_key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        roster_key.activated.connect(self.edit_rosters)
+        self.roster_dialog: QWidget | None = None
+        #: the clock the deadline is read against (a test sets its own)
+        self.clock: Callable[[], datetime] = datetime.now
+        self.deadline: LineupDeadline | None = None
+        self.deadline_label = QLabel(self)
+        self._deadline_timer = QTimer(self)
+        self._deadline_timer.setInterval(30_000)
+        self._deadline_timer.timeout.connect(self._show_deadline)
+        self._deadline_timer.start()
         top = QHBoxLayout()
         top.addWidget(self.title)
         top.addStretch(1)
         top.addWidget(QLabel(self.tr("轮次："), self))
         top.addWidget(self.round_box)
-        for button in (self.pair_button, self.seat_button, self.close_button):
+        for button in (self.pair_button, self.seat_button, self.close_button, self.roster_button):
             top.addWidget(button)
         self.tree = QTreeWidget(self)
         self.tree.setColumnCount(len(self.COLUMNS))
@@ -254,6 +278,7 @@ class TeamMatchesView(LiveView):
         self.legend.setStyleSheet("color: #555")
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.deadline_label)
         layout.addWidget(self.tree, 1)
         layout.addLayout(form)
         layout.addWidget(self.message)
@@ -280,6 +305,7 @@ class TeamMatchesView(LiveView):
             self.pair_button,
             self.seat_button,
             self.close_button,
+            self.roster_button,
             self.lineup_entry,
             self.result_entry,
         ):
@@ -311,11 +337,14 @@ class TeamMatchesView(LiveView):
         self.tree.clear()
         number = self.round_number
         group = self.document.group
+        self.deadline = None
+        self.deadline_label.clear()
         if number is None:
             self.title.setText(self.tr("%1 团体赛：尚未编排").replace("%1", group))
             return
         try:
             view = team_events.team_round_view(self.document.db, group, number)
+            self.deadline = team_events.round_lineup_deadline(self.document.db, group, number)
         except UserError as error:
             show_message(self.message, error_text(error), error=True)
             return
@@ -386,6 +415,7 @@ class TeamMatchesView(LiveView):
                     tie.setText(1, f"红 {t.red.no} {t.red.name}")
                     tie.setText(2, f"黑 {t.black.no} {t.black.name}")
                     tie.setText(3, t.result.zh)
+        self._show_deadline()
         self.tree.expandAll()
         for col in range(len(self.COLUMNS)):
             self.tree.resizeColumnToContents(col)
@@ -425,7 +455,9 @@ class TeamMatchesView(LiveView):
             return
 
         def act() -> str:
-            notes = team_events.seat_team_round(self.document.db, self.document.group, number)
+            notes = team_events.seat_team_round(
+                self.document.db, self.document.group, number, now=self.clock()
+            )
             return "；".join((self.tr("对阵单已生成"), *notes))
 
         self._act(act)
@@ -444,20 +476,68 @@ class TeamMatchesView(LiveView):
 
         self._act(act)
 
+    def _show_deadline(self) -> None:
+        """The round's line-up deadline and the time left (or passed), red once passed."""
+        deadline = self.deadline
+        if deadline is None:
+            self.deadline_label.clear()
+            return
+        now = self.clock()
+        english = current_language() == "en"
+        text = deadline.status_en(now) if english else deadline.status_zh(now)
+        colour = "#b22222" if deadline.passed(now) else "#1f5f2f"
+        self.deadline_label.setText(f"<span style='color:{colour}'>{text}</span>")
+
+    def edit_rosters(self) -> None:
+        """队伍名单: the roster editor, over the window (keys typed while it opens are discarded)."""
+        if not self._team_group() or self.document.read_only:
+            return
+        from app.ui.dialogs.team_roster import TeamRosterDialog
+
+        dialog = TeamRosterDialog(self.document, self)
+        self.roster_dialog = dialog
+        dialog.finished.connect(lambda _code: self._roster_closed(dialog))
+        dialog.open()
+
+    def _roster_closed(self, dialog: QWidget) -> None:
+        if self.roster_dialog is dialog:
+            self.roster_dialog = None
+        dialog.deleteLater()
+        self.lineup_entry.setFocus()
+
     def lineup_entered(self) -> None:
         number = self.round_number
         if number is None:
             return
+        now = self.clock()
+        override = ""
         try:
             team, players = parse_lineup_line(self.lineup_entry.text())
-            nos = team_events.hand_in_lineup(self.document.db, self.document.group, number, team, players)
+            try:
+                nos = team_events.hand_in_lineup(
+                    self.document.db, self.document.group, number, team, players, now=now
+                )
+            except UserError as error:
+                if self.deadline is None or not self.deadline.passed(now):
+                    raise
+                from app.ui.dialogs.late_lineup import ask_override
+
+                override = ask_override(self, error_text(error))
+                if not override:
+                    raise
+                nos = team_events.hand_in_lineup(
+                    self.document.db, self.document.group, number, team, players, now=now, override=override
+                )
         except UserError as error:
             show_message(self.message, error_text(error), error=True)
             return
         self.lineup_entry.clear()
         self.document.notify()
         boards = "　".join(f"{i}台 {n or '空'}" for i, n in enumerate(nos, start=1))
-        show_message(self.message, self.tr("排阵已收：%1").replace("%1", f"{team} {boards}"))
+        text = self.tr("排阵已收：%1").replace("%1", f"{team} {boards}")
+        if override:
+            text += self.tr("（迟交，经裁判长放行：%1）").replace("%1", override)
+        show_message(self.message, text)
 
     def result_entered(self) -> None:
         number = self.round_number

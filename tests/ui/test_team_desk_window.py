@@ -1,0 +1,276 @@
+"""The 团体赛 view's roster editor and line-up deadline, driven by real key events sent to the focused
+widget: roster steps by key, each refusal naming its rule, undo and redo; keys typed while the editor is
+opening change nothing; the deadline shown against an injected clock, a late line-up refused unless the
+arbiter gives a reason (logged), and a late team seated by the regulation's default."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QInputMethodEvent
+from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
+
+from app.engine.regulations import RoundTime
+from app.services import audit
+from app.services.team_demo import GROUP, create_team_demo
+from app.services.team_events import pair_team_round, team_round_view, teams_of
+from app.services.tournaments import load_regulations, update_regulations
+from app.ui.dialogs.late_lineup import LateLineupDialog
+from app.ui.dialogs.team_roster import TeamRosterDialog
+from app.ui.main_window import VIEWS, MainWindow
+from app.ui.views.team_matches import TeamMatchesView
+from app.ui.widgets.key_guard import keys_guarded
+from tests.ui.questions import when_asked
+
+START = datetime(2024, 7, 26, 14, 0)  # round 1's start: line-ups due 13:30
+
+
+@pytest.fixture
+def window(qtbot, tmp_path: Path) -> MainWindow:
+    path = tmp_path / "league.xqt"
+    db = create_team_demo(path, "team-round-robin", teams=4, seed=5)
+    reg = load_regulations(db)
+    g = reg.groups[0]
+    assert g.team_event is not None
+    event = dataclasses.replace(
+        g.team_event, match=dataclasses.replace(g.team_event.match, lineup_deadline=30)
+    )
+    update_regulations(
+        db,
+        dataclasses.replace(
+            reg, groups=(dataclasses.replace(g, team_event=event),), schedule=(RoundTime(1, START),)
+        ),
+    )
+    db.close()
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert w.open_file(path)
+    w.show()
+    return w
+
+
+def team_view(w: MainWindow) -> TeamMatchesView:
+    w.navigation.setCurrentRow([k for k, _ in VIEWS].index("team_matches"))
+    view = w.views["team_matches"]
+    assert isinstance(view, TeamMatchesView)
+    return view
+
+
+def open_editor(qtbot, view: TeamMatchesView) -> TeamRosterDialog:
+    view.lineup_entry.setFocus()
+    qtbot.keyClick(view.lineup_entry, Qt.Key.Key_F6)
+    dialog = view.roster_dialog
+    assert isinstance(dialog, TeamRosterDialog) and dialog.isVisible()
+    return dialog
+
+
+def settled(qtbot, dialog: QWidget) -> None:
+    """Wait until the editor takes keys (the guard against keys typed while it opened is over)."""
+    qtbot.waitUntil(lambda: not keys_guarded(), timeout=5000)
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow, timeout=5000)
+
+
+def roster(w: MainWindow, team: int = 0) -> list[tuple[str, int | None, bool]]:
+    t = teams_of(w.document.db, GROUP)[team]
+    return [(p.name, p.no, p.reserve) for p in t.roster]
+
+
+def keys(qtbot, box: QLineEdit, text: str) -> None:
+    """Key presses for ASCII; Chinese arrives as the input method commits it."""
+    for part in re.split(r"([^\x00-\x7f]+)", text):
+        if part.isascii():
+            qtbot.keyClicks(box, part)
+        else:
+            event = QInputMethodEvent()
+            event.setCommitString(part)
+            QApplication.sendEvent(box, event)
+
+
+def typed(qtbot, box: QLineEdit, text: str) -> None:
+    box.setFocus()
+    box.clear()
+    keys(qtbot, box, text)
+    assert box.text() == text
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+
+
+def test_the_roster_editor_by_keys(qtbot, window: MainWindow) -> None:
+    view = team_view(window)
+    start = roster(window)
+    dialog = open_editor(qtbot, view)
+    # keys typed faster than the editor opened: thrown away, nothing changes
+    dialog.table.setFocus()
+    dialog.table.selectRow(1)
+    for key, mods in (
+        (Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier),
+        (Qt.Key.Key_Delete, Qt.KeyboardModifier.NoModifier),
+        (Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier),
+    ):
+        qtbot.keyClick(dialog.table, key, mods)
+    assert roster(window) == start
+    settled(qtbot, dialog)
+    dialog.table.setFocus()
+    dialog.table.selectRow(1)
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier)
+    moved = roster(window)
+    assert [n for n, _, _ in moved] == [start[1][0], start[0][0], *[n for n, _, _ in start[2:]]]
+    assert [no for _, no, _ in moved] == [no for _, no, _ in start]  # numbers follow the order
+    assert dialog.table.currentRow() == 0 and dialog.table.item(0, 2).text() == start[1][0]
+    # the reserve cannot climb above the main players: refused, the rule named
+    dialog.table.selectRow(4)
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier)
+    assert "替补排在主力队员之后" in dialog.message.text()
+    # Ctrl+R: a main player becomes the first reserve
+    dialog.table.selectRow(0)
+    qtbot.keyClick(dialog.table, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    assert [r for _, _, r in roster(window)] == [False, False, False, True, True]
+    # Delete takes a player out; a second Delete would leave fewer than the regulation's 4: refused
+    out = roster(window)[4][0]
+    dialog.table.selectRow(4)
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Delete)
+    assert len(roster(window)) == 4
+    dialog.table.selectRow(0)
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Delete)
+    assert len(roster(window)) == 4 and "规程规定每队报名 4–6 人" in dialog.message.text()
+    # a player of another team cannot be added: one team a player
+    other = roster(window, 1)[0][0]
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Insert)
+    assert dialog.add_edit.hasFocus()
+    keys(qtbot, dialog.add_edit, other)
+    qtbot.keyClick(dialog.add_edit, Qt.Key.Key_Return)
+    assert "一名棋手不能为两个队报名" in dialog.message.text()
+    assert len(roster(window)) == 4
+    typed(qtbot, dialog.add_edit, out)
+    assert [n for n, _, _ in roster(window)][3] == out and len(roster(window)) == 5
+    # captain by name, Enter to take it
+    typed(qtbot, dialog.captain_edit, "王队长")
+    assert teams_of(window.document.db, GROUP)[0].captain == "王队长"
+    # Ctrl+Z from inside the editor, step by step; Ctrl+Y again
+    dialog.table.setFocus()
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert teams_of(window.document.db, GROUP)[0].captain != "王队长"
+    assert "已撤销" in dialog.message.text()
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert len(roster(window)) == 4
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert len(roster(window)) == 5
+    for _ in range(4):  # add, remove, reserve, move: all undone
+        window.document.undo_stack.undo()
+    assert roster(window) == start
+    actions = [line.action for line in audit.audit_log(window.document.db)]
+    assert {"team_roster_move", "team_roster_reserve", "team_roster_remove", "team_roster_add"} <= set(
+        actions
+    )
+    assert actions.count("restore_team_rosters") >= 5
+    # only names on screen: no ID or phone number column
+    heads = [dialog.table.horizontalHeaderItem(c).text() for c in range(dialog.table.columnCount())]
+    assert heads == ["顺序", "序号", "姓名", "替补", "状态"]
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert view.roster_dialog is None
+
+
+def test_team_number_and_name_by_keys(qtbot, window: MainWindow) -> None:
+    view = team_view(window)
+    dialog = open_editor(qtbot, view)
+    settled(qtbot, dialog)
+    first, second = teams_of(window.document.db, GROUP)[:2]
+    dialog.number_edit.setFocus()
+    dialog.number_edit.selectAll()
+    qtbot.keyClicks(dialog.number_edit, "2")
+    qtbot.keyClick(dialog.number_edit, Qt.Key.Key_Return)
+    numbers = {t.name: t.no for t in teams_of(window.document.db, GROUP)}
+    assert (numbers[first.name], numbers[second.name]) == (2, 1)
+    typed(qtbot, dialog.name_edit, "天水一队")
+    assert "天水一队" in {t.name for t in teams_of(window.document.db, GROUP)}
+    qtbot.keyClick(dialog.name_edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(dialog.name_edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert {t.name: t.no for t in teams_of(window.document.db, GROUP)}[first.name] == 1
+
+
+def test_the_roster_is_fixed_once_round_one_is_paired(qtbot, window: MainWindow) -> None:
+    view = team_view(window)
+    pair_team_round(window.document.db, GROUP, seed=1)
+    window.document.notify()
+    start = roster(window)
+    dialog = open_editor(qtbot, view)
+    settled(qtbot, dialog)
+    dialog.table.setFocus()
+    dialog.table.selectRow(1)
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier)
+    assert "第 1 轮编排后报名顺序和队号不再改变" in dialog.message.text()
+    assert roster(window) == start
+
+
+def test_the_deadline_in_the_view_and_a_late_line_up(qtbot, window: MainWindow) -> None:
+    view = team_view(window)
+    view.clock = lambda: datetime(2024, 7, 26, 12, 50)
+    view.pair_button.click()
+    assert "排阵截止 7月26日 13:30（赛前 30 分钟），还有 40 分钟" in view.deadline_label.text()
+    db = window.document.db
+    m = team_round_view(db, GROUP, 1).matches[0]
+    home = next(t for t in teams_of(db, GROUP) if t.name == m.home)
+    away = next(t for t in teams_of(db, GROUP) if t.name == m.away)
+    typed(qtbot, view.lineup_entry, f"{home.no} " + " ".join(str(p.no) for p in home.roster[:4]))
+    assert "排阵已收" in view.message.text()
+    # the clock moves past the deadline: the label says so; a line-up now asks for a reason
+    view.clock = lambda: datetime(2024, 7, 26, 13, 45)
+    view._show_deadline()
+    assert "已过 15 分钟" in view.deadline_label.text()
+    chosen = [away.roster[i].no for i in (0, 1, 2, 4)]
+    line = f"{away.no} " + " ".join(str(n) for n in chosen)
+
+    seen: list[str] = []
+
+    def refuse(dialog: QWidget) -> None:
+        if seen:  # the next question is not this helper's (its poll may still be running)
+            return
+        assert isinstance(dialog, LateLineupDialog)
+        seen.append(dialog.findChildren(type(view.message))[0].text())
+        qtbot.keyClick(dialog.reason, Qt.Key.Key_Return)  # Enter without a reason: still asking
+        assert dialog.isVisible()
+        qtbot.keyClick(dialog.reason, Qt.Key.Key_Escape)
+
+    problems = when_asked(refuse)
+    typed(qtbot, view.lineup_entry, line)
+    assert problems == [] and "赛前 30 分钟提交出场名单" in seen[0]
+    assert "迟交" in view.message.text() and view.lineup_entry.text() == line
+    assert team_round_view(db, GROUP, 1).matches[0].lineups_in == (True, False)
+    qtbot.wait(300)  # the first helper has seen its question go
+
+    def accept(dialog: QWidget) -> None:
+        assert isinstance(dialog, LateLineupDialog)
+        qtbot.keyClicks(dialog.reason, "abc")
+        qtbot.keyClick(dialog.reason, Qt.Key.Key_Return)
+
+    problems = when_asked(accept)
+    qtbot.keyClick(view.lineup_entry, Qt.Key.Key_Return)
+    assert problems == []
+    assert "经裁判长放行：abc" in view.message.text()
+    entry = audit.audit_log(db, action="hand_in_lineup")[-1]
+    assert entry.reason == "abc" and "已过 15 分钟" in json.loads(entry.after)["late"]
+
+
+def test_a_late_team_is_seated_by_the_regulations_default(qtbot, window: MainWindow) -> None:
+    view = team_view(window)
+    view.clock = lambda: datetime(2024, 7, 26, 13, 40)
+    view.pair_button.click()
+    view.seat_button.click()
+    assert "未在排阵截止前交排阵，按报名顺序上场" in view.message.text()
+    db = window.document.db
+    m = team_round_view(db, GROUP, 1).matches[0]
+    away = next(t for t in teams_of(db, GROUP) if t.name == m.away)
+    assert [b.away.no for b in m.boards] == [p.no for p in away.roster[:4]]
+    assert QApplication.activeModalWidget() is None
+
+
+def test_the_settings_show_the_deadline_with_the_team_settings(qtbot, window: MainWindow) -> None:
+    window.navigation.setCurrentRow([k for k, _ in VIEWS].index("settings"))
+    table = window.views["settings"].groups_table  # type: ignore[attr-defined]
+    assert "赛前 30 分钟交排阵" in table.item(0, 5).text()
