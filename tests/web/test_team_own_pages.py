@@ -269,3 +269,19 @@ def _has_round(db: Any, number: int) -> bool:
     from app.services.team_events import team_round_numbers
 
     return number in team_round_numbers(db, GROUP)
+
+
+def test_a_team_table_card_carries_its_matchs_page(league: Any) -> None:
+    """The printed team cards' QR codes open the match's page when the hall's address is known."""
+    from app.services.exports import document
+
+    base = "http://192.168.1.10:8080"
+    doc = document(league, "team-cards", group=GROUP, round_number=2, base_url=base)
+    matches = [m for m in team_round_view(league, GROUP, 2).matches if not m.bye]
+    assert [m.link for m in doc.matches] == [f"{base}/g/1/r/2/m/{m.number}" for m in matches]
+    site = HallSite(league)
+    for m in doc.matches:
+        assert site.page(("match", 1, 2, m.number)).status == 200
+    assert all(
+        not m.link for m in document(league, "team-cards", group=GROUP, round_number=2, base_url="").matches
+    )
