@@ -19,6 +19,15 @@ What it checks, each from the text:
   (opponents, opposite colours, results that agree);
 - the points in 81–84 equal the sum of the round results under the ``162`` scoring;
 - ``013`` teams (to be phased out, still valid): members are starting ranks of the player section.
+- the team section of a team competition: ``310`` team pairing number 5–7, name 9–40, match points
+  55–60, game points 62–67, rank 69–71, members from 74–77 in steps of five (starting ranks of the
+  player section); ``320`` PAB match and game points 5–8 and 10–13, then the PAB team of round 1, 2 …
+  from 15–17 in steps of four; ``299`` abnormal points, type 5, game points 14–17, round 20–22,
+  player 24–27 (added to the player's points); ``802`` match points 15–20, game points 22–27, then
+  per round from 29, thirteen positions each: opponent or bye type 29–31, colour 33, game points
+  35–38, forfeit 39. Checked: the two teams of a match list each other with opposite colours; a
+  team's game points in a round are its members' points that round (``162`` scoring, ``299``
+  added) or the PAB's; the rounds' game points add up to the ``310`` and ``802`` totals.
 """
 
 from __future__ import annotations
@@ -54,6 +63,14 @@ class Tournament:
     scoring: dict[str, Decimal] = field(default_factory=dict)
     players: dict[int, Player] = field(default_factory=dict)
     teams: dict[str, list[int]] = field(default_factory=dict)
+    #: 310: team pairing number → (name, match points, game points, rank, members)
+    team_records: dict[int, tuple[str, Decimal, Decimal, int, list[int]]] = field(default_factory=dict)
+    #: 802: team → (match points, game points, per round (opponent or bye type, colour, game points))
+    team_rounds: dict[int, tuple[Decimal, Decimal, list[tuple[str, str, Decimal | None]]]] = field(
+        default_factory=dict
+    )
+    pab: tuple[Decimal, Decimal, dict[int, int]] | None = None  # 320: points, round → team
+    abnormal: list[tuple[int, int, Decimal]] = field(default_factory=list)  # 299: round, player, points
 
     def points_for(self, result: str) -> Decimal:
         win = self.scoring.get("W", Decimal("1.0"))
@@ -180,8 +197,75 @@ def read(text: str, *, pairing_next_round: bool = True) -> Tournament:
         elif tag == "013":
             members = [int(line[p : p + 4]) for p in range(36, len(line), 5) if line[p : p + 4].strip()]
             t.teams[line[4:36].strip()] = members
+        elif tag == "310":
+            members = [int(line[p : p + 4]) for p in range(73, len(line), 5) if line[p : p + 4].strip()]
+            rank = int(line[68:71])
+            record = (
+                line[8:40].strip(),
+                _points(line[54:60], line),
+                _points(line[61:67], line),
+                rank,
+                members,
+            )
+            t.team_records[int(line[4:7])] = record
+        elif tag == "320":
+            teams = {r + 1: int(line[p : p + 3]) for r, p in enumerate(range(14, len(line), 4))}
+            t.pab = (_points(line[4:8], line), _points(line[9:13], line), teams)
+        elif tag == "299":
+            if line[4] != "+":
+                raise Trf2026Error(f"299: only '+' is expected here: {line!r}")
+            t.abnormal.append((int(line[19:22]), int(line[23:27]), _points(line[13:17], line)))
+        elif tag == "802":
+            blocks = []
+            for p in range(28, len(line), 13):
+                block = line[p : p + 13].ljust(13)
+                if block[3] != " " or block[5] != " ":
+                    raise Trf2026Error(f"802: round block not aligned on 29, 42, …: {line!r}")
+                value = block[6:10].strip()
+                blocks.append((block[0:3].strip(), block[4], _points(value, line) if value else None))
+            t.team_rounds[int(line[4:7])] = (_points(line[14:20], line), _points(line[21:27], line), blocks)
     _check(t, pairing_next_round)
+    _check_teams(t)
     return t
+
+
+def _check_teams(t: Tournament) -> None:
+    """The team section against the player section (see the module docstring)."""
+    if not t.team_records:
+        return
+    team_of = {}
+    for no, (name, _mp, _gp, _rank, members) in t.team_records.items():
+        for m in members:
+            if m not in t.players:
+                raise Trf2026Error(f"310 team {no} {name}: member {m} is not in the player section")
+            team_of[m] = no
+    for no, (mp, gp, blocks) in t.team_rounds.items():
+        name, mp310, gp310, _rank, _members = t.team_records[no]
+        if (mp, gp) != (mp310, gp310):
+            raise Trf2026Error(f"team {no}: 802 says {mp}/{gp}, 310 says {mp310}/{gp310}")
+        total = Decimal(0)
+        for r, (other, colour, points) in enumerate(blocks, start=1):
+            total += points or 0
+            if other == "PAB":
+                if t.pab is None or t.pab[2].get(r) != no or points != t.pab[1]:
+                    raise Trf2026Error(f"team {no} round {r}: a PAB that 320 does not give")
+                continue
+            if not other.isdigit():
+                continue
+            mirror = t.team_rounds[int(other)][2][r - 1]
+            if mirror[0] != str(no) or {mirror[1], colour} != {"w", "b"}:
+                raise Trf2026Error(f"round {r}: teams {no} and {other} do not list the same match")
+            if points is None:
+                continue
+            members = Decimal(0)
+            for p, player in t.players.items():
+                if team_of.get(p) == no and r <= len(player.rounds) and player.rounds[r - 1].opponent:
+                    members += t.points_for(player.rounds[r - 1].result)
+            members += sum((v for rr, p, v in t.abnormal if rr == r and team_of.get(p) == no), Decimal(0))
+            if members != points:
+                raise Trf2026Error(f"team {no} round {r}: 802 says {points}, its members scored {members}")
+        if total != gp:
+            raise Trf2026Error(f"team {no} {name}: its rounds give {total} game points, 310 says {gp}")
 
 
 def _check(t: Tournament, pairing_next_round: bool) -> None:
@@ -197,7 +281,7 @@ def _check(t: Tournament, pairing_next_round: bool) -> None:
         if len(byes) > 1:
             raise Trf2026Error(f"round {r + 1}: more than one pairing-allocated bye: {byes}")
     for p in t.players.values():
-        total = Decimal(0)
+        total = sum((v for _r, no, v in t.abnormal if no == p.start_rank), Decimal(0))
         for r, e in enumerate(p.rounds):
             total += t.points_for(e.result)
             if e.opponent is None:

@@ -69,6 +69,54 @@ class TrfPlayer:
 
 
 @dataclass(frozen=True, slots=True)
+class TrfTeam:
+    """A team of a team competition (``310``): its number, name, members in registered order (board
+    order), 场分 (match points), 局分 (game points) and place."""
+
+    no: int
+    name: str
+    members: tuple[int, ...]
+    match_points: float = 0.0
+    game_points: float = 0.0
+    rank: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TrfTeamMatch:
+    """A match of two teams in a round: the first-named (home, the ``w`` team of ``802``) and the other,
+    their game points (None while the match is not decided), a forfeit of the whole match (``330``:
+    ``+-`` the home team wins, ``-+`` the away team wins, ``--`` neither appeared)."""
+
+    round: int
+    white: int
+    black: int
+    white_points: float | None = None
+    black_points: float | None = None
+    forfeit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TrfTeamSection:
+    """The TRF-2026 team section of a team competition (docs/teams.md, "TRF")."""
+
+    teams: tuple[TrfTeam, ...]
+    matches: tuple[TrfTeamMatch, ...] = ()
+    #: (round, team) of each pairing-allocated bye (``320``)
+    byes: tuple[tuple[int, int], ...] = ()
+    #: ``352``: the first-named team's colour on each board (``WBWB``: Red on boards 1 and 3)
+    colours: str = ""
+    #: ``362``: 场分 of a team win, draw, loss
+    match_points: tuple[float, float, float] = (2.0, 1.0, 0.0)
+    #: ``320``: a bye's match points and game points
+    bye_points: tuple[float, float] = (2.0, 0.0)
+    #: ``300``: (round, team, opponent, the players on boards 1 … n, 0 = empty) of every line-up that is
+    #: not the team's first n registered players in order
+    out_of_order: tuple[tuple[int, int, int, tuple[int, ...]], ...] = ()
+    #: ``299 +``: (round, player, game points) of a player whose board's other seat was empty
+    forfeit_wins: tuple[tuple[int, int, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class TrfEvent:
     """One group of a tournament as TRF sees it."""
 
@@ -85,6 +133,7 @@ class TrfEvent:
     end_date: date | None = None
     time_control: str = ""
     kind: str = DEFAULT_KIND
+    team_section: TrfTeamSection | None = None  # a team competition's 310/320/330/300/299/802 records
     # read back from the file only (the writer computes them): no → (points, rank)
     scores: Mapping[int, tuple[float, int]] = field(default_factory=dict, compare=False)
     # read back only: whether the file said its scoring (162, XQS or BB* records); without one the
@@ -128,6 +177,9 @@ def player_points(event: TrfEvent) -> dict[int, float]:
             total[no] = total.get(no, 0.0) + event.points.bye
         for absence in rnd.absent:  # a late entry's compensation (points only); an excused round adds 0
             total[absence.no] = total.get(absence.no, 0.0) + absence.points
+    if event.team_section is not None:  # 299 +: a board whose other seat was empty
+        for _round, no, value in event.team_section.forfeit_wins:
+            total[no] = total.get(no, 0.0) + value
     return total
 
 
@@ -253,6 +305,8 @@ def write_trf(event: TrfEvent, ranks: Mapping[int, int] | None = None, for_pairi
     for name, members in event.teams:
         lines.append((f"013 {name:<32}" + "".join(f" {no:4d}" for no in members)).rstrip())
     lines.append(scoring_record(event.points))
+    if event.team_section is not None and not for_pairing:
+        lines += team_records(event.team_section, len(rounds))
     exact_record = exact_points_record(event.points)
     if exact_record is not None:
         lines.append(exact_record)
@@ -276,6 +330,81 @@ def write_trf(event: TrfEvent, ranks: Mapping[int, int] | None = None, for_pairi
     return "\n".join(lines) + "\n"
 
 
+#: the default 场分 of TRF-2026's ``362`` (team win, draw, loss)
+TEAM_POINTS_DEFAULT = (2.0, 1.0, 0.0)
+TEAM_MEMBERS_MAX = 14  # players a 310 line can hold (columns 74-142)
+
+
+def _team_points(value: float) -> str:
+    return f"{value:6.1f}"
+
+
+def team_records(t: TrfTeamSection, rounds: int) -> list[str]:
+    """The TRF-2026 team section (columns 1-based, as FIDE's table for each record says):
+
+    - ``352`` the first-named team's colours by board (``WBWB``);
+    - ``362`` 场分 of a team win, draw, loss (``TW``, ``TD``, ``TL``) when not TRF-2026's 2/1/0;
+    - ``310`` each team: number 5–7, name 9–40, nickname 42–46 (blank), strength 48–53 (blank),
+      match points 55–60, game points 62–67 (``1111.5``), rank 69–71, members' start ranks 74–77,
+      79–82 … (registered order, at most 14);
+    - ``320`` the pairing-allocated byes: match points 5–8, game points 10–13, then the team of round 1
+      in 15–17, round 2 in 19–21 … (``000``: none);
+    - ``330`` a match forfeited: type 5–6 (``+-`` ``-+`` ``--``), round 8–10, white team 12–14, black
+      team 16–18;
+    - ``300`` a line-up out of the registered order or with an empty board: round 5–7, team 9–11,
+      opponent 13–15, the players of boards 1 … from 17–20, 22–25 … (``0000``: empty);
+    - ``299 +`` the game points of a player whose opponent's seat was empty: game points 14–17, round
+      20–22, player 24–27;
+    - ``802`` (informative) each team: number 5–7, nickname 9–13, match points 15–20, game points 22–27,
+      then per round from column 29, 13 columns each: opponent (or ``PAB``/``ZPB``) 3, colour 1 after a
+      blank, game points 4 after a blank, forfeit ``f``.
+    """
+    out = [f"352 {t.colours}"] if t.colours else []
+    if t.match_points != TEAM_POINTS_DEFAULT:
+        win, draw, loss = t.match_points
+        out.append(f"362 TW {win:4.1f} TD {draw:4.1f} TL {loss:4.1f}")
+    for team in sorted(t.teams, key=lambda x: x.no):
+        head = (
+            f"310 {team.no:3d} {team.name:<32} {'':5} {'':6} {_team_points(team.match_points)} "
+            f"{_team_points(team.game_points)} {team.rank:3d} "
+        )
+        out.append((head + "".join(f" {no:4d}" for no in team.members)).rstrip())
+    if t.byes:
+        by_round = dict(t.byes)
+        mp, gp = t.bye_points
+        out.append(
+            f"320 {mp:4.1f} {gp:4.1f}" + "".join(f" {by_round.get(n, 0):03d}" for n in range(1, rounds + 1))
+        )
+    for m in t.matches:
+        if m.forfeit:
+            out.append(f"330 {m.forfeit} {m.round:03d} {m.white:03d} {m.black:03d}")
+    for number, team_no, opponent, players in t.out_of_order:
+        out.append(f"300 {number:03d} {team_no:03d} {opponent:03d} " + " ".join(f"{p:04d}" for p in players))
+    for number, no, value in t.forfeit_wins:
+        out.append(f"299 +  {'':4}  {value:4.1f}  {number:03d} {no:04d}")
+    byes = {(n, team_no) for n, team_no in t.byes}
+    for team in sorted(t.teams, key=lambda x: x.no):
+        blocks = []
+        for n in range(1, rounds + 1):
+            played = next((x for x in t.matches if x.round == n and team.no in (x.white, x.black)), None)
+            if played is None:
+                bye = (n, team.no) in byes
+                blocks.append(f"{'PAB' if bye else 'ZPB'}   {t.bye_points[1] if bye else 0.0:4.1f}   ")
+                continue
+            white = played.white == team.no
+            other = played.black if white else played.white
+            points = played.white_points if white else played.black_points
+            shown = "    " if points is None else f"{points:4.1f}"
+            blocks.append(f"{other:3d} {'w' if white else 'b'} {shown}{'f' if played.forfeit else ' '}  ")
+        out.append(
+            (
+                f"802 {team.no:3d} {'':5} {_team_points(team.match_points)} {_team_points(team.game_points)} "
+                + "".join(blocks)
+            ).rstrip()
+        )
+    return out
+
+
 def _refuse_what_trf_cannot_hold(event: TrfEvent) -> None:
     """TRF columns have fixed widths: a longer name would be cut without a word, so it is refused."""
     too_long: list[str] = []
@@ -289,6 +418,13 @@ def _refuse_what_trf_cannot_hold(event: TrfEvent) -> None:
     for name, _members in event.teams:
         if len(name) > TEAM_WIDTH:
             too_long.append(f"队名“{name}”（{len(name)} 字，最多 {TEAM_WIDTH}）")
+    for team in event.team_section.teams if event.team_section is not None else ():
+        if len(team.name) > TEAM_WIDTH:
+            too_long.append(f"队名“{team.name}”（{len(team.name)} 字，最多 {TEAM_WIDTH}）")
+        if len(team.members) > TEAM_MEMBERS_MAX:
+            too_long.append(f"{team.name}报名 {len(team.members)} 人（310 行最多 {TEAM_MEMBERS_MAX} 人）")
+        if team.no > 999:
+            too_long.append(f"队号 {team.no}（最多 3 位）")
     if any(
         len(text) != len(" ".join(text.split())) or "\n" in text
         for text in (event.name, event.group, event.venue)
@@ -429,6 +565,9 @@ class _Lines:
     bb_values: dict[str, float] = field(default_factory=dict)
     board_order: dict[int, list[int]] = field(default_factory=dict)
     group_given: bool = False
+    #: the team section's records (``310 320 330 300 299 352 362 802``) as (line number, text)
+    team_lines: list[tuple[int, str]] = field(default_factory=list)
+    at: int = 0  # the line being read (1-based)
 
     def read(self, line: str) -> None:
         code = line[:3]
@@ -457,6 +596,8 @@ class _Lines:
                 ) from None
         elif code == "XQB":
             self.boards(line)
+        elif code in TEAM_RECORDS:
+            self.team_lines.append((self.at, line))
 
     def player(self, line: str) -> None:
         player, pts, rank, blocks = _parse_001(line)
@@ -539,7 +680,8 @@ _INFO_CODES = frozenset({"022", "032", "042", "052", "122", "092", "142", "XXR"}
 def read_trf(text: str) -> TrfEvent:
     """Read one group from a TRF text (the records described in the module docstring)."""
     read = _Lines()
-    for raw in text.splitlines():
+    for at, raw in enumerate(text.splitlines(), start=1):
+        read.at = at
         read.read(raw.rstrip("\r\n"))
     if not read.players:
         raise TrfError("TRF 中没有棋手（001 行）", "the TRF holds no players (001 lines)")
@@ -562,6 +704,150 @@ def read_trf(text: str) -> TrfEvent:
         scores=read.scores,
         scoring_given=bool(read.exact or read.point_values or read.bb_values),
         group_given=read.group_given,
+        team_section=_team_section(read.team_lines),
+    )
+
+
+#: the TRF-2026 records of a team competition's team section
+TEAM_RECORDS = frozenset({"310", "320", "330", "300", "299", "352", "362", "802"})
+
+
+def _field(line: str, first: int, last: int, at: int) -> str:
+    """Columns ``first``–``last`` (1-based) of a line; a line too short for them is refused."""
+    if len(line) < first:
+        raise TrfError(
+            f"TRF 第 {at} 行太短，缺少第 {first}–{last} 列：{line}",
+            f"TRF line {at} is too short for columns {first}-{last}: {line}",
+        )
+    return line[first - 1 : last]
+
+
+def _team_number(text: str, at: int, line: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise TrfError(
+            f"TRF 第 {at} 行：“{text.strip()}”不是有效的编号：{line}",
+            f"TRF line {at}: {text.strip()!r} is not a number: {line}",
+        ) from None
+
+
+def _team_value(text: str, at: int, line: str) -> float:
+    try:
+        return float(text.strip() or 0)
+    except ValueError:
+        raise TrfError(
+            f"TRF 第 {at} 行：“{text.strip()}”不是有效的分数：{line}",
+            f"TRF line {at}: {text.strip()!r} is not a score: {line}",
+        ) from None
+
+
+def _team_section(lines: list[tuple[int, str]]) -> TrfTeamSection | None:
+    """The team section read back (the records :func:`team_records` writes), or None without ``310``."""
+    if not any(line.startswith("310") for _, line in lines):
+        return None
+    teams: list[TrfTeam] = []
+    byes: list[tuple[int, int]] = []
+    forfeits: dict[tuple[int, int, int], str] = {}
+    out_of_order: list[tuple[int, int, int, tuple[int, ...]]] = []
+    wins: list[tuple[int, int, float]] = []
+    colours = ""
+    match_points: tuple[float, float, float] = TEAM_POINTS_DEFAULT
+    bye_points: tuple[float, float] = (2.0, 0.0)
+    rounds: dict[int, list[tuple[str, int, str, float | None]]] = {}  # 802: team → per round
+    for at, line in lines:
+        code = line[:3]
+        if code == "310":
+            members = tuple(_team_number(x, at, line) for x in line[72:].split())
+            teams.append(
+                TrfTeam(
+                    _team_number(_field(line, 5, 7, at), at, line),
+                    _field(line, 9, 40, at).strip(),
+                    members,
+                    _team_value(_field(line, 55, 60, at), at, line),
+                    _team_value(_field(line, 62, 67, at), at, line),
+                    _team_number(_field(line, 69, 71, at), at, line),
+                )
+            )
+        elif code == "352":
+            colours = line[4:].strip()
+        elif code == "362":
+            parts = line[4:].split()
+            values = dict(zip(parts[::2], parts[1::2], strict=False))
+            win, draw, loss = (
+                _team_value(values.get(k, str(d)), at, line)
+                for k, d in zip(("TW", "TD", "TL"), TEAM_POINTS_DEFAULT, strict=True)
+            )
+            match_points = (win, draw, loss)
+        elif code == "320":
+            bye_points = (
+                _team_value(_field(line, 5, 8, at), at, line),
+                _team_value(_field(line, 10, 13, at), at, line),
+            )
+            for n, text in enumerate(line[14:].split(), start=1):
+                if _team_number(text, at, line):
+                    byes.append((n, _team_number(text, at, line)))
+        elif code == "330":
+            kind = _field(line, 5, 6, at)
+            if kind not in ("+-", "-+", "--"):
+                raise TrfError(
+                    f"TRF 第 {at} 行：330 的弃权类型“{kind}”应为 +-、-+ 或 --",
+                    f"TRF line {at}: 330 forfeit type {kind!r} must be +-, -+ or --",
+                )
+            key = (
+                _team_number(_field(line, 8, 10, at), at, line),
+                _team_number(_field(line, 12, 14, at), at, line),
+                _team_number(_field(line, 16, 18, at), at, line),
+            )
+            forfeits[key] = kind
+        elif code == "300":
+            numbers = [_team_number(x, at, line) for x in line[4:].split()]
+            if len(numbers) < 3:
+                raise TrfError(f"TRF 第 {at} 行：300 记录不完整：{line}", f"TRF line {at}: 300 is incomplete")
+            out_of_order.append((numbers[0], numbers[1], numbers[2], tuple(numbers[3:])))
+        elif code == "299":
+            if _field(line, 5, 5, at) != "+":
+                raise TrfError(
+                    f"TRF 第 {at} 行：本程序只读 299 的“+”（空台判胜）记录：{line}",
+                    f"TRF line {at}: only 299 '+' records (a forfeit win on an empty board) are read",
+                )
+            wins.append(
+                (
+                    _team_number(_field(line, 20, 22, at), at, line),
+                    _team_number(_field(line, 24, 27, at), at, line),
+                    _team_value(_field(line, 14, 17, at), at, line),
+                )
+            )
+        elif code == "802":
+            team = _team_number(_field(line, 5, 7, at), at, line)
+            blocks = []
+            for start in range(29, len(line) + 1, 13):
+                block = line[start - 1 : start + 12].ljust(13)
+                value = block[6:10].strip()
+                blocks.append(
+                    (block[0:3].strip(), team, block[4], _team_value(value, at, line) if value else None)
+                )
+            rounds[team] = blocks
+    matches = []
+    for team, blocks in sorted(rounds.items()):
+        for n, (other, _team, colour, points) in enumerate(blocks, start=1):
+            if colour != "w" or not other.isdigit():
+                continue
+            black = int(other)
+            theirs = rounds.get(black, [])
+            black_points = theirs[n - 1][3] if n <= len(theirs) else None
+            matches.append(
+                TrfTeamMatch(n, team, black, points, black_points, forfeits.get((n, team, black), ""))
+            )
+    return TrfTeamSection(
+        tuple(teams),
+        tuple(sorted(matches, key=lambda m: (m.round, m.white))),
+        tuple(byes),
+        colours,
+        match_points,
+        bye_points,
+        tuple(out_of_order),
+        tuple(wins),
     )
 
 

@@ -69,7 +69,7 @@ DOCUMENTS: tuple[DocumentKind, ...] = (
     DocumentKind("avoidances", Scope.GROUP, internal=True, accepts_internal=True),
     DocumentKind("order-of-play", Scope.GROUP, signed=True),  # a round robin's 对局秩序表, printed in advance
     # a team competition (团体赛)
-    DocumentKind("team-cards", Scope.ROUND),  # one card per match with its boards
+    DocumentKind("team-cards", Scope.ROUND, linked=True),  # one card per match with its boards
     DocumentKind("team-sheets", Scope.ROUND),  # 对阵单: every board, the captains' and arbiter's signatures
     DocumentKind("lineup-forms", Scope.ROUND),  # 排阵单 of each team
     DocumentKind("team-crosstable", Scope.GROUP, signed=True),

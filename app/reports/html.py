@@ -13,7 +13,7 @@ carries the same stylesheet inline and no script.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -47,7 +47,14 @@ from app.reports.model import (
     fmt_num,
 )
 from app.reports.names import initial, pinyin_key
-from app.reports.team_model import TeamCrosstable, TeamEventStandings, TeamRoundDoc
+from app.reports.team_model import (
+    MatchSheet,
+    TeamBook,
+    TeamCard,
+    TeamCrosstable,
+    TeamEventStandings,
+    TeamRoundDoc,
+)
 
 TEMPLATES = Path(__file__).with_name("templates")
 STATIC = TEMPLATES / "static"
@@ -611,17 +618,36 @@ def teams_main(links: Links, t: TeamStandings, gi: int, at: datetime) -> str:
 
 
 def entries_main(
-    links: Links, x: EntryList, gi: int, at: datetime, by_name: bool = False, player_pages: bool = True
+    links: Links,
+    x: EntryList,
+    gi: int,
+    at: datetime,
+    by_name: bool = False,
+    player_pages: bool = True,
+    teams: Mapping[str, int | None] | None = None,
 ) -> str:
     """参赛名单 by 序号, or by name (拼音, with the letters to jump to); ``player_pages``: each name opens
-    the player's page (not in a team competition, whose players have none)."""
+    the player's page (not in a team competition, whose players have none); ``teams``: in a team
+    competition, each team's number — its name opens the team's page."""
+    numbers = teams or {}
+
+    def team(name: str) -> object:
+        no = numbers.get(name)
+        return Link(name, links.team(gi, no)) if name and no else name
+
     lines = sorted(x.lines, key=lambda e: (e.no or 10**9, e.name))
     if by_name:
         lines = sorted(x.lines, key=lambda e: (pinyin_key(e.name), e.no))
     rows = [
         (
             initial(e.name) if by_name else "",
-            [e.no or "", _name(links, gi, e.no if player_pages else None, e.name), e.unit, e.gender, e.team],
+            [
+                e.no or "",
+                _name(links, gi, e.no if player_pages else None, e.name),
+                e.unit,
+                e.gender,
+                team(e.team),
+            ],
         )
         for e in lines
     ]
@@ -790,6 +816,7 @@ class SiteGroup:
     team_standings: TeamEventStandings | None = None
     team_crosstable: TeamCrosstable | None = None
     team_complete: int | None = None  # the last team round with every board's result
+    team_book: TeamBook | None = None  # every team's own page
 
     @property
     def round_numbers(self) -> list[int]:
@@ -834,6 +861,14 @@ def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> lis
         n = d.header.round or 0
         main = team_round_main(links, d, gi, n, numbers, at)
         out.append((links.round(gi, n), f"{g.name} 第{n}轮 对阵与成绩", main, nav("round")))
+        for m in d.matches:
+            main = match_main(links, d, m, gi, n, at)
+            out.append((links.match(gi, n, m.number), f"第{n}轮 第{m.number}场", main, nav("round")))
+    if g.team_book is not None:
+        ranked = g.team_standings is not None
+        for t in g.team_book.teams:
+            main = team_main(links, g.team_book, t, gi, at, ranked)
+            out.append((links.team(gi, t.no), f"{t.no}号 {t.name}", main, nav("")))
     if g.team_standings is not None:
         main = team_standings_main(links, g.team_standings, gi, at)
         out.append((links.page(gi, "standings"), f"{g.name} 团体名次", main, nav("standings")))
@@ -869,16 +904,19 @@ def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> lis
     if g.bracket is not None:
         main = bracket_main(links, g.bracket, gi, at)
         out.append((links.page(gi, "bracket"), f"{g.name} 淘汰赛对阵", main, nav("bracket")))
+    teams = {t.name: t.no for t in g.team_book.teams} if g.team_book is not None else None
     if g.entries is not None:
         out.append(
             (
                 links.page(gi, "entries"),
                 f"{g.name} 参赛名单",
-                entries_main(links, g.entries, gi, at, player_pages=g.players is not None),
+                entries_main(links, g.entries, gi, at, player_pages=g.players is not None, teams=teams),
                 nav("entries"),
             )
         )
-        main = entries_main(links, g.entries, gi, at, by_name=True, player_pages=g.players is not None)
+        main = entries_main(
+            links, g.entries, gi, at, by_name=True, player_pages=g.players is not None, teams=teams
+        )
         out.append((links.page(gi, "entries/names"), f"{g.name} 参赛名单（按姓名）", main, nav("entries")))
     if g.players is not None:
         for c in g.players.players:
@@ -974,6 +1012,36 @@ class _TeamMatchPart:
     score: str
     state: str
     rows: list[list[object]]
+    home_no: int = 0
+    away_no: int | None = None
+
+
+def _team_match_part(m: MatchSheet) -> _TeamMatchPart:
+    """A match as the round page and the match page show it: each board (who has Red, the players,
+    the result, the board's 局分) with its tie-break games under it, and the score read back."""
+    seated = any(b.home.no is not None or b.away.no is not None for b in m.boards)
+    rows: list[list[object]] = []
+    for b in m.boards:
+        home_colour, away_colour = ("红", "黑") if b.home_red else ("黑", "红")
+        rows.append(
+            [
+                b.board,
+                f"{home_colour} {b.home.label}" if seated else home_colour,
+                f"{away_colour} {b.away.label}" if seated else away_colour,
+                b.result,
+                f"{b.home_points}:{b.away_points}" if b.home_points else "",
+            ]
+        )
+        for t in b.ties:
+            kind = f"加赛{t.number} {t.kind}"
+            rows.append([kind, f"红 {t.red.label}", f"黑 {t.black.label}", t.result, ""])
+    decided = bool(m.home_match_points)
+    score = f"{m.home_points}:{m.away_points}" if decided else "对"
+    if decided:
+        state = f"{m.outcome}；场分 {m.home_match_points}:{m.away_match_points}"
+    else:
+        state = "进行中" if seated else "待排阵"
+    return _TeamMatchPart(m.number, m.code, m.home, m.away, score, state, rows, m.home_no, m.away_no)
 
 
 def team_round_main(
@@ -981,31 +1049,7 @@ def team_round_main(
 ) -> str:
     """A team round: each match with its boards under it (who has Red, the result, the 局分 of the board,
     the tie-break games) and the match score read back (局分, 场分 once decided)."""
-    matches = []
-    for m in d.matches:
-        seated = any(b.home.no is not None or b.away.no is not None for b in m.boards)
-        rows: list[list[object]] = []
-        for b in m.boards:
-            home_colour, away_colour = ("红", "黑") if b.home_red else ("黑", "红")
-            rows.append(
-                [
-                    b.board,
-                    f"{home_colour} {b.home.label}" if seated else home_colour,
-                    f"{away_colour} {b.away.label}" if seated else away_colour,
-                    b.result,
-                    f"{b.home_points}:{b.away_points}" if b.home_points else "",
-                ]
-            )
-            for t in b.ties:
-                kind = f"加赛{t.number} {t.kind}"
-                rows.append([kind, f"红 {t.red.label}", f"黑 {t.black.label}", t.result, ""])
-        decided = bool(m.home_match_points)
-        score = f"{m.home_points}:{m.away_points}" if decided else "对"
-        if decided:
-            state = f"{m.outcome}；场分 {m.home_match_points}:{m.away_match_points}"
-        else:
-            state = "进行中" if seated else "待排阵"
-        matches.append(_TeamMatchPart(m.number, m.code, m.home, m.away, score, state, rows))
+    matches = [_team_match_part(m) for m in d.matches]
     header = ["台次", "主队", "客队", "结果", "局分"]
     return render(
         "team_round.html",
@@ -1021,14 +1065,15 @@ def team_round_main(
 
 
 def team_standings_main(links: Links, s: TeamEventStandings, gi: int, at: datetime) -> str:
-    """团体名次 of a team competition: 场分, 局分 and the chain's tiebreaks."""
+    """团体名次 of a team competition: 场分, 局分 and the chain's tiebreaks; each team opens its page."""
     header, rows = s.table()
+    linked: list[list[object]] = [[*r[:2], Link(r[2], links.team(gi, int(r[1]))), *r[3:]] for r in rows]
     title = f"{s.header.group} 团体名次{s.header.round_label}"
     return render(
         "team_table.html",
         title=title,
         header=header,
-        rows=rows,
+        rows=linked,
         text_cols=(2, len(header) - 1),
         notes=s.notes,
         at=at,
@@ -1036,8 +1081,79 @@ def team_standings_main(links: Links, s: TeamEventStandings, gi: int, at: dateti
 
 
 def team_crosstable_main(links: Links, c: TeamCrosstable, gi: int, at: datetime) -> str:
-    """团体成绩总表: per team and round the opponent (主/客) and the 局分."""
+    """团体成绩总表: per team and round the opponent (主/客) and the 局分; a team opens its page, a cell
+    the match's page."""
     header = ["队号", "队名", *(f"第{n}轮" for n in range(1, c.rounds + 1)), "场分", "局分", "名次"]
-    rows = [[r.no, r.team, *r.cells, r.match_points, r.game_points, r.rank] for r in c.rows]
+    rows: list[list[object]] = []
+    for r in c.rows:
+        cells: list[object] = []
+        for n, cell in enumerate(r.cells, start=1):
+            match = r.matches[n - 1] if n <= len(r.matches) else None
+            cells.append(Link(cell, links.match(gi, n, match)) if cell and match is not None else cell)
+        rows.append([r.no, Link(r.team, links.team(gi, r.no)), *cells, r.match_points, r.game_points, r.rank])
     title = f"{c.header.group} 团体成绩总表{c.header.round_label}"
     return render("team_table.html", title=title, header=header, rows=rows, text_cols=(1,), notes=(), at=at)
+
+
+def team_main(links: Links, book: TeamBook, t: TeamCard, gi: int, at: datetime, ranked: bool) -> str:
+    """A team's own page: its roster in registered order (board order, reserves last; captain and
+    leader by name), its place and scores, and its matches round by round seen from its side."""
+    roster_header = ["顺序", "序号", "姓名", "备注", "上场局数", "局分"]
+    roster = [
+        [
+            m.order,
+            m.no or "",
+            m.name,
+            "、".join(
+                x for x in ("替补" if m.reserve else "", "队长" if m.name == t.captain else "", m.note) if x
+            ),
+            m.games,
+            m.points,
+        ]
+        for m in t.roster
+    ]
+    board_header = ["台次", "执色", "本队", "对方", "结果", "局分"]
+    rounds = []
+    for r in t.rounds:
+        rows: list[list[object]] = []
+        for b in r.boards:
+            rows.append([b.board, b.colour, b.player.label, b.opponent.label, b.result, b.points])
+            for x in b.ties:
+                ours_red = b.player.no is not None and x.red.no == b.player.no
+                ours, theirs = (x.red, x.black) if ours_red else (x.black, x.red)
+                kind = f"加赛{x.number} {x.kind}"
+                rows.append([kind, "红" if ours_red else "黑", ours.label, theirs.label, x.result, ""])
+        rounds.append((r, rows))
+    return render(
+        "team.html",
+        links=links,
+        book=book,
+        t=t,
+        gi=gi,
+        at=at,
+        ranked=ranked,
+        roster_header=roster_header,
+        roster=roster,
+        board_header=board_header,
+        rounds=rounds,
+    )
+
+
+def match_main(links: Links, d: TeamRoundDoc, m: MatchSheet, gi: int, number: int, at: datetime) -> str:
+    """One match's own page: both line-ups board by board (who has Red), each board's result and its
+    tie-break games, the match score; the round's other matches linked."""
+    part = _team_match_part(m)
+    others = [_team_match_part(x) for x in d.matches if x.number != m.number]
+    header = ["台次", "主队", "客队", "结果", "局分"]
+    return render(
+        "match.html",
+        links=links,
+        d=d,
+        m=m,
+        part=part,
+        others=others,
+        gi=gi,
+        number=number,
+        header=header,
+        at=at,
+    )

@@ -13,7 +13,7 @@ class Links:
 
     live = True
     #: the stylesheet and script, with a version that changes when they do (cached for a day)
-    css = "/static/hall.css?v=4"
+    css = "/static/hall.css?v=5"
     js = "/static/hall.js?v=3"
 
     def home(self) -> str:
@@ -44,6 +44,14 @@ class Links:
 
     def player(self, gi: int, no: int) -> str:
         return f"/g/{gi}/p/{no}"
+
+    def team(self, gi: int, no: int) -> str:
+        """A team's own page in a team competition (by team number, 队号)."""
+        return f"/g/{gi}/t/{no}"
+
+    def match(self, gi: int, number: int, match: int) -> str:
+        """One match (一场) of a team round: both line-ups board by board."""
+        return f"/g/{gi}/r/{number}/m/{match}"
 
     def page(self, gi: int, kind: str) -> str:
         """A group's page: ``standings``, ``crosstable``, ``order`` (a round robin's 对局秩序表), ``teams``,
@@ -91,6 +99,12 @@ class StaticLinks(Links):
 
     def player(self, gi: int, no: int) -> str:
         return f"g{gi}-p{no}.html"
+
+    def team(self, gi: int, no: int) -> str:
+        return f"g{gi}-t{no}.html"
+
+    def match(self, gi: int, number: int, match: int) -> str:
+        return f"g{gi}-r{number}-m{match}.html"
 
     def page(self, gi: int, kind: str) -> str:
         return f"g{gi}-{kind.replace('/', '-')}.html"

@@ -122,6 +122,7 @@ class TeamCrossRow:
     cells: tuple[str, ...]  # per round: "3主 5:3" / "轮空" / ""
     match_points: int
     game_points: int
+    matches: tuple[int | None, ...] = ()  # per round: the number of the team's match (None: none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,3 +236,80 @@ class TeamEventBook:
     standings: TeamEventStandings
     crosstable: TeamCrosstable
     prizes: BoardPrizes
+
+
+# --------------------------------------------------------------------------- a team's own page (hall, static site)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMember:
+    """A registered player of a team, in registered order (board order, reserves last): what the team's
+    page lists. Name and number only — never an ID or phone number."""
+
+    order: int
+    no: int | None
+    name: str
+    reserve: bool
+    note: str = ""  # 退赛 / 取消成绩
+    games: int = 0  # games played over the board (a forfeit is no game)
+    points: int = 0  # 局分 scored on the boards (forfeits included)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamBoardLine:
+    """A board of a team's match, seen from the team: our colour, our player, theirs, the result as
+    entered (from Red's side), our outcome (胜 / 和 / 负, "" while not played) and the 局分 ours:theirs."""
+
+    board: int
+    colour: str
+    player: SheetSeat
+    opponent: SheetSeat
+    result: str
+    outcome: str
+    points: str
+    ties: tuple[SheetTie, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRoundLine:
+    """A team's match of one round (or its bye): the opponent, home or away, the boards, the score."""
+
+    round: int
+    match: int | None  # the match's number in the round; None: a bye
+    opponent_no: int | None
+    opponent: str
+    home: bool
+    boards: tuple[TeamBoardLine, ...] = ()
+    game_points: str = ""  # 局分 ours:theirs, "" while not decided
+    match_points: str = ""  # 场分 this match gave us, "" while not decided
+    outcome: str = ""  # 胜 / 和 / 负 / 轮空 / 进行中 / 待排阵
+    how: str = ""  # how it was decided (局分 5:3，主队胜 …)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamCard:
+    """One team's page: roster in registered order, captain and leader, place and scores, its matches."""
+
+    no: int
+    name: str
+    leader: str
+    captain: str
+    roster: tuple[TeamMember, ...]
+    rounds: tuple[TeamRoundLine, ...]
+    rank: int | None = None  # None while no round is complete
+    match_points: int = 0
+    game_points: int = 0
+    tiebreaks: tuple[tuple[str, str], ...] = ()  # the chain's values after 场分 and 局分
+    note: str = ""  # what separated the team from the one below (以直胜列前 …)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamBook:
+    """Every team's page of a team competition; ``basis`` says after which round the places are."""
+
+    header: EventHeader
+    teams: tuple[TeamCard, ...]
+    basis: str = ""
+
+    def card(self, no: int) -> TeamCard | None:
+        return next((t for t in self.teams if t.no == no), None)

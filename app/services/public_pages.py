@@ -400,7 +400,7 @@ def _team_parts(db: Database, group: str) -> dict[str, Any]:
     """A team competition's pages for the static folder: each round's matches, and once a round is
     decided the team standings (场分, 局分) and the team crosstable — what the hall shows."""
     from app.services.team_events import team_round_numbers
-    from app.services.team_exports import team_crosstable, team_event_standings, team_round_doc
+    from app.services.team_exports import team_book, team_crosstable, team_event_standings, team_round_doc
 
     if not is_team_group(db, group):
         return {}
@@ -412,6 +412,7 @@ def _team_parts(db: Database, group: str) -> dict[str, Any]:
         parts["team_complete"] = max(complete)
         parts["team_standings"] = team_event_standings(db, group)
         parts["team_crosstable"] = team_crosstable(db, group)
+    parts["team_book"] = team_book(db, group, parts["team_rounds"], parts.get("team_standings"))
     return parts
 
 

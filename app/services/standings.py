@@ -917,7 +917,10 @@ def _team_competition_order(s: Session, g: Group, reg: Regulations) -> list[str]
         bracket = knockout_bracket(state)
         if bracket.is_complete:
             places = final_places(bracket)
-            order.sort(key=lambda t: (places.get(t, len(order) + 1), order.index(t)))
+            # the standings' order breaks ties of place (read before sorting: a list being sorted is empty)
+            ranked = {t: i for i, t in enumerate(order)}
+            unplaced = len(order) + 1
+            order.sort(key=lambda t: (places.get(t, unplaced), ranked[t]))
     return [names[t] for t in order]
 
 

@@ -1337,6 +1337,7 @@ class TeamStandingsView:
     min_games: int
     breaks: tuple[str, ...] = ()
     crosstable: dict[int, dict[int, str]] = field(default_factory=dict)  # team → round → "对手 局分 场分"
+    matches: dict[int, dict[int, int]] = field(default_factory=dict)  # team → round → its match's number
 
     @property
     def final(self) -> bool:
@@ -1355,10 +1356,12 @@ def team_standings_view(db: Database, group: str) -> TeamStandingsView:
     ranking = team_ranking(state)
     names = {t.no: t.name for t in state.teams}
     cross: dict[int, dict[int, str]] = {t.no: {} for t in state.teams}
+    numbers: dict[int, dict[int, int]] = {t.no: {} for t in state.teams}
     for r in state.rounds:
         if r.bye is not None:
             cross[r.bye][r.number] = "轮空"
         for m in r.matches:
+            numbers[m.home][r.number] = numbers[m.away][r.number] = m.number
             sc = score_match(m.match, state.event.match)
             if not sc.decided:
                 cross[m.home][r.number] = f"{m.away}"
@@ -1381,6 +1384,7 @@ def team_standings_view(db: Database, group: str) -> TeamStandingsView:
         state.event.min_games(len(complete)),
         hard_rule_breaks(state),
         cross,
+        numbers,
     )
 
 

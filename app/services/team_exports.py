@@ -213,6 +213,7 @@ def team_crosstable(db: Database, group: str) -> tm.TeamCrosstable:
             tuple(view.crosstable.get(r.team, {}).get(n, "") for n in range(1, view.total_rounds + 1)),
             r.match_points,
             r.game_points,
+            tuple(view.matches.get(r.team, {}).get(n) for n in range(1, view.total_rounds + 1)),
         )
         for r in view.ranking.rows
     )
@@ -311,3 +312,133 @@ def team_event_book(db: Database, group: str) -> tm.TeamEventBook:
         team_crosstable(db, group),
         board_prizes_doc(db, group),
     )
+
+
+def _outcome(ours: str, theirs: str) -> str:
+    """胜 / 和 / 负 from the two sides' points ("" while not played)."""
+    if not ours or not theirs:
+        return ""
+    a, b = float(ours), float(theirs)
+    return "胜" if a > b else "和" if a == b else "负"
+
+
+def _team_round_line(
+    number: int, m: tm.MatchSheet, home: bool
+) -> tuple[tm.TeamRoundLine, list[tuple[int, int, bool]]]:
+    """Team ``home``'s side of match ``m``; also (player, 局分, played over the board) of each board."""
+    seated = any(b.home.no is not None or b.away.no is not None for b in m.boards)
+    boards, scored = [], []
+    for b in m.boards:
+        ours, theirs = (b.home, b.away) if home else (b.away, b.home)
+        p_ours, p_theirs = (b.home_points, b.away_points) if home else (b.away_points, b.home_points)
+        red = b.home_red == home
+        boards.append(
+            tm.TeamBoardLine(
+                b.board,
+                "红" if red else "黑",
+                ours if seated else tm.SheetSeat(None, ""),
+                theirs if seated else tm.SheetSeat(None, ""),
+                b.result,
+                _outcome(p_ours, p_theirs),
+                f"{p_ours}:{p_theirs}" if p_ours else "",
+                b.ties,
+            )
+        )
+        if ours.no is not None and b.result and p_ours:
+            scored.append((ours.no, int(float(p_ours)), "弃权" not in b.result))
+    decided = bool(m.home_match_points)
+    gp = (m.home_points, m.away_points) if home else (m.away_points, m.home_points)
+    mp = (m.home_match_points, m.away_match_points) if home else (m.away_match_points, m.home_match_points)
+    outcome = _outcome(*mp) if decided else ("进行中" if seated else "待排阵")
+    other = m.away_no if home else m.home_no
+    line = tm.TeamRoundLine(
+        number,
+        m.number,
+        other,
+        m.away if home else m.home,
+        home,
+        tuple(boards),
+        f"{gp[0]}:{gp[1]}" if decided else "",
+        mp[0] if decided else "",
+        outcome,
+        m.outcome if decided else "",
+    )
+    return line, scored
+
+
+def team_book(
+    db: Database,
+    group: str,
+    rounds: tuple[tm.TeamRoundDoc, ...] | None = None,
+    standings: tm.TeamEventStandings | None = None,
+) -> tm.TeamBook:
+    """Every team's own page: its roster in registered order (captain, leader), its matches round by
+    round seen from its side, and once a round is complete its place, 场分, 局分 and tiebreaks.
+
+    ``rounds`` and ``standings``: the round documents and standings already built (the hall's snapshot
+    has them), else they are built here. Names and numbers only — no ID or phone number."""
+    from app.services.team_events import team_round_numbers
+
+    teams = teams_of(db, group)
+    if rounds is None:
+        rounds = tuple(team_round_doc(db, group, n) for n in team_round_numbers(db, group))
+    complete = [d for d in rounds if d.matches and all(m.home_match_points for m in d.matches)]
+    if standings is None and complete:
+        standings = team_event_standings(db, group)
+    by_name = {t.name: t for t in teams}
+    lines: dict[int, list[tm.TeamRoundLine]] = {t.no or 0: [] for t in teams}
+    scored: dict[int, list[tuple[int, int, bool]]] = {}
+    for d in rounds:
+        number = d.header.round or 0
+        for m in d.matches:
+            for home in (True, False):
+                team_no = m.home_no if home else m.away_no
+                if team_no is None:
+                    continue
+                line, boards = _team_round_line(number, m, home)
+                lines.setdefault(team_no, []).append(line)
+                for no, points, played in boards:
+                    scored.setdefault(no, []).append((no, points, played))
+        for name in d.byes:
+            t = by_name.get(name)
+            if t is not None and t.no is not None:
+                lines[t.no].append(tm.TeamRoundLine(number, None, None, "", True, outcome="轮空"))
+    rows = {r.no: r for r in standings.rows} if standings is not None and complete else {}
+    more = [i for i, name in enumerate(standings.chain) if name != "局分"] if standings else []
+    cards = []
+    for t in teams:
+        if t.no is None:
+            continue
+        roster = tuple(
+            tm.TeamMember(
+                p.order,
+                p.no,
+                p.name,
+                p.reserve,
+                {"withdrawn": "退赛", "disqualified": "取消成绩"}.get(p.status.value, ""),
+                sum(1 for _, _, played in scored.get(p.no or -1, []) if played),
+                sum(points for _, points, _ in scored.get(p.no or -1, [])),
+            )
+            for p in t.roster
+        )
+        row = rows.get(t.no)
+        cards.append(
+            tm.TeamCard(
+                t.no,
+                t.name,
+                t.leader,
+                t.captain,
+                roster,
+                tuple(sorted(lines.get(t.no, []), key=lambda x: x.round)),
+                row.rank if row else None,
+                row.match_points if row else 0,
+                row.game_points if row else 0,
+                tuple((standings.chain[i], row.tiebreaks[i]) for i in more) if row and standings else (),
+                row.note if row else "",
+            )
+        )
+    if complete and standings is not None:
+        basis = standings.header.round_label.strip("（）") or "最终名次"
+    else:
+        basis = ""
+    return tm.TeamBook(_header(db, group), tuple(cards), basis)

@@ -100,16 +100,144 @@ def export_trf(
     ``for_pairing``: for a pairing engine (bbpPairings, JaVaFo) — completed rounds only, no teams.
     """
     if isinstance(db_or_path, Database):
-        snapshot = export_snapshot(db_or_path)
-    else:
-        from app.services.tournaments import open_tournament
+        return _export_trf(db_or_path, group, ranks, for_pairing)
+    from app.services.tournaments import open_tournament
 
-        db = open_tournament(db_or_path, read_only=True)
-        try:
-            snapshot = export_snapshot(db)
-        finally:
-            db.close()
-    return write_trf(trf_event_of(snapshot, group), ranks, for_pairing=for_pairing)
+    db = open_tournament(db_or_path, read_only=True)
+    try:
+        return _export_trf(db, group, ranks, for_pairing)
+    finally:
+        db.close()
+
+
+def _export_trf(db: Database, group: str, ranks: Mapping[int, int] | None, for_pairing: bool) -> str:
+    from app.services.team_events import is_team_group
+
+    snapshot = export_snapshot(db)
+    event = trf_event_of(snapshot, group)
+    if is_team_group(db, group):
+        if for_pairing:
+            raise UserError(
+                f"{group}是团体赛：团体赛的编排不交给个人赛编排程序（--for-pairing 只用于个人积分编排）",
+                f"{group} is a team competition: --for-pairing is for an individual Swiss only",
+            )
+        event = team_trf_event(db, group, event)
+    return write_trf(event, ranks, for_pairing=for_pairing)
+
+
+def team_trf_event(db: Database, group: str, base: TrfEvent) -> TrfEvent:
+    """A team competition as TRF-2026 says it: each player's board games in the ``001`` lines (their
+    局分 under the ``162`` scoring), the team section (``310`` teams with 场分, 局分, place and members
+    in registered order; ``352`` colours by board; ``362`` 场分; ``320`` byes; ``330`` a team that did
+    not appear; ``300`` line-ups out of the registered order; ``299`` a board won because the other
+    seat was empty; ``802`` each team's rounds). Tie-break (加赛) games decide a match but are not
+    game points: they are not in the ``001`` lines."""
+    from app.engine.team_formats import bye_game_points
+    from app.engine.team_match import home_is_red
+    from app.engine.team_rules import TeamSystem
+    from app.engine.trf import TrfTeam, TrfTeamMatch, TrfTeamSection
+    from app.services.team_events import (
+        team_event_of,
+        team_round_numbers,
+        team_round_view,
+        team_standings_view,
+        teams_of,
+    )
+    from app.services.tournaments import load_regulations
+
+    event = team_event_of(load_regulations(db), group)
+    rules = event.match
+    standings = team_standings_view(db, group)
+    rows = {r.team: r for r in standings.ranking.rows}
+    teams = [t for t in teams_of(db, group) if t.no is not None]
+    members = {t.no: tuple(p.no for p in t.roster if p.no is not None) for t in teams}
+    rounds: list[RoundRecord] = []
+    matches: list[TrfTeamMatch] = []
+    byes: list[tuple[int, int]] = []
+    out_of_order: list[tuple[int, int, int, tuple[int, ...]]] = []
+    forfeit_wins: list[tuple[int, int, float]] = []
+    for n in team_round_numbers(db, group):
+        view = team_round_view(db, group, n)
+        games: list[Game] = []
+        for m in view.matches:
+            if m.away_no is None:  # a Swiss bye scores (320 PAB); a round robin's rest does not (ZPB)
+                if event.system is TeamSystem.SWISS:
+                    byes.append((n, m.home_no))
+                continue
+            decided = m.score is not None and m.score.decided
+            forfeit = (
+                "--"
+                if m.home_absent and m.away_absent
+                else "-+"
+                if m.home_absent
+                else "+-"
+                if m.away_absent
+                else ""
+            )
+            matches.append(
+                TrfTeamMatch(
+                    n,
+                    m.home_no,
+                    m.away_no,
+                    float(m.score.home_points) if decided and m.score else None,
+                    float(m.score.away_points) if decided and m.score else None,
+                    forfeit,
+                )
+            )
+            if not m.seated:
+                continue
+            for side, opponent, seats in (
+                (m.home_no, m.away_no, [b.home.no for b in m.boards]),
+                (m.away_no, m.home_no, [b.away.no for b in m.boards]),
+            ):
+                if tuple(seats) != members.get(side, ())[: len(seats)]:
+                    out_of_order.append((n, side, opponent, tuple(no or 0 for no in seats)))
+            for b in m.boards:
+                if b.home.no is not None and b.away.no is not None:
+                    red, black = (b.home.no, b.away.no) if b.home_red else (b.away.no, b.home.no)
+                    games.append(Game(b.table, red, black, b.result))
+                elif b.points is not None:  # one seat empty: the other wins the board by forfeit
+                    for no, value in ((b.home.no, b.points[0]), (b.away.no, b.points[1])):
+                        if no is not None:
+                            forfeit_wins.append((n, no, float(value)))
+        games.sort(key=lambda g: g.board)
+        rounds.append(
+            RoundRecord(n, tuple(Game(i, g.red, g.black, g.result) for i, g in enumerate(games, 1)))
+        )
+    mp = rules.match_points
+    gp = rules.game_points
+    section = TrfTeamSection(
+        tuple(
+            TrfTeam(
+                t.no,
+                t.name,
+                members[t.no],
+                float(rows[t.no].match_points) if t.no in rows else 0.0,
+                float(rows[t.no].game_points) if t.no in rows else 0.0,
+                rows[t.no].rank if t.no in rows else 0,
+            )
+            for t in teams
+            if t.no is not None
+        ),
+        tuple(sorted(matches, key=lambda x: (x.round, x.white))),  # TRF has no match numbers
+        tuple(byes),
+        "".join("W" if home_is_red(b, rules) else "B" for b in range(1, rules.boards + 1)),
+        (float(mp.win), float(mp.draw), float(mp.loss)),
+        (float(mp.bye), float(bye_game_points(event))) if byes else (2.0, 0.0),  # 320 only with byes
+        tuple(out_of_order),
+        tuple(forfeit_wins),
+    )
+    from app.engine.regulations import Points
+
+    return dataclasses.replace(
+        base,
+        rounds=tuple(rounds),
+        points=Points(gp.win, gp.draw, gp.draw, gp.loss, 0, gp.forfeit_win, gp.forfeit_loss),
+        teams=(),
+        planned_rounds=standings.total_rounds or None,
+        kind="Team competition (Chinese Xiangqi Association rules)",
+        team_section=section,
+    )
 
 
 def write_trf_file(
@@ -266,6 +394,25 @@ def _points_that_differ(event: TrfEvent) -> list[tuple[int, float, float]]:
     ]
 
 
+def _refuse_a_team_competition(text: str) -> None:
+    """A TRF of a team competition (TRF-2026's team section: 310, 320, 330, 300, 299, 802 …) cannot be
+    imported: its matches, line-ups and 场分 have no place in an individual event, and dropping them
+    without a word would be worse. The first such line is named. (``013`` teams of an individual event
+    are imported as its teams.)"""
+    from app.engine.trf import TEAM_RECORDS
+
+    for at, line in enumerate(text.splitlines(), start=1):
+        if line[:3] in TEAM_RECORDS:
+            raise UserError(
+                f"TRF 第 {at} 行是团体赛记录（{line[:3]}）：团体赛（队与队对抗）的 TRF 不能导入为新赛事，"
+                "请在本程序中登记各队后编排；个人赛的团体（013 行）可以导入。"
+                f"该行：{line[:60]}",
+                f"TRF line {at} is a team competition record ({line[:3]}): the TRF of a team competition "
+                "(team against team) cannot be imported as a new event; register the teams in this program "
+                f"instead (an individual event's 013 teams can be imported). The line: {line[:60]}",
+            )
+
+
 def import_trf_with_notes(
     path_trf: Path | str, path_xqt: Path | str, *, group: str | None = None
 ) -> tuple[Database, list[str]]:
@@ -274,7 +421,9 @@ def import_trf_with_notes(
     from app.files import read_limited
 
     raw = read_limited(Path(path_trf), TRF_MAX_BYTES, what_zh="TRF 文件", what_en="TRF file")
-    event = read_trf(decode_trf(raw))
+    text = decode_trf(raw)
+    _refuse_a_team_competition(text)
+    event = read_trf(text)
     if group is not None:
         group = clean_text(group, "组别名称", "the group name", GROUP_NAME_MAX, required=True)
     event = dataclasses.replace(event, name=_event_name(event))

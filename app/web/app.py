@@ -374,6 +374,14 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         p = request.path_params
         return await state.page(request, ("player", p["gi"], p["no"]))
 
+    async def team(request: Request) -> Response:
+        p = request.path_params
+        return await state.page(request, ("team", p["gi"], p["no"]))
+
+    async def match(request: Request) -> Response:
+        p = request.path_params
+        return await state.page(request, ("match", p["gi"], p["n"], p["m"]))
+
     async def entries_by_name(request: Request) -> Response:
         return await state.page(request, ("entries-names", request.path_params["gi"]))
 
@@ -509,6 +517,8 @@ def create_app(db: Any, owner: Owner | None = None, *, poll_seconds: float = 1.0
         Route("/g/{gi:int}/r/{n:int}/names", names),
         Route("/g/{gi:int}/r/{n:int}/b/{b:int}/game/{k:int}", record),
         Route("/g/{gi:int}/p/{no:int}", player),
+        Route("/g/{gi:int}/t/{no:int}", team),
+        Route("/g/{gi:int}/r/{n:int}/m/{m:int}", match),
         Route("/g/{gi:int}/entries/names", entries_by_name),
         Route("/schedule", schedule),
         *(

@@ -25,6 +25,7 @@ from app.engine.types import UserError
 from app.reports import html as pages
 from app.reports.html import HALL
 from app.reports.model import PairingList
+from app.reports.team_model import TeamBook, TeamRoundDoc
 from app.services import exports, hall, public_pages, team_events, team_exports
 from app.services.knockout import bracket_of
 from app.services.rounds import RoundSummary, rounds_of
@@ -139,7 +140,10 @@ def hot_keys(snapshot: Snapshot) -> list[Key]:
     keys: list[Key] = [("index",)]
     for g in snapshot.groups:
         if g.current is not None and g.team_event:
-            keys.append(("round", g.index, g.current.number))
+            number = g.current.number
+            keys.append(("round", g.index, number))
+            doc: TeamRoundDoc = snapshot.model(("round", g.index, number))
+            keys += [("match", g.index, number, m.number) for m in doc.matches]
         elif g.current is not None:
             number = g.current.number
             keys.append(("round", g.index, number))
@@ -214,7 +218,7 @@ class HallSite:
             return public_pages.schedule(self.db)
         g = snap.group(key[1])
         if g.team_event:
-            return self._load_team(g, key)
+            return self._load_team(snap, g, key)
         if kind == "round":
             return exports.round_results(self.db, g.name, key[2])
         # what the printed lists say unless a round is named: after the last complete round, and once
@@ -242,7 +246,7 @@ class HallSite:
                 raise NotFound(missing.zh) from None
         raise NotFound(str(key))
 
-    def _load_team(self, g: GroupState, key: Key) -> object:
+    def _load_team(self, snap: Snapshot, g: GroupState, key: Key) -> object:
         """A team competition's pages: a round's matches, the team standings, the team crosstable."""
         kind = key[0]
         if kind == "round":
@@ -253,6 +257,10 @@ class HallSite:
             return team_exports.team_crosstable(self.db, g.name)
         if kind == "entries":
             return exports.entry_list(self.db, g.name)
+        if kind == "teambook":  # every team's own page, from the round documents already read
+            rounds = tuple(snap.model(("round", g.index, n)) for n in g.numbers)
+            standings = snap.model(("standings", g.index)) if g.complete is not None else None
+            return team_exports.team_book(self.db, g.name, rounds, standings)
         raise NotFound(f"{g.name}是团体赛，没有这一页")
 
     # ------------------------------------------------------------------ pages
@@ -445,6 +453,23 @@ class HallSite:
             doc = snap.model(("round", g.index, number))
             main = pages.team_round_main(HALL, doc, g.index, number, g.numbers, at)
             return f"{g.name} 第{number}轮", main, self._nav(snap, g, "round")
+        if kind == "match":
+            number, match = key[2], key[3]
+            if number not in g.numbers:
+                raise NotFound(f"{g.name}第 {number} 轮尚未编排")
+            doc = snap.model(("round", g.index, number))
+            sheet = next((m for m in doc.matches if m.number == match), None)
+            if sheet is None:
+                raise NotFound(f"{g.name}第 {number} 轮没有第 {match} 场")
+            main = pages.match_main(HALL, doc, sheet, g.index, number, at)
+            return f"第{number}轮 第{match}场", main, self._nav(snap, g, "round")
+        if kind == "team":
+            book: TeamBook = snap.model(("teambook", g.index))
+            card = book.card(key[2])
+            if card is None:
+                raise NotFound(f"{g.name}没有 {key[2]} 号队")
+            main = pages.team_main(HALL, book, card, g.index, at, g.complete is not None)
+            return f"{card.no}号 {card.name}", main, self._nav(snap, g, "")
         if kind in ("standings", "crosstable") and g.complete is None:
             raise NotFound(f"{g.name}还没有完整结束的轮次")
         if kind == "standings":
@@ -461,6 +486,7 @@ class HallSite:
                 at,
                 kind == "entries-names",
                 player_pages=False,
+                teams={t.name: t.no for t in snap.model(("teambook", g.index)).teams},
             )
             return f"{g.name} 参赛名单", main, self._nav(snap, g, "entries")
         raise NotFound(f"{g.name}是团体赛，没有这一页")
@@ -499,6 +525,10 @@ class HallSite:
         for g in snap.groups:
             if g.team_event:
                 keys += [("round", g.index, n) for n in g.numbers]
+                for n in g.numbers:
+                    doc = snap.model(("round", g.index, n))
+                    keys += [("match", g.index, n, m.number) for m in doc.matches]
+                keys += [("team", g.index, t.no) for t in snap.model(("teambook", g.index)).teams]
                 if g.complete is not None:
                     keys += [("standings", g.index), ("crosstable", g.index)]
                 if g.players:
@@ -544,6 +574,10 @@ def path_of(key: Key) -> str:
         return HALL.record(key[1], key[2], key[3], key[4])
     if kind == "player":
         return HALL.player(key[1], key[2])
+    if kind == "team":
+        return HALL.team(key[1], key[2])
+    if kind == "match":
+        return HALL.match(key[1], key[2], key[3])
     if kind == "entries-names":
         return HALL.page(key[1], "entries/names")
     return HALL.page(key[1], kind)

@@ -401,3 +401,58 @@ def test_a_number_typed_in_the_search_says_board_or_number(
         )
     finally:
         context.close()
+
+
+@pytest.fixture(scope="module")
+def team_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A team Swiss played through (seven teams: a bye each round), served read-only."""
+    from app.services.team_demo import GROUP, create_team_demo, play_team_event_to_end
+
+    db = create_team_demo(tmp_path_factory.mktemp("team") / "team.xqt", "team-swiss", teams=7, seed=2026)
+    play_team_event_to_end(db, GROUP, seed=3)
+    server = HallServer(db, None, port=0, poll_seconds=0.2)
+    url = server.start()
+    yield url
+    server.stop()
+    db.close()
+
+
+#: a team competition's kinds of page: a round, a match, a team, the standings, the crosstable, the entries
+TEAM_PAGES = ("/g/1/", "/g/1/r/2/m/1", "/g/1/t/3", "/g/1/standings", "/g/1/crosstable", "/g/1/entries")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_team_competitions_pages_pass_axe_at_level_aa(browser: Any, team_site: str, width: int) -> None:
+    source = _axe_source()
+    context = _context(browser, width, bypass_csp=True)
+    page = context.new_page()
+    try:
+        found = {}
+        for path in TEAM_PAGES:
+            page.goto(team_site + path)
+            page.add_script_tag(content=source)
+            violations = page.evaluate(AXE_RUN)
+            if violations:
+                found[path] = violations
+        assert found == {}
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", (360, 390, 1280))
+def test_a_team_competitions_tap_targets_are_44_px_and_no_page_is_too_wide(
+    browser: Any, team_site: str, width: int
+) -> None:
+    context = _context(browser, width)
+    page = context.new_page()
+    try:
+        small, wide = {}, []
+        for path in TEAM_PAGES:
+            page.goto(team_site + path)
+            if page.evaluate(TARGETS):
+                small[path] = page.evaluate(TARGETS)[:5]
+            if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"):
+                wide.append(path)
+        assert small == {} and wide == []
+    finally:
+        context.close()

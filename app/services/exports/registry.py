@@ -15,6 +15,8 @@ from app.db.session import Database
 from app.engine.types import UserError
 from app.reports import model
 from app.reports.documents import NAMES, kind, names
+from app.reports.links import HALL
+from app.reports.team_model import TeamRoundDoc
 from app.services import hall, paperwork_docs
 from app.services.exports.common import latest_round, resolve_group
 from app.services.exports.entries import check_in_sheet, entry_list, internal_entry_list
@@ -121,7 +123,13 @@ def document(
 
 
 def _with_links(db: Database, doc: object, base: str) -> object:
-    """The document with its round's and boards' hall pages filled in."""
+    """The document with its round's and boards' hall pages filled in (a team card: its match's page)."""
+    if isinstance(doc, TeamRoundDoc):
+        gi = hall.group_index(db, doc.header.group)
+        number = doc.header.round or 0
+        return replace(
+            doc, matches=tuple(replace(m, link=base + HALL.match(gi, number, m.number)) for m in doc.matches)
+        )
     assert isinstance(doc, model.PairingList | model.TableCards)
     header = doc.header
     assert header.round is not None
