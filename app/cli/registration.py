@@ -117,13 +117,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
         from app.engine.team_presets import TEAM_FORMATS
         from app.services.team_demo import create_team_demo
 
-        db = create_team_demo(Path(args.file), args.format, teams=args.team_count, seed=args.seed)
-        from app.services.team_events import teams_of
+        db = create_team_demo(
+            Path(args.file), args.format, teams=args.team_count, seed=args.seed, played_to=args.played_to
+        )
+        from app.services.team_events import team_standings_view, teams_of
 
-        count = len(teams_of(db, "团体组"))
-        db.close()
+        try:
+            count = len(teams_of(db, "团体组"))
+            played = ""
+            if args.played_to is not None:
+                view = team_standings_view(db, "团体组")
+                played = f"；团体组已赛完第 {view.rounds_played} 轮"
+                played += "，全部赛完，名次已可打印" if view.final else ""
+        finally:
+            db.close()
         print(
             f"已创建演示赛事 {args.file}：团体赛制 {TEAM_FORMATS[args.format][0]}，{count} 个队，种子 {args.seed}"
+            f"{played}"
         )
         return 0
     if getattr(args, "format", None) is not None:

@@ -873,8 +873,11 @@ def prize_list(db: Database) -> PrizesView:
                 names[(g.name, e.no)] = e.name
                 units[(g.name, e.no)] = e.unit
             individual[g.name], basis[g.name] = _ranking_for_prizes(s, g, reg)
-            if reg.prize_tables(g.name, PrizeKind.TEAM) and _is_team_competition(reg, g.name):
-                teams[g.name] = _team_competition_order(s, g, reg)
+            if _is_team_competition(reg, g.name):
+                # a team competition's prizes rest on its team standings, not on individual rounds
+                order, basis[g.name] = _team_competition_order(s, g, reg)
+                if reg.prize_tables(g.name, PrizeKind.TEAM):
+                    teams[g.name] = order
             elif reg.prize_tables(g.name, PrizeKind.TEAM):
                 places = {no: i for i, no in enumerate(individual[g.name], start=1)}
                 tr = rank_teams(
@@ -902,17 +905,24 @@ def _is_team_competition(reg: Regulations, group: str) -> bool:
     return reg.group(group).team_event is not None
 
 
-def _team_competition_order(s: Session, g: Group, reg: Regulations) -> list[str]:
+def _team_competition_order(s: Session, g: Group, reg: Regulations) -> tuple[list[str], RankingBasis]:
     """A team competition's teams in the order of its standings (场分, 局分, the chain; a finished knockout
-    by its places)."""
+    by its places), and what that order rests on: final once every round's matches are decided, else
+    provisional after the last round whose matches all are (as the team standings say)."""
     from app.engine.knockout import final_places
     from app.engine.team_event import knockout_bracket, team_ranking
+    from app.engine.team_match import score_match
     from app.engine.team_rules import TeamSystem
     from app.services.team_events import load_team_state
 
     state, _ids = load_team_state(s, g, reg)
     names = {t.no: t.name for t in state.teams}
     order = [r.team for r in team_ranking(state).rows]
+    complete = sum(
+        1 for r in state.rounds if all(score_match(m.match, state.event.match).decided for m in r.matches)
+    )
+    final = complete == state.total_rounds
+    basis = RankingBasis(g.name, final, 0 if final else complete)
     if state.event.system is TeamSystem.KNOCKOUT and state.rounds:
         bracket = knockout_bracket(state)
         if bracket.is_complete:
@@ -921,7 +931,7 @@ def _team_competition_order(s: Session, g: Group, reg: Regulations) -> list[str]
             ranked = {t: i for i, t in enumerate(order)}
             unplaced = len(order) + 1
             order.sort(key=lambda t: (places.get(t, unplaced), ranked[t]))
-    return [names[t] for t in order]
+    return [names[t] for t in order], basis
 
 
 def _prize_candidates(s: Session, g: Group, reg: Regulations) -> dict[int, PrizeCandidate]:

@@ -24,7 +24,7 @@ from app.engine.team_presets import TEAM_FORMATS, team_format_event
 from app.engine.team_rules import TeamEvent, TeamSystem
 from app.engine.types import GameResult, UserError
 from app.services import audit
-from app.services.demo import demo_field
+from app.services.demo import PLAYED_TO_END, demo_field
 from app.services.tournaments import create_tournament, discard_on_failure
 
 GROUP = "团体组"
@@ -49,10 +49,13 @@ def create_team_demo(
     teams: int | None = None,
     rounds: int | None = None,
     seed: int = 2024,
+    played_to: int | str | None = None,
     who: str = audit.DEFAULT_ARBITER,
 ) -> Database:
     """A demo team competition of format ``name``: ``teams`` teams registered (boards + 1 players each, the
-    last a reserve; captains named; an earlier season's rank for a seeded format), the numbers drawn."""
+    last a reserve; captains named; an earlier season's rank for a seeded format), the numbers drawn; with
+    ``played_to`` played through the services to round N or to the end (``"end"``). A round past the
+    competition's last is refused; nothing is left behind when it cannot be made."""
     from app.services.team_events import draw_team_numbers
 
     reg = team_format_regulations(name, rounds)
@@ -72,11 +75,41 @@ def create_team_demo(
             f"团体赛制 {name} 的队数应在 {low}–{high} 之间（现为 {count}）",
             f"team format {name} needs {low}-{high} teams, not {count}",
         )
+    last = _played_to_round(played_to)
     db = create_tournament(path, "tianshui-2024", regulations=reg, who=who)
     with discard_on_failure(db):
         _register(db, event, count, seed, who)
         draw_team_numbers(db, GROUP, seed=seed, who=who)
+        if played_to is not None:
+            total = _total_rounds(db)
+            if last is not None and last > total:
+                raise UserError(
+                    f"--played-to 应为 1–{total} 的轮次或 end（现为 {last}）；该团体赛共 {total} 轮",
+                    f"--played-to must be a round 1-{total} or end, not {last}; the competition has {total} rounds",
+                )
+            play_team_event_to_end(db, GROUP, seed=seed, last=last)
     return db
+
+
+def _played_to_round(played_to: int | str | None) -> int | None:
+    """The last round ``--played-to`` asks for (None: the end, or nothing to play)."""
+    if played_to is None or played_to == PLAYED_TO_END:
+        return None
+    if not isinstance(played_to, int) or played_to < 1:
+        raise UserError(
+            f"--played-to 应为轮次或 end（现为 {played_to}）",
+            f"--played-to must be a round or end, not {played_to}",
+        )
+    return played_to
+
+
+def _total_rounds(db: Database) -> int:
+    from app.services.team_events import load_team_state
+    from app.services.tournaments import group_row, regulations_of
+
+    with db.session() as s:
+        state, _ids = load_team_state(s, group_row(s, GROUP), regulations_of(s))
+    return state.total_rounds
 
 
 def _register(db: Database, event: TeamEvent, teams: int, seed: int, who: str) -> None:
@@ -239,8 +272,11 @@ def play_team_round(db: Database, group: str, number: int, seed: int, *, absent_
     raise UserError("加赛始终未能决出胜负", "a tie-break never ended")  # pragma: no cover
 
 
-def play_team_event_to_end(db: Database, group: str, *, seed: int = 1, absent_rate: float = 0.0) -> int:
-    """Pair and play every round of the team competition; returns the rounds played."""
+def play_team_event_to_end(
+    db: Database, group: str, *, seed: int = 1, absent_rate: float = 0.0, last: int | None = None
+) -> int:
+    """Pair and play every round of the team competition (or up to round ``last``); returns the rounds
+    played."""
     from app.services.team_events import close_team_round, load_team_state, pair_team_round
     from app.services.tournaments import group_row, regulations_of
 
@@ -248,7 +284,7 @@ def play_team_event_to_end(db: Database, group: str, *, seed: int = 1, absent_ra
     while True:
         with db.session() as s:
             state, _ids = load_team_state(s, group_row(s, group), regulations_of(s))
-        if len(state.rounds) >= state.total_rounds:
+        if len(state.rounds) >= (state.total_rounds if last is None else min(last, state.total_rounds)):
             return played
         outcome = pair_team_round(db, group, seed=seed + len(state.rounds) + 1, who=DEMO_ARBITER)
         play_team_round(db, group, outcome.number, seed, absent_rate=absent_rate)

@@ -156,3 +156,31 @@ def test_a_late_line_up_is_refused_unless_overridden(tmp_path: Path, capsys) -> 
     assert line.reason == "赛区通知延误" and '"override"' in line.after
     code, out, _ = run(capsys, "team-round", f, "--group", G, "--round", "1", "--json")
     assert json.loads(out)["lineup_deadline"] == (passed - timedelta(minutes=30)).isoformat(" ")
+
+
+def test_a_team_demo_is_played_to_a_round_or_to_the_end(tmp_path: Path, capsys) -> None:
+    """``--played-to`` plays a team format too (it was ignored: the event was left unpaired)."""
+    half = str(tmp_path / "swiss.xqt")
+    code, out, err = run(
+        capsys, "demo", half, "--format", "team-swiss", "--team-count", "6", "--played-to", "2"
+    )
+    assert code == 0, err
+    assert "已赛完第 2 轮" in out
+    code, out, _ = run(capsys, "team-standings", half, "--group", G, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["rounds"][0] == 2 and not data["final"]
+    # six teams, two rounds of three matches: each match gives 2 场分 in all (win 2 + 0, draw 1 + 1)
+    assert sum(row["match_points"] for row in data["standings"]) == 2 * 3 * 2
+    whole = str(tmp_path / "rr.xqt")
+    code, out, err = run(
+        capsys, "demo", whole, "--format", "team-round-robin", "--team-count", "4", "--played-to", "end"
+    )
+    assert code == 0, err
+    assert "全部赛完" in out
+    code, out, _ = run(capsys, "team-standings", whole, "--group", G, "--json")
+    data = json.loads(out)
+    assert data["rounds"] == [3, 3] and data["final"]
+    code, _, err = run(capsys, "demo", str(tmp_path / "x.xqt"), "--format", "team-swiss", "--played-to", "99")
+    assert code == 2 and "--played-to" in err and "Traceback" not in err
+    assert not (tmp_path / "x.xqt").exists()

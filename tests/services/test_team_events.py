@@ -21,6 +21,7 @@ from app.services.team_events import (
     pair_team_round,
     seat_team_round,
     set_team_absent,
+    team_knockout_places,
     team_round_view,
     team_standings_view,
     teams_of,
@@ -211,3 +212,30 @@ def test_a_begun_team_event_keeps_its_matches(swiss: Database) -> None:
         update_regulations(swiss, with_event(match=TeamMatchRules(boards=5)))
     update_regulations(swiss, with_event(rounds=4, chain=(TeamTiebreak.GAME_POINTS,)))
     assert load_regulations(swiss).groups[0].team_event.rounds == 4  # type: ignore[union-attr]
+
+
+def test_a_team_competitions_prizes_are_final_once_its_matches_are(tmp_path: Path) -> None:
+    """The prize list of a team competition rests on its team rounds: provisional after the last round
+    whose matches are all decided, final after the last (it said 暂列 for ever: the group has no
+    individual rounds, whose standings it asked)."""
+    from app.services.standings import prize_list
+
+    db = create_team_demo(tmp_path / "ko.xqt", "team-knockout", teams=8, seed=5)
+    try:
+        before = prize_list(db)
+        assert not before.final and before.basis[GROUP].after_round == 0
+        assert play_team_event_to_end(db, GROUP, seed=5, last=1) == 1
+        half = prize_list(db)
+        assert not half.final and half.basis[GROUP].after_round == 1
+        assert half.basis[GROUP].zh == "暂列：按第 1 轮后名次"
+        play_team_event_to_end(db, GROUP, seed=5)
+        done = prize_list(db)
+        assert done.final and done.basis[GROUP].zh == "最终名次"
+        champion = team_knockout_places(db, GROUP)
+        assert champion is not None
+        names = {t.no: t.name for t in teams_of(db, GROUP)}
+        first = next(no for no, place in champion.items() if place == 1)
+        team_lines = [line for line in done.prizes.lines if line.team is not None]
+        assert team_lines and team_lines[0].team == names[first]
+    finally:
+        db.close()
