@@ -735,6 +735,11 @@ def _validate_stages(g: GroupFormat) -> None:
         if st.kind is StageKind.ROUND_ROBIN:
             if not 1 <= st.cycles <= 4:
                 raise bad("循环次数 cycles 应在 1–4 之间", "cycles must be 1-4")
+            if st.swap_last_rounds and st.cycles != 2:
+                raise bad(
+                    "swap_last_rounds（第一循环最后两轮互换）只用于双循环（cycles = 2）",
+                    "swap_last_rounds is for a double round robin (cycles = 2)",
+                )
             if not 1 <= st.pools <= MAX_POOLS:
                 raise bad(f"小组数 pools 应在 1–{MAX_POOLS} 之间", f"pools must be 1-{MAX_POOLS}")
             if st.entrants is Entrants.TOP and st.count > MAX_ROUND_ROBIN * st.pools:
