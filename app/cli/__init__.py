@@ -43,7 +43,17 @@ FAMILIES = (
 #: equal to what the families register; a command missing here still works, through the whole parser)
 COMMANDS = {
     **dict.fromkeys(
-        ("new", "demo", "template", "import-players", "draw-numbers", "players", "export", "import"),
+        (
+            "new",
+            "demo",
+            "template",
+            "import-players",
+            "draw-numbers",
+            "players",
+            "rating-rank",
+            "export",
+            "import",
+        ),
         "registration",
     ),
     **dict.fromkeys(("pair", "unpair", "why", "pairings", "result", "results", "close-round"), "rounds"),

@@ -13,6 +13,7 @@ from app.cli.common import (
     SEED,
     add_take_over,
     bounded,
+    group_of,
     open_file,
     output_path,
     print_json,
@@ -324,7 +325,19 @@ def cmd_players(args: argparse.Namespace) -> int:
         no = "" if p["no"] is None else p["no"]
         flags = ("已缴费" if p["fee_paid"] else "未缴费") + (" 已报到" if p["checked_in"] else " 未报到")
         status = _STATUS_ZH.get(p["status"], p["status"])
-        print(f"{p['group']}\t{no}\t{p['name']}\t{p['team'] or p['unit'] or ''}\t{flags}\t{status}")
+        rank = f"\t排名第{p['rating_rank']}名" if p.get("rating_rank") else ""
+        print(f"{p['group']}\t{no}\t{p['name']}\t{p['team'] or p['unit'] or ''}\t{flags}\t{status}{rank}")
+    return 0
+
+
+def cmd_rating_rank(args: argparse.Namespace) -> int:
+    from app.services.registration import set_rating_rank
+
+    with writing(args) as db:
+        group = group_of(db, args.group)
+        view = set_rating_rank(db, group, args.player, args.rank or None, override_reason=args.override or "")
+    shown = f"等级分排名第 {view.rating_rank} 名" if view.rating_rank else "无等级分排名"
+    print(f"{group} {view.no or ''}{'号 ' if view.no else ''}{view.name}：{shown}")
     return 0
 
 
@@ -459,6 +472,23 @@ def register(sub: Any) -> None:
     p.add_argument("--group", default=None, help="only this group")
     p.add_argument("--json", action="store_true", help="print the snapshot's player objects as JSON")
     p.set_defaults(func=cmd_players)
+
+    p = sub.add_parser(
+        "rating-rank",
+        help="set a player's rating-list rank (等级分排名), checked against the group's conditions",
+    )
+    p.add_argument("file", help="the tournament file (.xqt)")
+    p.add_argument("--group", default=None, help="the group (needed when there are several)")
+    p.add_argument("--player", required=True, help="the player's sequence number or name")
+    p.add_argument(
+        "--rank",
+        required=True,
+        type=bounded("等级分排名", "rank", 0, 99_999),
+        help="the place on the list; 0: none",
+    )
+    p.add_argument("--override", default=None, help="accept outside the group's conditions, with this reason")
+    add_take_over(p)
+    p.set_defaults(func=cmd_rating_rank)
 
     p = sub.add_parser("export", help="export a full-fidelity snapshot (JSON) / 导出快照")
     p.add_argument("file", help="the tournament file (.xqt)")

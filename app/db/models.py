@@ -102,6 +102,7 @@ class Player(Base):
     birth_date: Mapped[date | None] = mapped_column(Date, nullable=True)  # None: unknown (a TRF without one)
     phone: Mapped[str] = mapped_column(String(20))
     rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rating_rank: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 等级分排名; None: not ranked
     unit: Mapped[str] = mapped_column(String(100), default="")  # 单位 when not in a team
     notes: Mapped[str] = mapped_column(Text, default="")
     fee_paid: Mapped[bool] = mapped_column(Boolean, default=False)

@@ -1,4 +1,5 @@
-"""Who may play in a group (参赛资格): birth dates, age on a day, sex, rating, residence, unit.
+"""Who may play in a group (参赛资格): birth dates, age on a day, sex, rating, rating-list rank, residence,
+unit.
 
 Each group of a regulation may set :class:`Eligibility`; registration refuses an entrant outside it with
 the rule named (:func:`broken_rules`), unless the chief arbiter accepts the entry with a reason (logged).
@@ -9,6 +10,18 @@ the rule named (:func:`broken_rules`), unless the chief arbiter accepts the entr
 ['出生日期须在 2003-01-01 至 2004-12-31 之间（生于 2002-06-01）']
 >>> broken_rules(u17, birth=date(2004, 2, 29))
 ()
+
+A rating-list rank (等级分排名: 1 is the best) bounds a group from both sides. ``max_rank = 32`` admits
+only the first 32 of the list (限排名前32名) — a player with no rank is not among them and is refused;
+``min_rank = 101`` keeps the first 100 out (全国等级分排名前100名不得参加) — a player with no rank is not
+among them and is admitted:
+
+>>> top32 = Eligibility(max_rank=32)
+>>> [zh for zh, _ in broken_rules(top32, rating_rank=40)], [zh for zh, _ in broken_rules(top32)]
+(['等级分排名须在前 32 名以内（排名第 40 名）'], ['等级分排名须在前 32 名以内（无排名）'])
+>>> not_top100 = Eligibility(min_rank=101)
+>>> [zh for zh, _ in broken_rules(not_top100, rating_rank=100)], broken_rules(not_top100)
+(['等级分排名前 100 名不得参加（排名第 100 名）'], ())
 """
 
 from __future__ import annotations
@@ -18,6 +31,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from app.engine.types import Gender
+
+RATING_RANK_MAX = 99_999  # a place on a rating list (national lists hold some tens of thousands)
 
 
 class Sex(enum.Enum):
@@ -38,7 +53,10 @@ class Eligibility:
 
     ``born_from``/``born_to``: the birth-date range (U17: 2003-01-01 … 2004-12-31). ``min_age``/``max_age``:
     full years on ``age_on`` (default: the first day of play). ``min_rating``/``max_rating``: the rating
-    (等级分; an unrated player fails a minimum, meets a maximum). ``regions``: 地区 names or the leading
+    (等级分; an unrated player fails a minimum, meets a maximum). ``min_rank``/``max_rank``: the place on a
+    rating list (等级分排名, 1 the best): ``max_rank`` N admits the first N only (an unranked player
+    fails it), ``min_rank`` N admits the N-th and below (前 N−1 名不得参加; an unranked player meets it).
+    ``regions``: 地区 names or the leading
     digits of a resident ID number (6205 = 天水市); ``units``: the units (or teams) whose players may play.
     """
 
@@ -50,6 +68,8 @@ class Eligibility:
     sex: Sex = Sex.ANY
     min_rating: int = 0
     max_rating: int = 0
+    min_rank: int = 0
+    max_rank: int = 0
     regions: tuple[str, ...] = ()
     units: tuple[str, ...] = ()
 
@@ -76,6 +96,10 @@ class Eligibility:
             parts.append(f"等级分不低于 {self.min_rating}")
         if self.max_rating:
             parts.append(f"等级分不高于 {self.max_rating}")
+        if self.max_rank:
+            parts.append(f"限等级分排名前 {self.max_rank} 名")
+        if self.min_rank > 1:
+            parts.append(f"等级分排名前 {self.min_rank - 1} 名不得参加")
         if self.regions:
             parts.append(f"限地区 {'、'.join(self.regions)}")
         if self.units:
@@ -112,6 +136,7 @@ def broken_rules(
     birth: date | None = None,
     gender: Gender | None = None,
     rating: int | None = None,
+    rating_rank: int | None = None,
     unit: str = "",
     team: str = "",
     region: str = "",
@@ -165,6 +190,22 @@ def broken_rules(
             (
                 f"等级分须不高于 {rules.max_rating}（{rating}）",
                 f"a rating of at most {rules.max_rating} ({rating})",
+            )
+        )
+    shown = "无排名" if rating_rank is None else f"排名第 {rating_rank} 名"
+    shown_en = "unranked" if rating_rank is None else f"ranked {rating_rank}"
+    if rules.max_rank and (rating_rank is None or rating_rank > rules.max_rank):
+        out.append(
+            (
+                f"等级分排名须在前 {rules.max_rank} 名以内（{shown}）",
+                f"ranked within the first {rules.max_rank} of the rating list ({shown_en})",
+            )
+        )
+    if rules.min_rank > 1 and rating_rank is not None and rating_rank < rules.min_rank:
+        out.append(
+            (
+                f"等级分排名前 {rules.min_rank - 1} 名不得参加（{shown}）",
+                f"the first {rules.min_rank - 1} of the rating list may not play ({shown_en})",
             )
         )
     if rules.regions and not any(

@@ -398,7 +398,8 @@ class Stage:
     * ``swiss``: ``rounds``; ``round_robin_up_to`` plays a single round robin instead when the stage has
       that many entrants or fewer ("Swiss for most groups, round robin for a group of 8 or fewer").
     * ``round_robin``: ``cycles`` (1 单循环, 2 双循环), ``pools`` (分组循环; entrants put in by
-      ``pool_draw``), table numbers by ``seeding``, ``withdrawal``.
+      ``pool_draw``), table numbers by ``seeding``, ``withdrawal``; ``swap_last_rounds`` (双循环 only) plays
+      the first cycle's last two rounds in the other order (FIDE Handbook C.05 Annex 1).
     * ``knockout``: ``elimination``, ``seeding``, ``places`` (absent = the ``[knockout]`` placement),
       ``matches`` (the ladders; empty = the ``[knockout]`` time controls), ``grand_final_reset`` (double
       elimination), ``qualifier`` (the first round of a bracket with byes is a qualifier, 资格赛).
@@ -420,6 +421,9 @@ class Stage:
     pools: int = 1
     pool_draw: PoolDraw = PoolDraw.SNAKE
     withdrawal: WithdrawalRule = WithdrawalRule.HALF
+    swap_last_rounds: bool = (
+        False  # double round robin: FIDE C.05's swap of the first cycle's last two rounds
+    )
     # round robin and knockout
     seeding: Seeding = Seeding.PREVIOUS
     # knockout
@@ -448,7 +452,8 @@ class Stage:
             return f"{who}积分编排 {self.rounds} 轮{extra}"
         if self.kind is StageKind.ROUND_ROBIN:
             pools = f"，{self.pool_draw.zh}" if self.pools > 1 else ""
-            return f"{who}{self.title_zh}{pools}"
+            swap = "，第一循环最后两轮互换" if self.swap_last_rounds else ""
+            return f"{who}{self.title_zh}{pools}{swap}"
         reset = (
             ""
             if self.elimination is Elimination.SINGLE or not self.grand_final_reset
@@ -462,7 +467,8 @@ class Stage:
 COMMON_STAGE_KEYS = frozenset({"kind", "name", "entrants", "count", "alongside", "tiebreaks"})
 STAGE_KEYS: dict[StageKind, frozenset[str]] = {
     StageKind.SWISS: COMMON_STAGE_KEYS | {"rounds", "round_robin_up_to"},
-    StageKind.ROUND_ROBIN: COMMON_STAGE_KEYS | {"cycles", "pools", "pool_draw", "withdrawal", "seeding"},
+    StageKind.ROUND_ROBIN: COMMON_STAGE_KEYS
+    | {"cycles", "pools", "pool_draw", "withdrawal", "seeding", "swap_last_rounds"},
     StageKind.KNOCKOUT: COMMON_STAGE_KEYS
     | {"elimination", "seeding", "places", "matches", "grand_final_reset", "qualifier"},
 }

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import TypeVar
 
-from app.engine.eligibility import Eligibility, broken_rules
+from app.engine.eligibility import RATING_RANK_MAX, Eligibility, broken_rules
 from app.engine.privacy import looks_personal
 from app.engine.regulations import RegistrationRules
 from app.engine.text import NAME_MAX, NOTES_MAX, REGION_MAX, TEAM_MAX, UNIT_MAX, clean_text
@@ -104,6 +104,7 @@ class PlayerEntry:
     team: str = ""
     unit: str = ""
     rating: int | None = None
+    rating_rank: int | None = None  # place on a rating list (等级分排名, 1 the best); None: not ranked
     notes: str = ""
     fee_paid: bool = False
     insurance: bool = False
@@ -455,6 +456,7 @@ def _check_eligibility(
         birth=birth,
         gender=gender,
         rating=entry.rating,
+        rating_rank=entry.rating_rank,
         unit=texts["unit"],
         team=texts["team"],
         region=texts["region"],
@@ -534,6 +536,14 @@ def check_entry(entry: PlayerEntry, context: RegistrationContext, *, new: bool =
             UserError(
                 f"等级分 {entry.rating} 不在 1–{RATING_MAX} 之间",
                 f"rating {entry.rating} is outside 1-{RATING_MAX}",
+            ),
+        )
+    if entry.rating_rank is not None and not 0 < entry.rating_rank <= RATING_RANK_MAX:
+        problems.fail(
+            "rating_rank",
+            UserError(
+                f"等级分排名 {entry.rating_rank} 不在 1–{RATING_RANK_MAX} 之间",
+                f"rating-list rank {entry.rating_rank} is outside 1-{RATING_RANK_MAX}",
             ),
         )
     late = _check_capacity(context, problems) if new else False

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from app.engine.eligibility import Eligibility
+from app.engine.eligibility import RATING_RANK_MAX, Eligibility
 from app.engine.formats import (
     COMMON_STAGE_KEYS,
     MAX_KNOCKOUT,
@@ -656,6 +656,17 @@ def _validate_eligibility(g: GroupFormat) -> None:
             raise UserError(f"{where_zh}：{key} 应在 0–9999 之间", f"{where_en}: {key} must be 0-9999")
     if e.min_rating and e.max_rating and e.min_rating > e.max_rating:
         raise UserError(f"{where_zh}：等级分下限高于上限", f"{where_en}: min_rating is above max_rating")
+    for value, key in ((e.min_rank, "min_rank"), (e.max_rank, "max_rank")):
+        if not 0 <= value <= RATING_RANK_MAX:
+            raise UserError(
+                f"{where_zh}：等级分排名 {key} 应在 0–{RATING_RANK_MAX} 之间",
+                f"{where_en}: {key} must be 0-{RATING_RANK_MAX}",
+            )
+    if e.min_rank and e.max_rank and e.min_rank > e.max_rank:
+        raise UserError(
+            f"{where_zh}：排名下限 min_rank（第 {e.min_rank} 名起）在上限 max_rank（前 {e.max_rank} 名）之后，无人可参加",
+            f"{where_en}: min_rank {e.min_rank} is after max_rank {e.max_rank}: no one could play",
+        )
     lists: list[tuple[tuple[str, ...], int, str, str]] = [
         (e.regions, REGION_MAX, "地区", "region"),
         (e.units, UNIT_MAX, "单位", "unit"),
@@ -735,6 +746,11 @@ def _validate_stages(g: GroupFormat) -> None:
         if st.kind is StageKind.ROUND_ROBIN:
             if not 1 <= st.cycles <= 4:
                 raise bad("循环次数 cycles 应在 1–4 之间", "cycles must be 1-4")
+            if st.swap_last_rounds and st.cycles != 2:
+                raise bad(
+                    "swap_last_rounds（第一循环最后两轮互换）只用于双循环（cycles = 2）",
+                    "swap_last_rounds is for a double round robin (cycles = 2)",
+                )
             if not 1 <= st.pools <= MAX_POOLS:
                 raise bad(f"小组数 pools 应在 1–{MAX_POOLS} 之间", f"pools must be 1-{MAX_POOLS}")
             if st.entrants is Entrants.TOP and st.count > MAX_ROUND_ROBIN * st.pools:

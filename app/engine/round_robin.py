@@ -68,9 +68,18 @@ class TableRound:
     bye: int | None  # who sits out (odd number of units), else None
 
 
-def schedule(n: int, cycles: int = 1) -> tuple[TableRound, ...]:
+def schedule(n: int, cycles: int = 1, swap_last_rounds: bool = False) -> tuple[TableRound, ...]:
     """Every round of a round robin of ``n`` units, ``cycles`` times through the table (the second cycle
     with the colours swapped, the third as the first …).
+
+    ``swap_last_rounds`` (a double round robin only): the last two rounds of the *first* cycle are played
+    in the other order, as FIDE Handbook C.05 Annex 1 recommends, so that no one has the same colour three
+    games running across the two cycles (with an even number the rulebook's plain order gives #1 three
+    Blacks and #n/2+1 three Reds; with an odd number the rests already break those runs). The second
+    cycle is the plain table with colours swapped.
+
+    >>> [r.pairs for r in schedule(4, cycles=2, swap_last_rounds=True)][:4]
+    [((1, 4), (2, 3)), ((2, 4), (3, 1)), ((4, 3), (1, 2)), ((4, 1), (3, 2))]
 
     >>> [(r.number, r.pairs, r.bye) for r in schedule(3)]
     [(1, ((2, 3),), 1), (2, ((1, 2),), 3), (3, ((3, 1),), 2)]
@@ -79,10 +88,18 @@ def schedule(n: int, cycles: int = 1) -> tuple[TableRound, ...]:
     """
     if not 1 <= cycles <= 4:
         raise UserError(f"循环次数应在 1–4 之间，不能是 {cycles}", f"cycles must be 1-4, not {cycles}")
+    if swap_last_rounds and cycles != 2:
+        raise UserError(
+            "交换第一循环最后两轮只用于双循环",
+            "swapping the first cycle's last two rounds is for a double round robin",
+        )
     table = berger_table(n)
     out: list[TableRound] = []
     for cycle in range(1, cycles + 1):
-        for pairs in table:
+        order = list(table)
+        if swap_last_rounds and cycle == 1 and len(order) >= 2:
+            order[-2], order[-1] = order[-1], order[-2]
+        for pairs in order:
             swapped = cycle % 2 == 0
             games: list[Pair] = []
             bye = None
@@ -96,14 +113,14 @@ def schedule(n: int, cycles: int = 1) -> tuple[TableRound, ...]:
 
 
 def units_round(
-    numbers: Mapping[int, int], stage_round: int, cycles: int = 1
+    numbers: Mapping[int, int], stage_round: int, cycles: int = 1, swap_last_rounds: bool = False
 ) -> tuple[tuple[tuple[int, int], ...], int | None]:
     """The games of round ``stage_round`` of a pool whose table numbers are ``numbers`` (unit → number):
     ((red unit, black unit), …) and the unit that sits out (or None)."""
     by_number = {number: unit for unit, number in numbers.items()}
     if sorted(by_number) != list(range(1, len(by_number) + 1)):
         raise UserError("循环赛的台号（抽签号）须为 1 起连续", "round-robin numbers must be 1, 2, 3 …")
-    rounds = schedule(len(by_number), cycles)
+    rounds = schedule(len(by_number), cycles, swap_last_rounds)
     if not 1 <= stage_round <= len(rounds):
         raise UserError(
             f"这一循环赛只有 {len(rounds)} 轮，没有第 {stage_round} 轮",

@@ -217,7 +217,8 @@ def round_robin_round(
         if stage_round > rounds:  # a smaller pool has finished
             rests += [e.no for e in members]
             continue
-        pairs, bye = units_round({e.no: e.number for e in members}, stage_round, cycles)
+        swap = stage.kind is StageKind.ROUND_ROBIN and stage.swap_last_rounds
+        pairs, bye = units_round({e.no: e.number for e in members}, stage_round, cycles, swap)
         games += [TableGame(pool, red, black) for red, black in pairs]
         if bye is not None:
             rests.append(bye)

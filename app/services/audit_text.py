@@ -142,6 +142,7 @@ _FIELDS = {  # edit_player: the fields worth naming (never the ID number or the 
     "phone": ("手机号", "phone"),
     "birth_date": ("出生日期", "birth date"),
     "rating": ("等级分", "rating"),
+    "rating_rank": ("等级分排名", "rating-list rank"),
     "notes": ("备注", "notes"),
     "fee_paid": ("缴费", "fee"),
     "insurance": ("保险", "insurance"),

@@ -370,6 +370,24 @@ def _rating(value: Any) -> int | None:
     return int(text)
 
 
+def _rank(value: Any) -> int | None:
+    """A place on a rating list: 12, 12.0, 第12名, 12名; empty or 无 for none."""
+    text = _text(value)
+    if not text or text in ("无", "-", "—", "无排名"):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        raise _CellError(
+            f"等级分排名“{value}”不是整数名次", f"rating-list rank {value!r} is not a whole place"
+        )
+    bare = re.fullmatch(r"第?\s*(\d+)\s*名?", text)
+    if bare is None:
+        raise _CellError(
+            f"等级分排名“{text}”不是名次（应填整数，如 12 或 第12名）",
+            f"rating-list rank {text!r} is not a place (a whole number, e.g. 12)",
+        )
+    return int(bare[1])
+
+
 def _flag(value: Any) -> bool:
     if isinstance(value, bool):
         return value
@@ -416,6 +434,7 @@ _PARSERS: dict[str, Any] = {
     "id_number": _id_number,
     "birth_date": _date,
     "rating": _rating,
+    "rating_rank": _rank,
     "gender": _gender,
     "id_type": _document,
     "insurance": _flag,
@@ -530,6 +549,7 @@ def _check(
             unit=unit,
             region=values.get("region", ""),
             rating=values.get("rating"),
+            rating_rank=values.get("rating_rank"),
             notes=values.get("notes", ""),
             fee_paid=values.get("fee_paid", False),
             insurance=values.get("insurance", False),
@@ -542,11 +562,16 @@ def _check(
     rows: list[ImportRow] = []
     for (r, _entry, cell_problems), line in zip(parsed, lines, strict=True):
         failed_fields = {p.column for p in cell_problems}
+        # an unreadable rating or rank reads as "none": the group's conditions on it would be judged on a
+        # value the row does not hold — the cell's own message says what to fix
+        unread = any(place(f)[0] in failed_fields for f in ("rating", "rating_rank"))
         problems = list(cell_problems)
         for p in line.problems:
             column, header = place(p.field) if p.field else ("", "")
             if column and column in failed_fields:
                 continue  # the cell itself could not be read: that message says more
+            if unread and p.field == "group" and "参赛资格" in p.message_zh:
+                continue
             problems.append(ImportProblem(r, column, header, p.message_zh, p.message_en))
         rows.append(ImportRow(r, line.checked.entry, tuple(problems)))
     rows = _with_namesakes(db_session, rows, place("name"))

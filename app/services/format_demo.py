@@ -320,8 +320,9 @@ def hard_rule_breaks(db: Database) -> list[str]:
             if len(members) < 2:
                 continue
             numbers = {e.no: e.number for e in members}
+            swap = stage.kind is StageKind.ROUND_ROBIN and stage.swap_last_rounds
             for k in range(1, len(schedule(len(members), cycles)) + 1):
-                pairs, _bye = units_round(numbers, k, cycles)
+                pairs, _bye = units_round(numbers, k, cycles, swap)
                 for red, black in pairs:
                     got = games.get((plan.first_round + k - 1, frozenset((red, black))))
                     if got is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Literal
 
@@ -66,6 +66,7 @@ class PlayerView:
     region: str = ""  # 地区
     reentry_round: int | None = None  # re-entered after a withdrawal: paired again from this round
     ranked: bool = True  # False: plays and scores but takes no place (计成绩不计名次)
+    rating_rank: int | None = None  # place on a rating list (等级分排名); None: not ranked
 
 
 # --------------------------------------------------------------------------- context
@@ -155,6 +156,7 @@ def _full(p: Player) -> dict[str, object]:
         "birth_date": p.birth_date.isoformat() if p.birth_date else "",
         "phone": p.phone,
         "rating": p.rating,
+        "rating_rank": p.rating_rank,
         "notes": p.notes,
         "fee_paid": p.fee_paid,
         "insurance": p.insurance,
@@ -212,6 +214,7 @@ def write_entry(
         birth_date=e.birth_date,
         phone=e.phone,
         rating=e.rating,
+        rating_rank=e.rating_rank,
         unit=e.unit,
         region=e.region,
         notes=e.notes,
@@ -260,12 +263,20 @@ def check_new_player(
 
 
 def check_player_edit(
-    db: Database, player_id: int, entry: PlayerEntry, *, now: datetime | None = None
+    db: Database,
+    player_id: int,
+    entry: PlayerEntry,
+    *,
+    now: datetime | None = None,
+    override_reason: str = "",
 ) -> CheckedEntry:
     """Check an edit of a registered player without writing, as :func:`edit_player` will."""
     with db.session() as s:
         _player(s, player_id)
-        return check_entry(entry, registration_context(s, now=now or _now(), excluding=player_id), new=False)
+        context = registration_context(
+            s, now=now or _now(), excluding=player_id, override_reason=override_reason
+        )
+        return check_entry(entry, context, new=False)
 
 
 def add_player(
@@ -295,14 +306,18 @@ def edit_player(
     reason: str = "",
     now: datetime | None = None,
     who: str = audit.DEFAULT_ARBITER,
+    override_reason: str = "",
 ) -> None:
     """Change a player's registration (flags included). A group change is refused once either group
-    has paired round 1; a team change is allowed and logged."""
+    has paired round 1; a team change is allowed and logged. An edit that puts the player outside the
+    group's conditions of entry (a new rating-list rank, say) needs ``override_reason`` (stored, logged),
+    unless the player was accepted outside them before."""
     with db.session() as s:
         player = _player(s, player_id)
-        checked = check_entry(
-            entry, registration_context(s, now=now or _now(), excluding=player_id), new=False
+        context = registration_context(
+            s, now=now or _now(), excluding=player_id, override_reason=override_reason
         )
+        checked = check_entry(entry, context, new=False)
         checked.raise_problems()
         e = checked.entry
         assert e.birth_date is not None
@@ -329,11 +344,22 @@ def edit_player(
         player.birth_date = e.birth_date
         player.phone = e.phone
         player.rating = e.rating
+        player.rating_rank = e.rating_rank
         player.unit = e.unit
         player.region = e.region
         player.notes = e.notes
         player.fee_paid, player.insurance = e.fee_paid, e.insurance
         player.pledge, player.checked_in = e.pledge, e.checked_in
+        if checked.outside and override_reason.strip() and not player.eligibility_override:
+            player.eligibility_override = override_reason.strip()
+            audit.record(
+                s,
+                "eligibility_override",
+                entity=f"player:{player.id}",
+                after={"name": e.name, "group": e.group, "rules": list(checked.outside)},
+                reason=override_reason,
+                who=who,
+            )
         s.flush()
         s.refresh(player)
         audit.record(
@@ -345,6 +371,42 @@ def edit_player(
             reason=reason,
             who=who,
         )
+
+
+def set_rating_rank(
+    db: Database,
+    group: str,
+    player: str,
+    rank: int | None,
+    *,
+    override_reason: str = "",
+    who: str = audit.DEFAULT_ARBITER,
+) -> PlayerView:
+    """Set (``None``: clear) the rating-list rank (等级分排名) of ``player`` of ``group`` — a sequence
+    number or a name — as an edit of the registration: checked against the group's conditions (outside
+    them only with ``override_reason``), logged."""
+    players = list_players(db, group)  # refuses an unknown group
+    text = player.strip()
+    found = [p for p in players if (text.isdigit() and p.no == int(text)) or p.name == text]
+    if len(found) != 1:
+        raise UserError(
+            f"{group}中没有序号或姓名为“{text}”的棋手"
+            if not found
+            else f"{group}中有 {len(found)} 名棋手叫“{text}”，请用序号",
+            f"no player {text!r} in {group}"
+            if not found
+            else f"{len(found)} players of {group} are named {text!r}: give the number",
+        )
+    view = found[0]
+    edit_player(
+        db,
+        view.id,
+        replace(player_entry(view), rating_rank=rank),
+        reason=override_reason,
+        who=who,
+        override_reason=override_reason,
+    )
+    return next(p for p in list_players(db, group) if p.id == view.id)
 
 
 def withdraw_player(
@@ -509,6 +571,7 @@ def _view(p: Player, first_day: date) -> PlayerView:
         region=p.region,
         reentry_round=p.reentry_round,
         ranked=p.ranked,
+        rating_rank=p.rating_rank,
     )
 
 
@@ -539,6 +602,7 @@ def player_entry(view: PlayerView) -> PlayerEntry:
         unit=view.unit,
         region=view.region,
         rating=view.rating,
+        rating_rank=view.rating_rank,
         notes=view.notes,
         fee_paid=view.fee_paid,
         insurance=view.insurance,

@@ -92,13 +92,14 @@ def round_robin_schedule(db: Database, group: str, header: HeaderOf) -> model.Ro
     plan = plan_of(state)[index]
     stage = state.format.stages[index]
     cycles = stage.cycles if stage.kind is StageKind.ROUND_ROBIN else 1
+    swap = stage.kind is StageKind.ROUND_ROBIN and stage.swap_last_rounds
     entrant = {e.no: e for e in state.entrants}
     pools = []
     for p, members in enumerate(begun.pools()):
         by_number = {e.number: e.no for e in members}
         names = {e.no: entrant[e.no].name for e in members}
         rounds = []
-        for r in schedule(len(members), cycles):
+        for r in schedule(len(members), cycles, swap):
             pairs = tuple(
                 (_label(by_number[a], names, a), _label(by_number[b], names, b)) for a, b in r.pairs
             )
@@ -119,6 +120,7 @@ def round_robin_schedule(db: Database, group: str, header: HeaderOf) -> model.Ro
     note = (
         "每对中前一号执红先走。"
         + ("第二循环先后手互换。" if cycles > 1 else "")
+        + ("第一循环最后两轮按国际棋联 C.05 建议互换次序（避免连续三局同色）。" if swap else "")
         + (f"抽签种子 {begun.seed}。" if begun.seed is not None else "")
     )
     return model.RoundRobinSchedule(header(None, f"循环赛（{rounds_text}）"), tuple(pools), note)

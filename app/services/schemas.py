@@ -30,6 +30,7 @@ from pydantic import (
 from pydantic import ValidationError as ValidationError
 
 from app.engine import paperwork as pw
+from app.engine.eligibility import RATING_RANK_MAX
 from app.engine.knockout import ColourMethod, GameKind
 from app.engine.privacy import looks_personal
 from app.engine.regulations import AvoidanceStrength
@@ -215,6 +216,7 @@ class PlayerDoc(_Strict):
     gender: Annotated[str, _one_of(Gender, "")] = ""
     phone: Phone
     rating: Annotated[StrictInt, Field(ge=1, le=4000)] | None = None
+    rating_rank: Annotated[StrictInt, Field(ge=1, le=RATING_RANK_MAX)] | None = None  # 等级分排名
     unit: Unit = ""
     notes: Notes = ""
     fee_paid: StrictBool

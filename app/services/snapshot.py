@@ -222,6 +222,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
                 **({"reserve": True} if p.reserve else {}),
                 # formats: written only when set (a snapshot without them reads as ranked, no override)
                 **({} if p.ranked else {"ranked": False}),
+                **({"rating_rank": p.rating_rank} if p.rating_rank is not None else {}),
                 **({"eligibility_override": p.eligibility_override} if p.eligibility_override else {}),
             }
             for p in players
@@ -541,6 +542,7 @@ class _Filler:
                 ),
                 phone=str(_req(p, "phone", where)),
                 rating=p.get("rating"),
+                rating_rank=p.get("rating_rank"),
                 unit=str(p.get("unit", "")),
                 notes=str(p.get("notes", "")),
                 fee_paid=bool(_req(p, "fee_paid", where)),

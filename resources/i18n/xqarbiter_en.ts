@@ -1059,6 +1059,18 @@
       <source>逾期报名且不符合本组参赛资格：破例接受的理由</source>
       <translation>Late and outside this group's conditions: the reason to accept</translation>
     </message>
+    <message>
+      <source>无排名</source>
+      <translation>Unranked</translation>
+    </message>
+    <message>
+      <source>等级分排行榜上的名次（第几名），用于按排名限定参赛资格的组别</source>
+      <translation>The place on the rating list (1 = top), for groups that admit players by rank</translation>
+    </message>
+    <message>
+      <source>等级分排名</source>
+      <translation>Rating-list rank</translation>
+    </message>
   </context>
   <context>
     <name>PlayerTableModel</name>
@@ -3388,6 +3400,14 @@
       <source>%1 的赛制</source>
       <translation>Format of %1</translation>
     </message>
+    <message>
+      <source>逐项设置(&amp;F)</source>
+      <translation>&amp;Fields</translation>
+    </message>
+    <message>
+      <source>规程文字（高级）(&amp;T)</source>
+      <translation>Regulation &amp;text (advanced)</translation>
+    </message>
   </context>
   <!-- desk: keyboard entry and the window's questions -->
   <context>
@@ -3859,6 +3879,160 @@ Start it again from the Hall network menu.</translation>
     <message>
       <source>（迟交，经裁判长放行：%1）</source>
       <translation> (late, accepted by the chief arbiter: %1)</translation>
+    </message>
+  </context>
+  <context>
+    <name>StageForm</name>
+    <message>
+      <source>添加阶段(&amp;A)</source>
+      <translation>&amp;Add stage</translation>
+    </message>
+    <message>
+      <source>删除阶段(&amp;D)</source>
+      <translation>&amp;Delete stage</translation>
+    </message>
+    <message>
+      <source>上移(&amp;U)</source>
+      <translation>Move &amp;up</translation>
+    </message>
+    <message>
+      <source>下移(&amp;J)</source>
+      <translation>Move down (&amp;J)</translation>
+    </message>
+    <message>
+      <source>此阶段已开始，不能修改。</source>
+      <translation>This stage has begun and cannot be changed.</translation>
+    </message>
+    <message>
+      <source>不填则按赛制自动命名</source>
+      <translation>Leave empty for the system's own name</translation>
+    </message>
+    <message>
+      <source>—</source>
+      <translation>—</translation>
+    </message>
+    <message>
+      <source>与前一阶段同时进行（如淘汰赛期间其余棋手继续积分编排）</source>
+      <translation>Played alongside the stage before (e.g. the rest play on in the Swiss during the knockout)</translation>
+    </message>
+    <message>
+      <source>不改</source>
+      <translation>Never</translation>
+    </message>
+    <message>
+      <source>第一循环最后两轮互换（国际棋联 C.05 建议，避免连续三局同色）</source>
+      <translation>Swap the last two rounds of the first cycle (FIDE C.05: no one has a colour three games running)</translation>
+    </message>
+    <message>
+      <source>有轮空时第一轮称资格赛</source>
+      <translation>With byes, the first round is a qualifier</translation>
+    </message>
+    <message>
+      <source>总决赛败者组胜者胜则加赛一场</source>
+      <translation>A second grand final if the losers' bracket winner wins the first</translation>
+    </message>
+    <message>
+      <source>赛制(&amp;K)</source>
+      <translation>Sy&amp;stem</translation>
+    </message>
+    <message>
+      <source>名称</source>
+      <translation>Name</translation>
+    </message>
+    <message>
+      <source>参加者</source>
+      <translation>Entrants</translation>
+    </message>
+    <message>
+      <source>人数 N</source>
+      <translation>Number N</translation>
+    </message>
+    <message>
+      <source>轮数(&amp;R)</source>
+      <translation>&amp;Rounds</translation>
+    </message>
+    <message>
+      <source>人数不多于此时改为单循环</source>
+      <translation>Single round robin up to this many players</translation>
+    </message>
+    <message>
+      <source>循环次数(&amp;C)</source>
+      <translation>&amp;Cycles</translation>
+    </message>
+    <message>
+      <source>小组数</source>
+      <translation>Pools</translation>
+    </message>
+    <message>
+      <source>分组办法</source>
+      <translation>Pool draw</translation>
+    </message>
+    <message>
+      <source>编号/种子</source>
+      <translation>Numbers / seeds</translation>
+    </message>
+    <message>
+      <source>退赛处理</source>
+      <translation>Withdrawals</translation>
+    </message>
+    <message>
+      <source>淘汰办法</source>
+      <translation>Elimination</translation>
+    </message>
+    <message>
+      <source>名次办法</source>
+      <translation>Places</translation>
+    </message>
+    <message>
+      <source>（已开始）</source>
+      <translation> (begun)</translation>
+    </message>
+    <message>
+      <source>按规程 [knockout] 的名次办法</source>
+      <translation>As the regulation's [knockout] placement</translation>
+    </message>
+  </context>
+  <context>
+    <name>LadderEditor</name>
+    <message>
+      <source>每场比赛的赛制（局数、先后手、用时、决胜局）</source>
+      <translation>How each match is played (games, colours, time, deciding game)</translation>
+    </message>
+    <message>
+      <source>添加比赛赛制(&amp;M)</source>
+      <translation>Add a &amp;match format</translation>
+    </message>
+    <message>
+      <source>删除此赛制</source>
+      <translation>Delete this format</translation>
+    </message>
+    <message>
+      <source>添加一级(&amp;S)</source>
+      <translation>Add a &amp;step</translation>
+    </message>
+    <message>
+      <source>删除最后一级</source>
+      <translation>Delete the last step</translation>
+    </message>
+    <message>
+      <source>未设：按规程 [knockout] 的用时（慢棋，平则快棋换先，再平则决胜局）</source>
+      <translation>None: the regulation's [knockout] time controls (slow, then rapid with colours swapped, then a deciding game)</translation>
+    </message>
+    <message>
+      <source>适用于</source>
+      <translation>For</translation>
+    </message>
+    <message>
+      <source>最后一局和棋</source>
+      <translation>A drawn last game</translation>
+    </message>
+    <message>
+      <source>包干</source>
+      <translation>Sudden death</translation>
+    </message>
+    <message>
+      <source>同红方</source>
+      <translation>As Red</translation>
     </message>
   </context>
 </TS>

@@ -173,3 +173,43 @@ def test_demo_of_a_format_refuses_absent_and_leaves_nothing(
     code, _, err = run(capsys, "demo", str(path), "--format", "knockout", "--absent", "2")
     assert code == 2 and "--absent" in err and "Traceback" not in err
     assert not path.exists()
+
+
+def test_a_rating_list_rank_set_on_the_command_line_is_checked_against_the_group(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import dataclasses
+
+    from app.engine.eligibility import Eligibility
+    from app.engine.formats import legacy_stages
+    from app.engine.regulations import GroupFormat, preset
+    from app.services.audit import audit_log
+    from app.services.tournaments import create_tournament
+    from tests.services.test_excel_import import good_row, workbook
+
+    base = preset("tianshui-2024")
+    elite = GroupFormat("精英组", False, legacy_stages(7, 7, 0), Eligibility(max_rank=32))
+    reg = dataclasses.replace(base, groups=(elite,), prizes=())
+    path = tmp_path / "t.xqt"
+    create_tournament(path, regulations=reg).close()
+    header = ["姓名", "身份证号", "手机号", "组别", "代表队", "性别", "等级分", "缴费", "等级分排名"]
+    form = workbook(tmp_path / "form.xlsx", [[*good_row(1, group="精英组", team="")[1:], 5]], header=header)
+    code, out, err = run(capsys, "import-players", str(path), str(form), "--override-deadline", "报名表迟交")
+    assert code == 0, err
+    name = good_row(1)[1]
+    code, out, err = run(capsys, "players", str(path))
+    assert code == 0 and "排名第5名" in out
+    code, _, err = run(capsys, "rating-rank", str(path), "--player", name, "--rank", "40")
+    assert code == 2 and "等级分排名须在前 32 名以内（排名第 40 名）" in err
+    code, out, err = run(capsys, "rating-rank", str(path), "--player", "无此人", "--rank", "3")
+    assert code == 2 and "没有序号或姓名为“无此人”的棋手" in err
+    code, out, err = run(
+        capsys, "rating-rank", str(path), "--player", name, "--rank", "40", "--override", "排名表更新前报名"
+    )
+    assert code == 0, err
+    assert "等级分排名第 40 名" in out
+    code, out, _ = run(capsys, "players", str(path), "--json")
+    assert [p["rating_rank"] for p in json.loads(out)] == [40]
+    with open_tournament(path, read_only=True) as db:
+        logged = [a.reason for a in audit_log(db) if a.action == "eligibility_override"]
+    assert logged == ["排名表更新前报名"]

@@ -62,6 +62,40 @@ def test_generated_tables_for_3_to_16_are_the_published_ones(n: int) -> None:
     assert [list(r) for r in berger_table(n)] == expected
 
 
+CROSSCHECK = Path(__file__).parent / "data" / "berger_tables_17_24_crosscheck.txt"
+
+
+def crosscheck_rounds() -> dict[int, dict[int, list[tuple[int, int]]]]:
+    """Size → round number → pairs, from the hand-typed rounds of an independent program's tables."""
+    out: dict[int, dict[int, list[tuple[int, int]]]] = {}
+    size = 0
+    for line in CROSSCHECK.read_text(encoding="utf-8").splitlines():
+        if head := re.fullmatch(r"(\d+) players:", line):
+            size = int(head.group(1))
+            out[size] = {}
+        elif m := re.match(r"Rd (\d+):", line):
+            out[size][int(m.group(1))] = [
+                (int(a), int(b)) for a, b in re.findall(r"(\d+)-(\d+)", line[m.end() :])
+            ]
+    return out
+
+
+def test_the_crosscheck_file_holds_first_second_and_last_rounds_for_18_to_24() -> None:
+    rounds = crosscheck_rounds()
+    assert sorted(rounds) == [18, 20, 22, 24]
+    for size, by_round in rounds.items():
+        assert sorted(by_round) == [1, 2, size - 1]
+        assert all(len(pairs) == size // 2 for pairs in by_round.values())
+
+
+@pytest.mark.parametrize("n", range(17, 25))
+def test_tables_for_17_to_24_match_an_independent_construction(n: int) -> None:
+    """Rounds 1, 2 and the last of 18/20/22/24 as typed from another program's tables (an odd size uses
+    the next even size's table, its highest number the bye)."""
+    for number, pairs in crosscheck_rounds()[largest_number(n)].items():
+        assert list(berger_table(n)[number - 1]) == pairs, f"{n} players, round {number}"
+
+
 @pytest.mark.parametrize("n", range(3, 25))
 def test_every_table_from_3_to_24_follows_the_rulebooks_construction(n: int) -> None:
     """For 17–24 no published table was at hand: each round is checked against the rulebook's rules
@@ -167,3 +201,56 @@ def test_sizes_outside_the_tables_are_refused() -> None:
         berger_table(25)
     with pytest.raises(UserError, match="2–24"):
         berger_table(1)
+
+
+# --------------------------------------------------------------------------- FIDE's last-two-rounds swap
+
+
+def _colour_runs(n: int, swap: bool) -> dict[int, str]:
+    """Each number's colours in the order of its games over a double round robin (R red, B black)."""
+    runs = {k: "" for k in range(1, n + 1)}
+    for r in schedule(n, 2, swap_last_rounds=swap):
+        for red, black in r.pairs:
+            runs[red] += "R"
+            runs[black] += "B"
+    return runs
+
+
+def test_without_the_swap_four_players_give_1_three_blacks_and_3_three_reds() -> None:
+    """Worked by hand from the table: rounds 1–3 are 1-4 2-3 | 4-3 1-2 | 2-4 3-1, the second cycle the
+    same with colours swapped. #1: R R B | B B R — three Blacks across the cycle boundary; #3: B B R |
+    R R B. With the swap the first cycle is played 1, 3, 2: #1 R B R | B B R, #3 B R B | R R B."""
+    assert _colour_runs(4, swap=False) == {1: "RRBBBR", 2: "RBRBRB", 3: "BBRRRB", 4: "BRBRBR"}
+    swapped = _colour_runs(4, swap=True)
+    assert swapped[1] == "RBRBBR" and swapped[3] == "BRBRRB"
+    assert [r.pairs for r in schedule(4, 2, swap_last_rounds=True)][1:3] == [
+        ((2, 4), (3, 1)),
+        ((4, 3), (1, 2)),
+    ]
+
+
+@pytest.mark.parametrize("n", range(4, 25, 2))
+def test_without_the_swap_every_even_size_has_a_run_of_three(n: int) -> None:
+    runs = _colour_runs(n, swap=False)
+    assert "BBB" in runs[1] and "RRR" in runs[n // 2 + 1]
+
+
+@given(st.integers(min_value=4, max_value=24))
+def test_with_the_swap_no_one_has_one_colour_three_games_running(n: int) -> None:
+    for number, colours in _colour_runs(n, swap=True).items():
+        assert "RRR" not in colours and "BBB" not in colours, (n, number, colours)
+
+
+@given(st.integers(min_value=3, max_value=24))
+def test_the_swap_only_reorders_the_first_cycle(n: int) -> None:
+    plain, swapped = schedule(n, 2), schedule(n, 2, swap_last_rounds=True)
+    per = len(plain) // 2
+    assert [r.pairs for r in swapped[per:]] == [r.pairs for r in plain[per:]]
+    assert [r.pairs for r in swapped[: per - 2]] == [r.pairs for r in plain[: per - 2]]
+    assert (swapped[per - 2].pairs, swapped[per - 1].pairs) == (plain[per - 1].pairs, plain[per - 2].pairs)
+    assert [r.number for r in swapped] == list(range(1, 2 * per + 1))
+
+
+def test_the_swap_is_for_a_double_round_robin_only() -> None:
+    with pytest.raises(UserError, match="双循环"):
+        schedule(6, 1, swap_last_rounds=True)

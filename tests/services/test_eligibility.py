@@ -105,6 +105,8 @@ def test_the_group_conditions_are_regulation_settings() -> None:
         "sex": "any",
         "min_rating": 0,
         "max_rating": 0,
+        "min_rank": 0,
+        "max_rank": 0,
         "regions": [],
         "units": [],
     }
@@ -171,5 +173,129 @@ def test_a_snapshot_carries_the_override_and_an_unranked_player(db: Database, tm
     copy = import_snapshot(data, tmp_path / "copy.xqt")
     [back] = [p for p in list_players(copy, JUNIORS) if p.no == no]
     assert not back.ranked
+    assert export_snapshot(copy)["players"] == data["players"]
+    copy.close()
+
+
+# --------------------------------------------------------------------------- rating-list rank (等级分排名)
+
+TOP32 = Eligibility(max_rank=32)  # 限排名前32名
+NOT_TOP100 = Eligibility(min_rank=101)  # 全国等级分排名前100名不得参加
+
+
+@pytest.mark.parametrize(
+    ("rules", "rank", "broken"),
+    [
+        (TOP32, 1, []),
+        (TOP32, 32, []),
+        (TOP32, 33, ["等级分排名须在前 32 名以内（排名第 33 名）"]),
+        (TOP32, None, ["等级分排名须在前 32 名以内（无排名）"]),  # 仅限前N名: the unranked are not in it
+        (NOT_TOP100, 1, ["等级分排名前 100 名不得参加（排名第 1 名）"]),
+        (NOT_TOP100, 100, ["等级分排名前 100 名不得参加（排名第 100 名）"]),
+        (NOT_TOP100, 101, []),
+        (NOT_TOP100, None, []),  # "not the top 100": the unranked are not in the top 100
+        (Eligibility(min_rank=33, max_rank=100), 32, ["等级分排名前 32 名不得参加（排名第 32 名）"]),
+        (Eligibility(min_rank=33, max_rank=100), 33, []),
+        (Eligibility(min_rank=33, max_rank=100), 100, []),
+        (Eligibility(min_rank=33, max_rank=100), None, ["等级分排名须在前 100 名以内（无排名）"]),
+    ],
+)
+def test_a_rating_list_rank_bounds_a_group(rules: Eligibility, rank: int | None, broken: list[str]) -> None:
+    assert [zh for zh, _ in broken_rules(rules, rating_rank=rank)] == broken
+
+
+def test_rank_conditions_are_described_and_checked_in_the_regulation() -> None:
+    assert Eligibility(min_rank=33, max_rank=100).describe_zh(date(2024, 7, 26)) == (
+        "限等级分排名前 100 名；等级分排名前 32 名不得参加"
+    )
+    base = preset("tianshui-2024")
+    reg = dataclasses.replace(
+        base, groups=(dataclasses.replace(base.groups[0], eligibility=TOP32), base.groups[1])
+    )
+    data = regulations_to_dict(reg)
+    assert (data["groups"][0]["eligibility"]["min_rank"], data["groups"][0]["eligibility"]["max_rank"]) == (
+        0,
+        32,
+    )
+    assert regulations_from_dict(data) == reg
+    data["groups"][0]["eligibility"]["min_rank"] = 40
+    with pytest.raises(UserError, match="无人可参加"):
+        regulations_from_dict(data)
+    data["groups"][0]["eligibility"].update(min_rank=0, max_rank=-1)
+    with pytest.raises(UserError, match="max_rank"):
+        regulations_from_dict(data)
+
+
+@pytest.fixture
+def elite(tmp_path: Path) -> Database:
+    """公开组 open; 精英组 only for the first 32 of the rating list."""
+    base = preset("tianshui-2024")
+    reg = dataclasses.replace(
+        base,
+        groups=(base.groups[0], GroupFormat("精英组", False, legacy_stages(7, 7, 0), TOP32)),
+        prizes=tuple(t for t in base.prizes if t.group == base.groups[0].name),
+    )
+    return create_tournament(tmp_path / "elite.xqt", regulations=reg)
+
+
+def test_registration_by_rank_refuses_the_unranked_and_accepts_an_override(elite: Database) -> None:
+    entry = dataclasses.replace(_entry(date(1990, 1, 1)), group="精英组")
+    with pytest.raises(UserError) as info:
+        add_player(elite, entry, now=BEFORE)
+    assert "不符合精英组的参赛资格：等级分排名须在前 32 名以内（无排名）" in info.value.zh
+    with pytest.raises(UserError, match="排名第 40 名"):
+        add_player(elite, dataclasses.replace(entry, rating_rank=40), now=BEFORE)
+    with pytest.raises(UserError, match="等级分排名 0 不在"):
+        add_player(elite, dataclasses.replace(entry, rating_rank=0), now=BEFORE)
+    pid = add_player(elite, dataclasses.replace(entry, rating_rank=12), now=BEFORE)
+    [view] = list_players(elite)
+    assert (view.id, view.rating_rank) == (pid, 12)
+    late = dataclasses.replace(_entry(date(1991, 1, 1), serial=2), group="精英组", rating_rank=45)
+    add_player(elite, late, now=BEFORE, override_reason="上届冠军特邀")
+    logged = next(line for line in audit_log(elite) if line.action == "eligibility_override")
+    assert logged.reason == "上届冠军特邀" and "排名第 45 名" in logged.after
+
+
+def test_an_import_reads_the_rank_column_and_names_a_bad_rank_cell(elite: Database, tmp_path: Path) -> None:
+    header = ["序号", "姓名", "身份证号", "手机号", "组别", "代表队", "性别", "等级分", "缴费", "等级分排名"]
+    rows = [
+        [*good_row(1, group="精英组", team=""), 3],
+        [*good_row(2, group="精英组", team=""), "第7名"],
+        [*good_row(3, group="精英组", team=""), "前十"],
+        [*good_row(4, group="精英组", team=""), 50],
+        [*good_row(5, group="公开组", team=""), ""],
+    ]
+    path = workbook(tmp_path / "form.xlsx", rows, header=header)
+    with pytest.raises(ImportRefused) as info:
+        import_players(elite, path, now=BEFORE)
+    problems = {
+        row.row: [f"{p.column}|{p.header}|{p.message_zh}" for p in row.problems]
+        for row in info.value.preview.rows
+        if row.problems
+    }
+    assert sorted(problems) == [6, 7]  # data from row 4 (a title row, a blank row, the header)
+    assert problems[6] == ["J|等级分排名|等级分排名“前十”不是名次（应填整数，如 12 或 第12名）"]
+    assert "等级分排名须在前 32 名以内（排名第 50 名）" in problems[7][0]
+    with elite.session() as s:
+        assert s.scalars(select(Player)).all() == []
+    fixed = workbook(tmp_path / "fixed.xlsx", [rows[0], rows[1], rows[4]], header=header)
+    import_players(elite, fixed, now=BEFORE)
+    assert sorted((p.group, p.rating_rank) for p in list_players(elite)) == [
+        ("公开组", None),
+        ("精英组", 3),
+        ("精英组", 7),
+    ]
+
+
+def test_a_snapshot_carries_the_rank(elite: Database, tmp_path: Path) -> None:
+    from app.services.snapshot import export_snapshot, import_snapshot
+
+    add_player(
+        elite, dataclasses.replace(_entry(date(1990, 1, 1)), group="精英组", rating_rank=9), now=BEFORE
+    )
+    data = export_snapshot(elite)
+    assert [p["rating_rank"] for p in data["players"]] == [9]
+    copy = import_snapshot(data, tmp_path / "copy.xqt")
+    assert [p.rating_rank for p in list_players(copy)] == [9]
     assert export_snapshot(copy)["players"] == data["players"]
     copy.close()

@@ -168,6 +168,49 @@ def test_the_second_cycle_swaps_colours(tmp_path: Path) -> None:
     assert hard_rule_breaks(db) == []
 
 
+def test_fides_swap_plays_the_first_cycles_last_two_rounds_in_the_other_order(tmp_path: Path) -> None:
+    """6 players, double round robin with the swap: round 4 is the table's round 5 and round 5 its round
+    4, the second cycle (rounds 6–10) the plain table with colours swapped; the order of play prints so
+    and says why; no one plays one colour three games running."""
+    from app.services import exports
+
+    db = _event(tmp_path, "double-round-robin", 6, swap_last_rounds=True)
+    for number in range(1, 11):
+        pair_next_round(db, GROUP, seed=number)
+        _play_round(db, number)
+    table = berger_table(6)
+    numbers = {}  # player no → table number, read back from round 1 against the table's round 1
+    for (red, black), (a, b) in zip(
+        [(x.red.no, x.black.no) for x in round_view(db, GROUP, 1).boards], table[0], strict=False
+    ):
+        numbers[red], numbers[black] = a, b
+
+    def played(number: int) -> set[tuple[int, int]]:
+        return {(numbers[x.red.no], numbers[x.black.no]) for x in round_view(db, GROUP, number).boards}
+
+    assert played(4) == set(table[4]) and played(5) == set(table[3])
+    assert played(9) == {(b, r) for r, b in table[3]} and played(10) == {(b, r) for r, b in table[4]}
+    runs: dict[int, str] = {no: "" for no in numbers}
+    for number in range(1, 11):
+        for x in round_view(db, GROUP, number).boards:
+            runs[x.red.no] += "R"
+            runs[x.black.no] += "B"
+    assert all("RRR" not in c and "BBB" not in c for c in runs.values()), runs
+    doc = exports.document(db, "order-of-play", group=GROUP)
+    assert "最后两轮" in doc.note and "互换" in doc.note  # type: ignore[attr-defined]
+    assert hard_rule_breaks(db) == []
+
+
+def test_the_swap_is_refused_for_a_single_round_robin(tmp_path: Path) -> None:
+    db = _event(tmp_path, "round-robin", 6)
+    reg = load_regulations(db)
+    group = reg.groups[0]
+    stages = (dataclasses.replace(group.stages[0], swap_last_rounds=True),)
+    with pytest.raises(UserError, match="只用于双循环"):
+        update_regulations(db, dataclasses.replace(reg, groups=(dataclasses.replace(group, stages=stages),)))
+    assert load_regulations(db).groups[0].stages[0].swap_last_rounds is False
+
+
 def test_a_swiss_of_few_enough_players_is_played_as_a_round_robin(tmp_path: Path) -> None:
     db = _event(tmp_path, "swiss", 6, round_robin_up_to=8)
     pair_next_round(db, GROUP, seed=1)

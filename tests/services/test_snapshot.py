@@ -52,6 +52,7 @@ def _rich_snapshot() -> dict:
     ]
     data["players"][4]["region"] = "甘肃天水"
     data["players"][3]["reentry_round"] = 2
+    data["players"][2]["rating_rank"] = 57  # 等级分排名
     data["absences"] = [
         {
             "group": "公开组",
@@ -153,6 +154,8 @@ def test_snapshot_has_the_documented_shape(tmp_path: Path) -> None:
         (lambda d: d["players"][1].update(no=1), "重复"),
         (lambda d: d["tournament"]["settings"]["points"].update(win=-1.5), "points.win"),
         (lambda d: d["players"][0].update(group="少年组"), "少年组"),
+        (lambda d: d["players"][2].update(rating_rank=0), r"players\[2\]\.rating_rank"),
+        (lambda d: d["players"][2].update(rating_rank="第3名"), r"players\[2\]\.rating_rank"),
     ],
 )
 def test_bad_snapshot_is_refused_and_leaves_no_file(tmp_path: Path, edit, message: str) -> None:

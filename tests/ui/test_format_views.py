@@ -65,6 +65,52 @@ def test_the_player_dialog_asks_for_a_reason_only_outside_the_conditions(
     assert any(a.action == "eligibility_override" and a.reason == "组委会特批" for a in audit_log(juniors.db))
 
 
+def test_the_player_editor_takes_a_rating_list_rank_and_an_edit_outside_needs_a_reason(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    """精英组 admits the first 32 of the rating list: the rank typed in the editor is checked live; an
+    edit to rank 40 is refused with the rule named until a reason is given, then stored and logged."""
+    from PySide6.QtCore import Qt
+
+    from app.engine.registration import PlayerEntry
+    from app.services.registration import add_player
+
+    base = preset("tianshui-2024")
+    group = GroupFormat("精英组", False, legacy_stages(7, 7, 0), Eligibility(max_rank=32))
+    reg = dataclasses.replace(
+        base,
+        groups=(base.groups[0], group),
+        prizes=tuple(t for t in base.prizes if t.group == base.groups[0].name),
+    )
+    path = tmp_path / "elite.xqt"
+    db = create_tournament(path, regulations=reg)
+    entry = PlayerEntry("名将", make_id(date(1980, 1, 1), serial=5), "13912345678", "精英组", rating_rank=8)
+    add_player(db, entry, override_reason="补报")
+    db.close()
+    doc = TournamentDocument.open(path)
+    try:
+        [player] = list_players(doc.db, "精英组")
+        dialog = PlayerDialog(doc, player)
+        qtbot.addWidget(dialog)
+        assert dialog.rating_rank.value() == 8 and dialog.ok_button.isEnabled()
+        dialog.rating_rank.setFocus()
+        dialog.rating_rank.selectAll()
+        qtbot.keyClicks(dialog.rating_rank, "40")
+        qtbot.keyClick(dialog.rating_rank, Qt.Key.Key_Tab)
+        assert dialog.rating_rank.value() == 40
+        assert "等级分排名须在前 32 名以内（排名第 40 名）" in dialog.problems.text()
+        assert not dialog.ok_button.isEnabled() and dialog.form.isRowVisible(dialog.reason)
+        dialog.reason.insert("排名表更新前已报名")  # (key events carry ASCII only in QtTest)
+        assert dialog.problems.text() == "" and dialog.ok_button.isEnabled()
+        dialog.accept()
+        [after] = list_players(doc.db, "精英组")
+        assert after.rating_rank == 40
+        logged = [a for a in audit_log(doc.db) if a.action == "eligibility_override"]
+        assert [a.reason for a in logged][-1] == "排名表更新前已报名"
+    finally:
+        doc.close()
+
+
 def test_a_player_is_made_unranked_and_ranked_again_from_the_players_view(qtbot: Any, tmp_path: Path) -> None:
     from app.ui.views.players import PlayersView
 

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.engine.registration import PlayerEntry
+from app.engine.eligibility import RATING_RANK_MAX
+from app.engine.registration import CheckedEntry, PlayerEntry
 from app.engine.types import Gender, UserError
 from app.services import registration
 from app.services.registration import PlayerView
@@ -53,6 +54,10 @@ class PlayerDialog(QDialog):
         self.rating = QSpinBox(self)
         self.rating.setRange(0, 3000)
         self.rating.setSpecialValueText(self.tr("无"))
+        self.rating_rank = QSpinBox(self)  # 等级分排名: the place on a rating list, 1 the best
+        self.rating_rank.setRange(0, RATING_RANK_MAX)
+        self.rating_rank.setSpecialValueText(self.tr("无排名"))
+        self.rating_rank.setToolTip(self.tr("等级分排行榜上的名次（第几名），用于按排名限定参赛资格的组别"))
         self.flags = {
             "fee_paid": QCheckBox(self.tr("已缴费"), self),
             "insurance": QCheckBox(self.tr("已交保险"), self),
@@ -82,6 +87,7 @@ class PlayerDialog(QDialog):
         form.addRow(self.tr("单位"), self.unit)
         form.addRow(self.tr("地区"), self.region)
         form.addRow(self.tr("等级分"), self.rating)
+        form.addRow(self.tr("等级分排名"), self.rating_rank)
         for box in self.flags.values():
             form.addRow("", box)
         form.addRow(self.tr("破例理由"), self.reason)
@@ -106,6 +112,7 @@ class PlayerDialog(QDialog):
             self.unit.setText(player.unit)
             self.region.setText(player.region)
             self.rating.setValue(player.rating or 0)
+            self.rating_rank.setValue(player.rating_rank or 0)
             for key, box in self.flags.items():
                 box.setChecked(bool(getattr(player, key)))
         for edit in (self.name, self.id_number, self.phone, self.team, self.unit, self.region, self.reason):
@@ -113,6 +120,7 @@ class PlayerDialog(QDialog):
         self.group.currentTextChanged.connect(self.check)
         self.gender.currentIndexChanged.connect(self.check)
         self.rating.valueChanged.connect(self.check)
+        self.rating_rank.valueChanged.connect(self.check)
         self.check()
 
     def entry(self) -> PlayerEntry:
@@ -128,6 +136,7 @@ class PlayerDialog(QDialog):
             "unit": self.unit.text().strip(),
             "region": self.region.text().strip(),
             "rating": self.rating.value() or None,
+            "rating_rank": self.rating_rank.value() or None,
             **{key: box.isChecked() for key, box in self.flags.items()},
         }
         if base is None:
@@ -146,25 +155,31 @@ class PlayerDialog(QDialog):
     def check(self) -> bool:
         """Live validation by the registration checks; OK is enabled only for an entry without problems."""
         db = self.document.db
-        if self.player is None:
-            checked = registration.check_new_player(db, self.entry(), override_reason=self.override_reason)
-            outside = bool(checked.outside or checked.outside_refused)
-            if outside != self.outside:  # the reason field shows while the entry is outside the conditions
-                self.outside = outside
-                self.form.setRowVisible(self.reason, self.late or outside)
-                self.reason.setPlaceholderText(
-                    self.both_text
-                    if self.late and outside
-                    else self.late_text
-                    if self.late
-                    else self.outside_text
-                )
-                if outside:
-                    checked = registration.check_new_player(
-                        db, self.entry(), override_reason=self.override_reason
-                    )
-        else:
-            checked = registration.check_player_edit(db, self.player.id, self.entry())
+
+        def checked_now() -> CheckedEntry:
+            if self.player is None:
+                return registration.check_new_player(db, self.entry(), override_reason=self.override_reason)
+            return registration.check_player_edit(
+                db, self.player.id, self.entry(), override_reason=self.override_reason
+            )
+
+        checked = checked_now()
+        # the reason field shows while the entry (new, or an edit: a new rank, say) is refused for the
+        # group's conditions, or accepted outside them by the reason typed; a player accepted so before
+        # needs none again
+        outside = bool(checked.outside_refused) or bool(checked.outside and self.reason.text().strip())
+        if outside != self.outside:
+            self.outside = outside
+            self.form.setRowVisible(self.reason, self.late or outside)
+            self.reason.setPlaceholderText(
+                self.both_text
+                if self.late and outside
+                else self.late_text
+                if self.late
+                else self.outside_text
+            )
+            if outside:
+                checked = checked_now()
         self.problems.setText("\n".join(self._text(p.message_zh, p.message_en) for p in checked.problems))
         self.ok_button.setEnabled(checked.ok)
         return checked.ok
@@ -174,7 +189,9 @@ class PlayerDialog(QDialog):
             if self.player is None:
                 registration.add_player(self.document.db, self.entry(), override_reason=self.override_reason)
             else:
-                registration.edit_player(self.document.db, self.player.id, self.entry())
+                registration.edit_player(
+                    self.document.db, self.player.id, self.entry(), override_reason=self.override_reason
+                )
         except UserError as error:
             self.problems.setText(self._text(error.zh, error.en))
             return

@@ -1,10 +1,12 @@
-"""The format of a group (赛制): a ready-made format, or its stages as the regulation file writes them.
+"""The format of a group (赛制): a ready-made format, then its stages field by field or as text.
 
 A ready-made format (积分编排, 积分编排后淘汰赛, 单循环, 双循环, 分组循环后淘汰赛, 单败淘汰, 双败淘汰)
-fills in the stages; every stage key can then be edited as the regulation file's text
-(``[[groups.stages]]``: kind, entrants, count, rounds, cycles, pools, matches …), checked as the file
-is: a key that belongs to another kind of stage, or a format that cannot work, is named and nothing
-changes. The settings view stores what this dialog returns.
+fills in the stages; the 逐项设置 tab edits each stage's fields (:class:`StageForm`: system, entrants,
+rounds, cycles and pools, a knockout's match ladders), the 规程文字（高级） tab the same stages as the
+regulation file's text (``[[groups.stages]]``). Whatever the tab, the stages are checked by writing them
+as that text and reading it back with the regulation loader: a key that belongs to another kind of
+stage, or a format that cannot work, is named and nothing changes. Stages that have begun are locked.
+The settings view stores what this dialog returns.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -36,6 +39,7 @@ from app.engine.regulations import (
     stages_to_dict,
 )
 from app.engine.types import UserError
+from app.ui.dialogs.stage_form import StageForm
 from app.ui.i18n import current_language
 
 
@@ -66,13 +70,21 @@ def stages_from_text(text: str, group: GroupFormat, regulations: Regulations) ->
 
 
 class StagesDialog(QDialog):
-    """Edit one group's stages: a ready-made format, or the stage keys as text."""
+    """Edit one group's stages: a ready-made format, then field by field or the stage keys as text.
+    ``begun``: how many of the group's stages have begun (locked)."""
 
     def __init__(
-        self, group: GroupFormat, regulations: Regulations, players: int, parent: QWidget | None = None
+        self,
+        group: GroupFormat,
+        regulations: Regulations,
+        players: int,
+        parent: QWidget | None = None,
+        begun: int = 0,
     ) -> None:
         super().__init__(parent)
         self.group = group
+        self.begun = begun
+        self._syncing = False
         self.regulations = regulations
         self.players = max(players, 4)
         self.stages = group.stages
@@ -95,7 +107,13 @@ class StagesDialog(QDialog):
         self.message = QLabel(self)
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b00020")
-        self.text.textChanged.connect(self.check)
+        self.text.textChanged.connect(self._text_edited)
+        self.form = StageForm(group.stages, begun, self)
+        self.form.changed.connect(self._form_edited)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self.form, self.tr("逐项设置(&F)"))
+        self.tabs.addTab(self.text, self.tr("规程文字（高级）(&T)"))
+        self.tabs.currentChanged.connect(self._tab_changed)
         row = QHBoxLayout()
         row.addWidget(QLabel(self.tr("现成赛制："), self))
         row.addWidget(self.preset, 1)
@@ -117,7 +135,7 @@ class StagesDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addWidget(note)
-        layout.addWidget(self.text, 1)
+        layout.addWidget(self.tabs, 1)
         layout.addWidget(self.summary)
         layout.addWidget(self.message)
         layout.addWidget(self.buttons)
@@ -133,12 +151,37 @@ class StagesDialog(QDialog):
             self.message.setText(exc.en if current_language() == "en" else exc.zh)
             return
         self.text.setPlainText(stages_text(stages))
+        self.form.set_stages(self.stages)
+
+    def _form_edited(self) -> None:
+        """A field changed: the text follows (the one form the loader checks)."""
+        self._syncing = True
+        try:
+            self.text.setPlainText(stages_text(tuple(self.form.stages)))
+        finally:
+            self._syncing = False
+        self.check()
+
+    def _text_edited(self) -> None:
+        if not self._syncing:
+            self.check()
+
+    def _tab_changed(self, index: int) -> None:
+        if self.tabs.widget(index) is self.form and self.check():
+            self.form.set_stages(self.stages)  # what the text says, field by field
 
     def check(self) -> bool:
-        """Check the text as the regulation file is checked; show what the stages are, or what is wrong."""
+        """Check the stages as the regulation file is checked; show what they are, or what is wrong."""
         ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         try:
-            self.stages = stages_from_text(self.text.toPlainText(), self.group, self.regulations)
+            stages = stages_from_text(self.text.toPlainText(), self.group, self.regulations)
+            for i in range(self.begun):
+                if i >= len(stages) or stages[i] != self.group.stages[i]:
+                    raise UserError(
+                        f"第{i + 1}阶段已开始，不能修改或删除",
+                        f"stage {i + 1} has begun: it cannot be changed",
+                    )
+            self.stages = stages
         except UserError as exc:
             self.message.setText(exc.en if current_language() == "en" else exc.zh)
             self.summary.setText("")

@@ -479,10 +479,21 @@ class SettingsView(LiveView):
         row = item.row()
         current = self.current_groups()[row]
         players = next((g.players for g in self.document.info.groups if g.name == current.name), 0)
-        dialog = StagesDialog(current, self.edited_regulations(), players, self)
+        dialog = StagesDialog(
+            current, self.edited_regulations(), players, self, begun=self._begun(current.name)
+        )
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         self.replace_group_row(row, dataclasses.replace(current, stages=dialog.stages))
+
+    def _begun(self, group: str) -> int:
+        """How many of the group's stages have begun (the 赛制 dialog locks them); 0 for a new group."""
+        from app.services.stages import stages_of
+
+        try:
+            return sum(1 for info in stages_of(self.document.db, group) if info.begun)
+        except UserError:
+            return 0
 
     def replace_group_row(self, row: int, g: GroupFormat) -> None:
         """Show ``g`` in row ``row``: its stages kept with the name, the simple columns where its shape
