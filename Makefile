@@ -1,7 +1,8 @@
 # Xiangqi Arbiter — the two Quick start commands (make run, make test) and a few more.
 #   make run        install what running needs (.venv) and open the window on the demo tournament
 #   make test       the full suite (what .ci/run calls): lint, then every test, the frozen build included
-#   make test-fast  lint, then every test but the frozen build, the browser and the stress tests
+#   make test-fast  lint, then every test but the frozen build, the browser and the stress tests,
+#                   the property tests and the bad-input corpus lighter (make test runs them whole)
 #   make shell      a shell where `xqarbiter` is the project's command line
 PYTHON ?= python3
 VENV := .venv
@@ -73,12 +74,14 @@ FAST := not frozen and not browser and not stress
 
 # (pytest exits 5 when a marker selects no test: not a failure here)
 test: lint $(QM) $(DIST_STAMP) $(AXE)
-	$(PY) -m pytest -q $(XDIST) -m "not serial"
-	$(PY) -m pytest -q -m "serial" || [ $$? -eq 5 ]
+	XQARBITER_TESTS=full $(PY) -m pytest -q $(XDIST) -m "not serial"
+	XQARBITER_TESTS=full $(PY) -m pytest -q -m "serial" || [ $$? -eq 5 ]
 
+# the fast loop runs each property test with a quarter of its examples and every third case of the
+# bad-input corpus (XQARBITER_TESTS=fast, tests/conftest.py); make test runs them all
 test-fast: lint $(QM)
-	$(PY) -m pytest -q $(XDIST) -m "$(FAST) and not serial"
-	$(PY) -m pytest -q -m "$(FAST) and serial" || [ $$? -eq 5 ]
+	XQARBITER_TESTS=fast $(PY) -m pytest -q $(XDIST) -m "$(FAST) and not serial"
+	XQARBITER_TESTS=fast $(PY) -m pytest -q -m "$(FAST) and serial" || [ $$? -eq 5 ]
 
 screenshots: $(DEV_STAMP) $(QM)
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py

@@ -8,6 +8,7 @@ module gets its own copy of the file, so no test sees another's changes.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -18,14 +19,35 @@ os.environ.setdefault("XQARBITER_RUN_DIR", tempfile.mkdtemp(prefix="xqrun-"))
 
 import pytest
 from filelock import FileLock
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, is_hypothesis_test, settings
 
 from tests.factories import copy_event
 
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+settings.register_profile("fast", parent=settings.get_profile("default"))
+
+#: ``XQARBITER_TESTS=fast`` (``make test-fast``): the fast loop runs every test, the heaviest lighter —
+#: each property test with a quarter of its examples (the hypothesis profile ``fast``, see
+#: fast_examples below) and every third case of the bad-input corpus (tests/corpus/test_corpus.py).
+#: ``make test`` and a plain ``pytest`` run the full counts.
+FAST_LOOP = os.environ.get("XQARBITER_TESTS") == "fast"
+HYPOTHESIS_PROFILE = {"fast": "fast", "full": "default"}.get(
+    os.environ.get("XQARBITER_TESTS", ""), os.environ.get("HYPOTHESIS_PROFILE", "default")
+)
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+#: under the fast profile a property test runs this share of its examples, never fewer than FAST_FLOOR
+#: (nor more than it asked for): a test written for 600 examples runs 150, one for 40 runs 10
+FAST_SHARE = 4
+FAST_FLOOR = 10
+
+
+def fast_examples(full: int) -> int:
+    """How many examples a property test written for ``full`` runs under the fast profile."""
+    return min(full, max(FAST_FLOOR, -(-full // FAST_SHARE)))
+
 
 DEMO_SEED = 2024
 
@@ -46,6 +68,24 @@ def _built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Call
             build(partial)
             partial.rename(path)
     return path
+
+
+def built_once_folder(
+    tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]
+) -> Path:
+    """A folder of files ``build`` writes into, built once per test run for every worker (as the demo
+    events are). Read-only: copy what a test may change."""
+    folder = _shared_folder(tmp_path_factory) / "shared-events"
+    folder.mkdir(exist_ok=True)
+    target = folder / name
+    with FileLock(str(folder / f"{name}.lock")):
+        if not target.exists():
+            partial = folder / f"{name}.building"
+            shutil.rmtree(partial, ignore_errors=True)
+            partial.mkdir()
+            build(partial)
+            partial.rename(target)
+    return target
 
 
 def _played(path: Path) -> None:
@@ -91,9 +131,30 @@ def midway_demo(midway_demo_file: Path, tmp_path: Path) -> Path:
     return copy_event(midway_demo_file, tmp_path / "midway.xqt")
 
 
+def _lighten(items: list[pytest.Item]) -> None:
+    """The fast profile: each property test's own ``max_examples`` (its ``@settings``, else the
+    profile's) becomes :func:`fast_examples` of it. Hypothesis keeps a test's settings on the wrapped
+    function (its own pytest plugin rewrites them the same way); if that ever changes, this fails the
+    run instead of quietly running the full counts."""
+    done: set[int] = set()
+    for item in items:
+        test = getattr(getattr(item, "obj", None), "__func__", getattr(item, "obj", None))
+        if test is None or not is_hypothesis_test(test) or id(test) in done:
+            continue
+        done.add(id(test))
+        full = test._hypothesis_internal_use_settings  # type: ignore[attr-defined]
+        assert isinstance(full, settings), f"{item.nodeid}: hypothesis keeps its settings elsewhere"
+        test._hypothesis_internal_use_settings = settings(  # type: ignore[attr-defined]
+            full, max_examples=fast_examples(full.max_examples)
+        )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that drives chromium (it asks for the ``browser`` fixture, directly or through another
-    fixture) is a browser test wherever it lives: ``make test-fast`` leaves it out by that marker."""
+    fixture) is a browser test wherever it lives: ``make test-fast`` leaves it out by that marker.
+    Under the fast hypothesis profile the property tests run fewer examples (:func:`_lighten`)."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
+    if HYPOTHESIS_PROFILE == "fast":
+        _lighten(items)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import FAST_LOOP
 from tests.corpus.cases import CATEGORIES, all_cases
-from tests.corpus.harness import run_case
+from tests.corpus.harness import Case, run_case
 from tests.corpus.races import run_races
 
 pytestmark = pytest.mark.slow
@@ -25,6 +26,25 @@ def test_the_corpus_is_large_and_every_category_is_tried() -> None:
     assert {c.category for c in cases} == {name for name, _ in CATEGORIES}
 
 
+#: the fast loop (``make test-fast``) runs every FAST_STRIDE-th case of each category, from its first;
+#: ``make test`` runs them all
+FAST_STRIDE = 3
+
+
+def fast_loop_share(cases: list[Case]) -> list[Case]:
+    """The cases this run tries: all of them, or every third under the fast loop (never none)."""
+    share = cases[::FAST_STRIDE] if FAST_LOOP else cases
+    assert share, "a category without a case tries nothing"
+    return share
+
+
+def test_the_fast_loop_tries_every_third_case_of_each_category() -> None:
+    cases = [Case("c", str(i), ("check-file", "{ws}/event.xqt")) for i in range(7)]
+    expected = ["0", "3", "6"] if FAST_LOOP else [str(i) for i in range(7)]
+    assert [c.name for c in fast_loop_share(cases)] == expected
+    assert [c.name for c in fast_loop_share(cases[:1])] == ["0"]
+
+
 #: the categories that start hundreds of real processes (a full disk is a real process under ulimit -f)
 REAL_PROCESSES = ("Full disk (ulimit -f, real process)", "Real subprocess (python -m app.cli)")
 
@@ -37,8 +57,8 @@ REAL_PROCESSES = ("Full disk (ulimit -f, real process)", "Real subprocess (pytho
     ],
 )
 def test_every_case_of_the_category_is_refused_cleanly_or_done_right(category: str) -> None:
-    make = dict(CATEGORIES)[category]
-    failures = [o.describe() for o in (run_case(c) for c in make()) if not o.ok]
+    cases = fast_loop_share(dict(CATEGORIES)[category]())
+    failures = [o.describe() for o in (run_case(c) for c in cases) if not o.ok]
     assert failures == [], f"{len(failures)} case(s):\n" + "\n".join(failures[:30])
 
 

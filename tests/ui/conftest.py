@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 
+from tests.conftest import built_once_folder
+from tests.factories import copy_event
 from tests.ui.sample_event import make_event
 
 
@@ -29,8 +31,11 @@ def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
 
 @pytest.fixture(scope="session")
 def event_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """160 players, round 1 played, round 2 paired without results (built once, copied per test)."""
-    return make_event(tmp_path_factory.mktemp("event") / "template.xqt", rounds=2, played=1)
+    """160 players, round 1 played, round 2 paired without results (built once per run, copied per test)."""
+    shared = built_once_folder(
+        tmp_path_factory, "ui-event", lambda folder: make_event(folder / "template.xqt", rounds=2, played=1)
+    )
+    return copy_event(shared / "template.xqt", tmp_path_factory.mktemp("event") / "template.xqt")
 
 
 @pytest.fixture

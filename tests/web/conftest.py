@@ -14,6 +14,8 @@ from starlette.testclient import TestClient
 from app.services.tournaments import open_tournament
 from app.web.app import ThreadOwner, create_app
 from app.web.server import HallServer
+from tests.conftest import built_once_folder
+from tests.factories import copy_event
 
 BASE = "http://127.0.0.1"
 
@@ -26,10 +28,13 @@ def midway_template(midway_demo_file: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def stage_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """The demo event at each stage a chief arbiter publishes (:mod:`tests.web.stages`)."""
-    from .stages import build_stages
+    """The demo event at each stage a chief arbiter publishes (:mod:`tests.web.stages`): built once per
+    run for every worker, each worker reading its own copy."""
+    from .stages import STAGES, build_stages
 
-    return build_stages(tmp_path_factory.mktemp("stages"))
+    shared = built_once_folder(tmp_path_factory, "stages", build_stages)
+    mine = tmp_path_factory.mktemp("stages")
+    return {stage: copy_event(shared / f"{stage}.xqt", mine / f"{stage}.xqt") for stage in STAGES}
 
 
 @pytest.fixture
