@@ -45,6 +45,8 @@ __all__ = [
     "Standing",
     "Standings",
     "Violation",
+    "group_crosstable",
+    "rank",
     "rank_group",
     "standings",
 ]
@@ -746,7 +748,33 @@ def standings(
     ``chain`` replaces the regulation's chain (a stage's own, e.g. a round robin's); ``lots`` is the
     stage's tiebreak lot.
     """
-    table = Crosstable(
+    table = group_crosstable(
+        players,
+        rounds,
+        regulations,
+        violations,
+        knockout_players=knockout_players,
+        split_round=split_round,
+        knockout_black=knockout_black,
+        lots=lots,
+    )
+    return rank(table, regulations, after_round, chain)
+
+
+def group_crosstable(
+    players: Iterable[Entrant],
+    rounds: Iterable[RoundRecord],
+    regulations: Regulations,
+    violations: Iterable[Violation] | Mapping[int, int] = (),
+    *,
+    knockout_players: Collection[int] = (),
+    split_round: int | None = None,
+    knockout_black: Iterable[BlackGame] = (),
+    lots: Mapping[int, int] | None = None,
+) -> Crosstable:
+    """The crosstable :func:`standings` ranks (one for every round: rank it after any of them with
+    :func:`rank`)."""
+    return Crosstable(
         players,
         rounds,
         regulations.points,
@@ -756,6 +784,15 @@ def standings(
         knockout_black=knockout_black if regulations.tiebreaks.knockout_games_count_as_black else (),
         lots=lots,
     )
+
+
+def rank(
+    table: Crosstable,
+    regulations: Regulations,
+    after_round: int | None = None,
+    chain: tuple[Tiebreak, ...] | None = None,
+) -> Standings:
+    """:func:`standings` from a crosstable already made (:func:`group_crosstable`)."""
     rules = (
         regulations.tiebreaks if chain is None else dataclasses.replace(regulations.tiebreaks, chain=chain)
     )
