@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import enum
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -478,6 +478,21 @@ class Crosstable:
                 raise ValueError(f"{criterion.value} depends on more than the player")
         raise AssertionError(criterion)  # pragma: no cover
 
+    def getter(self, k: int, criterion: Criterion, forfeits_win: bool = True) -> Callable[[int], int]:
+        """``lambda i: self.value(i, k, criterion, forfeits_win)``, reading a kept list directly where
+        the value is one (a ranking's rows read six values of every player)."""
+        if k >= 0:
+            column = {
+                Criterion.SCORE: self._score,
+                Criterion.WINS: self._wins if forfeits_win else None,
+                Criterion.BLACK_GAMES: self._black_games,
+                Criterion.BLACK_WINS: self._black_wins,
+                Criterion.PROGRESSIVE: self._progressive,
+            }.get(criterion)
+            if column is not None:
+                return column[k].__getitem__
+        return lambda i: self.value(i, k, criterion, forfeits_win)
+
     def head_to_head(self, i: int, k: int, among: Collection[int]) -> int:
         """直胜: the points player index ``i`` scored through layer ``k`` against the player indices
         ``among`` (the players still tied with him): one game for two players, a mini-table for more."""
@@ -686,6 +701,7 @@ def rank_group(table: Crosstable, rules: TiebreakRules, after_round: int | None 
     has_lot = Criterion.LOT in ranker.criteria
     rows: list[Standing] = []
     by_sequence = False
+    getters = {c: table.getter(top, c, ranker.forfeits_win) for c in Criterion}
     for rank, i in enumerate(order, start=1):
         separation = None
         if rank < len(order):
@@ -694,7 +710,7 @@ def rank_group(table: Crosstable, rules: TiebreakRules, after_round: int | None 
         p = table.entrants[i]
 
         def v(c: Criterion, i: int = i) -> int:
-            return table.value(i, top, c, ranker.forfeits_win)
+            return getters[c](i)
 
         rows.append(
             Standing(
