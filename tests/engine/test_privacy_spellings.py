@@ -141,8 +141,7 @@ def test_a_text_without_six_digits_together_is_left_alone_unsearched(parts: list
         searched = privacy.mask_personal(text)
     finally:
         privacy._SIX_DIGITS = shortcut
-    assert searched == text
-    assert privacy.mask_personal(text) == text
+    assert privacy.mask_personal(text) == searched  # a path may still be cut to its name: the same
 
 
 def test_a_passport_of_six_digits_is_masked_past_the_shortcut() -> None:
