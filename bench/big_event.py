@@ -34,7 +34,7 @@ def big_event(players: int = 5000, seed: int = 2024, rounds: int | None = None) 
     played = "end" if rounds is None else f"r{rounds}"
     path = folder / f"event-{players}-s{seed}-{played}-v{VERSION}.xqt"
     if path.is_file():
-        return path
+        return _at_head(path)
     building = path.with_suffix(".building.xqt")
     for suffix in ("", "-wal", "-shm"):
         Path(str(building) + suffix).unlink(missing_ok=True)
@@ -43,6 +43,28 @@ def big_event(players: int = 5000, seed: int = 2024, rounds: int | None = None) 
         Path(str(building) + suffix).unlink(missing_ok=True)
     building.rename(path)
     return path
+
+
+def _at_head(path: Path) -> Path:
+    """The event at the program's schema: a file built by an older program is migrated once, as a copy
+    beside it (``…-schema0008.xqt``): a read-only command does not migrate a file, and the original may
+    be in use by another checkout's benchmarks."""
+    from app.db.revisions import file_revision, head_revision
+
+    head = head_revision()
+    if file_revision(path) == head:
+        return path
+    migrated = path.with_name(f"{path.stem}-schema{head}.xqt")
+    if not migrated.is_file():
+        from app.db.session import open_database
+
+        work = migrated.with_suffix(".migrating.xqt")
+        shutil.copy(path, work)
+        open_database(work).close()  # opened for writing: migrated
+        for suffix in ("-wal", "-shm"):
+            Path(str(work) + suffix).unlink(missing_ok=True)
+        work.rename(migrated)
+    return migrated
 
 
 def _snapshot(players: int, seed: int) -> dict[str, Any]:

@@ -39,6 +39,16 @@ PLAYER_COLUMNS = (
 )
 
 
+#: the results by stored code (``GameResult(code)`` for each of 27,000 games costs ~0.1 s; an unknown
+#: code still raises as it does)
+_RESULTS = {r.value: r for r in GameResult}
+
+
+def _result(code: str) -> GameResult:
+    found = _RESULTS.get(code)
+    return found if found is not None else GameResult(code)
+
+
 def group_state_from_rows(
     name: str,
     regulations: Regulations,
@@ -106,7 +116,12 @@ def group_state_from_rows(
     by_round: dict[int, list[Game]] = defaultdict(list)
     for round_id, board, red, black, result in games:
         by_round[round_id].append(
-            Game(board=board, red=no_of[red], black=no_of[black], result=GameResult(result))
+            Game(
+                board=board,
+                red=no_of[red],
+                black=no_of[black],
+                result=_result(result),
+            )
         )
     bye_of: dict[int, list[int]] = defaultdict(list)
     for round_id, player_id in byes:

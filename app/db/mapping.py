@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 from app.db.group_rows import PLAYER_COLUMNS, group_state_from_rows
 from app.db.models import Absence, Bye, GameRow, Group, GroupStage, Player, Round, StageEntry, Team, Violation
 from app.db.session import kept
+from app.engine.discipline import RunningScores, running_scores
 from app.engine.event import GroupState
 from app.engine.regulations import Regulations
 
@@ -25,6 +26,27 @@ def load_group_state(session: Session, group: Group, regulations: Regulations) -
         memo[key] = read_group_state(session, group, regulations)
     state: GroupState = memo[key]
     return state
+
+
+def load_running_scores(
+    session: Session, group: Group, regulations: Regulations, through: int | None = None
+) -> RunningScores:
+    """Every player's score after every round of the group (its scored rounds) up to ``through``
+    (``None``: the last), kept inside :meth:`Database.one_reading` (a list of every round reads the
+    scores before each: the first asks for the rounds it needs, the next for all of them)."""
+    memo = kept(session)
+    key = ("running_scores", group.id)
+    if memo is not None and key in memo:
+        limit, found = memo[key]
+        if limit is None or (through is not None and through <= limit):
+            return found  # type: ignore[no-any-return]
+        through = None
+    state = load_group_state(session, group, regulations)
+    rounds = [r for r in state.scored_rounds if through is None or r.number <= through]
+    running = running_scores(rounds, regulations.points)
+    if memo is not None:
+        memo[key] = (through, running)
+    return running
 
 
 def read_group_state(session: Session, group: Group, regulations: Regulations) -> GroupState:

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
@@ -21,10 +22,12 @@ from app.engine.types import Colour, Game, GameResult, RoundRecord
 
 __all__ = [
     "ForfeitStreak",
+    "RunningScores",
     "annul_games",
     "consecutive_forfeits",
     "forfeited",
     "points_by_round",
+    "running_scores",
     "scores",
 ]
 
@@ -66,6 +69,43 @@ def scores(rounds: Iterable[RoundRecord], points: Points, after_round: int | Non
         points,
     )
     return {no: sum(by_round[no].values()) for no in sorted(by_round)}
+
+
+@dataclass(frozen=True, slots=True)
+class RunningScores:
+    """Each player's score after every round, from one reading of the rounds: ``after(n)`` is
+    ``scores(rounds, points, n)`` for any ``n`` (a list of every round reads it once per round)."""
+
+    numbers: tuple[int, ...]  # the rounds anyone scored in (or was paired in), ascending
+    totals: tuple[dict[int, int], ...]  # the scores after each of them, by sequence number
+
+    def after(self, after_round: int | None = None) -> dict[int, int]:
+        k = len(self.numbers) if after_round is None else bisect.bisect_right(self.numbers, after_round)
+        return dict(self.totals[k - 1]) if k else {}
+
+
+def running_scores(rounds: Iterable[RoundRecord], points: Points) -> RunningScores:
+    """The scores after every round, as :func:`scores` gives them (from :func:`points_by_round`).
+
+    >>> from app.engine.regulations import Points
+    >>> r1 = RoundRecord(1, (Game(1, 1, 2, GameResult.RED_WIN),), byes=(3,))
+    >>> r2 = RoundRecord(2, (Game(1, 3, 1, GameResult.DRAW),))
+    >>> running = running_scores([r1, r2], Points())
+    >>> running.after(0), running.after(1), running.after(2) == scores([r1, r2], Points())
+    ({}, {1: 2, 2: 0, 3: 2}, True)
+    """
+    gained: dict[int, list[tuple[int, int]]] = {}
+    for no, per_round in points_by_round(rounds, points).items():
+        for number, got in per_round.items():
+            gained.setdefault(number, []).append((no, got))
+    numbers = tuple(sorted(gained))
+    total: dict[int, int] = {}
+    totals = []
+    for number in numbers:
+        for no, got in gained[number]:
+            total[no] = total.get(no, 0) + got
+        totals.append({no: total[no] for no in sorted(total)})
+    return RunningScores(numbers, tuple(totals))
 
 
 @dataclass(frozen=True, slots=True)

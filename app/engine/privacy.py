@@ -117,8 +117,11 @@ def _fold(text: str) -> str:
     return text.translate(_FOLDS)
 
 
+_NOT_ALNUM = re.compile(r"[\W_]")
+
+
 def _squash(text: str) -> str:
-    return re.sub(r"[\W_]", "", _fold(text)).upper()
+    return _NOT_ALNUM.sub("", _fold(text)).upper()
 
 
 def _masked(found: str) -> str:
@@ -174,6 +177,7 @@ class KnownNumbers:
     """
 
     HEAD = 5
+    _RUNS = re.compile(rf"\d{{{HEAD},}}")  # the runs of digits a number's first HEAD digits can be in
 
     def __init__(self, numbers: Iterable[str]) -> None:
         self.items: list[tuple[int, str, str]] = []  # (position, longest run of digits, number)
@@ -195,9 +199,16 @@ class KnownNumbers:
     def candidates(self, squashed: str) -> list[tuple[int, str, str]]:
         """The numbers whose run of digits is in ``squashed``, in their given order."""
         found = [item for item in self._short if item[1] in squashed]
-        heads = {squashed[k : k + self.HEAD] for k in range(len(squashed) - self.HEAD + 1)}
+        # a run's first digits stand inside a run of at least HEAD digits of the text
+        heads = {
+            run[k : k + self.HEAD]
+            for run in self._RUNS.findall(squashed)
+            for k in range(len(run) - self.HEAD + 1)
+        }
         for head in heads:
-            found.extend(item for item in self._by_head.get(head, ()) if item[1] in squashed)
+            items = self._by_head.get(head)
+            if items:
+                found.extend(item for item in items if item[1] in squashed)
         return sorted(found)
 
     def pattern(self, number: str) -> re.Pattern[str] | None:
@@ -226,6 +237,22 @@ def mask_personal(text: str, known: Iterable[str] | KnownNumbers = ()) -> str:
             pattern = numbers.pattern(number)
             if pattern is not None:
                 out = _sub(pattern, out, _mask_found)
+    return _mask_shapes(out)
+
+
+#: six digits one after the other, at most three separators between two of them: every shape below
+#: has at least that (a passport: one or two letters and six digits; the others eight or more), and
+#: a separator they allow is always one of these (folding keeps a character a digit, a separator or
+#: neither, so the text as written is searched)
+_SIX_DIGITS = re.compile(r"\d(?:[\W_]{0,3}\d){5}")
+
+
+def _mask_shapes(out: str) -> str:
+    """Every number shaped like an ID, permit, passport or phone number in ``out`` masked (a date is
+    kept). A text without six digits close together (most of an audit log: ``公开组 第11轮 第2121台``)
+    is returned as it is without being searched."""
+    if _SIX_DIGITS.search(out) is None:
+        return out
     dates: list[str] = []
 
     def keep_date(as_written: str, folded: str) -> str:

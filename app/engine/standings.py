@@ -29,7 +29,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import enum
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +45,8 @@ __all__ = [
     "Standing",
     "Standings",
     "Violation",
+    "group_crosstable",
+    "rank",
     "rank_group",
     "standings",
 ]
@@ -476,6 +478,21 @@ class Crosstable:
                 raise ValueError(f"{criterion.value} depends on more than the player")
         raise AssertionError(criterion)  # pragma: no cover
 
+    def getter(self, k: int, criterion: Criterion, forfeits_win: bool = True) -> Callable[[int], int]:
+        """``lambda i: self.value(i, k, criterion, forfeits_win)``, reading a kept list directly where
+        the value is one (a ranking's rows read six values of every player)."""
+        if k >= 0:
+            column = {
+                Criterion.SCORE: self._score,
+                Criterion.WINS: self._wins if forfeits_win else None,
+                Criterion.BLACK_GAMES: self._black_games,
+                Criterion.BLACK_WINS: self._black_wins,
+                Criterion.PROGRESSIVE: self._progressive,
+            }.get(criterion)
+            if column is not None:
+                return column[k].__getitem__
+        return lambda i: self.value(i, k, criterion, forfeits_win)
+
     def head_to_head(self, i: int, k: int, among: Collection[int]) -> int:
         """直胜: the points player index ``i`` scored through layer ``k`` against the player indices
         ``among`` (the players still tied with him): one game for two players, a mini-table for more."""
@@ -684,6 +701,7 @@ def rank_group(table: Crosstable, rules: TiebreakRules, after_round: int | None 
     has_lot = Criterion.LOT in ranker.criteria
     rows: list[Standing] = []
     by_sequence = False
+    getters = {c: table.getter(top, c, ranker.forfeits_win) for c in Criterion}
     for rank, i in enumerate(order, start=1):
         separation = None
         if rank < len(order):
@@ -692,7 +710,7 @@ def rank_group(table: Crosstable, rules: TiebreakRules, after_round: int | None 
         p = table.entrants[i]
 
         def v(c: Criterion, i: int = i) -> int:
-            return table.value(i, top, c, ranker.forfeits_win)
+            return getters[c](i)
 
         rows.append(
             Standing(
@@ -746,7 +764,33 @@ def standings(
     ``chain`` replaces the regulation's chain (a stage's own, e.g. a round robin's); ``lots`` is the
     stage's tiebreak lot.
     """
-    table = Crosstable(
+    table = group_crosstable(
+        players,
+        rounds,
+        regulations,
+        violations,
+        knockout_players=knockout_players,
+        split_round=split_round,
+        knockout_black=knockout_black,
+        lots=lots,
+    )
+    return rank(table, regulations, after_round, chain)
+
+
+def group_crosstable(
+    players: Iterable[Entrant],
+    rounds: Iterable[RoundRecord],
+    regulations: Regulations,
+    violations: Iterable[Violation] | Mapping[int, int] = (),
+    *,
+    knockout_players: Collection[int] = (),
+    split_round: int | None = None,
+    knockout_black: Iterable[BlackGame] = (),
+    lots: Mapping[int, int] | None = None,
+) -> Crosstable:
+    """The crosstable :func:`standings` ranks (one for every round: rank it after any of them with
+    :func:`rank`)."""
+    return Crosstable(
         players,
         rounds,
         regulations.points,
@@ -756,6 +800,15 @@ def standings(
         knockout_black=knockout_black if regulations.tiebreaks.knockout_games_count_as_black else (),
         lots=lots,
     )
+
+
+def rank(
+    table: Crosstable,
+    regulations: Regulations,
+    after_round: int | None = None,
+    chain: tuple[Tiebreak, ...] | None = None,
+) -> Standings:
+    """:func:`standings` from a crosstable already made (:func:`group_crosstable`)."""
     rules = (
         regulations.tiebreaks if chain is None else dataclasses.replace(regulations.tiebreaks, chain=chain)
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from app.db.models import GameRow, Group, Round
 from app.db.session import Database
@@ -26,10 +26,13 @@ class ResultEntry:
     result: GameResult
 
 
-def round_row(session: Session, group: Group, number: int) -> Round:
-    row = session.scalars(
-        select(Round).where(Round.group_id == group.id, Round.number == number)
-    ).one_or_none()
+def round_row(session: Session, group: Group, number: int, *, explanation: bool = True) -> Round:
+    """The round's row; ``explanation=False`` leaves out its pairing explanation (a megabyte of JSON
+    at 5,000 players), which then cannot be read from the row."""
+    query = select(Round).where(Round.group_id == group.id, Round.number == number)
+    if not explanation:
+        query = query.options(defer(Round.explanation, raiseload=True))
+    row = session.scalars(query).one_or_none()
     if row is None:
         raise UserError(
             f"{group.name}第 {number} 轮尚未编排", f"{group.name} round {number} has not been paired"

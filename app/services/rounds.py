@@ -6,6 +6,7 @@ Pairing a round (``pair_next_round``), unpairing and manual overrides live here 
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -13,10 +14,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db.mapping import load_group_state, read_group_state
+from app.db.mapping import load_group_state, load_running_scores, read_group_state
 from app.db.models import Bye, GameRow, Group, KnockoutMatch, Player, Round
 from app.db.session import Database
-from app.engine.discipline import scores
 from app.engine.event import Entrant, GroupState
 from app.engine.formats import Entrants, StageKind, StagePlan, source_stage
 from app.engine.pairing import Pairing, pair_round
@@ -107,9 +107,17 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         reg = regulations_of(s)
         g = group_row(s, group)
         state = load_group_state(s, g, reg)
-        rnd = round_row(s, g, number)
+        rnd = round_row(s, g, number, explanation=False)
         stage, closed = RoundStage(rnd.stage), rnd.closed_at is not None
-        rests = [int(no) for no in _json_object((rnd.explanation or {}).get("rests")) if str(no).isdecimal()]
+        # the rests only, not the whole explanation (SQLite reads it without parsing it here); a snapshot
+        # keeps the explanation as given, so anything but an object there reads as no rest
+        rests_type, rests_json = s.execute(
+            select(
+                func.json_type(Round.explanation, "$.rests"), func.json_extract(Round.explanation, "$.rests")
+            ).where(Round.id == rnd.id)
+        ).one()
+        rests_seen = json.loads(rests_json) if rests_type == "object" else {}
+        rests = [int(no) for no in _json_object(rests_seen) if str(no).isdecimal()]
         numbers = s.execute(select(Player.id, Player.no).where(Player.group_id == g.id))
         no_of = {pid: no for pid, no in numbers if no is not None}  # a game's players are numbered
         codes = {m.id: m.code for m in s.scalars(select(KnockoutMatch).where(KnockoutMatch.group_id == g.id))}
@@ -132,8 +140,8 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
             for gm in sorted(latest.values(), key=lambda x: x.board)
             if gm.match_id is not None
         ]
+        before = load_running_scores(s, g, reg, number - 1).after(number - 1)
     record = next(r for r in state.rounds if r.number == number)
-    before = scores(state.scored_rounds, reg.points, number - 1)
     by_no = {e.no: e for e in state.entrants}
     return RoundView(
         group=group,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -69,12 +70,16 @@ def complete_through(rounds: Iterable[RoundRecord]) -> int:
     >>> complete_through([done, running]), complete_through([running])
     (1, 0)
     """
+    pending = {result for result in GameResult if result.is_pending}
     n = 0
     for r in sorted(rounds, key=lambda r: r.number):
-        if r.number != n + 1 or any(g.result.is_pending for g in r.games):
+        if r.number != n + 1 or not pending.isdisjoint(map(_result_of, r.games)):
             break
         n = r.number
     return n
+
+
+_result_of = operator.attrgetter("result")
 
 
 def _pending_in(state: GroupState, number: int) -> int:
@@ -96,18 +101,23 @@ def _standings(
     if memo is not None and key in memo:
         table: ranking.Standings = memo[key]
         return state, table
-    entrants, rounds, violations = _swiss_input(state)
-    left, split = _left_swiss(s, group, reg, state)
-    table = ranking.standings(
-        entrants,
-        rounds,
-        reg,
-        violations,
-        after_round=after_round,
-        knockout_players=left,
-        split_round=split,
-        knockout_black=_knockout_black(s, group, reg) if left else (),
-    )
+    cross_key = ("swiss_crosstable", group.id)  # every round's values: one for any after_round
+    cross: ranking.Crosstable | None = memo.get(cross_key) if memo is not None else None
+    if cross is None:
+        entrants, rounds, violations = _swiss_input(state)
+        left, split = _left_swiss(s, group, reg, state)
+        cross = ranking.group_crosstable(
+            entrants,
+            rounds,
+            reg,
+            violations,
+            knockout_players=left,
+            split_round=split,
+            knockout_black=_knockout_black(s, group, reg) if left else (),
+        )
+        if memo is not None:
+            memo[cross_key] = cross
+    table = ranking.rank(cross, reg, after_round)
     if memo is not None:
         memo[key] = table
     return state, table

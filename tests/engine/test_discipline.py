@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import doctest
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 import app.engine.discipline as discipline_module
 from app.engine.discipline import (
     ForfeitStreak,
@@ -11,10 +14,11 @@ from app.engine.discipline import (
     consecutive_forfeits,
     forfeited,
     points_by_round,
+    running_scores,
     scores,
 )
 from app.engine.regulations import DisciplineRules, Points
-from app.engine.types import Game, GameResult, RoundRecord
+from app.engine.types import Absence, AbsenceKind, Game, GameResult, RoundRecord
 
 
 def rnd(number: int, *games: tuple[int, int, str], bye: int | None = None) -> RoundRecord:
@@ -94,3 +98,63 @@ def test_annul_games() -> None:
 
 def test_doctests() -> None:
     assert doctest.testmod(discipline_module).failed == 0
+
+
+def test_running_scores_are_the_scores_after_every_round_worked_by_hand() -> None:
+    """Forfeits, a double forfeit, byes, an excused absence and a late entry's compensation."""
+    r1 = RoundRecord(
+        1, (Game(1, 1, 2, GameResult.RED_FORFEIT), Game(2, 3, 4, GameResult.DOUBLE_FORFEIT)), (5,)
+    )
+    r2 = RoundRecord(
+        2,
+        (Game(1, 2, 1, GameResult.BLACK_FORFEIT), Game(2, 4, 5, GameResult.DRAW)),
+        (),
+        (Absence(3, AbsenceKind.EXCUSED), Absence(6, AbsenceKind.LATE_ENTRY, 1)),
+    )
+    r4 = RoundRecord(4, (Game(1, 6, 1, GameResult.PENDING),), (2,))
+    running = running_scores([r4, r1, r2], Points())  # any order, a round number missing
+    assert running.after(0) == {}
+    assert running.after(1) == {1: 0, 2: 2, 3: 0, 4: 0, 5: 2}
+    assert running.after(2) == {1: 0, 2: 4, 3: 0, 4: 1, 5: 3, 6: 1}
+    assert running.after(3) == running.after(2)
+    assert running.after(None) == running.after(9) == {1: 0, 2: 6, 3: 0, 4: 1, 5: 3, 6: 1}
+    for n in (None, 0, 1, 2, 3, 4, 5):
+        assert running.after(n) == scores([r4, r1, r2], Points(), n)
+        assert list(running.after(n)) == list(scores([r4, r1, r2], Points(), n))  # by sequence number
+    running.after(1)[1] = 99  # a copy: the caller may change it
+    assert running.after(1)[1] == 0
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(1, 6),
+            st.lists(
+                st.tuples(st.integers(1, 9), st.integers(1, 9), st.sampled_from(list(GameResult))),
+                max_size=5,
+            ),
+            st.lists(st.integers(1, 9), max_size=2),
+            st.lists(st.tuples(st.integers(1, 9), st.integers(0, 2)), max_size=2),
+        ),
+        max_size=7,
+    ),
+    st.integers(1, 3),
+)
+def test_running_scores_equal_scores_after_any_round(
+    spec: list[tuple[int, list[tuple[int, int, GameResult]], list[int], list[tuple[int, int]]]], win: int
+) -> None:
+    """Also where a player appears twice in a round or a round number twice (the last one counts)."""
+    rounds = [
+        RoundRecord(
+            number,
+            tuple(Game(b, red, black, result) for b, (red, black, result) in enumerate(games, start=1)),
+            tuple(byes),
+            tuple(Absence(no, AbsenceKind.LATE_ENTRY, pts) for no, pts in absent),
+        )
+        for number, games, byes, absent in spec
+    ]
+    points = Points(win=win * 2, red_draw=win, black_draw=win - 1, bye=win * 2, forfeit_win=win)
+    running = running_scores(rounds, points)
+    for n in (None, *range(0, 8)):
+        assert running.after(n) == scores(rounds, points, n)
+        assert list(running.after(n)) == list(scores(rounds, points, n))

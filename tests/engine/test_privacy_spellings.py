@@ -108,3 +108,43 @@ def test_folding_by_table_is_folding_character_by_character(text: str) -> None:
 
     assert _fold(text) == "".join(_fold_char(ch) for ch in text)
     assert _fold("１２３\u3000٤٥") == "123 45"
+
+
+_FEW_DIGITS_ALPHABET = [
+    *"0123456789０１２３４５６７８９٤٥",
+    *"/，、_:;.-· ｜|~()（）+",
+    *"HMhmEeXxPpAa",
+    "\u3000",
+    "第",
+    "轮",
+    "台",
+    "2024-07-26",
+    "+86",
+    "0086",
+]
+
+
+@given(st.lists(st.sampled_from(_FEW_DIGITS_ALPHABET), max_size=30))
+def test_a_text_without_six_digits_together_is_left_alone_unsearched(parts: list[str]) -> None:
+    """The shortcut that returns a text without six digits close together unsearched (most audit lines)
+    gives what the full search gives: no shape of number has fewer."""
+    import app.engine.privacy as privacy
+
+    text = "".join(parts)
+    while privacy._SIX_DIGITS.search(text):  # break every chain of six digits with a letter between
+        m = privacy._SIX_DIGITS.search(text)
+        assert m is not None
+        text = text[: m.start() + 1] + "字" + text[m.start() + 1 :]
+    shortcut = privacy._SIX_DIGITS
+    privacy._SIX_DIGITS = re.compile("")  # found everywhere: always search
+    try:
+        searched = privacy.mask_personal(text)
+    finally:
+        privacy._SIX_DIGITS = shortcut
+    assert privacy.mask_personal(text) == searched  # a path may still be cut to its name: the same
+
+
+def test_a_passport_of_six_digits_is_masked_past_the_shortcut() -> None:
+    """Six digits is the fewest any shape has (a passport: a letter and six digits)."""
+    assert mask_personal("护照 E123456 已核对") != "护照 E123456 已核对"
+    assert mask_personal("护照 E12345 已核对") == "护照 E12345 已核对"

@@ -7,6 +7,7 @@ when the document is saved.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,6 +16,7 @@ from typing import Any, BinaryIO
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -65,6 +67,12 @@ def register_font() -> str:
 
 def width_of(text: str, size: float) -> float:
     register_font()
+    return _width(text, size)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _width(text: str, size: float) -> float:
+    """A text's width in the app's font, kept (cards and lists measure the same texts again and again)."""
     return float(pdfmetrics.stringWidth(text, FONT, size))
 
 
@@ -74,6 +82,31 @@ def shrink_to(text: str, width: float, size: float, minimum: float = 4.0) -> flo
     if w <= width or w == 0:
         return size
     return max(minimum, size * width / w * 0.999)
+
+
+def draw_string(c: rl_canvas.Canvas, x: float, y: float, text: str, align: str = "left") -> None:
+    """What ``c.drawString`` (``align="center"``: ``drawCentredString``, ``"right"``: ``drawRightString``)
+    draws in the current font, byte for byte, with each distinct text's PDF code and width made once
+    per document: thousands of table cards repeat the same labels, and ReportLab splits every string
+    into its font subsets again on each call."""
+    if not c.bottomup:
+        {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)(x, y, text)
+        return
+    key = (text, c._fontname, c._fontsize, c._leading)
+    made: dict[tuple[str, str, float, float], tuple[str, float]] = c.__dict__.setdefault("_xq_strings", {})
+    found = made.get(key)
+    if found is None:
+        # a fresh text object, as drawString makes: its code starts by choosing the font subset
+        found = made[key] = (
+            c.beginText()._formatText(text),
+            pdfmetrics.stringWidth(text, c._fontname, c._fontsize),
+        )
+    code, width = found
+    if align == "center":
+        x -= 0.5 * width
+    elif align == "right":
+        x -= width
+    c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {code} T* ET")
 
 
 #: Punctuation that may not begin a line (避头): it stays at the end of the line before, hanging.

@@ -29,6 +29,7 @@ from app.reports.pdf.base import (
     Output,
     PageDecor,
     draw_pages,
+    draw_string,
     shrink_to,
     width_of,
     wrap_chars,
@@ -43,11 +44,11 @@ def _text(c: Canvas, x: float, y: float, text: str, size: float, width: float, a
     s = shrink_to(text, width, size, 3.0)
     c.setFont(FONT, s)
     if align == "center":
-        c.drawCentredString(x + width / 2, y, text)
+        draw_string(c, x + width / 2, y, text, "center")
     elif align == "right":
-        c.drawRightString(x + width, y, text)
+        draw_string(c, x + width, y, text, "right")
     else:
-        c.drawString(x, y, text)
+        draw_string(c, x, y, text)
 
 
 def _card_slots(per_page: int) -> list[tuple[float, float, float, float]]:
@@ -89,7 +90,7 @@ def _draw_card(
     if qr:
         draw_qr(c, row.link, x + pad + inner - qr, top - qr, qr)
         c.setFont(FONT, max(5.0, 7 * f))
-        c.drawCentredString(x + pad + inner - qr / 2, top - qr - 7 * f, "扫码查看本台")
+        draw_string(c, x + pad + inner - qr / 2, top - qr - 7 * f, "扫码查看本台", "center")
     _text(c, x + pad + beside / 2, at(14), header.event_name, 14 * f, inner - beside, "center")
     # a knockout game names its match and game and plays under its own time control
     control = row.time_control or header.time_control
@@ -114,13 +115,13 @@ def _draw_card(
     # result box (红胜 / 和 / 黑胜)
     ry = at(272)
     c.setFont(FONT, 12 * f)
-    c.drawString(x + pad, ry + 3 * f, "结果：")
+    draw_string(c, x + pad, ry + 3 * f, "结果：")
     lead = width_of("结果：", 12 * f) + 4
     slot = (inner - lead) / 3
     for k, label in enumerate(("红胜", "和", "黑胜")):
         bx = x + pad + lead + k * slot
         c.rect(bx, ry, 14 * f, 14 * f)
-        c.drawString(bx + 19 * f, ry + 3 * f, label)
+        draw_string(c, bx + 19 * f, ry + 3 * f, label)
     # signature lines for Red, Black and the arbiter: one row, or stacked on narrow cards
     labels = ("红方签名", "黑方签名", "裁判签名")
     c.setFont(FONT, 11 * f)
@@ -128,14 +129,14 @@ def _draw_card(
         for k, label in enumerate(labels):
             sy_k = at(304 + k * 28)
             lw = width_of(label + "：", 11 * f)
-            c.drawString(x + pad, sy_k, label + "：")
+            draw_string(c, x + pad, sy_k, label + "：")
             c.line(x + pad + lw, sy_k - 2, x + pad + inner, sy_k - 2)
     else:
         third = inner / 3
         for k, label in enumerate(labels):
             sx = x + pad + k * third
             lw = width_of(label + "：", 11 * f)
-            c.drawString(sx, at(330), label + "：")
+            draw_string(c, sx, at(330), label + "：")
             c.line(sx + lw, at(330) - 2, sx + third - 8, at(330) - 2)
 
 
@@ -148,7 +149,7 @@ def _player_block(c: Canvas, p: PlayerLine, x: float, top: float, width: float, 
         lines = wrap_chars(p.unit, width, size)
     c.setFont(FONT, size)
     for k, line in enumerate(lines):
-        c.drawCentredString(x + width / 2, top - 82 * sy - k * size * 1.2, line)
+        draw_string(c, x + width / 2, top - 82 * sy - k * size * 1.2, line, "center")
     _text(c, x, top - 118 * sy, f"序号 {p.no}　　积分 {fmt_num(p.score)}", 13 * f, width, "center")
 
 

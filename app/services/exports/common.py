@@ -11,7 +11,7 @@ from app.engine.types import (
 )
 from app.reports import model
 from app.services.rounds import rounds_of
-from app.services.tournaments import TournamentInfo, tournament_info
+from app.services.tournaments import TournamentInfo, group_row, tournament_info
 
 
 def event_dates(start: date, end: date) -> str:
@@ -72,8 +72,14 @@ def latest_round(db: Database, group: str) -> int:
 
 
 def require_round(db: Database, group: str, number: int) -> None:
-    summaries = {r.number: r for r in rounds_of(db, group)}
-    if number not in summaries:
+    from sqlalchemy import select
+
+    from app.db.models import Round
+
+    with db.session() as s:  # the round's existence only (not every round's counts of games)
+        g = group_row(s, group)
+        found = s.scalar(select(Round.id).where(Round.group_id == g.id, Round.number == number))
+    if found is None:
         raise UserError(f"{group}第 {number} 轮尚未编排", f"{group} round {number} has not been paired")
 
 

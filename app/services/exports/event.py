@@ -22,7 +22,6 @@ from app.services.exports.prizes import prize_label, prize_list_model
 from app.services.exports.rounds import round_results
 from app.services.exports.standings import crosstable, final_view, standings, team_standings_model
 from app.services.knockout import bracket_of
-from app.services.registration import list_players
 from app.services.rounds import group_state, rounds_of
 from app.services.standings import is_final
 from app.services.tournaments import tournament_info
@@ -37,19 +36,37 @@ def _scrub(text: str, known: Sequence[str] | KnownNumbers = ()) -> str:
 
 def _personal_numbers(db: Database) -> tuple[str, ...]:
     """Every ID and phone number registered in the event (to recognise them however they are written)."""
-    return tuple(n for p in list_players(db) for n in (p.id_number, p.phone) if n)
+    from sqlalchemy import select
+
+    from app.db.models import Group, Player
+
+    with db.session() as s:  # the two columns only, in the players' list order (list_players)
+        rows = s.execute(
+            select(Player.id_number, Player.phone)
+            .join(Group, Player.group_id == Group.id)
+            .order_by(Group.position, Player.no.is_(None), Player.no, Player.id)
+        )
+        return tuple(n for row in rows for n in row if n)
 
 
 def _audit_lines(db: Database) -> tuple[model.AuditLine, ...]:
     """The audit log for the workbook: when, who, what and why — never the before/after values, never
     a personal number or a folder."""
     known = KnownNumbers(_personal_numbers(db))  # compiled once for every line
+    masked: dict[str, str] = {}  # a text met again (the arbiter's name on every line) is masked once
+
+    def scrub(text: str) -> str:
+        out = masked.get(text)
+        if out is None:
+            out = masked[text] = _scrub(text, known)
+        return out
+
     return tuple(
         model.AuditLine(
             f"{a.at:%Y-%m-%d %H:%M:%S}",
-            _scrub(a.who, known),
+            scrub(a.who),
             a.action,
-            _scrub("；".join(part for part in (a.entity, a.reason) if part), known),
+            scrub("；".join(part for part in (a.entity, a.reason) if part)),
         )
         for a in audit_log(db)
     )

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from app.db.mapping import load_running_scores
 from app.db.session import Database
-from app.engine.discipline import scores
 from app.engine.event import ViolationFact
 from app.engine.knockout import Bracket as EngineBracket
 from app.engine.knockout import short_title_zh
@@ -21,7 +21,7 @@ from app.services.exports.knockout import knockout_game_text
 from app.services.knockout import bracket_of
 from app.services.records import record_duty_list, recorded_boards
 from app.services.rounds import Seat, group_state, round_view
-from app.services.tournaments import tournament_info
+from app.services.tournaments import group_row, regulations_of, tournament_info
 
 
 #: A knockout game as printed: slow game, rapid game with colours swapped, deciding game.
@@ -99,8 +99,8 @@ def _knockout_rows(
     if bracket is None or number not in bracket.round_numbers:
         return []
     state = group_state(db, group)
-    reg_points = tournament_info(db).regulations.points
-    before = scores(state.scored_rounds, reg_points, number - 1)
+    with db.session() as s:
+        before = load_running_scores(s, group_row(s, group), regulations_of(s), number - 1).after(number - 1)
     by_no = {e.no: e for e in state.entrants}
 
     def line(no: int) -> model.PlayerLine:
