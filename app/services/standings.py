@@ -917,7 +917,8 @@ def _team_competition_order(s: Session, g: Group, reg: Regulations) -> list[str]
         bracket = knockout_bracket(state)
         if bracket.is_complete:
             places = final_places(bracket)
-            order.sort(key=lambda t: (places.get(t, len(order) + 1), order.index(t)))
+            ranked = {t: i for i, t in enumerate(order)}  # the ranking breaks ties of place
+            order.sort(key=lambda t: (places.get(t, len(order) + 1), ranked[t]))
     return [names[t] for t in order]
 
 

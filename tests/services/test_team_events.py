@@ -211,3 +211,25 @@ def test_a_begun_team_event_keeps_its_matches(swiss: Database) -> None:
         update_regulations(swiss, with_event(match=TeamMatchRules(boards=5)))
     update_regulations(swiss, with_event(rounds=4, chain=(TeamTiebreak.GAME_POINTS,)))
     assert load_regulations(swiss).groups[0].team_event.rounds == 4  # type: ignore[union-attr]
+
+
+def test_the_prize_list_of_a_finished_team_knockout_orders_teams_by_place(tmp_path: Path) -> None:
+    """A finished team knockout's teams are in the order of their places (the team ranking breaks ties
+    of place) — the public pages of the finished event list them so."""
+    from app.services.standings import prize_list
+
+    db = create_team_demo(tmp_path / "k.xqt", "team-knockout", teams=8, seed=5)
+    play_team_event_to_end(db, GROUP, seed=2026)
+    from app.engine.knockout import final_places
+    from app.engine.team_event import knockout_bracket
+    from app.services.team_events import load_team_state
+    from app.services.tournaments import group_row, regulations_of
+
+    view = prize_list(db)  # sorting the teams by place read the list being sorted: ValueError
+    with db.session() as s:
+        state, _ids = load_team_state(s, group_row(s, GROUP), regulations_of(s))
+    places = final_places(knockout_bracket(state))
+    by_place = sorted((places[t.no], t.name) for t in state.teams if places.get(t.no) in (1, 2))
+    lines = [x for x in view.prizes.lines if x.no is None]
+    assert [(x.place, x.team) for x in lines[:2]] == by_place
+    db.close()
