@@ -6,7 +6,6 @@ import the channel itself (sockets, HMAC: ~10 ms of a short command's start).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import sys
@@ -72,6 +71,8 @@ def run_dir() -> Path:
 def file_key(path: Path | str) -> str:
     """The name of a tournament file's rendezvous: a digest of its real path (case-folded on Windows)."""
     real = os.path.normcase(os.path.realpath(os.fspath(path)))
+    import hashlib  # OpenSSL's import: only once a rendezvous is written (see owner_may_answer)
+
     return hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
@@ -91,7 +92,12 @@ def owner_may_answer(path: Path | str) -> bool:
     """Whether another process may own ``path``: its rendezvous file is written, or the file's lock is
     held (an owner starting, whose channel is not there yet). False: the command opens the file itself."""
     try:
-        if rendezvous_path(path).exists():
+        folder = run_dir()
+        # no rendezvous of any file (the usual case on a laptop): no digest of this one needed
+        if (
+            any(name.endswith(".json") for name in os.listdir(folder))
+            and rendezvous_path(path, folder).exists()
+        ):
             return True
     except (OSError, ChannelUnavailable):
         pass
