@@ -33,13 +33,21 @@ import json
 import os
 import secrets
 import socket
-import stat
 import struct
 import sys
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from app.channel.where import ChannelClosed as ChannelClosed
+from app.channel.where import ChannelError as ChannelError
+from app.channel.where import ChannelUnavailable as ChannelUnavailable
+from app.channel.where import file_key as file_key
+from app.channel.where import real_file as real_file
+from app.channel.where import rendezvous_path as rendezvous_path
+from app.channel.where import run_dir as run_dir
+from app.channel.where import socket_path as socket_path
 
 PROTOCOL = 1
 CONTROLS = ("status", "hand-over")
@@ -64,69 +72,6 @@ class Answer:
     stderr: str = ""
 
 
-class ChannelError(Exception):
-    """The channel failed (closed, garbage, too large, a proof that does not check)."""
-
-
-class ChannelClosed(ChannelError):
-    """The other side closed the connection."""
-
-
-class ChannelUnavailable(ChannelError):
-    """No channel can be offered here (the private folder cannot be made or is not private)."""
-
-
-# --------------------------------------------------------------------------- where
-
-
-def _private(folder: Path) -> bool:
-    """A folder only this user can enter (Windows: the user's profile, whose ACL is the user's)."""
-    try:
-        st = os.lstat(folder)
-    except OSError:
-        return False
-    if not stat.S_ISDIR(st.st_mode):
-        return False
-    if _WINDOWS:  # pragma: no cover - exercised on Windows only
-        return True
-    return st.st_uid == os.getuid() and not st.st_mode & 0o077
-
-
-def run_dir() -> Path:
-    """The user's private folder for owners' rendezvous files (made if missing).
-
-    Raises :class:`ChannelUnavailable` when it cannot be made or is not private (another user made
-    ``/tmp/xqarbiter-<uid>`` first, its mode was widened …): then no channel is offered or trusted."""
-    override = os.environ.get("XQARBITER_RUN_DIR")
-    if override:
-        base = Path(override)
-    elif _WINDOWS:  # pragma: no cover - exercised on Windows only
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home()) / "XiangqiArbiter" / "run"
-    else:
-        runtime = os.environ.get("XDG_RUNTIME_DIR")
-        if runtime and _private(Path(runtime)):
-            base = Path(runtime) / "xqarbiter"
-        else:
-            base = Path(tempfile.gettempdir()) / f"xqarbiter-{os.getuid()}"
-    try:
-        base.mkdir(mode=0o700, parents=bool(override) or _WINDOWS, exist_ok=True)
-    except OSError as exc:
-        raise ChannelUnavailable(f"cannot make the folder {base}: {exc}") from None
-    if not _private(base):
-        raise ChannelUnavailable(f"{base} is not a private folder of this user")
-    return base
-
-
-def file_key(path: Path | str) -> str:
-    """The name of a tournament file's rendezvous: a digest of its real path (case-folded on Windows)."""
-    real = os.path.normcase(os.path.realpath(os.fspath(path)))
-    return hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-
-
-def real_file(path: Path | str) -> str:
-    return os.path.normcase(os.path.realpath(os.fspath(path)))
-
-
 @dataclass(frozen=True, slots=True)
 class Rendezvous:
     """Where the owner of one tournament file listens (the content of its rendezvous file)."""
@@ -144,14 +89,6 @@ class Rendezvous:
         zh = {"window": "编排窗口", "serve": "xqarbiter serve"}.get(self.owner, self.owner)
         en = {"window": "the arbiter's window", "serve": "xqarbiter serve"}.get(self.owner, self.owner)
         return f"{zh}（进程 {self.pid}）", f"{en} (process {self.pid})"
-
-
-def rendezvous_path(path: Path | str, folder: Path | None = None) -> Path:
-    return (folder or run_dir()) / f"{file_key(path)}.json"
-
-
-def socket_path(path: Path | str, folder: Path | None = None) -> Path:
-    return (folder or run_dir()) / f"{file_key(path)}.sock"
 
 
 def write_rendezvous(target: Path, record: Rendezvous) -> None:

@@ -226,6 +226,10 @@ def _owner_answer(args: argparse.Namespace, argv: list[str]) -> Any:
     path = Path(file)
     if not path.is_file():
         return None
+    from app.channel.where import owner_may_answer
+
+    if not owner_may_answer(path):  # no owner: the channel itself (sockets, HMAC) is not imported
+        return None
     from app.channel.client import ask_owner
 
     return ask_owner(path, argv, os.getcwd())

@@ -13,8 +13,9 @@ carries the same stylesheet inline and no script.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -178,19 +179,39 @@ def frame(
     css: Markup | None = None,
 ) -> str:
     """A whole page: the event's name, the navigation, the ``<main>`` part, the footer (``css``: the
-    stylesheet a static page carries inline, read once by the caller)."""
-    return render(
-        "frame.html",
-        links=links,
-        event=event,
-        title=title,
-        main=Markup(main),
-        version=version,
-        nav=nav,
-        script=refresh and links.live,
-        css=Markup(asset("hall.css")) if not links.live else "",
-        at=at,
-    )
+    stylesheet a static page carries inline, read once by the caller). Python, not a template: the
+    static folder of 5,000 players has 10,000 pages."""
+    script = refresh and links.live
+    out = [
+        '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="referrer" content="same-origin">\n'
+        f"<title>{_h(title)} · {_h(event)}</title>\n"
+    ]
+    if links.live:
+        out.append(f'<link rel="stylesheet" href="{_h(links.css)}">')
+        if script:
+            out.append(f'<script src="{_h(links.js)}" defer></script>')
+    else:
+        out.append(f"<style>{css if css is not None else Markup(asset('hall.css'))}</style>\n")
+    out.append(f'</head>\n<body><header><a class="home" href="{_h(links.home())}">{_h(event)}</a></header>\n')
+    if nav:
+        out.append('<nav class="tabs" aria-label="本组页面">')
+        current = ' aria-current="page"'
+        out += [f'<a href="{_h(n.href)}"{current if n.current else ""}>{_h(n.label)}</a>' for n in nav]
+        out.append("</nav>")
+    if links.live and script:
+        out.append('<p id="net" class="net" role="status" hidden></p>')
+    out.append(f'<main data-v="{_h(version)}">{main}</main>\n')
+    if links.live:
+        out.append(
+            f"<footer>赛场网络{' · 本页随成绩自动更新' if script else ''} · 不含身份证号和电话</footer>\n"
+        )
+    else:
+        stamp = at.strftime("%Y-%m-%d %H:%M") if at else ""
+        out.append(f"<footer>更新时间：{_h(stamp)} · 不含身份证号和电话</footer>\n")
+    out.append("</body></html>")
+    return "".join(out)
 
 
 def message_main(title: str, text: str, back: Sequence[NavLink] = ()) -> str:
@@ -307,19 +328,26 @@ def _shown_escaped(value: object) -> Markup:
     return escape(_shown(value))
 
 
-_SEP = Markup('<span class="sep">、</span>')
+_SEP = '<span class="sep">、</span>'
 
 
 def cell_value(v: object) -> Markup:
     """A table cell's content: a link, a list of values (、), or the value (what ``{{ v }}`` prints).
     Python, not a macro: a 5,000-player table has ~100,000 cells."""
+    return Markup(_cell(v))
+
+
+def _cell(v: object) -> str:
+    kind = v.__class__
+    if kind is str or kind is int:
+        return _h(v)
     if isinstance(v, Link):
         if v.href:
-            return Markup(f'<a href="{_shown_escaped(v.href)}">{escape(str(v))}</a>')
-        return escape(str(v))
+            return f'<a href="{_h(v.href)}">{_h(str(v))}</a>'
+        return _h(str(v))
     if isinstance(v, list):
-        return _SEP.join(cell_value(x) for x in v)
-    return _shown_escaped(v)
+        return _SEP.join(map(_cell, v))
+    return _h(v)
 
 
 def cell_class(i: int, text_cols: Sequence[int], sticky: int) -> Markup:
@@ -350,56 +378,136 @@ def table_body(
         while len(classes) < len(row):
             classes.append(cell_class(len(classes), text_cols, sticky))
         out.append("<tr>")
-        out.extend(f"<td{classes[i]}>{cell_value(v)}</td>" for i, v in enumerate(row))
+        out.extend(f"<td{classes[i]}>{_cell(v)}</td>" for i, v in enumerate(row))
         out.append("</tr>\n")
     return Markup("".join(out))
 
 
+def _h(value: object) -> str:
+    """What ``{{ value }}`` writes, as text: :func:`_shown_escaped` for the values of a table row, quick
+    for the plain text and whole numbers that most of them are."""
+    if type(value) is str:
+        return str(escape(value)) if _SPECIAL.search(value) else value
+    if type(value) is int:
+        return str(value)
+    return str(_shown_escaped(value))
+
+
+_SPECIAL = re.compile("[&<>'\"]")
+
+
 def _player_box(links: Links, gi: int, p: PlayerLine, side: str) -> str:
-    unit = f" · {_shown_escaped(p.unit)}" if p.unit else ""
+    unit = f" · {_h(p.unit)}" if p.unit else ""
     return (
-        f'<div class="p {side}"><b>{name_link(links, gi, p)}</b><small>{_shown_escaped(p.no)}号{unit} · '
-        f'<span class="nw">{_shown_escaped(p.score)}分</span></small></div>'
+        f'<div class="p {side}"><b>{_name_html(links, gi, p.no, p.name)}</b><small>{_h(p.no)}号{unit} · '
+        f'<span class="nw">{_h(p.score)}分</span></small></div>'
     )
 
 
 def board_item(links: Links, row: PairingRow, gi: int, number: int, id: str, query: str = "") -> Markup:
     """A board of a round's list (the ``<li>`` and a newline): number, both players, the result and
     what a number search matched. Python, not a macro: a round of 5,000 players has 2,500."""
-    why = number_hit(row, query)
-    e = _shown_escaped
+    why = number_hit(row, query) if query else ""
+    e = _h
     if row.stage:
         extra = f'<small class="stage">{e(row.stage)}</small>'
     elif row.marks:
         extra = f'<small class="marks">{escape("，").join(escape(m) for m in row.marks)}</small>'
     else:
         extra = ""
+    board = e(row.board)
     return Markup(
-        f'<li class="board {"done" if row.result_zh else "open"}" id="{e(id)}" data-b="{e(row.board)}" '
+        f'<li class="board {"done" if row.result_zh else "open"}" id="{e(id)}" data-b="{board}" '
         f'data-n="{e(row.red.no)} {e(row.black.no)}" data-s="{e(search_text(row))}">'
-        f'<a class="no" href="{e(links.board(gi, number, row.board))}" aria-label="第 {e(row.board)} 台">'
-        f"{e(row.board)}</a>{_player_box(links, gi, row.red, 'red')}"
+        f'<a class="no" href="{e(links.board(gi, number, row.board))}" aria-label="第 {board} 台">'
+        f"{board}</a>{_player_box(links, gi, row.red, 'red')}"
         f'<span class="res">{e(row.result_zh or "—")}{extra}</span>'
         f"{_player_box(links, gi, row.black, 'black')}"
         f'<small class="why"{"" if why else " hidden"}>{e(why)}</small></li>\n'
     )
 
 
+def _name_html(links: Links, gi: int, no: int, name: str) -> str:
+    href = links.player(gi, no)
+    if href:
+        return f'<a class="name" href="{_h(href)}">{_h(name)}</a>'
+    return _h(name)
+
+
 def name_link(links: Links, gi: int, p: PlayerLine) -> Markup:
     """A player's name, opening their page when there is one."""
-    href = links.player(gi, p.no)
-    if href:
-        return Markup(f'<a class="name" href="{_shown_escaped(href)}">{_shown_escaped(p.name)}</a>')
-    return _shown_escaped(p.name)
+    return Markup(_name_html(links, gi, p.no, p.name))
+
+
+def _opponent_html(links: Links, gi: int, no: int | None, name: str) -> str:
+    if not no:
+        return ""
+    href = links.player(gi, no)
+    text = f"{_h(no)} {_h(name)}"
+    return f'<a href="{_h(href)}">{text}</a>' if href else text
 
 
 def opponent_link(links: Links, gi: int, no: int | None, name: str) -> Markup:
     """``12 王天一`` (number and name) of an opponent or neighbour, opening their page if there is one."""
-    if not no:
-        return Markup("")
-    href = links.player(gi, no)
-    text = f"{_shown_escaped(no)} {_shown_escaped(name)}"
-    return Markup(f'<a href="{_shown_escaped(href)}">{text}</a>' if href else text)
+    return Markup(_opponent_html(links, gi, no, name))
+
+
+def name_rows(links: Links, gi: int, number: int, lines: Sequence[NameLine]) -> Markup:
+    """The rows of a round's list by name: a letter's heading row before its first name, then each
+    player with board, colour, opponent and result (or 轮空 / 请假). Python, not template loops: the
+    11 rounds of 5,000 players are 55,000 rows."""
+    out: list[str] = []
+    letter = None
+    for x in lines:
+        if x.letter != letter:
+            letter = x.letter
+            shown = _h(letter)
+            out.append(
+                f'<tr class="letter" id="L-{shown}"><th colspan="6" scope="rowgroup">{shown}</th></tr>\n'
+            )
+        p = x.player
+        out.append(f'<tr><td class="t s">{_name_html(links, gi, p.no, p.name)}</td><td>{_h(p.no)}</td>')
+        if x.board is not None:
+            o = x.opponent
+            assert o is not None
+            out.append(
+                f'<td><a href="{_h(links.board(gi, number, x.board))}">{_h(x.board)}</a></td>'
+                f'<td>{_h(x.colour)}</td><td class="t">{_h(o.no)} {_name_html(links, gi, o.no, o.name)}</td>'
+                f"<td>{_h(x.result or '—')}</td></tr>\n"
+            )
+        else:
+            out.append(f'<td colspan="4">{_h(x.label)}</td></tr>\n')
+    return Markup("".join(out))
+
+
+def player_rows(links: Links, gi: int, c: PlayerCard) -> Markup:
+    """The rows of a player's own page's table: each round's games (a knockout round may have several,
+    its number and the score after it spanning them). Python, not template loops: 5,000 pages."""
+    out: list[str] = []
+    for r in c.rounds:
+        span = len(r.games)
+        for k, x in enumerate(r.games):
+            out.append("<tr>")
+            if k == 0:
+                out.append(f'<th scope="row" rowspan="{span}">{_h(r.round)}</th>')
+            if x.board is not None:
+                stage = f'<small class="stage">{_h(x.stage)}</small>' if x.stage else ""
+                black_wins = "<small>和（黑胜）</small>" if x.result_zh == "和（黑胜）" else ""
+                record = links.record(gi, r.round, x.board, x.record) if x.record else ""
+                rec = f'<a class="rec" href="{_h(record)}">棋谱</a>' if record else ""
+                out.append(
+                    f'<td><a href="{_h(links.board(gi, r.round, x.board))}">{_h(x.board)}</a></td>'
+                    f'<td>{_h(x.colour)}</td><td class="t">'
+                    f"{_opponent_html(links, gi, x.opponent, x.opponent_name)}{stage}</td>"
+                    f"<td>{_h(x.outcome or '待赛')}{black_wins}{rec}</td>\n"
+                )
+            else:
+                out.append(f'<td colspan="3"></td><td>{_h(x.outcome)}</td>')
+            if k == 0:
+                after = r.score_after if r.score_after is not None else "—"
+                out.append(f'<td rowspan="{span}">{_h(after)}</td>')
+            out.append("</tr>\n")
+    return Markup("".join(out))
 
 
 _env.globals.update(
@@ -412,6 +520,8 @@ _env.globals.update(
     table_body=table_body,
     board_item=board_item,
     name=name_link,
+    name_rows=name_rows,
+    player_rows=player_rows,
 )
 
 
@@ -506,15 +616,20 @@ def names_main(
     links: Links, p: PairingList, gi: int, number: int, rounds: Sequence[int], at: datetime
 ) -> str:
     """A round's players by name (拼音), each with board, colour and opponent: the notice board's list."""
-    lines = [NameLine("", r.red, r.board, "红", r.black, r.result_zh) for r in p.rows]
-    lines += [NameLine("", r.black, r.board, "黑", r.red, r.result_zh) for r in p.rows]
-    lines += [NameLine("", b, label=p.bye_label) for b in p.byes]
-    lines += [NameLine("", b, label=p.excused_label) for b in p.excused]
-    seen: dict[int, NameLine] = {}
-    for line in lines:  # a knockout board lists each game: the latest one says where a player sits
-        seen[line.player.no] = line
-    ordered = sorted(seen.values(), key=lambda x: (pinyin_key(x.player.name), x.player.no))
-    ordered = [replace(x, letter=initial(x.player.name)) for x in ordered]
+    seen: dict[int, tuple[PlayerLine, int | None, str, PlayerLine | None, str, str]] = {}
+    # a knockout board lists each game: the latest one says where a player sits
+    for r in p.rows:
+        seen[r.red.no] = (r.red, r.board, "红", r.black, r.result_zh, "")
+    for r in p.rows:
+        seen[r.black.no] = (r.black, r.board, "黑", r.red, r.result_zh, "")
+    for b in p.byes:
+        seen[b.no] = (b, None, "", None, "", p.bye_label)
+    for b in p.excused:
+        seen[b.no] = (b, None, "", None, "", p.excused_label)
+    ordered = [
+        NameLine(initial(x[0].name), *x)
+        for x in sorted(seen.values(), key=lambda x: (pinyin_key(x[0].name), x[0].no))
+    ]
     return render(
         "names.html",
         links=links,
@@ -950,9 +1065,8 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
     written = []
     for name, title, main, nav in pages:
         path = folder / name
-        path.write_text(
-            frame(links, site.event_name, title, main, nav=nav, at=printed_at, css=css), encoding="utf-8"
-        )
+        with open(path, "wb") as f:  # bytes: a text file's encoder costs twice the writing
+            f.write(frame(links, site.event_name, title, main, nav=nav, at=printed_at, css=css).encode())
         written.append(path)
     groups = []
     for gi, g in enumerate(site.groups, start=1):
@@ -996,7 +1110,7 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
         )
     main = index_main(links, site.event_name, groups, site.prizes is not None, printed_at)
     index = folder / "index.html"
-    index.write_text(frame(links, site.event_name, "首页", main, at=printed_at, css=css), encoding="utf-8")
+    index.write_bytes(frame(links, site.event_name, "首页", main, at=printed_at, css=css).encode())
     return [index, *written]
 
 

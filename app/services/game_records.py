@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -37,12 +38,13 @@ from app.engine.xiangqi import (
 )
 from app.engine.xiangqi.record import PGN_RESULTS
 from app.reports.model import EventHeader
-from app.reports.pdf.base import Output
-from app.reports.pdf.game import GameSheet, render_game
 from app.services import audit
 from app.services.records import hand_in_record
 from app.services.results import game_row, round_row
 from app.services.tournaments import group_row, regulations_of, tournament_row
+
+if TYPE_CHECKING:  # ReportLab only when a game sheet is printed (not for the public pages)
+    from app.reports.pdf.base import Output
 
 #: a game record file larger than this is refused before it is read (a real game is a few kilobytes)
 PGN_MAX_BYTES = 1_000_000
@@ -275,6 +277,8 @@ def print_game(
         raise UserError(f"第 {board} 台还没有棋谱", f"board {board} has no record yet")
     with db.session() as s:
         name = tournament_row(s).name
+    from app.reports.pdf.game import GameSheet, render_game
+
     render_game(GameSheet(EventHeader(name, group, number), record, ply), out, printed_at)
 
 

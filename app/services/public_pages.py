@@ -12,6 +12,7 @@ public values: no ID, no phone.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,13 @@ from app.services.tournaments import group_row, tournament_info
 _STATUS_NOTE = {PlayerStatus.WITHDRAWN: "退赛", PlayerStatus.DISQUALIFIED: "取消资格"}
 
 
+class Unknown:
+    """Not known yet (an argument the function works out itself when not given)."""
+
+
+UNKNOWN = Unknown()
+
+
 def stored_records(db: Database, group: str) -> set[tuple[int, int, int]]:
     """(round, board, game) of every game of the group whose moves are stored."""
     with db.session() as s:
@@ -66,6 +74,7 @@ def stored_records(db: Database, group: str) -> set[tuple[int, int, int]]:
         return {(r, b, n) for r, b, n in rows}
 
 
+@cache  # a pure function of the two: 110,000 games' sides at 5,000 players
 def _outcome(result: GameResult, me: Colour) -> str:
     return model.CrossCell.from_game(0, me, result).outcome
 
@@ -102,23 +111,27 @@ def _knockout_games(
     return out
 
 
-def player_book(db: Database, group: str) -> model.PlayerBook:
-    """Every player of the group with their own page's content (one reading of the file)."""
+def player_book(
+    db: Database, group: str, table: model.Standings | Unknown | None = UNKNOWN
+) -> model.PlayerBook:
+    """Every player of the group with their own page's content (one reading of the file); ``table``:
+    the group's :func:`exports.standings` (``None``: none yet) when the caller has it already."""
     with db.one_reading():
-        return _player_book(db, group)
+        if isinstance(table, Unknown):
+            try:
+                table = exports.standings(db, group)
+            except UserError:
+                table = None  # before round 1 is complete there is no ranking
+        return _player_book(db, group, table)
 
 
-def _player_book(db: Database, group: str) -> model.PlayerBook:
+def _player_book(db: Database, group: str, table: model.Standings | None) -> model.PlayerBook:
     info = tournament_info(db)
     reg = info.regulations
     state = group_state(db, group)
     bracket = bracket_of(db, group)
     records = stored_records(db, group)
     names = {e.no: e.name for e in state.entrants}
-    try:
-        table: model.Standings | None = exports.standings(db, group)
-    except UserError:
-        table = None  # before round 1 is complete there is no ranking
     ranked = {r.no: i for i, r in enumerate(table.rows)} if table is not None else {}
     rounds = state.scored_rounds
     # each player's score after each round: the rounds' points summed once, in round order
@@ -378,17 +391,20 @@ def public_site(db: Database) -> PublicSite:
             summaries = rounds_of(db, name)
             ranked = bool(numbers) and any(r.pending == 0 for r in summaries[:1])
             due = next((r.number for r in summaries if r.swiss_due), None)
+            table = exports.standings(db, name) if ranked else None
             groups.append(
                 SiteGroup(
                     name,
                     entries=exports.entry_list(db, name) if g.players else None,
                     rounds=tuple(exports.round_results(db, name, n) for n in numbers),
-                    standings=exports.standings(db, name) if ranked else None,
+                    standings=table,
                     crosstable=exports.crosstable_of(db, name) if ranked else None,
                     order=exports.order_of_play(db, name) if exports.has_order_of_play(db, name) else None,
                     teams=exports.team_standings_model(db, name) if numbers and g.teams else None,
                     bracket=exports.bracket(db, name) if bracket_of(db, name) is not None else None,
-                    players=player_book(db, name) if g.players and not is_team_group(db, name) else None,
+                    players=player_book(db, name, table if ranked else UNKNOWN)
+                    if g.players and not is_team_group(db, name)
+                    else None,
                     swiss_due=due,
                     **_team_parts(db, name),
                 )

@@ -239,3 +239,25 @@ def test_a_team_competitions_prizes_are_final_once_its_matches_are(tmp_path: Pat
         assert team_lines and team_lines[0].team == names[first]
     finally:
         db.close()
+
+
+def test_the_prize_list_of_a_finished_team_knockout_orders_teams_by_place(tmp_path: Path) -> None:
+    """A finished team knockout's teams are in the order of their places (the team ranking breaks ties
+    of place) — the public pages of the finished event list them so."""
+    from app.services.standings import prize_list
+
+    db = create_team_demo(tmp_path / "k.xqt", "team-knockout", teams=8, seed=5)
+    play_team_event_to_end(db, GROUP, seed=2026)
+    from app.engine.knockout import final_places
+    from app.engine.team_event import knockout_bracket
+    from app.services.team_events import load_team_state
+    from app.services.tournaments import group_row, regulations_of
+
+    view = prize_list(db)  # sorting the teams by place read the list being sorted: ValueError
+    with db.session() as s:
+        state, _ids = load_team_state(s, group_row(s, GROUP), regulations_of(s))
+    places = final_places(knockout_bracket(state))
+    by_place = sorted((places[t.no], t.name) for t in state.teams if places.get(t.no) in (1, 2))
+    lines = [x for x in view.prizes.lines if x.no is None]
+    assert [(x.place, x.team) for x in lines[:2]] == by_place
+    db.close()
