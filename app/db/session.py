@@ -102,6 +102,9 @@ class Database:
     engine: Engine
     read_only: bool = False
     lock: TournamentLock | None = None
+    # a file older than the program, opened read-only, is read from an upgraded private copy in this
+    # folder (the file itself is never written); removed on close
+    scratch: Path | None = None
 
     _reading: threading.local = field(default_factory=threading.local, init=False, repr=False)
 
@@ -179,6 +182,11 @@ class Database:
         elif self.read_only and not getattr(self, "_tidied", False):
             self._tidied = True
             tidy_after_reading(self.path)
+        if self.scratch is not None:
+            import shutil
+
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
 
 
 class BorrowedDatabase(Database):
@@ -328,6 +336,7 @@ def open_database(
     created = False
     engine = None
     revision: str | None = None
+    scratch: Path | None = None
     try:
         if create:
             created = _create_private(path)
@@ -335,12 +344,20 @@ def open_database(
             if not read_only:
                 remove_leftovers(path)
             revision = _check_existing(path, read_only=read_only)
-        engine = make_engine(path, read_only=read_only)
+        if read_only and revision is not None and revision != head_revision():
+            scratch, copy = _upgraded_copy(path)
+            engine = make_engine(copy, read_only=True)
+        else:
+            engine = make_engine(path, read_only=read_only)
         if not read_only and revision != head_revision():  # a migration is due: only then Alembic
             upgrade(engine)
     except BaseException as exc:
         if engine is not None:
             engine.dispose()
+        if scratch is not None:
+            import shutil
+
+            shutil.rmtree(scratch, ignore_errors=True)
         if created:
             for suffix in ("", "-wal", "-shm", "-journal"):
                 Path(str(path) + suffix).unlink(missing_ok=True)
@@ -350,7 +367,40 @@ def open_database(
         if translated is not None:
             raise translated from None
         raise
-    return Database(path=path, engine=engine, read_only=read_only, lock=lock)
+    return Database(path=path, engine=engine, read_only=read_only, lock=lock, scratch=scratch)
+
+
+def _upgraded_copy(path: Path) -> tuple[Path, Path]:
+    """A file of an older program, opened read-only (an export, a list, a file on a locked stick): copy it
+    through SQLite's backup API into a private temporary folder and upgrade the copy, so that it reads as
+    the program expects while the file itself is left exactly as it is. Returns (folder, copy)."""
+    import os
+    import shutil
+    import sqlite3
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="xqarbiter-older-"))  # mode 0700: it holds personal numbers
+    copy = folder / path.name
+    try:
+        source = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        try:
+            target = sqlite3.connect(copy)
+            try:
+                source.backup(target)
+            finally:
+                target.close()
+        finally:
+            source.close()
+        os.chmod(copy, 0o600)
+        writable = make_engine(copy)
+        try:
+            upgrade(writable)
+        finally:
+            writable.dispose()
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return folder, copy
 
 
 def _create_private(path: Path) -> bool:
