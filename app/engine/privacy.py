@@ -261,6 +261,11 @@ def _mask_shapes(out: str) -> str:
         dates.append(as_written)
         return "\ue000" + chr(0xE100 + len(dates) - 1)
 
+    # a phone number first: spelled 1900-1-10 0000 it begins like a date, and the date kept would
+    # shield it. No date alone has a phone number's shape (eleven digits, 1[3-9] first, none after);
+    # a date of 1930-1999 written with a time or digits that make it one (1990-01-1 12:00) is masked:
+    # the safer mistake
+    out = _sub(_PHONE, out, _mask_found)
     out = _sub(_DATE, out, keep_date)  # a date is not a number to hide
     for pattern in (_RESIDENT, _LEGACY, _PHONE, _PERMIT, _PASSPORT, _TAIWAN_LETTER, _LONG_DIGITS):
         out = _sub(pattern, out, _mask_found)

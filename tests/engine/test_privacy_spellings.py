@@ -74,9 +74,20 @@ def test_a_registered_number_of_another_shape_in_odd_spellings() -> None:
         assert "345" not in mask_personal(f"护照 {spelling}", [passport]), spelling
 
 
+@pytest.mark.parametrize("spelling", ["1900-1-10 0000", "1900-1-1 00000", "1990.01.0 1234"])
+def test_a_phone_that_begins_like_a_date_is_masked(spelling: str) -> None:
+    """19001100000 spelled 1900-1-10 0000: its head reads as a date, which is kept, and the date kept
+    shielded the number (found by the spelling property test)."""
+    for text in (spelling, f"联系{spelling}。"):
+        out = mask_personal(text)
+        assert "****" in out and _digits(spelling) not in _digits(out), out
+
+
 @pytest.mark.parametrize(
     "text",
     [
+        "1998-05-20 13:30",
+        "1990-01-01 12:00:00",
         "第1、2、3轮",
         "2024年7月26日 9:30 开赛",
         "比分 2:0，1:1",
