@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from app.db.models import Group, Player, Round, Team
 from app.db.session import Database
+from app.engine.eligibility import Eligibility, broken_rules
 from app.engine.registration import (
     CheckedEntry,
     PlayerEntry,
@@ -586,6 +587,36 @@ def list_players(db: Database, group: str | None = None) -> list[PlayerView]:
         # group and team with the players (one query each, not one per player): the players view opens fast
         query = query.options(selectinload(Player.group), selectinload(Player.team))
         return [_view(p, first_day) for p in s.scalars(query)]
+
+
+def players_outside(db: Database, group: str, rules: Eligibility) -> int:
+    """How many players of ``group`` do not meet the conditions ``rules`` (to warn before they are
+    changed; nobody is removed). Players accepted outside the conditions with a reason are not counted."""
+    if rules.open:
+        return 0
+    with db.session() as s:
+        first_day = regulations_of(s).registration.first_day_of_play
+        query = (
+            select(Player)
+            .where(Player.group_id == group_row(s, group).id, Player.eligibility_override == "")
+            .options(selectinload(Player.team))
+        )
+        return sum(
+            1
+            for p in s.scalars(query)
+            if broken_rules(
+                rules,
+                birth=p.birth_date,
+                gender=Gender(p.gender) if p.gender else None,
+                rating=p.rating,
+                rating_rank=p.rating_rank,
+                unit=p.unit,
+                team=p.team.name if p.team else "",
+                region=p.region,
+                id_number=p.id_number,
+                first_day=first_day,
+            )
+        )
 
 
 def player_entry(view: PlayerView) -> PlayerEntry:

@@ -4035,4 +4035,114 @@ Start it again from the Hall network menu.</translation>
       <translation>As Red</translation>
     </message>
   </context>
+  <context>
+    <name>SettingsView</name>
+    <message>
+      <source>参赛条件……</source>
+      <translation>Conditions of entry…</translation>
+    </message>
+    <message>
+      <source>出生日期、年龄、性别、等级分、排名、地区、单位</source>
+      <translation>Birth dates, age, sex, rating, rank, region, unit</translation>
+    </message>
+    <message>
+      <source>%1：已报名的 %2 名棋手不符合新的参赛条件（未删除）；保存后生效</source>
+      <translation>%1: %2 entered players do not meet the new conditions of entry (not removed); they apply once saved</translation>
+    </message>
+  </context>
+  <context>
+    <name>EligibilityDialog</name>
+    <message>
+      <source>%1 的参赛条件</source>
+      <translation>Conditions of entry of %1</translation>
+    </message>
+    <message>
+      <source>出生日期不早于(&amp;B)</source>
+      <translation>&amp;Born on or after</translation>
+    </message>
+    <message>
+      <source>出生日期不晚于(&amp;E)</source>
+      <translation>Born on or b&amp;efore</translation>
+    </message>
+    <message>
+      <source>最小年龄(&amp;A)</source>
+      <translation>Minimum &amp;age</translation>
+    </message>
+    <message>
+      <source>最大年龄(&amp;G)</source>
+      <translation>Maximum a&amp;ge</translation>
+    </message>
+    <message>
+      <source>年龄计算日期(&amp;D)</source>
+      <translation>Age on &amp;date</translation>
+    </message>
+    <message>
+      <source>等级分不低于(&amp;R)</source>
+      <translation>Minimum &amp;rating</translation>
+    </message>
+    <message>
+      <source>等级分不高于(&amp;H)</source>
+      <translation>Maximum rating (&amp;H)</translation>
+    </message>
+    <message>
+      <source>限等级分排名前 N 名(&amp;K)</source>
+      <translation>Only the first N of the rating list (ran&amp;k)</translation>
+    </message>
+    <message>
+      <source>自等级分排名第 N 名起(&amp;N)</source>
+      <translation>From place &amp;N of the rating list on</translation>
+    </message>
+    <message>
+      <source>限地区(&amp;L)</source>
+      <translation>Regions (&amp;L)</translation>
+    </message>
+    <message>
+      <source>限单位(&amp;U)</source>
+      <translation>&amp;Units</translation>
+    </message>
+    <message>
+      <source>不限</source>
+      <translation>Any</translation>
+    </message>
+    <message>
+      <source>男</source>
+      <translation>Male</translation>
+    </message>
+    <message>
+      <source>女</source>
+      <translation>Female</translation>
+    </message>
+    <message>
+      <source>性别(&amp;S)</source>
+      <translation>&amp;Sex</translation>
+    </message>
+    <message>
+      <source>YYYY-MM-DD，空为不限</source>
+      <translation>YYYY-MM-DD; empty: no condition</translation>
+    </message>
+    <message>
+      <source>空为第一天比赛日</source>
+      <translation>Empty: the first day of play</translation>
+    </message>
+    <message>
+      <source>0 或空为不限</source>
+      <translation>0 or empty: no condition</translation>
+    </message>
+    <message>
+      <source>地区名称或身份证号前几位，以、或逗号分隔</source>
+      <translation>Region names or leading digits of an ID number, separated by 、 or commas</translation>
+    </message>
+    <message>
+      <source>单位或代表队，以、或逗号分隔</source>
+      <translation>Units or teams, separated by 、 or commas</translation>
+    </message>
+    <message>
+      <source>参赛条件：%1</source>
+      <translation>Conditions: %1</translation>
+    </message>
+    <message>
+      <source>注意：已报名的 %1 名棋手不符合这些条件（不会被删除，请核实）。</source>
+      <translation>Note: %1 entered players do not meet these conditions (they are not removed; please check).</translation>
+    </message>
+  </context>
 </TS>

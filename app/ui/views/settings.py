@@ -403,7 +403,7 @@ class SettingsView(LiveView):
     def _groups_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        self.groups_table = QTableWidget(0, 7, page)
+        self.groups_table = QTableWidget(0, 8, page)
         self.groups_table.setHorizontalHeaderLabels(
             [
                 self.tr("组别"),
@@ -412,6 +412,7 @@ class SettingsView(LiveView):
                 self.tr("积分编排轮数"),
                 self.tr("淘汰赛人数"),
                 self.tr("赛制"),
+                "",
                 "",
             ]
         )
@@ -464,6 +465,10 @@ class SettingsView(LiveView):
         edit.setToolTip(self.tr("选择现成赛制（循环赛、淘汰赛……）或逐项编辑各阶段"))
         edit.clicked.connect(lambda _=False, item=name: self.edit_stages(item))
         self.groups_table.setCellWidget(row, 6, edit)
+        conditions = QPushButton(self.tr("参赛条件……"), self.groups_table)
+        conditions.setToolTip(self.tr("出生日期、年龄、性别、等级分、排名、地区、单位"))
+        conditions.clicked.connect(lambda _=False, item=name: self.edit_eligibility(item))
+        self.groups_table.setCellWidget(row, 7, conditions)
 
     def _rounds_shown(self, g: GroupFormat) -> int:
         """The rounds of a group in stages other than today's Swiss (+ knockout): for the players
@@ -485,6 +490,38 @@ class SettingsView(LiveView):
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
         self.replace_group_row(row, dataclasses.replace(current, stages=dialog.stages))
+
+    def edit_eligibility(self, item: QTableWidgetItem) -> None:
+        """The conditions of entry of the group in ``item``'s row, in :class:`EligibilityDialog`; kept with
+        the group (saved with the regulation). Players already entered who fall outside are only counted."""
+        from app.ui.dialogs.eligibility import EligibilityDialog
+
+        row = item.row()
+        current = self.current_groups()[row]
+        dialog = EligibilityDialog(
+            current, self.edited_regulations(), lambda rules: self._outside(current.name, rules), self
+        )
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self.replace_group_row(row, dataclasses.replace(current, eligibility=dialog.eligibility))
+        count = self._outside(current.name, dialog.eligibility)
+        if count:
+            show_message(
+                self.message,
+                self.tr("%1：已报名的 %2 名棋手不符合新的参赛条件（未删除）；保存后生效")
+                .replace("%1", current.name)
+                .replace("%2", str(count)),
+                error=True,
+            )
+
+    def _outside(self, group: str, rules: Eligibility) -> int:
+        """How many players of ``group`` would not meet ``rules`` (0 for a group not saved yet)."""
+        from app.services.registration import players_outside
+
+        try:
+            return players_outside(self.document.db, group, rules)
+        except UserError:
+            return 0
 
     def _begun(self, group: str) -> int:
         """How many of the group's stages have begun (the 赛制 dialog locks them); 0 for a new group."""
