@@ -217,3 +217,25 @@ def test_escape_changes_nothing(qtbot: Any, doc: TournamentDocument) -> None:
 
 def test_lists_split_on_either_comma_or_the_chinese_pause() -> None:
     assert split_list("天水市、兰州市, 6205，秦州区 ;") == ["天水市", "兰州市", "6205", "秦州区"]
+
+
+def test_the_row_buttons_stay_in_view_beside_a_long_format_summary(
+    qtbot: Any, doc: TournamentDocument
+) -> None:
+    """The 赛制 summary is long (three stages): it takes the room that is left, so the 赛制…… and 参赛条件……
+    buttons are whole inside the table at the window's usual width (the summary pushed 参赛条件…… behind a
+    horizontal scroll bar)."""
+    view = _settings(qtbot, doc)
+    view.resize(1140, 700)
+    qtbot.wait(50)
+    table = view.groups_table
+    viewport = table.viewport().rect()
+    for row in range(table.rowCount()):
+        for column in (6, 7):
+            button = table.cellWidget(row, column)
+            assert isinstance(button, QPushButton)
+            place = button.geometry()  # in the viewport's coordinates
+            assert viewport.contains(place), (row, button.text(), place, viewport)
+        summary = table.item(row, 5)
+        assert summary is not None and summary.toolTip() == summary.text()
+    assert not table.horizontalScrollBar().isVisible()

@@ -417,6 +417,9 @@ class SettingsView(LiveView):
             ]
         )
         self.groups_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # the format's summary takes the room that is left (elided, whole in its tooltip), so the 赛制…… and
+        # 参赛条件…… buttons stay in view instead of behind a horizontal scroll bar
+        self.groups_table.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
         self.groups_table.verticalHeader().setVisible(False)
         self.groups_table.setMinimumSize(560, 180)
         buttons = QHBoxLayout()
@@ -460,6 +463,7 @@ class SettingsView(LiveView):
         self.groups_table.setCellWidget(row, 4, size)
         summary = QTableWidgetItem(g.describe_zh())
         summary.setFlags(summary.flags() & ~Qt.ItemFlag.ItemIsEditable)
+        summary.setToolTip(g.describe_zh())
         self.groups_table.setItem(row, 5, summary)
         edit = QPushButton(self.tr("赛制……"), self.groups_table)
         edit.setToolTip(self.tr("选择现成赛制（循环赛、淘汰赛……）或逐项编辑各阶段"))
