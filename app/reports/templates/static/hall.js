@@ -358,7 +358,14 @@
     var typed = box ? box.value : null;
     get(url, function (req) {
       if (req.status !== 200) return;
+      // a deputy's "第 11 台已提交" stays: the refresh the send itself announced must not wipe it
+      var notice = main.querySelector('.notice');
       main.innerHTML = req.responseText;
+      if (notice && !main.querySelector('.notice')) {
+        var queueBox = main.querySelector('#queue');
+        if (queueBox) queueBox.parentNode.insertBefore(notice, queueBox);
+        else main.insertBefore(notice, main.firstChild);
+      }
       version = req.getResponseHeader('X-Hall-Version') || version;
       var again = document.getElementById('q');
       if (again && typed !== null) again.value = typed;
