@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +29,56 @@ def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
 
     if QCoreApplication.instance() is not None:
         install_language("zh")
+
+
+# How long a modal dialog or a menu may wait for an answer before the watchdog closes it and fails the test.
+# Far above what any test needs on a loaded machine (questions.when_asked gives up after 60 s), far below
+# the suite's own per-test timeout (pyproject: 900 s), so a forgotten question is named, not a hung run.
+MODAL_LIMIT = float(os.environ.get("XQARBITER_MODAL_LIMIT", "120"))
+
+
+@pytest.fixture(autouse=True)
+def no_question_left_waiting(qapp: object) -> Iterator[None]:
+    """Fail a test whose modal dialog (or popup menu) nobody answers, instead of hanging the suite.
+
+    A dialog's ``exec`` runs its own event loop and returns only when answered; a test that meant to
+    answer it from a timer and missed (the answer raised, or looked for another dialog) would wait for
+    ever. A timer here looks every second at what is modal; one that has stayed up MODAL_LIMIT seconds
+    is closed and the test fails naming it.
+    """
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from tests.ui.questions import describe, dismiss_modals
+
+    watched: list[tuple[object, float]] = []
+    left: list[str] = []
+
+    def look() -> None:
+        now = time.monotonic()
+        widget = QApplication.activeModalWidget() or QApplication.activePopupWidget()
+        if widget is None:
+            watched.clear()
+            return
+        if not watched or watched[0][0] is not widget:
+            watched[:] = [(widget, now)]
+            return
+        if now - watched[0][1] >= MODAL_LIMIT:
+            watched.clear()
+            if QApplication.activeModalWidget() is not None:
+                left.extend(dismiss_modals())
+            else:
+                left.append(describe(widget))
+                widget.close()
+
+    timer = QTimer()
+    timer.setInterval(1000)
+    timer.timeout.connect(look)
+    timer.start()
+    yield
+    timer.stop()
+    if left:
+        pytest.fail(f"left waiting for an answer for {MODAL_LIMIT:.0f} s, then closed: {'; '.join(left)}")
 
 
 @pytest.fixture(scope="session")

@@ -7,9 +7,33 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
 from app.ui.widgets.key_guard import keys_guarded
+
+
+def dismiss_modals() -> list[str]:
+    """Close every modal dialog on screen (innermost first); returns what each was, for a message.
+
+    A dialog is rejected (which ends its ``exec``), anything else closed; bounded, so a dialog that
+    refuses to close cannot keep this looping.
+    """
+    closed: list[str] = []
+    for _ in range(10):
+        widget = QApplication.activeModalWidget()
+        if widget is None:
+            break
+        closed.append(describe(widget))
+        if isinstance(widget, QDialog):
+            widget.reject()
+        widget.close()
+    return closed
+
+
+def describe(widget: QWidget) -> str:
+    """A dialog as a failure message names it: its class, title and (a message box's) text."""
+    said = f" saying {widget.text()!r}" if isinstance(widget, QMessageBox) else ""
+    return f"{type(widget).__name__} {widget.windowTitle()!r}{said}"
 
 
 def when_asked(action: Callable[[QWidget], None], *, give_up_after: float = 60.0) -> list[str]:
@@ -17,7 +41,8 @@ def when_asked(action: Callable[[QWidget], None], *, give_up_after: float = 60.0
 
     Returns a list that gets ``"left open"`` if the dialog is still there after the action (or no
     dialog came) when ``give_up_after`` seconds have passed: the dialog is then closed, so a test
-    fails instead of hanging.
+    fails instead of hanging. If the action itself fails (an assertion inside it), the dialog is
+    closed at once and the failure noted and raised, for the same reason.
     """
     problems: list[str] = []
     start = time.monotonic()
@@ -26,15 +51,18 @@ def when_asked(action: Callable[[QWidget], None], *, give_up_after: float = 60.0
     def attempt() -> None:
         dialog = QApplication.activeModalWidget()
         if time.monotonic() - start > give_up_after:
-            while (left := QApplication.activeModalWidget()) is not None:
-                problems.append("left open")
-                left.close()
+            problems.extend("left open" for _ in dismiss_modals())
             return
         if dialog is None and acted:
             return  # answered, and gone
         if dialog is not None and dialog not in acted and not keys_guarded():
             acted.append(dialog)
-            action(dialog)
+            try:
+                action(dialog)
+            except BaseException as error:  # a failed check inside the answer: close, never hang
+                problems.append(f"the answer failed: {error!r}")
+                dismiss_modals()
+                raise  # pytest-qt reports it as the test's failure
         QTimer.singleShot(50, attempt)
 
     QTimer.singleShot(50, attempt)
