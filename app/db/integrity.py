@@ -26,6 +26,30 @@ class DatabaseError(UserError):
     """The file cannot be opened as a tournament (corrupt, not ours, or newer than the program)."""
 
 
+class FileBusyError(UserError):
+    """Another program holds the file's lock (writing it) past the wait: nothing is wrong with the file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        super().__init__(
+            f"{path.name} 正被另一个程序占用，请稍后重试",
+            f"{path.name} is busy in another program; retry",
+        )
+
+
+def is_busy(exc: BaseException) -> bool:
+    """Whether an SQLite error says another connection holds the lock (SQLITE_BUSY / SQLITE_LOCKED)."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc).lower()
+    return (
+        name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+        or "database is locked" in text
+        or ("database is busy" in text)
+    )
+
+
 class CorruptFileError(DatabaseError):
     """The file fails SQLite's integrity check; it is never opened for writing."""
 

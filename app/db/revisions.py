@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from app.db.chain import MIGRATIONS, _revision_chain, head_revision, known_revisions  # noqa: F401
-from app.db.integrity import CorruptFileError, DatabaseError
+from app.db.integrity import CorruptFileError, DatabaseError, FileBusyError, is_busy
 from app.files import DiskFullError, is_disk_full
 
 
@@ -40,6 +40,8 @@ def file_revision(path: Path) -> str | None:
     except sqlite3.DatabaseError as exc:
         if is_disk_full(exc, path):
             raise DiskFullError(path) from None
+        if is_busy(exc):  # another program writes it (an older file, in rollback-journal mode): not damage
+            raise FileBusyError(path) from None
         raise CorruptFileError(
             path, f"已损坏或不是赛事文件：{exc} (damaged or not a tournament file: {exc})"
         ) from None

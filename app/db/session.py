@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +24,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db.integrity import (
     CorruptFileError,
     DatabaseError,
+    FileBusyError,
     content_problems,
     integrity_problems,
+    is_busy,
     newest_good_backup,
 )
 from app.db.leftovers import remove_leftovers
@@ -241,11 +243,8 @@ def storage_error(exc: BaseException, path: Path) -> UserError | None:
         text = str(orig).lower()
         if "could not decode" in text or "malformed" in text:
             return CorruptFileError(path, str(orig), newest_good_backup(path, known_revisions()))
-        if "database is locked" in text or "database is busy" in text:
-            return UserError(
-                f"{path.name} 正被另一个程序占用，请稍后重试",
-                f"{path.name} is busy in another program; retry",
-            )
+        if is_busy(orig):
+            return FileBusyError(path)
         if "readonly" in text or "read-only" in text:
             return UserError(
                 f"{path.name} 是只读的（文件或文件夹没有写权限），不能修改",
@@ -386,7 +385,7 @@ def _upgraded_copy(path: Path) -> tuple[Path, Path]:
         try:
             target = sqlite3.connect(copy)
             try:
-                source.backup(target)
+                source.backup(target, progress=_give_up_when_busy(), sleep=0.1)
             finally:
                 target.close()
         finally:
@@ -401,6 +400,32 @@ def _upgraded_copy(path: Path) -> tuple[Path, Path]:
         shutil.rmtree(folder, ignore_errors=True)
         raise
     return folder, copy
+
+
+# How long copying an older file waits while another program holds its lock, before saying it is busy.
+# SQLite's backup retries a busy step for ever; this bounds it (the revision was read a moment before,
+# so a lock here is a writer that came in between).
+BACKUP_BUSY_SECONDS = 10.0
+
+
+def _give_up_when_busy() -> Callable[[int, int, int], None]:
+    """A backup progress callback that stops the copy once the source has been busy too long."""
+    import sqlite3
+    import time
+
+    busy_since: list[float] = []
+
+    def progress(status: int, remaining: int, total: int) -> None:
+        if status not in (5, 6):  # SQLITE_BUSY, SQLITE_LOCKED
+            busy_since.clear()
+            return
+        now = time.monotonic()
+        if not busy_since:
+            busy_since.append(now)
+        elif now - busy_since[0] > BACKUP_BUSY_SECONDS:
+            raise sqlite3.OperationalError("database is locked")
+
+    return progress
 
 
 def _create_private(path: Path) -> bool:

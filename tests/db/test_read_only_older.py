@@ -7,9 +7,16 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import sqlite3
+import tempfile
+import threading
 from pathlib import Path
 
+import pytest
+
 from app.cli import main
+from app.db import session
+from app.db.integrity import FileBusyError
 from app.db.session import current_revision, head_revision
 from app.services.registration import list_players
 from app.services.tournaments import open_tournament
@@ -47,3 +54,61 @@ def test_a_read_only_command_on_an_older_file(tmp_path: Path, capsys) -> None:
     assert code == 0, err
     assert "张三" in out and "Traceback" not in err
     assert _digest(old) == before
+
+
+def _locked_by_a_writer(path: Path) -> sqlite3.Connection:
+    """Another program writing the older file (rollback journal, as the older program kept it)."""
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN EXCLUSIVE")
+    return writer
+
+
+def test_an_older_file_locked_by_a_writer_is_called_busy_not_corrupt(tmp_path: Path) -> None:
+    old = tmp_path / "old.xqt"
+    shutil.copy(DATA / "schema_0001.xqt", old)
+    writer = _locked_by_a_writer(old)
+    try:
+        with pytest.raises(FileBusyError) as info:
+            open_tournament(old, read_only=True)
+    finally:
+        writer.close()
+    assert "正被另一个程序占用" in info.value.zh and "已损坏" not in info.value.zh
+
+
+def test_a_writer_arriving_during_the_copy_stops_it_within_a_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's backup retries a busy step for ever: a writer that takes the lock after the version was
+    read would have kept a read-only command waiting for ever; the copy now gives up and says busy."""
+    old = tmp_path / "old.xqt"
+    shutil.copy(DATA / "schema_0001.xqt", old)
+    writers: list[sqlite3.Connection] = []
+    checked = session._check_existing
+
+    def then_a_writer_comes(path: Path, *, read_only: bool) -> str:
+        revision = checked(path, read_only=read_only)
+        writers.append(_locked_by_a_writer(path))
+        return revision
+
+    monkeypatch.setattr(session, "_check_existing", then_a_writer_comes)
+    monkeypatch.setattr(session, "BACKUP_BUSY_SECONDS", 0.5)
+    scratch = tmp_path / "temporary"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # where the private copy is made
+    outcome: list[BaseException | None] = []
+
+    def open_it() -> None:
+        try:
+            open_tournament(old, read_only=True).close()
+            outcome.append(None)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    opener = threading.Thread(target=open_it, daemon=True)
+    opener.start()
+    opener.join(60)
+    for writer in writers:
+        writer.close()
+    assert not opener.is_alive(), "the read-only open still waits on the writer's lock"
+    assert len(outcome) == 1 and isinstance(outcome[0], FileBusyError)
+    assert not any(scratch.iterdir())  # the private copy is removed
