@@ -12,6 +12,10 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 from app.ui.widgets.key_guard import keys_guarded
 
 
+# How long an answer waits for a shown dialog to take the keyboard (be activated, a field focused).
+ACTIVATION_WAIT = 20.0
+
+
 def dismiss_modals() -> list[str]:
     """Close every modal dialog on screen (innermost first); returns what each was, for a message.
 
@@ -37,7 +41,7 @@ def describe(widget: QWidget) -> str:
 
 
 def when_asked(action: Callable[[QWidget], None], *, give_up_after: float = 60.0) -> list[str]:
-    """Run ``action(dialog)`` once a modal dialog is shown and no longer discards keys.
+    """Run ``action(dialog)`` once a modal dialog is shown, has the keyboard and no longer discards keys.
 
     Returns a list that gets ``"left open"`` if the dialog is still there after the action (or no
     dialog came) when ``give_up_after`` seconds have passed: the dialog is then closed, so a test
@@ -47,6 +51,16 @@ def when_asked(action: Callable[[QWidget], None], *, give_up_after: float = 60.0
     problems: list[str] = []
     start = time.monotonic()
     acted: list[QWidget] = []
+    first_seen: dict[int, float] = {}
+
+    def _has_the_keyboard(dialog: QWidget) -> bool:
+        """The dialog is the active window with a focused field, as when the arbiter starts typing —
+        on a loaded machine that comes a while after it is shown. A dialog that never takes the
+        keyboard is answered after ACTIVATION_WAIT seconds all the same (its answer then fails)."""
+        if dialog.isActiveWindow() and QApplication.focusWidget() is not None:
+            return True
+        seen = first_seen.setdefault(id(dialog), time.monotonic())
+        return time.monotonic() - seen > ACTIVATION_WAIT
 
     def attempt() -> None:
         dialog = QApplication.activeModalWidget()
@@ -55,7 +69,7 @@ def when_asked(action: Callable[[QWidget], None], *, give_up_after: float = 60.0
             return
         if dialog is None and acted:
             return  # answered, and gone
-        if dialog is not None and dialog not in acted and not keys_guarded():
+        if dialog is not None and dialog not in acted and not keys_guarded() and _has_the_keyboard(dialog):
             acted.append(dialog)
             try:
                 action(dialog)
