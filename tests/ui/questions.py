@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
 from app.ui.widgets.key_guard import keys_guarded
 
-
 # How long an answer waits for a shown dialog to take the keyboard (be activated, a field focused).
 ACTIVATION_WAIT = 20.0
 
