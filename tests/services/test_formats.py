@@ -357,6 +357,7 @@ FIELDS = {
 }
 
 
+@pytest.mark.heavy(lighter="test_every_format_plays_through_without_a_hard_rule_broken")
 @pytest.mark.parametrize("fmt", sorted(FIELDS))
 def test_random_events_of_each_format_break_no_hard_rule(fmt: str) -> None:
     low, high = FIELDS[fmt]
