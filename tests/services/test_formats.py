@@ -379,7 +379,10 @@ def test_random_events_of_each_format_break_no_hard_rule(fmt: str) -> None:
     one()
 
 
-@pytest.mark.parametrize(("fmt", "players"), [("groups-then-knockout", 8), ("double-elimination", 5)])
+@pytest.mark.parametrize(
+    ("fmt", "players"),
+    [("groups-then-knockout", 8), pytest.param("double-elimination", 5, marks=pytest.mark.heavy)],
+)
 def test_snapshots_carry_the_stages_and_the_ladder_choices(tmp_path: Path, fmt: str, players: int) -> None:
     from app.services.snapshot import export_snapshot, import_snapshot
 
