@@ -2,7 +2,8 @@
 #   make run        install what running needs (.venv) and open the window on the demo tournament
 #   make test       the full suite (what .ci/run calls): lint, then every test, the frozen build included
 #   make test-fast  lint, then every test but the frozen build, the browser and the stress tests,
-#                   the property tests and the bad-input corpus lighter (make test runs them whole)
+#                   the property tests and the bad-input corpus lighter, the heavy cases left out
+#                   (make test runs them whole)
 #   make shell      a shell where `xqarbiter` is the project's command line
 PYTHON ?= python3
 VENV := .venv
@@ -72,16 +73,22 @@ axe: $(AXE)
 XDIST = $(if $(filter-out 0,$(JOBS)),-n $(JOBS) --dist loadfile,)
 FAST := not frozen and not browser and not stress
 
+# Compiled modules (and pytest's rewritten test modules) are kept in .venv/pycache even where the
+# environment says PYTHONDONTWRITEBYTECODE: otherwise every worker, and every `python -m app.cli` a test
+# starts, compiles the program and the tests again from source (about 10 s of CPU per worker).
+TESTENV := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache
+
 # (pytest exits 5 when a marker selects no test: not a failure here)
 test: lint $(QM) $(DIST_STAMP) $(AXE)
-	XQARBITER_TESTS=full $(PY) -m pytest -q $(XDIST) -m "not serial"
-	XQARBITER_TESTS=full $(PY) -m pytest -q -m "serial" || [ $$? -eq 5 ]
+	$(TESTENV) XQARBITER_TESTS=full $(PY) -m pytest -q $(XDIST) -m "not serial"
+	$(TESTENV) XQARBITER_TESTS=full $(PY) -m pytest -q -m "serial" || [ $$? -eq 5 ]
 
-# the fast loop runs each property test with a quarter of its examples and every third case of the
-# bad-input corpus (XQARBITER_TESTS=fast, tests/conftest.py); make test runs them all
+# the fast loop runs each property test with a quarter of its examples, every third case of the
+# bad-input corpus and none of the tests marked heavy, whose lighter cases run instead
+# (XQARBITER_TESTS=fast, tests/conftest.py); make test runs them all
 test-fast: lint $(QM)
-	XQARBITER_TESTS=fast $(PY) -m pytest -q $(XDIST) -m "$(FAST) and not serial"
-	XQARBITER_TESTS=fast $(PY) -m pytest -q -m "$(FAST) and serial" || [ $$? -eq 5 ]
+	$(TESTENV) XQARBITER_TESTS=fast $(PY) -m pytest -q $(XDIST) -m "$(FAST) and not serial"
+	$(TESTENV) XQARBITER_TESTS=fast $(PY) -m pytest -q -m "$(FAST) and serial" || [ $$? -eq 5 ]
 
 screenshots: $(DEV_STAMP) $(QM)
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py

@@ -30,8 +30,9 @@ settings.register_profile("fast", parent=settings.get_profile("default"))
 
 #: ``XQARBITER_TESTS=fast`` (``make test-fast``): the fast loop runs every test, the heaviest lighter —
 #: each property test with a quarter of its examples (the hypothesis profile ``fast``, see
-#: fast_examples below) and every third case of the bad-input corpus (tests/corpus/test_corpus.py).
-#: ``make test`` and a plain ``pytest`` run the full counts.
+#: fast_examples below) and every third case of the bad-input corpus (tests/corpus/test_corpus.py), and the
+#: ``heavy`` cases (the largest of a check) are left to the full suite beside their lighter cases
+#: (heavy_left_out below). ``make test`` and a plain ``pytest`` run the full counts and every case.
 FAST_LOOP = os.environ.get("XQARBITER_TESTS") == "fast"
 HYPOTHESIS_PROFILE = {"fast": "fast", "full": "default"}.get(
     os.environ.get("XQARBITER_TESTS", ""), os.environ.get("HYPOTHESIS_PROFILE", "default")
@@ -149,12 +150,44 @@ def _lighten(items: list[pytest.Item]) -> None:
         )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def _lighter_name(item: pytest.Item) -> str:
+    """The test a ``heavy`` case stands beside in the fast loop: the one its marker names
+    (``lighter=``), else the other cases of its own parametrized test."""
+    marker = item.get_closest_marker("heavy")
+    assert marker is not None
+    return str(marker.kwargs.get("lighter") or getattr(item, "originalname", item.name))
+
+
+def heavy_left_out(items: list[pytest.Item]) -> tuple[list[pytest.Item], list[pytest.Item]]:
+    """The fast loop's share of ``items`` and the ``heavy`` cases it leaves to the full suite.
+
+    A heavy case is the largest of a check (the knockout of 128, perft to depth 4, the largest simulated
+    events): the fast loop leaves it out only if a lighter case of the same check runs instead, in the
+    same module — the other cases of its parametrized test, or the test its marker names with
+    ``lighter=``. A heavy case without one is a mistake in the tests: the run stops and names it."""
+    kept = [i for i in items if i.get_closest_marker("heavy") is None]
+    heavy = [i for i in items if i.get_closest_marker("heavy") is not None]
+    running = {(i.nodeid.split("::")[0], getattr(i, "originalname", i.name)) for i in kept}
+    orphans = [i.nodeid for i in heavy if (i.nodeid.split("::")[0], _lighter_name(i)) not in running]
+    if orphans:
+        raise pytest.UsageError(
+            "a heavy test must have a lighter case that the fast loop runs instead: " + ", ".join(orphans)
+        )
+    return kept, heavy
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """A test that drives chromium (it asks for the ``browser`` fixture, directly or through another
     fixture) is a browser test wherever it lives: ``make test-fast`` leaves it out by that marker.
-    Under the fast hypothesis profile the property tests run fewer examples (:func:`_lighten`)."""
+    Under the fast loop the property tests run fewer examples (:func:`_lighten`) and the ``heavy``
+    cases are left to the full suite (:func:`heavy_left_out`)."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
     if HYPOTHESIS_PROFILE == "fast":
         _lighten(items)
+    if FAST_LOOP:
+        kept, heavy = heavy_left_out(items)
+        if heavy:
+            config.hook.pytest_deselected(items=heavy)
+            items[:] = kept

@@ -68,6 +68,7 @@ def test_the_same_seed_plays_the_same_event(tmp_path: Path, capsys: pytest.Captu
     )
 
 
+@pytest.mark.heavy(lighter="test_played_to_a_round_closes_that_round_in_every_group_and_no_more")
 def test_played_to_the_end_decides_the_knockout_ranks_and_awards(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

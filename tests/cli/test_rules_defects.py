@@ -20,19 +20,6 @@ from tests.factories import player, snapshot
 OPEN = "公开组"
 
 
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo event played to its end (every group over, the knockout decided)."""
-    from app.services.demo import create_demo
-    from app.services.simulation import play_demo_to_end
-
-    path = tmp_path_factory.mktemp("end") / "end.xqt"
-    db = create_demo(path, seed=3)
-    play_demo_to_end(db, seed=3)
-    db.close()
-    return path
-
-
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -88,7 +75,9 @@ def test_prizes_are_marked_provisional_until_the_group_is_over(
     assert all(t["final"] is False and "暂列" in t["basis"] for t in data["tables"])
 
 
-def test_prizes_of_a_finished_event_are_final(finished: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_prizes_of_a_finished_event_are_final(played_demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the demo event played to its end (every group over, the knockout decided): tests/conftest.py
+    finished = played_demo
     code, out, _ = run(capsys, "prizes", str(finished))
     assert code == 0 and "暂列" not in out and "10000 元" in out
     data = json.loads(run(capsys, "prizes", str(finished), "--json")[1])

@@ -138,7 +138,7 @@ def test_round_lost_plays_no_place_matches_and_standing_plays_the_third_place() 
     assert final_places(b) == {2: 1, 1: 2, 5: 3, 6: 4, 3: 5, 4: 6, 7: 7, 8: 8}
 
 
-@pytest.mark.parametrize("n", [2, 3, 5, 7, 9, 16, 17, 31, 33, 128])
+@pytest.mark.parametrize("n", [2, 3, 5, 7, 9, 16, 17, 31, 33, pytest.param(128, marks=pytest.mark.heavy)])
 def test_any_size_from_2_to_128_plays_to_distinct_places(n: int) -> None:
     seeds = tuple(range(1000, 1000 + n))
     b = create_bracket(seeds, 3, RULES)

@@ -357,6 +357,7 @@ FIELDS = {
 }
 
 
+@pytest.mark.heavy(lighter="test_every_format_plays_through_without_a_hard_rule_broken")
 @pytest.mark.parametrize("fmt", sorted(FIELDS))
 def test_random_events_of_each_format_break_no_hard_rule(fmt: str) -> None:
     low, high = FIELDS[fmt]
@@ -378,7 +379,10 @@ def test_random_events_of_each_format_break_no_hard_rule(fmt: str) -> None:
     one()
 
 
-@pytest.mark.parametrize(("fmt", "players"), [("groups-then-knockout", 8), ("double-elimination", 5)])
+@pytest.mark.parametrize(
+    ("fmt", "players"),
+    [("groups-then-knockout", 8), pytest.param("double-elimination", 5, marks=pytest.mark.heavy)],
+)
 def test_snapshots_carry_the_stages_and_the_ladder_choices(tmp_path: Path, fmt: str, players: int) -> None:
     from app.services.snapshot import export_snapshot, import_snapshot
 

@@ -28,9 +28,13 @@ import pytest
 
 from tests.sqlite_locks import held_by
 
-pytestmark = pytest.mark.skipif(
-    not Path("/proc/locks").exists(), reason="POSIX record locks listed in /proc/locks (Linux)"
-)
+# a stress of real processes for SECONDS each (make test only; the fast loop leaves the stress tests out)
+pytestmark = [
+    pytest.mark.stress,
+    pytest.mark.skipif(
+        not Path("/proc/locks").exists(), reason="POSIX record locks listed in /proc/locks (Linux)"
+    ),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 SECONDS = 25.0

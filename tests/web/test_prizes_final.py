@@ -6,11 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from app.services import exports
-from app.services.demo import create_demo
-from app.services.simulation import play_demo_to_end
+from app.services.tournaments import open_tournament
 from app.web.site import HallSite
 
 
@@ -25,11 +22,10 @@ def test_not_final_while_the_event_runs_and_the_list_is_not_built(db: Any, monke
     assert site.current is not None and site.current.prizes_final is False
 
 
-@pytest.mark.slow
-def test_final_once_every_group_has_played_its_last_round(tmp_path: Path) -> None:
-    db = create_demo(tmp_path / "end.xqt", seed=2024)
+def test_final_once_every_group_has_played_its_last_round(played_demo: Path) -> None:
+    # the demo event played to its end (tests/conftest.py: built once per run, this test's own copy)
+    db = open_tournament(played_demo)
     try:
-        play_demo_to_end(db, seed=2024)
         assert exports.prizes_final(db) is True
         site = HallSite(db)
         site.refresh()

@@ -241,7 +241,13 @@ def _static_links_resolve(folder: Path) -> int:
 
 
 @pytest.mark.parametrize(
-    "fmt, teams", [("team-swiss", 7), ("team-round-robin", 5), ("team-knockout", 6), ("team-all-play-all", 2)]
+    "fmt, teams",
+    [
+        pytest.param("team-swiss", 7, marks=pytest.mark.heavy),
+        ("team-round-robin", 5),
+        ("team-knockout", 6),
+        ("team-all-play-all", 2),
+    ],
 )
 def test_the_static_folder_of_a_played_team_event(tmp_path: Path, fmt: str, teams: int) -> None:
     from app.services.public_pages import write_public_site

@@ -118,7 +118,13 @@ def _proved(quality: PairingQuality) -> list[bool]:
 
 @pytest.mark.parametrize(
     "players, seed, tiny",
-    [(240, 1, False), (400, 2, False), (600, 3, False), (300, 4, True), (500, 5, True)],
+    [
+        (240, 1, False),
+        (400, 2, False),
+        pytest.param(600, 3, False, marks=pytest.mark.heavy),
+        (300, 4, True),
+        pytest.param(500, 5, True, marks=pytest.mark.heavy),
+    ],
 )
 def test_simulated_events_with_large_score_groups(players: int, seed: int, tiny: bool) -> None:
     # rounds 1–6 of events whose score groups hold up to a few hundred players each
@@ -148,7 +154,9 @@ def test_random_pools_with_rematches_and_teams(
         _check(players, round_number, rules, tiny, fallback)
 
 
-@pytest.mark.parametrize("players, seed, tiny", [(300, 7, False), (400, 8, True)])
+@pytest.mark.parametrize(
+    "players, seed, tiny", [(300, 7, False), pytest.param(400, 8, True, marks=pytest.mark.heavy)]
+)
 def test_simulated_events_with_unit_and_region_avoidances(players: int, seed: int, tiny: bool) -> None:
     # units of about fifteen players weakly apart, regions of about fifty absolutely apart from round
     # 2 to 6, named pairs of both strengths: absolute ones are illegal pairs of a group (and branched

@@ -16,6 +16,7 @@ def test_perft_start_position(depth: int, nodes: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.heavy(lighter="test_perft_start_position")
 def test_perft_start_position_depth_4() -> None:
     assert perft(Board(), 4) == 3_290_240
 
