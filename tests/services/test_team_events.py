@@ -261,3 +261,34 @@ def test_the_prize_list_of_a_finished_team_knockout_orders_teams_by_place(tmp_pa
     lines = [x for x in view.prizes.lines if x.no is None]
     assert [(x.place, x.team) for x in lines[:2]] == by_place
     db.close()
+
+
+def test_a_league_with_fides_swap_pairs_prints_and_checks_the_swapped_order(tmp_path: Path) -> None:
+    """A team double round robin of 4 with the last-two-rounds swap set before round 1: the rounds are
+    paired in the swapped order, the 对局秩序表 prints them so and says why, and the hard-rule check of the
+    played league is clean."""
+    import dataclasses
+
+    from app.engine.team_event import hard_rule_breaks
+    from app.services.exports.round_robin import order_of_play
+    from app.services.team_events import load_team_state
+    from app.services.tournaments import group_row, load_regulations, regulations_of, update_regulations
+
+    db = create_team_demo(tmp_path / "l.xqt", "team-double-round-robin", teams=4, seed=3)
+    reg = load_regulations(db)
+    groups = tuple(
+        dataclasses.replace(g, team_event=dataclasses.replace(g.team_event, swap_last_rounds=True))
+        if g.name == GROUP and g.team_event is not None
+        else g
+        for g in reg.groups
+    )
+    update_regulations(db, dataclasses.replace(reg, groups=groups), reason="第一循环最后两轮互换")
+    doc = order_of_play(db, GROUP)
+    assert doc.teams and "最后两轮" in doc.note and "互换" in doc.note
+    pairs = [[(a.split()[0], b.split()[0]) for a, b in r.pairs] for r in doc.pools[0].rounds]
+    assert pairs[:3] == [[("1", "4"), ("2", "3")], [("2", "4"), ("3", "1")], [("4", "3"), ("1", "2")]]
+    play_team_event_to_end(db, GROUP, seed=2)
+    with db.session() as s:
+        state, _ids = load_team_state(s, group_row(s, GROUP), regulations_of(s))
+    assert [[(m.home, m.away) for m in r.matches] for r in state.rounds][1] == [(2, 4), (3, 1)]
+    assert len(state.rounds) == 6 and hard_rule_breaks(state) == ()
