@@ -274,3 +274,48 @@ def test_the_settings_show_the_deadline_with_the_team_settings(qtbot, window: Ma
     window.navigation.setCurrentRow([k for k, _ in VIEWS].index("settings"))
     table = window.views["settings"].groups_table  # type: ignore[attr-defined]
     assert "赛前 30 分钟交排阵" in table.item(0, 5).text()
+
+
+def test_the_deadline_is_edited_in_the_settings_and_logged(qtbot, window: MainWindow) -> None:
+    """设置 → 组别: the team group's 排阵截止 column takes the minutes by keys (0 = none, at most 1440);
+    saved through the regulation's checks, written to the audit log with the old and new deadline, and
+    still changeable once round 1 is paired (for the rounds to come)."""
+    from PySide6.QtWidgets import QSpinBox
+
+    from app.services.audit_text import audit_sentences
+
+    window.navigation.setCurrentRow([k for k, _ in VIEWS].index("settings"))
+    view = window.views["settings"]
+    spin = view.groups_table.cellWidget(0, 8)  # type: ignore[attr-defined]
+    assert isinstance(spin, QSpinBox) and spin.isEnabled() and spin.value() == 30
+    assert spin.maximum() == 1440  # the loader's bound: a day before the round at most
+    pair_team_round(window.document.db, GROUP)  # round 1: a begun league keeps its format, not its deadline
+    view.refresh()  # type: ignore[attr-defined]
+    spin = view.groups_table.cellWidget(0, 8)  # type: ignore[attr-defined]
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "45")
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+    typed(qtbot, view.reason, "裁判组会议改为赛前45分钟")  # type: ignore[attr-defined]
+    view.save_button.setFocus()  # type: ignore[attr-defined]
+    qtbot.keyClick(view.save_button, Qt.Key.Key_Space)  # type: ignore[attr-defined]
+    g = load_regulations(window.document.db).groups[0]
+    assert g.team_event is not None and g.team_event.match.lineup_deadline == 45
+    assert "赛前 45 分钟交排阵" in view.groups_table.item(0, 5).text()  # type: ignore[attr-defined]
+    last = audit_sentences(window.document.db)[-1]
+    assert "排阵截止：赛前 30 分钟 → 赛前 45 分钟" in last.change_zh
+    assert last.reason == "裁判组会议改为赛前45分钟"
+    # 0 is 不设截止; the box cannot go past 1440
+    spin = view.groups_table.cellWidget(0, 8)  # type: ignore[attr-defined]
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "9999")
+    assert spin.value() <= 1440
+    spin.selectAll()
+    qtbot.keyClicks(spin, "0")
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+    assert spin.text() == "不设截止"
+    assert view.save()  # type: ignore[attr-defined]
+    g = load_regulations(window.document.db).groups[0]
+    assert g.team_event is not None and g.team_event.match.lineup_deadline == 0
+    assert "排阵截止：赛前 45 分钟 → 不设" in audit_sentences(window.document.db)[-1].change_zh
