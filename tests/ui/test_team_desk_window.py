@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QInputMethodEvent
-from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
+from PySide6.QtWidgets import QApplication, QLineEdit, QTableView, QWidget
 
 from app.engine.regulations import RoundTime
 from app.services import audit
@@ -319,3 +319,58 @@ def test_the_deadline_is_edited_in_the_settings_and_logged(qtbot, window: MainWi
     g = load_regulations(window.document.db).groups[0]
     assert g.team_event is not None and g.team_event.match.lineup_deadline == 0
     assert "排阵截止：赛前 45 分钟 → 不设" in audit_sentences(window.document.db)[-1].change_zh
+
+
+def test_the_roster_editor_from_registration_and_the_teams_view(qtbot, window: MainWindow) -> None:
+    """编辑 → 队伍名单 (F6) opens the one roster editor from the registration view (also its button) and
+    from the 团体 view, not only from 团体赛; a step taken there is a step of the same undo stack; the
+    action is off for a group that is no team competition."""
+    window.navigation.setCurrentRow([k for k, _ in VIEWS].index("players"))
+    players = window.views["players"]
+    assert players.buttons["rosters"].isVisible()  # type: ignore[attr-defined]
+    assert window.roster_action.isEnabled() and window.roster_action.shortcut().toString() == "F6"
+    assert window.roster_action in window.edit_menu.actions()
+    players.table.setFocus()  # type: ignore[attr-defined]
+    qtbot.keyClick(players.table, Qt.Key.Key_F6)  # type: ignore[attr-defined]
+    dialog = players.roster_dialog  # type: ignore[attr-defined]
+    assert isinstance(dialog, TeamRosterDialog) and dialog.isVisible() and dialog.parent() is players
+    settled(qtbot, dialog)
+    start = roster(window)
+    dialog.table.setFocus()
+    dialog.table.selectRow(1)
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier)
+    assert [n for n, _, _ in roster(window)][:2] == [start[1][0], start[0][0]]
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: players.roster_dialog is None, timeout=5000)  # type: ignore[attr-defined]
+    window.undo_action.trigger()  # the window's undo takes the editor's step back
+    assert roster(window) == start
+    # the 团体 view (team standings) has no editor of its own: the window opens the same one over it
+    window.navigation.setCurrentRow([k for k, _ in VIEWS].index("teams"))
+    teams = window.views["teams"]
+    table = teams.findChildren(QTableView)[0]
+    window.activateWindow()  # back from the editor: the window takes keys again
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    table.setFocus()
+    qtbot.keyClick(table, Qt.Key.Key_F6)
+    opened = [w for w in teams.findChildren(TeamRosterDialog) if w.isVisible()]
+    assert len(opened) == 1
+    settled(qtbot, opened[0])
+    qtbot.keyClick(opened[0], Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not opened[0].isVisible(), timeout=5000)
+
+
+def test_no_roster_editor_for_an_individual_group(qtbot, tmp_path: Path) -> None:
+    from app.services.demo import create_demo
+
+    path = tmp_path / "open.xqt"
+    create_demo(path, seed=3).close()
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert w.open_file(path)
+    w.show()
+    assert not w.roster_action.isEnabled()
+    w.navigation.setCurrentRow([k for k, _ in VIEWS].index("players"))
+    players = w.views["players"]
+    assert not players.buttons["rosters"].isVisible()  # type: ignore[attr-defined]
+    players.edit_rosters()  # type: ignore[attr-defined]
+    assert players.roster_dialog is None  # type: ignore[attr-defined]

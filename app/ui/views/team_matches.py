@@ -22,7 +22,7 @@ undone (Ctrl+Z) and redone.
 Under the title, the round's line-up deadline (排阵截止, ``match.lineup_deadline`` minutes before the round's
 announced start) with the time left or how long ago it passed, updated every half minute. A line-up typed
 after it asks for the chief arbiter's reason (:mod:`app.ui.dialogs.late_lineup`); without one it is refused
-and the team plays by the regulation's default. 队伍名单 (F6) opens the roster editor
+and the team plays by the regulation's default. 队伍名单 (F6, the window's action) opens the roster editor
 (:mod:`app.ui.dialogs.team_roster`).
 """
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -235,9 +235,7 @@ class TeamMatchesView(LiveView):
         self.roster_button = QPushButton(self.tr("队伍名单(F6)…"), self)
         self.roster_button.clicked.connect(self.edit_rosters)
         self.roster_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        roster_key = QShortcut(QKeySequence("F6"), self)
-        roster_key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        roster_key.activated.connect(self.edit_rosters)
+        # F6 is the window's 编辑 → 队伍名单 (one key everywhere); here it opens the editor over this view
         self.roster_dialog: QWidget | None = None
         #: the clock the deadline is read against (a test sets its own)
         self.clock: Callable[[], datetime] = datetime.now
@@ -490,19 +488,13 @@ class TeamMatchesView(LiveView):
 
     def edit_rosters(self) -> None:
         """队伍名单: the roster editor, over the window (keys typed while it opens are discarded)."""
-        if not self._team_group() or self.document.read_only:
-            return
-        from app.ui.dialogs.team_roster import TeamRosterDialog
+        from app.ui.dialogs.team_roster import open_roster_editor
 
-        dialog = TeamRosterDialog(self.document, self)
-        self.roster_dialog = dialog
-        dialog.finished.connect(lambda _code: self._roster_closed(dialog))
-        dialog.open()
+        self.roster_dialog = open_roster_editor(self.document, self, self._roster_closed)
 
     def _roster_closed(self, dialog: QWidget) -> None:
         if self.roster_dialog is dialog:
             self.roster_dialog = None
-        dialog.deleteLater()
         self.lineup_entry.setFocus()
 
     def lineup_entered(self) -> None:
