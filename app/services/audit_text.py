@@ -104,6 +104,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "pair_team_round": ("团体编排", "team round paired"),
     "unpair_team_round": ("撤销团体编排", "team pairing deleted"),
     "hand_in_lineup": ("交排阵", "line-up handed in"),
+    "restore_lineup": ("恢复排阵", "line-up restored"),
     "seat_team_round": ("生成对阵单（未交排阵者按规程）", "boards set (missing line-ups by the rule)"),
     "enter_board_result": ("录入台次成绩", "board result entered"),
     "enter_tie_game": ("录入加赛成绩", "tie-break game entered"),

@@ -374,3 +374,67 @@ def test_no_roster_editor_for_an_individual_group(qtbot, tmp_path: Path) -> None
     assert not players.buttons["rosters"].isVisible()  # type: ignore[attr-defined]
     players.edit_rosters()  # type: ignore[attr-defined]
     assert players.roster_dialog is None  # type: ignore[attr-defined]
+
+
+def test_a_line_up_handed_in_is_undone_and_redone_exactly(qtbot, window: MainWindow) -> None:
+    """排阵 goes on the window's undo stack like a result: Ctrl+Z puts back exactly the line-up stored
+    before (its boards, who handed it in and when, how it was made) and re-seats the boards; Ctrl+Y puts
+    back the one handed in; a late line-up accepted with a reason is undone the same way; each step is in
+    the audit log (恢复排阵, marked as an undo or a redo)."""
+    from app.services.team_events import lineup_record
+
+    view = team_view(window)
+    db = window.document.db
+    view.clock = lambda: datetime(2024, 7, 26, 12, 50)
+    view.pair_button.click()
+    m = team_round_view(db, GROUP, 1).matches[0]
+    home = next(t for t in teams_of(db, GROUP) if t.name == m.home)
+    team = str(home.no)
+    assert lineup_record(db, GROUP, 1, team) is None
+    typed(qtbot, view.lineup_entry, f"{team} " + " ".join(str(p.no) for p in home.roster[:4]))
+    first = lineup_record(db, GROUP, 1, team)
+    assert first is not None and first.handed_in_at == datetime(2024, 7, 26, 12, 50)
+    view.seat_button.click()  # the boards are set from the line-ups
+    seated_first = [(b.home.no if b.home else None) for b in team_round_view(db, GROUP, 1).matches[0].boards]
+    view.clock = lambda: datetime(2024, 7, 26, 13, 5)
+    second_nos = [home.roster[i].no for i in (0, 1, 2, 4)]  # the reserve comes in on board 4
+    typed(qtbot, view.lineup_entry, f"{team} " + " ".join(str(n) for n in second_nos))
+    second = lineup_record(db, GROUP, 1, team)
+    assert second is not None and list(second.boards) == second_nos
+    assert second.handed_in_at == datetime(2024, 7, 26, 13, 5)
+
+    def boards_now() -> list[int | None]:
+        return [(b.home.no if b.home else None) for b in team_round_view(db, GROUP, 1).matches[0].boards]
+
+    assert boards_now() != seated_first
+    # Ctrl+Z from the window (the navigation list holds the focus; the entry box has its own undo)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    window.navigation.setFocus()
+    qtbot.keyClick(window.navigation, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert lineup_record(db, GROUP, 1, team) == first  # exactly: boards, method, by, at
+    assert boards_now() == seated_first  # the boards follow the line-up put back
+    qtbot.keyClick(window.navigation, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert lineup_record(db, GROUP, 1, team) == second
+    lines = audit.audit_log(db, action="restore_lineup")
+    assert [line.reason[:2] for line in lines] == [audit.UNDO_MARK[:2], audit.REDO_MARK[:2]]
+    # a late line-up accepted with a reason: undone to the one before, the deadline not asked again
+    view.clock = lambda: datetime(2024, 7, 26, 13, 45)
+    view._show_deadline()
+
+    def accept(dialog: QWidget) -> None:
+        assert isinstance(dialog, LateLineupDialog)
+        qtbot.keyClicks(dialog.reason, "abc")
+        qtbot.keyClick(dialog.reason, Qt.Key.Key_Return)
+
+    problems = when_asked(accept)
+    typed(qtbot, view.lineup_entry, f"{team} " + " ".join(str(p.no) for p in home.roster[:4]))
+    assert problems == [] and "经裁判长放行：abc" in view.message.text()
+    late = lineup_record(db, GROUP, 1, team)
+    assert late is not None and late.handed_in_at == datetime(2024, 7, 26, 13, 45)
+    window.document.undo_stack.undo()
+    assert lineup_record(db, GROUP, 1, team) == second
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()  # the boards set, then the first line-up: none again
+    window.document.undo_stack.undo()
+    assert lineup_record(db, GROUP, 1, team) is None

@@ -165,6 +165,44 @@ class TeamBoardResultCommand(ServiceCommand):
         )
 
 
+class TeamLineupCommand(ServiceCommand):
+    """A team's line-up handed in (排阵), undone by putting back exactly the line-up stored before (or none),
+    redone by putting back the one handed in — both through :func:`team_events.restore_lineup`, so the
+    deadline is judged once, when the line-up is first handed in."""
+
+    def __init__(
+        self,
+        document: TournamentDocument,
+        number: int,
+        team: str,
+        players: list[int | str | None],
+        now: datetime,
+        override: str,
+        text: str,
+    ) -> None:
+        super().__init__(document, text)
+        self.group, self.number, self.team = document.group, number, team
+        self.players, self.now, self.override = players, now, override
+        self.before: team_events.LineupRecord | None = None
+        self.after: team_events.LineupRecord | None = None
+        self.boards: tuple[int | None, ...] = ()
+
+    def apply(self) -> None:
+        db = self.document.db
+        if self.after is not None:  # a redo: the line-up as it was handed in
+            team_events.restore_lineup(db, self.group, self.number, self.team, self.after)
+            return
+        before = team_events.lineup_record(db, self.group, self.number, self.team)
+        self.boards = team_events.hand_in_lineup(
+            db, self.group, self.number, self.team, self.players, now=self.now, override=self.override
+        )
+        self.before = before
+        self.after = team_events.lineup_record(db, self.group, self.number, self.team)
+
+    def revert(self) -> None:
+        team_events.restore_lineup(self.document.db, self.group, self.number, self.team, self.before)
+
+
 class TeamTieGameCommand(ServiceCommand):
     """A board's next tie-break game, undone by deleting the board's last tie-break game."""
 
@@ -505,10 +543,10 @@ class TeamMatchesView(LiveView):
         override = ""
         try:
             team, players = parse_lineup_line(self.lineup_entry.text())
+            text = self.tr("第 %1 轮 %2 队排阵").replace("%1", str(number)).replace("%2", team)
+            command = TeamLineupCommand(self.document, number, team, players, now, "", text)
             try:
-                nos = team_events.hand_in_lineup(
-                    self.document.db, self.document.group, number, team, players, now=now
-                )
+                perform(self.document, command)
             except UserError as error:
                 if self.deadline is None or not self.deadline.passed(now):
                     raise
@@ -517,14 +555,13 @@ class TeamMatchesView(LiveView):
                 override = ask_override(self, error_text(error))
                 if not override:
                     raise
-                nos = team_events.hand_in_lineup(
-                    self.document.db, self.document.group, number, team, players, now=now, override=override
-                )
+                command = TeamLineupCommand(self.document, number, team, players, now, override, text)
+                perform(self.document, command)
         except UserError as error:
             show_message(self.message, error_text(error), error=True)
             return
         self.lineup_entry.clear()
-        self.document.notify()
+        nos = command.boards
         boards = "　".join(f"{i}台 {n or '空'}" for i, n in enumerate(nos, start=1))
         text = self.tr("排阵已收：%1").replace("%1", f"{team} {boards}")
         if override:
