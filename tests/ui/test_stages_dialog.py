@@ -208,3 +208,13 @@ def test_a_swiss_offers_the_chain_of_the_round_robin_it_may_become(qtbot: Any) -
     assert form.chain.isVisibleTo(dialog)
     _focus_key(qtbot, form.chain.items, Qt.Key.Key_Delete)
     assert dialog.stages[0].tiebreaks == ROUND_ROBIN_CHAIN[1:] and _ok(dialog)
+
+
+def test_a_change_of_system_starts_from_that_systems_chain(qtbot: Any) -> None:
+    own = (Tiebreak.WINS, Tiebreak.HEAD_TO_HEAD)
+    dialog = _dialog(qtbot, (Stage(StageKind.ROUND_ROBIN, tiebreaks=own),))
+    form = dialog.form
+    _focus_key(qtbot, form.kind, Qt.Key.Key_Up)  # 循环赛 → 积分编排: the chain is the Swiss's own (none)
+    assert dialog.stages[0].kind is StageKind.SWISS and dialog.stages[0].tiebreaks == ()
+    _type_number(qtbot, form.rounds, "5")  # a later edit does not bring the round robin's chain back
+    assert dialog.stages[0].tiebreaks == () and form.chain.chain() == ()

@@ -331,7 +331,10 @@ class StageForm(QWidget):
         i = self.stage_list.currentRow()
         if not self.begun <= i < len(self.stages):
             return
-        self.stages[i] = self.stage_from_fields(self.stages[i])
+        before = self.stages[i]
+        self.stages[i] = self.stage_from_fields(before)
+        if self.stages[i].kind is not before.kind:  # another system: its default chain
+            self.chain.set_chain(self.stages[i])
         self._show_rows(self.stages[i].kind)
         self._relabel(i)
         self.changed.emit()
@@ -350,11 +353,10 @@ class StageForm(QWidget):
             "alongside": self.alongside.isChecked(),
             "tiebreaks": self.chain.chain() if before.kind is kind else (),
         }
-        if kind is StageKind.SWISS:
-            fallback = self.round_robin_up_to.value()
-            if not fallback:
-                common["tiebreaks"] = ()  # a Swiss ranks by the regulation's [tiebreaks] chain
-            return Stage(**common, rounds=self.rounds.value(), round_robin_up_to=fallback)
+        if kind is StageKind.SWISS:  # its own chain is kept (it ranks the round robin it may become)
+            return Stage(
+                **common, rounds=self.rounds.value(), round_robin_up_to=self.round_robin_up_to.value()
+            )
         if kind is StageKind.ROUND_ROBIN:
             return Stage(
                 **common,
