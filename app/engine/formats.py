@@ -297,6 +297,27 @@ ROUND_ROBIN_CHAIN: tuple[Tiebreak, ...] = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class ChainChoice:
+    """The tiebreaks a stage's own chain may be built from, and the chain it has when it sets none."""
+
+    offered: tuple[Tiebreak, ...]
+    default: tuple[Tiebreak, ...]
+
+
+def stage_tiebreaks(kind: StageKind) -> ChainChoice:
+    """What a stage of ``kind`` may put in its own chain (the 赛制 dialog's choices).
+
+    A round robin: the criteria of the rulebook's round-robin article (直胜, 小分, 胜局, 后走局数, 后走胜局,
+    犯规, 抽签). A Swiss stage ranks by the regulation's ``[tiebreaks]`` chain; its own chain is used only
+    by the single round robin it becomes with ``round_robin_up_to``, so it offers the same. A knockout
+    places its players by the bracket: nothing. A regulation file may still give other names (the
+    loader checks the chain itself: no repeats, an expanding criterion last)."""
+    if kind is StageKind.KNOCKOUT:
+        return ChainChoice((), ())
+    return ChainChoice(ROUND_ROBIN_CHAIN, ROUND_ROBIN_CHAIN)
+
+
 # --------------------------------------------------------------------------- stages
 
 

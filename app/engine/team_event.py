@@ -241,7 +241,7 @@ def next_round(state: TeamEventState, seed: int) -> TeamRound:
         return pair_team_swiss(playing, _played(state), byes, number, event, seed)
     if event.system is TeamSystem.ROUND_ROBIN:
         numbers = {t.no: t.no for t in state.teams}
-        return round_robin_matches(numbers, number, event.cycles)
+        return round_robin_matches(numbers, number, event.cycles, event.swap_last_rounds)
     if event.system is TeamSystem.ALL_PLAY_ALL:
         if len(state.teams) != 2:
             raise UserError(
@@ -390,11 +390,43 @@ def player_colours(state: TeamEventState) -> dict[int, tuple[Colour, ...]]:
 # --------------------------------------------------------------------------- hard rules
 
 
+def _round_robin_order_breaks(state: TeamEventState) -> list[str]:
+    """A team round robin's rounds against its order of play (the table, with the last-two-rounds swap
+    when set): each round's matches and home teams as the table says; with the swap, no team at home (or
+    away) three matches running."""
+    event = state.event
+    numbers = {t.no: t.no for t in state.teams}
+    out: list[str] = []
+    sides: dict[int, list[bool]] = {}  # home (True) or away in each match, a no-show's included
+    for r in sorted(state.rounds, key=lambda r: r.number):
+        for m in r.matches:
+            sides.setdefault(m.home, []).append(True)
+            sides.setdefault(m.away, []).append(False)
+        try:
+            table = round_robin_matches(numbers, r.number, event.cycles, event.swap_last_rounds)
+        except UserError:
+            out.append(f"第{r.number}轮不在团体循环赛对局秩序表内")
+            continue
+        want = {(p.home, p.away) for p in table.matches}
+        got = {(m.home, m.away) for m in r.matches}
+        if got != want:
+            out.append(f"第{r.number}轮的对阵或主客与团体循环赛对局秩序表不符")
+    if event.swap_last_rounds:
+        for team, homes in sorted(sides.items()):
+            for i in range(2, len(homes)):
+                if homes[i] == homes[i - 1] == homes[i - 2]:
+                    out.append(f"{team} 号队连续三场{'主' if homes[i] else '客'}场（第一循环最后两轮已互换）")
+                    break
+    return out
+
+
 def hard_rule_breaks(state: TeamEventState) -> tuple[str, ...]:
     """Every hard rule the event's rounds break, in words (empty when none): a team twice in a round, a
     player twice in a round or on the wrong team's board, a rematch in a Swiss, a second bye, home or away
     three times running or more than two apart in a Swiss, a round-robin pair meeting other than once a
-    cycle (each way in a double round robin), an all-play-all pair meeting twice."""
+    cycle (each way in a double round robin), a round-robin round other than its order of play (with the
+    last-two-rounds swap: nobody at home or away three times running), an all-play-all pair meeting
+    twice."""
     event = state.event
     team_of = state.team_of_player
     breaks: list[str] = []
@@ -449,6 +481,8 @@ def hard_rule_breaks(state: TeamEventState) -> tuple[str, ...]:
             diff = sum(1 if h else -1 for h in homes)
             if abs(diff) > 2:
                 breaks.append(f"{team} 号队主客场相差 {abs(diff)}")
+    if event.system is TeamSystem.ROUND_ROBIN:
+        breaks += _round_robin_order_breaks(state)
     if event.system is TeamSystem.ROUND_ROBIN and len(state.rounds) == state.total_rounds:
         teams = sorted(t.no for t in state.teams)
         for i, one in enumerate(teams):

@@ -239,13 +239,16 @@ def bye_game_points(event: TeamEvent) -> int:
 # --------------------------------------------------------------------------- team round robin
 
 
-def round_robin_matches(numbers: Mapping[int, int], stage_round: int, cycles: int) -> TeamRound:
+def round_robin_matches(
+    numbers: Mapping[int, int], stage_round: int, cycles: int, swap_last_rounds: bool = False
+) -> TeamRound:
     """Round ``stage_round`` of a team round robin: ``numbers`` maps a team to its table number (1…n); the
-    table's first-named team is at home (the second cycle swaps, 主客场互换)."""
+    table's first-named team is at home (the second cycle swaps, 主客场互换); ``swap_last_rounds`` plays the
+    first cycle's last two rounds in the other order (FIDE C.05)."""
     by_number = {n: t for t, n in numbers.items()}
     if sorted(by_number) != list(range(1, len(by_number) + 1)):
         raise UserError("团体循环赛的队号须为 1 起连续", "team round-robin numbers must be 1, 2, 3 …")
-    rounds = schedule(len(by_number), cycles)
+    rounds = schedule(len(by_number), cycles, swap_last_rounds)
     if not 1 <= stage_round <= len(rounds):
         raise UserError(
             f"这一团体循环赛只有 {len(rounds)} 轮，没有第 {stage_round} 轮",

@@ -367,7 +367,9 @@ class TeamEvent:
     """A team competition of a group: its system, its matches, its ranking and its board prizes.
 
     ``rounds``: a team Swiss's rounds (the other systems' rounds follow from the teams); ``cycles``: 1 单循环,
-    2 双循环 (the league); ``roster_min``/``roster_max``: players a team registers (reserves included);
+    2 双循环 (the league); ``swap_last_rounds`` (a double round robin only): the first cycle's last two
+    rounds are played in the other order (FIDE Handbook C.05 Annex 1), so that no team is at home (or away)
+    three matches running where the cycles meet; ``roster_min``/``roster_max``: players a team registers (reserves included);
     ``board_prize_min_games``: games a player needs on one board to compete for its prize (0 = half the
     rounds, rounded up).
     """
@@ -375,6 +377,7 @@ class TeamEvent:
     system: TeamSystem = TeamSystem.SWISS
     rounds: int = 7
     cycles: int = 1
+    swap_last_rounds: bool = False
     first_round: FirstRound = FirstRound.HALVES
     seeding: TeamSeeding = TeamSeeding.LOT
     match: TeamMatchRules = TeamMatchRules()
@@ -392,6 +395,7 @@ class TeamEvent:
             head = f"{self.system.zh} {self.rounds} 轮"
         elif self.system is TeamSystem.ROUND_ROBIN:
             head = "团体双循环" if self.cycles == 2 else "团体单循环" if self.cycles == 1 else "团体循环"
+            head += "（第一循环最后两轮互换）" if self.swap_last_rounds else ""
         else:
             head = self.system.zh
         return f"{head}，{self.match.describe_zh()}"
@@ -461,6 +465,11 @@ def validate_team_event(t: TeamEvent, bad: Callable[[str, str], UserError]) -> N
         )
     if not 1 <= t.cycles <= 4:
         raise bad("循环次数 cycles 应在 1–4 之间", "cycles must be 1-4")
+    if t.swap_last_rounds and (t.system is not TeamSystem.ROUND_ROBIN or t.cycles != 2):
+        raise bad(
+            "swap_last_rounds（第一循环最后两轮互换）只用于团体双循环（system = round_robin，cycles = 2）",
+            "swap_last_rounds is for a team double round robin (system = round_robin, cycles = 2)",
+        )
     if not t.chain or len(set(t.chain)) != len(t.chain):
         raise bad("团体名次区分办法 chain 不能为空或重复", "the team tiebreak chain is empty or repeats")
     if TeamTiebreak.PLAYOFF in t.chain and t.chain[-1] is not TeamTiebreak.PLAYOFF:

@@ -308,6 +308,7 @@ class RoundRobinSchedule:
     header: EventHeader
     pools: tuple[SchedulePool, ...]
     note: str = ""
+    teams: bool = False  # a team round robin: teams, matches (主队 first) instead of players, games
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,6 +104,7 @@ ACTIONS: dict[str, tuple[str, str]] = {
     "pair_team_round": ("团体编排", "team round paired"),
     "unpair_team_round": ("撤销团体编排", "team pairing deleted"),
     "hand_in_lineup": ("交排阵", "line-up handed in"),
+    "restore_lineup": ("恢复排阵", "line-up restored"),
     "seat_team_round": ("生成对阵单（未交排阵者按规程）", "boards set (missing line-ups by the rule)"),
     "enter_board_result": ("录入台次成绩", "board result entered"),
     "enter_tie_game": ("录入加赛成绩", "tie-break game entered"),
@@ -342,7 +343,33 @@ def _describe_regulations(action: str, before: Any, after: Any) -> Change | None
     if not (isinstance(before, dict) and isinstance(after, dict)):
         return None
     keys = [k for k in after if before.get(k) != after.get(k)]
-    return "、".join(keys), ", ".join(keys)
+    zh, en = "、".join(keys), ", ".join(keys)
+    for name, old_minutes, new_minutes in _deadline_changes(before, after):
+        zh += f"；{name}排阵截止：{_deadline_zh(old_minutes)} → {_deadline_zh(new_minutes)}"
+        en += f"; {name} line-up deadline: {old_minutes} → {new_minutes} min before the round"
+    return zh, en
+
+
+def _deadline_zh(minutes: int) -> str:
+    return f"赛前 {minutes} 分钟" if minutes else "不设"
+
+
+def _deadline_changes(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str, int, int]]:
+    """The team groups whose line-up deadline (``team_event.match.lineup_deadline``) changed."""
+
+    def deadlines(reg: dict[str, Any]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for g in reg.get("groups") or []:
+            if isinstance(g, dict) and isinstance(g.get("team_event"), dict):
+                match = g["team_event"].get("match")
+                minutes = match.get("lineup_deadline", 0) if isinstance(match, dict) else 0
+                out[str(g.get("name"))] = int(minutes or 0)
+        return out
+
+    old, new = deadlines(before), deadlines(after)
+    return [
+        (name, old[name], minutes) for name, minutes in new.items() if name in old and old[name] != minutes
+    ]
 
 
 def _describe_absence(action: str, before: Any, after: Any) -> Change | None:

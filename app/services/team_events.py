@@ -80,6 +80,7 @@ NUMBER_BASE = 100  # a player's number: team number × 100 + registered order
 
 __all__ = [
     "BoardLine",
+    "LineupRecord",
     "MatchView",
     "TeamRoundView",
     "TeamStandingsView",
@@ -89,8 +90,10 @@ __all__ = [
     "enter_tie_game",
     "hand_in_lineup",
     "is_team_group",
+    "lineup_record",
     "load_team_state",
     "pair_team_round",
+    "restore_lineup",
     "round_lineup_deadline",
     "seat_team_round",
     "set_playoff",
@@ -719,15 +722,7 @@ def hand_in_lineup(
                 "全队轮赛制的台次由报名顺序和轮次表决定，不需每轮排阵",
                 "all-play-all seats follow the registered order and the schedule: no line-up per round",
             )
-        if (
-            any(gm.result != GameResult.PENDING.value for gm in _games(s, m))
-            or m.home_absent
-            or m.away_absent
-        ):
-            raise UserError(
-                f"{t.name}第 {number} 轮的比赛已有成绩，排阵不能再改",
-                "the match has results: the line-up is fixed",
-            )
+        _refuse_if_played(s, t, number, m)
         state, ids = load_team_state(s, g, reg)
         nos = _player_nos(s, g, players)
         assert t.no is not None
@@ -778,6 +773,108 @@ def hand_in_lineup(
             who=who,
         )
         return tuple(nos)
+
+
+@dataclass(frozen=True, slots=True)
+class LineupRecord:
+    """A team's line-up for a round as stored: the players board by board (None: an empty board), how it
+    was made (``captain``, or ``registered`` / ``lot`` by the rule for a missing line-up, with its seed),
+    who handed it in and when. What the window's undo puts back."""
+
+    boards: tuple[int | None, ...]
+    method: str
+    seed: int | None
+    handed_in_by: str
+    handed_in_at: datetime
+
+
+def _refuse_if_played(s: Session, t: Team, number: int, m: TeamMatch) -> None:
+    if any(gm.result != GameResult.PENDING.value for gm in _games(s, m)) or m.home_absent or m.away_absent:
+        raise UserError(
+            f"{t.name}第 {number} 轮的比赛已有成绩，排阵不能再改",
+            "the match has results: the line-up is fixed",
+        )
+
+
+def lineup_record(db: Database, group: str, number: int, team: str) -> LineupRecord | None:
+    """Team ``team``'s line-up for round ``number`` as stored, or None when it has none yet."""
+    with db.session() as s:
+        g = group_row(s, group)
+        rnd, t = _round(s, g, number), _team(s, g, team)
+        lu = _lineups(s, rnd).get(t.id)
+        if lu is None:
+            return None
+        _state, ids = load_team_state(s, g, regulations_of(s))
+        return LineupRecord(
+            tuple(ids.player_no.get(b.player_id) if b.player_id else None for b in lu.boards),
+            lu.method,
+            lu.seed,
+            lu.handed_in_by,
+            lu.handed_in_at,
+        )
+
+
+def restore_lineup(
+    db: Database,
+    group: str,
+    number: int,
+    team: str,
+    record: LineupRecord | None,
+    *,
+    who: str = audit.DEFAULT_ARBITER,
+) -> None:
+    """Put team ``team``'s line-up for round ``number`` back as ``record`` says (None: no line-up), exactly
+    as it was stored — boards, how it was made, who handed it in and when — and seat the match again if
+    its boards were set. The undo (and redo) of a line-up handed in: refused, as a hand-in is, once the
+    match has a result; no deadline applies (the line-up put back was accepted when it was handed in).
+    Written to the audit log (恢复排阵) with the line-up replaced and the one put back."""
+    with db.session() as s:
+        reg = regulations_of(s)
+        g = group_row(s, group)
+        event = team_event_of(reg, g.name)
+        rnd, t = _round(s, g, number), _team(s, g, team)
+        m = _match_of_team(s, rnd, t)
+        _refuse_if_played(s, t, number, m)
+        _state, ids = load_team_state(s, g, reg)
+        lineups = _lineups(s, rnd)
+        before = None
+        if t.id in lineups:
+            old = lineups[t.id]
+            before = [ids.player_no.get(b.player_id) if b.player_id else None for b in old.boards]
+            s.delete(old)
+            s.flush()
+        after: dict[str, Any] | None = None
+        if record is not None:
+            lu = TeamLineup(
+                round_id=rnd.id,
+                team_id=t.id,
+                method=record.method,
+                seed=record.seed,
+                handed_in_by=record.handed_in_by,
+                handed_in_at=record.handed_in_at,
+            )
+            for b, no in enumerate(record.boards, start=1):
+                lu.boards.append(
+                    TeamLineupBoard(board=b, player_id=None if no is None else ids.player_id[no])
+                )
+            s.add(lu)
+            s.flush()
+            after = {
+                "boards": list(record.boards),
+                "method": record.method,
+                "handed_in_by": record.handed_in_by,
+                "handed_in_at": record.handed_in_at.isoformat(" "),
+            }
+        if _seated(m):
+            _seat_match(s, g, event, rnd, m, ids)
+        audit.record(
+            s,
+            "restore_lineup",
+            entity=f"{g.name} 第{number}轮 {t.name}",
+            before=before,
+            after=after,
+            who=who,
+        )
 
 
 def _deadline(reg: Regulations, event: TeamEvent, number: int) -> LineupDeadline | None:

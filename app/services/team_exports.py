@@ -9,7 +9,7 @@ from app.engine.team_match import home_is_red
 from app.engine.team_rules import LineupOrder, TeamSystem
 from app.engine.types import GameResult, UserError
 from app.reports import team_model as tm
-from app.reports.model import EventHeader
+from app.reports.model import EventHeader, RoundRobinSchedule, SchedulePool, ScheduleRound
 from app.services.team_events import (
     MatchView,
     team_event_of,
@@ -283,6 +283,50 @@ def board_prizes_doc(db: Database, group: str) -> tm.BoardPrizes:
         event.board_prize_basis.zh,
         event.board_prizes,
     )
+
+
+def team_order_of_play(db: Database, group: str) -> RoundRobinSchedule:
+    """对局秩序表 of a team round robin: the team numbers, then every round's matches (主队 first), fixed by
+    the team numbers before round 1; the note says how home and away go and whether the first cycle's last
+    two rounds were swapped. Refused, named, for another system or before the team numbers are drawn."""
+    from app.engine.round_robin import schedule
+
+    event = team_event_of(load_regulations(db), group)
+    if event.system is not TeamSystem.ROUND_ROBIN:
+        raise UserError(
+            f"{group}不是团体循环赛，没有对局秩序表", f"{group} is not a team round robin: no order of play"
+        )
+    teams = [t for t in teams_of(db, group) if t.no is not None]
+    if len(teams) < 2 or len(teams) != len(teams_of(db, group)):
+        raise UserError(
+            f"{group}的队号尚未抽定，还没有对局秩序表", f"{group}: the team numbers are not drawn yet"
+        )
+    name = {t.no: t.name for t in teams if t.no is not None}
+
+    def label(no: int) -> str:
+        return f"{no} {name[no]}"
+
+    rounds = tuple(
+        ScheduleRound(
+            r.number,
+            r.number,
+            tuple((label(home), label(away)) for home, away in r.pairs),
+            "" if r.bye is None else label(r.bye),
+        )
+        for r in schedule(len(teams), event.cycles, event.swap_last_rounds)
+    )
+    numbers = tuple((t.no, t.name) for t in teams if t.no is not None)
+    note = (
+        "每场中前一队为主队。"
+        + ("第二循环主客场互换。" if event.cycles > 1 else "")
+        + (
+            "第一循环最后两轮按国际棋联 C.05 建议互换次序（避免连续三场同为主队或客队）。"
+            if event.swap_last_rounds
+            else ""
+        )
+    )
+    head = _header(db, group, None, event.describe_zh().split("，")[0])
+    return RoundRobinSchedule(head, (SchedulePool("", numbers, rounds),), note, teams=True)
 
 
 def team_document(db: Database, name: str, group: str, round_number: int | None = None) -> object:

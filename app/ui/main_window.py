@@ -277,6 +277,8 @@ class MainWindow(QMainWindow):
         team = self.document is not None and is_team_group(self.document.db, self.document.group)
         for name in TEAM_PRINTED:
             self.print_actions[name].setVisible(team)
+        if self.document is not None and hasattr(self, "roster_action"):
+            self.roster_action.setEnabled(team and not self.document.read_only)
 
     def print_document(self, name: str) -> QWidget | None:
         """Render document ``name`` for the chosen group (round documents: the round shown) and preview it."""
@@ -425,6 +427,10 @@ class MainWindow(QMainWindow):
         self.edit_menu.addAction(undo)
         self.edit_menu.addAction(redo)
         self.undo_action, self.redo_action = undo, redo
+        self.edit_menu.addSeparator()
+        self.roster_action = self._action(self.edit_menu, self.tr("队伍名单……"), self.edit_rosters)
+        self.roster_action.setShortcut(QKeySequence("F6"))
+        self._team_print_actions()
         document.changed.connect(self._update_status)
         document.group_changed.connect(self._group_changed)
         document.failed.connect(self._service_failed)
@@ -512,6 +518,21 @@ class MainWindow(QMainWindow):
     def _make_view(self, key: str, title: str, document: TournamentDocument) -> QWidget:
         del title  # every view names itself
         return view_class(key)(document, self)
+
+    def edit_rosters(self) -> QWidget | None:
+        """编辑 → 队伍名单 (F6), from any view of a team competition: the one roster editor, over the view
+        shown (the 团体赛 view keeps track of it and takes the focus back to its line-up box)."""
+        from app.ui.dialogs.team_roster import open_roster_editor
+
+        if self.document is None:
+            return None
+        current = self.stack.currentWidget()
+        opener = getattr(current, "edit_rosters", None)
+        if callable(opener):
+            opener()
+            dialog: QWidget | None = getattr(current, "roster_dialog", None)
+            return dialog
+        return open_roster_editor(self.document, current or self)
 
     def show_view(self, key: str) -> QWidget:
         keys = [k for k, _ in VIEWS]

@@ -4145,4 +4145,87 @@ Start it again from the Hall network menu.</translation>
       <translation>Note: %1 entered players do not meet these conditions (they are not removed; please check).</translation>
     </message>
   </context>
+  <context>
+    <name>ChainEditor</name>
+    <message>
+      <source>名次区分办法（积分相同时依次比较）</source>
+      <translation>Tiebreaks (compared in order when the points are level)</translation>
+    </message>
+    <message>
+      <source>加入(&amp;I)</source>
+      <translation>&amp;Insert</translation>
+    </message>
+    <message>
+      <source>移除(&amp;X)</source>
+      <translation>Remove (&amp;X)</translation>
+    </message>
+    <message>
+      <source>前移(&amp;P)</source>
+      <translation>U&amp;p</translation>
+    </message>
+    <message>
+      <source>后移(&amp;N)</source>
+      <translation>Dow&amp;n</translation>
+    </message>
+    <message>
+      <source>恢复默认(&amp;E)</source>
+      <translation>D&amp;efault</translation>
+    </message>
+    <message>
+      <source>列表中：Delete 移除，Ctrl+↑/↓ 调整顺序，Insert 选择要加入的办法。</source>
+      <translation> In the list: Delete removes, Ctrl+↑/↓ reorders, Insert goes to the criteria that may be added.</translation>
+    </message>
+    <message>
+      <source>未单独设置：按此赛制的默认办法。</source>
+      <translation>Not set for this stage: the system's default chain.</translation>
+    </message>
+    <message>
+      <source>本阶段自定的办法。</source>
+      <translation>This stage's own chain.</translation>
+    </message>
+  </context>
+  <context>
+    <name>MainWindow</name>
+    <message>
+      <source>队伍名单……</source>
+      <translation>Team rosters…</translation>
+    </message>
+  </context>
+  <context>
+    <name>PlayersView</name>
+    <message>
+      <source>队伍名单(F6)……</source>
+      <translation>Team rosters (F6)…</translation>
+    </message>
+  </context>
+  <context>
+    <name>SettingsView</name>
+    <message>
+      <source> 分钟</source>
+      <translation> min</translation>
+    </message>
+    <message>
+      <source>不设截止</source>
+      <translation>No deadline</translation>
+    </message>
+    <message>
+      <source>各队须于每轮开赛前多少分钟交排阵（按赛程的开赛时间；0 为不设截止，最多 1440 分钟）</source>
+      <translation>How many minutes before each round's scheduled start the teams must hand in their line-ups (0: no deadline; at most 1440)</translation>
+    </message>
+    <message>
+      <source>排阵截止（赛前）</source>
+      <translation>Line-up deadline (before the round)</translation>
+    </message>
+    <message>
+      <source>只用于团体赛</source>
+      <translation>For team competitions only</translation>
+    </message>
+  </context>
+  <context>
+    <name>TeamMatchesView</name>
+    <message>
+      <source>第 %1 轮 %2 队排阵</source>
+      <translation>Round %1: line-up of team %2</translation>
+    </message>
+  </context>
 </TS>

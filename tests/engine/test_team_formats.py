@@ -391,3 +391,72 @@ def test_forfeited_boards_are_no_games_for_board_prizes() -> None:
         (4, 14),
         (4, 44),
     ]
+
+
+# --------------------------------------------------------------------------- FIDE's last-two-rounds swap
+
+
+def _sides(state: TeamEventState) -> dict[int, str]:
+    """Each team's matches in order: H at home, A away."""
+    out: dict[int, str] = {}
+    for r in state.rounds:
+        for m in r.matches:
+            out[m.home] = out.get(m.home, "") + "H"
+            out[m.away] = out.get(m.away, "") + "A"
+    return out
+
+
+def test_the_league_with_fides_swap_plays_the_first_cycles_last_rounds_the_other_way() -> None:
+    """4 teams, double: the rulebook's order gives team 1 H H A | A A H (three away in rounds 3–5) and team 3
+    A A H | H H A. With the swap the first cycle is played 1, 3, 2: team 1 H A H | A A H, team 3 A H A |
+    H H A; the second cycle is the plain table with home and away swapped."""
+    plain = simulate_team_event(TeamEvent(TeamSystem.ROUND_ROBIN, cycles=2), 4, seed=1)
+    assert _sides(plain)[1] == "HHAAAH" and _sides(plain)[3] == "AAHHHA"
+    event = TeamEvent(TeamSystem.ROUND_ROBIN, cycles=2, swap_last_rounds=True)
+    state = simulate_team_event(event, 4, seed=1)
+    assert [[(m.home, m.away) for m in r.matches] for r in state.rounds] == [
+        [(1, 4), (2, 3)],
+        [(2, 4), (3, 1)],
+        [(4, 3), (1, 2)],
+        [(4, 1), (3, 2)],
+        [(3, 4), (2, 1)],
+        [(4, 2), (1, 3)],
+    ]
+    assert _sides(state) == {1: "HAHAAH", 2: "HHAAHA", 3: "AHAHHA", 4: "AAHHAH"}
+    assert hard_rule_breaks(state) == ()
+    assert "第一循环最后两轮互换" in event.describe_zh()
+    # the plain order played where the swap is set breaks the order of play, and three away running
+    wrong = replace(plain, event=event)
+    breaks = hard_rule_breaks(wrong)
+    assert "第2轮的对阵或主客与团体循环赛对局秩序表不符" in breaks
+    assert "1 号队连续三场客场（第一循环最后两轮已互换）" in breaks
+
+
+def test_the_swap_is_for_a_team_double_round_robin_only() -> None:
+    from app.engine.team_rules import validate_team_event
+    from app.engine.types import UserError
+
+    def bad(zh: str, en: str) -> UserError:
+        return UserError(zh, en)
+
+    for event in (
+        TeamEvent(TeamSystem.ROUND_ROBIN, cycles=1, swap_last_rounds=True),
+        TeamEvent(TeamSystem.SWISS, swap_last_rounds=True),
+    ):
+        try:
+            validate_team_event(event, bad)
+        except UserError as exc:
+            assert "只用于团体双循环" in exc.zh
+        else:
+            raise AssertionError("the swap was accepted for " + event.describe_zh())
+    validate_team_event(TeamEvent(TeamSystem.ROUND_ROBIN, cycles=2, swap_last_rounds=True), bad)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=3, max_value=24), st.integers(0, 10_000))
+def test_a_league_with_the_swap_never_breaks_a_hard_rule(teams_n: int, seed: int) -> None:
+    event = TeamEvent(TeamSystem.ROUND_ROBIN, cycles=2, swap_last_rounds=True)
+    state = simulate_team_event(event, teams_n, seed, absent_rate=0.05)
+    assert hard_rule_breaks(state) == ()
+    for team, sides in _sides(state).items():
+        assert "HHH" not in sides and "AAA" not in sides, (teams_n, team, sides)

@@ -261,3 +261,74 @@ def test_the_prize_list_of_a_finished_team_knockout_orders_teams_by_place(tmp_pa
     lines = [x for x in view.prizes.lines if x.no is None]
     assert [(x.place, x.team) for x in lines[:2]] == by_place
     db.close()
+
+
+def test_a_league_with_fides_swap_pairs_prints_and_checks_the_swapped_order(tmp_path: Path) -> None:
+    """A team double round robin of 4 with the last-two-rounds swap set before round 1: the rounds are
+    paired in the swapped order, the 对局秩序表 prints them so and says why, and the hard-rule check of the
+    played league is clean."""
+    import dataclasses
+
+    from app.engine.team_event import hard_rule_breaks
+    from app.services.exports.round_robin import order_of_play
+    from app.services.team_events import load_team_state
+    from app.services.tournaments import group_row, load_regulations, regulations_of, update_regulations
+
+    db = create_team_demo(tmp_path / "l.xqt", "team-double-round-robin", teams=4, seed=3)
+    reg = load_regulations(db)
+    groups = tuple(
+        dataclasses.replace(g, team_event=dataclasses.replace(g.team_event, swap_last_rounds=True))
+        if g.name == GROUP and g.team_event is not None
+        else g
+        for g in reg.groups
+    )
+    update_regulations(db, dataclasses.replace(reg, groups=groups), reason="第一循环最后两轮互换")
+    doc = order_of_play(db, GROUP)
+    assert doc.teams and "最后两轮" in doc.note and "互换" in doc.note
+    pairs = [[(a.split()[0], b.split()[0]) for a, b in r.pairs] for r in doc.pools[0].rounds]
+    assert pairs[:3] == [[("1", "4"), ("2", "3")], [("2", "4"), ("3", "1")], [("4", "3"), ("1", "2")]]
+    play_team_event_to_end(db, GROUP, seed=2)
+    with db.session() as s:
+        state, _ids = load_team_state(s, group_row(s, GROUP), regulations_of(s))
+    assert [[(m.home, m.away) for m in r.matches] for r in state.rounds][1] == [(2, 4), (3, 1)]
+    assert len(state.rounds) == 6 and hard_rule_breaks(state) == ()
+
+
+def test_a_line_up_is_put_back_exactly_and_not_once_the_match_has_a_result(swiss: Database) -> None:
+    """restore_lineup (the window's undo of 排阵): the stored line-up before comes back as it was — the
+    regulation's default made when the boards were set included — the boards follow it, and it is
+    refused once a board has a result."""
+    from datetime import datetime
+
+    from app.services.team_events import lineup_record, restore_lineup
+
+    pair_team_round(swiss, GROUP, seed=3)
+    first = team_round_view(swiss, GROUP, 1).matches[0]
+    home = next(t for t in teams_of(swiss, GROUP) if t.name == first.home)
+    team = home.name
+    seat_team_round(swiss, GROUP, 1)  # no line-up handed in: the registered order, recorded as such
+    default = lineup_record(swiss, GROUP, 1, team)
+    assert default is not None and default.method == "registered"
+    at = datetime(2024, 7, 26, 13, 0)
+    chosen = [home.roster[0].no, home.roster[1].no, home.roster[3].no, home.roster[4].no]
+    hand_in_lineup(swiss, GROUP, 1, team, chosen, handed_in_by="王队长", now=at)
+    handed = lineup_record(swiss, GROUP, 1, team)
+    assert handed is not None and (handed.method, handed.handed_in_by, handed.handed_in_at) == (
+        "captain",
+        "王队长",
+        at,
+    )
+    assert [b.home.no for b in team_round_view(swiss, GROUP, 1).matches[0].boards] == chosen
+    restore_lineup(swiss, GROUP, 1, team, default)
+    assert lineup_record(swiss, GROUP, 1, team) == default
+    assert [b.home.no for b in team_round_view(swiss, GROUP, 1).matches[0].boards] == [
+        p.no for p in home.roster[:4]
+    ]
+    entry = audit.audit_log(swiss, action="restore_lineup")[-1]
+    assert str(chosen[3]) in entry.before and '"method": "registered"' in entry.after
+    restore_lineup(swiss, GROUP, 1, team, handed)
+    assert lineup_record(swiss, GROUP, 1, team) == handed
+    enter_board_result(swiss, GROUP, 1, first.number, 1, R)
+    with pytest.raises(UserError, match="已有成绩，排阵不能再改"):
+        restore_lineup(swiss, GROUP, 1, team, default)
+    assert lineup_record(swiss, GROUP, 1, team) == handed

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QSpinBox, QWidget
 
 from app.engine.format_presets import format_stages
 from app.engine.formats import (
+    ROUND_ROBIN_CHAIN,
     ColourRule,
     DecidingDraw,
     Elimination,
@@ -20,6 +21,7 @@ from app.engine.formats import (
     MatchScope,
     Stage,
     StageKind,
+    Tiebreak,
     TimeControl,
 )
 from app.engine.regulations import GroupFormat, Regulations, preset
@@ -141,3 +143,78 @@ def test_the_text_tab_and_the_fields_show_the_same_stages(qtbot: Any) -> None:
     assert (dialog.form.cycles.value(), dialog.form.pools.value()) == (2, 2)
     dialog.accept()
     assert dialog.stages == (Stage(StageKind.ROUND_ROBIN, cycles=2, pools=2),)
+
+
+def test_a_round_robins_tiebreak_chain_is_edited_by_keys(qtbot: Any) -> None:
+    dialog = _dialog(qtbot, (Stage(StageKind.ROUND_ROBIN, cycles=2),))
+    chain = dialog.form.chain
+    assert chain.isVisibleTo(dialog) and chain.chain() == ()  # the default, shown as the rulebook's
+    assert [chain.items.item(i).text() for i in range(chain.items.count())][:2] == ["1. 直胜", "2. 小分"]
+    assert chain.available.count() == 0  # every criterion of a round robin is in the default already
+    _focus_key(qtbot, chain.items, Qt.Key.Key_Delete)  # 直胜 out
+    assert dialog.stages[0].tiebreaks == ROUND_ROBIN_CHAIN[1:] and _ok(dialog)
+    qtbot.keyClick(chain.items, Qt.Key.Key_Down)  # to 胜局 (row 2)
+    qtbot.keyClick(chain.items, Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier)  # before 小分
+    assert dialog.stages[0].tiebreaks[:2] == (Tiebreak.WINS, Tiebreak.SONNEBORN_BERGER)
+    qtbot.keyClick(chain.items, Qt.Key.Key_Insert)  # to the criteria that may be added: 直胜
+    assert dialog.focusWidget() is chain.available and chain.available.currentData() is Tiebreak.HEAD_TO_HEAD
+    _focus_key(qtbot, chain.add_button, Qt.Key.Key_Space)
+    expected = (
+        Tiebreak.WINS,
+        Tiebreak.SONNEBORN_BERGER,
+        Tiebreak.BLACK_GAMES,
+        Tiebreak.BLACK_WINS,
+        Tiebreak.VIOLATIONS,
+        Tiebreak.LOT,
+        Tiebreak.HEAD_TO_HEAD,
+    )
+    assert dialog.stages[0].tiebreaks == expected and _ok(dialog)
+    # one source of truth: the text holds the chain, and the loader reads the same stage back
+    assert 'tiebreaks = [\n    "wins",' in dialog.text.toPlainText()
+    assert stages_from_text(dialog.text.toPlainText(), dialog.group, REG)[0].tiebreaks == expected
+    # the text may give a chain the loader refuses: named, OK off, and the fields keep the last good one
+    dialog.tabs.setCurrentIndex(1)
+    dialog.text.setPlainText(
+        dialog.text.toPlainText().replace('"wins",', '"previous_rounds",\n    "wins",', 1)
+    )
+    assert "只能放在" in dialog.message.text() and not _ok(dialog)
+    assert dialog.stages[0].tiebreaks == expected
+    dialog.text.setPlainText(stages_text(dialog.stages))
+    dialog.tabs.setCurrentIndex(0)
+    _focus_key(qtbot, chain.default_button, Qt.Key.Key_Space)  # back to the rulebook's chain
+    assert dialog.stages[0].tiebreaks == () and "tiebreaks" not in dialog.text.toPlainText()
+
+
+def test_a_begun_stages_chain_is_locked_and_a_knockout_has_none(qtbot: Any) -> None:
+    own = (Tiebreak.SONNEBORN_BERGER, Tiebreak.HEAD_TO_HEAD)
+    stages = (
+        Stage(StageKind.ROUND_ROBIN, pools=2, tiebreaks=own),
+        Stage(StageKind.KNOCKOUT, entrants=Entrants.POOL_TOP, count=2),
+    )
+    dialog = _dialog(qtbot, stages, begun=1)
+    chain = dialog.form.chain
+    assert chain.isVisibleTo(dialog) and not chain.isEnabled()
+    _focus_key(qtbot, chain.items, Qt.Key.Key_Delete)  # nothing happens on a begun stage
+    assert dialog.stages[0].tiebreaks == own and chain.items.count() == 2
+    _focus_key(qtbot, dialog.form.stage_list, Qt.Key.Key_Down)
+    assert not chain.isVisibleTo(dialog)  # a knockout places by its bracket
+
+
+def test_a_swiss_offers_the_chain_of_the_round_robin_it_may_become(qtbot: Any) -> None:
+    dialog = _dialog(qtbot, (Stage(StageKind.SWISS, rounds=7),))
+    form = dialog.form
+    assert not form.chain.isVisibleTo(dialog)  # a Swiss ranks by the regulation's [tiebreaks]
+    _type_number(qtbot, form.round_robin_up_to, "8")
+    assert form.chain.isVisibleTo(dialog)
+    _focus_key(qtbot, form.chain.items, Qt.Key.Key_Delete)
+    assert dialog.stages[0].tiebreaks == ROUND_ROBIN_CHAIN[1:] and _ok(dialog)
+
+
+def test_a_change_of_system_starts_from_that_systems_chain(qtbot: Any) -> None:
+    own = (Tiebreak.WINS, Tiebreak.HEAD_TO_HEAD)
+    dialog = _dialog(qtbot, (Stage(StageKind.ROUND_ROBIN, tiebreaks=own),))
+    form = dialog.form
+    _focus_key(qtbot, form.kind, Qt.Key.Key_Up)  # 循环赛 → 积分编排: the chain is the Swiss's own (none)
+    assert dialog.stages[0].kind is StageKind.SWISS and dialog.stages[0].tiebreaks == ()
+    _type_number(qtbot, form.rounds, "5")  # a later edit does not bring the round robin's chain back
+    assert dialog.stages[0].tiebreaks == () and form.chain.chain() == ()

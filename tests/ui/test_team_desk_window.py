@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QInputMethodEvent
-from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
+from PySide6.QtWidgets import QApplication, QLineEdit, QTableView, QWidget
 
 from app.engine.regulations import RoundTime
 from app.services import audit
@@ -274,3 +274,167 @@ def test_the_settings_show_the_deadline_with_the_team_settings(qtbot, window: Ma
     window.navigation.setCurrentRow([k for k, _ in VIEWS].index("settings"))
     table = window.views["settings"].groups_table  # type: ignore[attr-defined]
     assert "赛前 30 分钟交排阵" in table.item(0, 5).text()
+
+
+def test_the_deadline_is_edited_in_the_settings_and_logged(qtbot, window: MainWindow) -> None:
+    """设置 → 组别: the team group's 排阵截止 column takes the minutes by keys (0 = none, at most 1440);
+    saved through the regulation's checks, written to the audit log with the old and new deadline, and
+    still changeable once round 1 is paired (for the rounds to come)."""
+    from PySide6.QtWidgets import QSpinBox
+
+    from app.services.audit_text import audit_sentences
+
+    window.navigation.setCurrentRow([k for k, _ in VIEWS].index("settings"))
+    view = window.views["settings"]
+    spin = view.groups_table.cellWidget(0, 8)  # type: ignore[attr-defined]
+    assert isinstance(spin, QSpinBox) and spin.isEnabled() and spin.value() == 30
+    assert spin.maximum() == 1440  # the loader's bound: a day before the round at most
+    pair_team_round(window.document.db, GROUP)  # round 1: a begun league keeps its format, not its deadline
+    view.refresh()  # type: ignore[attr-defined]
+    spin = view.groups_table.cellWidget(0, 8)  # type: ignore[attr-defined]
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "45")
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+    typed(qtbot, view.reason, "裁判组会议改为赛前45分钟")  # type: ignore[attr-defined]
+    view.save_button.setFocus()  # type: ignore[attr-defined]
+    qtbot.keyClick(view.save_button, Qt.Key.Key_Space)  # type: ignore[attr-defined]
+    g = load_regulations(window.document.db).groups[0]
+    assert g.team_event is not None and g.team_event.match.lineup_deadline == 45
+    assert "赛前 45 分钟交排阵" in view.groups_table.item(0, 5).text()  # type: ignore[attr-defined]
+    last = audit_sentences(window.document.db)[-1]
+    assert "排阵截止：赛前 30 分钟 → 赛前 45 分钟" in last.change_zh
+    assert last.reason == "裁判组会议改为赛前45分钟"
+    # 0 is 不设截止; the box cannot go past 1440
+    spin = view.groups_table.cellWidget(0, 8)  # type: ignore[attr-defined]
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "9999")
+    assert spin.value() <= 1440
+    spin.selectAll()
+    qtbot.keyClicks(spin, "0")
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+    assert spin.text() == "不设截止"
+    assert view.save()  # type: ignore[attr-defined]
+    g = load_regulations(window.document.db).groups[0]
+    assert g.team_event is not None and g.team_event.match.lineup_deadline == 0
+    assert "排阵截止：赛前 45 分钟 → 不设" in audit_sentences(window.document.db)[-1].change_zh
+
+
+def test_the_roster_editor_from_registration_and_the_teams_view(qtbot, window: MainWindow) -> None:
+    """编辑 → 队伍名单 (F6) opens the one roster editor from the registration view (also its button) and
+    from the 团体 view, not only from 团体赛; a step taken there is a step of the same undo stack; the
+    action is off for a group that is no team competition."""
+    window.navigation.setCurrentRow([k for k, _ in VIEWS].index("players"))
+    players = window.views["players"]
+    assert players.buttons["rosters"].isVisible()  # type: ignore[attr-defined]
+    assert window.roster_action.isEnabled() and window.roster_action.shortcut().toString() == "F6"
+    assert window.roster_action in window.edit_menu.actions()
+    players.table.setFocus()  # type: ignore[attr-defined]
+    qtbot.keyClick(players.table, Qt.Key.Key_F6)  # type: ignore[attr-defined]
+    dialog = players.roster_dialog  # type: ignore[attr-defined]
+    assert isinstance(dialog, TeamRosterDialog) and dialog.isVisible() and dialog.parent() is players
+    settled(qtbot, dialog)
+    start = roster(window)
+    dialog.table.setFocus()
+    dialog.table.selectRow(1)
+    qtbot.keyClick(dialog.table, Qt.Key.Key_Up, Qt.KeyboardModifier.ControlModifier)
+    assert [n for n, _, _ in roster(window)][:2] == [start[1][0], start[0][0]]
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: players.roster_dialog is None, timeout=5000)  # type: ignore[attr-defined]
+    window.undo_action.trigger()  # the window's undo takes the editor's step back
+    assert roster(window) == start
+    # the 团体 view (team standings) has no editor of its own: the window opens the same one over it
+    window.navigation.setCurrentRow([k for k, _ in VIEWS].index("teams"))
+    teams = window.views["teams"]
+    table = teams.findChildren(QTableView)[0]
+    window.activateWindow()  # back from the editor: the window takes keys again
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    table.setFocus()
+    qtbot.keyClick(table, Qt.Key.Key_F6)
+    opened = [w for w in teams.findChildren(TeamRosterDialog) if w.isVisible()]
+    assert len(opened) == 1
+    settled(qtbot, opened[0])
+    qtbot.keyClick(opened[0], Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not opened[0].isVisible(), timeout=5000)
+
+
+def test_no_roster_editor_for_an_individual_group(qtbot, tmp_path: Path) -> None:
+    from app.services.demo import create_demo
+
+    path = tmp_path / "open.xqt"
+    create_demo(path, seed=3).close()
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert w.open_file(path)
+    w.show()
+    assert not w.roster_action.isEnabled()
+    w.navigation.setCurrentRow([k for k, _ in VIEWS].index("players"))
+    players = w.views["players"]
+    assert not players.buttons["rosters"].isVisible()  # type: ignore[attr-defined]
+    players.edit_rosters()  # type: ignore[attr-defined]
+    assert players.roster_dialog is None  # type: ignore[attr-defined]
+
+
+def test_a_line_up_handed_in_is_undone_and_redone_exactly(qtbot, window: MainWindow) -> None:
+    """排阵 goes on the window's undo stack like a result: Ctrl+Z puts back exactly the line-up stored
+    before (its boards, who handed it in and when, how it was made) and re-seats the boards; Ctrl+Y puts
+    back the one handed in; a late line-up accepted with a reason is undone the same way; each step is in
+    the audit log (恢复排阵, marked as an undo or a redo)."""
+    from app.services.team_events import lineup_record
+
+    view = team_view(window)
+    db = window.document.db
+    view.clock = lambda: datetime(2024, 7, 26, 12, 50)
+    view.pair_button.click()
+    m = team_round_view(db, GROUP, 1).matches[0]
+    home = next(t for t in teams_of(db, GROUP) if t.name == m.home)
+    team = str(home.no)
+    assert lineup_record(db, GROUP, 1, team) is None
+    typed(qtbot, view.lineup_entry, f"{team} " + " ".join(str(p.no) for p in home.roster[:4]))
+    first = lineup_record(db, GROUP, 1, team)
+    assert first is not None and first.handed_in_at == datetime(2024, 7, 26, 12, 50)
+    view.seat_button.click()  # the boards are set from the line-ups
+    seated_first = [(b.home.no if b.home else None) for b in team_round_view(db, GROUP, 1).matches[0].boards]
+    view.clock = lambda: datetime(2024, 7, 26, 13, 5)
+    second_nos = [home.roster[i].no for i in (0, 1, 2, 4)]  # the reserve comes in on board 4
+    typed(qtbot, view.lineup_entry, f"{team} " + " ".join(str(n) for n in second_nos))
+    second = lineup_record(db, GROUP, 1, team)
+    assert second is not None and list(second.boards) == second_nos
+    assert second.handed_in_at == datetime(2024, 7, 26, 13, 5)
+
+    def boards_now() -> list[int | None]:
+        return [(b.home.no if b.home else None) for b in team_round_view(db, GROUP, 1).matches[0].boards]
+
+    assert boards_now() != seated_first
+    # Ctrl+Z from the window (the navigation list holds the focus; the entry box has its own undo)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    window.navigation.setFocus()
+    qtbot.keyClick(window.navigation, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert lineup_record(db, GROUP, 1, team) == first  # exactly: boards, method, by, at
+    assert boards_now() == seated_first  # the boards follow the line-up put back
+    qtbot.keyClick(window.navigation, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert lineup_record(db, GROUP, 1, team) == second
+    lines = audit.audit_log(db, action="restore_lineup")
+    assert [line.reason[:2] for line in lines] == [audit.UNDO_MARK[:2], audit.REDO_MARK[:2]]
+    # a late line-up accepted with a reason: undone to the one before, the deadline not asked again
+    view.clock = lambda: datetime(2024, 7, 26, 13, 45)
+    view._show_deadline()
+
+    def accept(dialog: QWidget) -> None:
+        assert isinstance(dialog, LateLineupDialog)
+        qtbot.keyClicks(dialog.reason, "abc")
+        qtbot.keyClick(dialog.reason, Qt.Key.Key_Return)
+
+    problems = when_asked(accept)
+    typed(qtbot, view.lineup_entry, f"{team} " + " ".join(str(p.no) for p in home.roster[:4]))
+    assert problems == [] and "经裁判长放行：abc" in view.message.text()
+    late = lineup_record(db, GROUP, 1, team)
+    assert late is not None and late.handed_in_at == datetime(2024, 7, 26, 13, 45)
+    window.document.undo_stack.undo()
+    assert lineup_record(db, GROUP, 1, team) == second
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()  # the boards set, then the first line-up: none again
+    window.document.undo_stack.undo()
+    assert lineup_record(db, GROUP, 1, team) is None

@@ -86,7 +86,7 @@ def render_round_robin_schedule(doc: RoundRobinSchedule, out: Output, printed_at
             story.append(Paragraph(pool.name, paragraph_style(12)))
             story.append(Spacer(1, 1.5 * mm))
         draw = grid(
-            [Column("号", 1.5), Column("棋手", 12)],
+            [Column("号", 1.5), Column("队" if doc.teams else "棋手", 12)],
             [[str(n), who] for n, who in pool.numbers],
             width * 0.6,
             15,
@@ -94,7 +94,8 @@ def render_round_robin_schedule(doc: RoundRobinSchedule, out: Output, printed_at
         story += [draw, Spacer(1, 3 * mm)]
         most = max((len(r.pairs) for r in pool.rounds), default=1)
         cols = [Column("轮次", 3)] + [
-            Column(f"第{offset + i}台（红—黑）", 9, size=8) for i in range(1, most + 1)
+            Column(f"第{offset + i}场（主—客）" if doc.teams else f"第{offset + i}台（红—黑）", 9, size=8)
+            for i in range(1, most + 1)
         ]
         offset += most
         cols.append(Column("轮空", 5, size=8))

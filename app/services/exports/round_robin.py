@@ -30,8 +30,15 @@ def has_order_of_play(db: Database, group: str) -> bool:
 
 
 def order_of_play(db: Database, group: str) -> model.RoundRobinSchedule:
-    """对局秩序表 of the group's round robin (refused, named, before it is drawn)."""
+    """对局秩序表 of the group's round robin (refused, named, before it is drawn); of a team round robin,
+    its matches."""
     from app.services.round_robin_docs import round_robin_schedule
+    from app.services.team_events import is_team_group
+
+    if is_team_group(db, group):
+        from app.services.team_exports import team_order_of_play
+
+        return team_order_of_play(db, group)
 
     info = tournament_info(db)
     return round_robin_schedule(db, group, lambda n, label: event_header(info, group, n, label))

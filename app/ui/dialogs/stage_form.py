@@ -1,6 +1,6 @@
 """The stages of a group field by field (赛制逐项设置): each stage's system, entrants, rounds or cycles and
-pools, and a knockout's match ladders (each step's games, colours and time control, the deciding game's
-rule).
+pools, its tiebreak chain (名次区分办法: the criteria of its system, in order), and a knockout's match ladders
+(each step's games, colours and time control, the deciding game's rule).
 
 The form edits :class:`~app.engine.formats.Stage` values; the dialog checks what it holds by writing it
 as the regulation file's text and reading that back (``stages_from_text``), so the form, the text tab and
@@ -15,7 +15,8 @@ import enum
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -50,9 +51,12 @@ from app.engine.formats import (
     Seeding,
     Stage,
     StageKind,
+    Tiebreak,
     TimeControl,
     WithdrawalRule,
+    stage_tiebreaks,
 )
+from app.ui.models.standings import tiebreak_name
 
 E = TypeVar("E", bound=enum.Enum)
 
@@ -165,6 +169,8 @@ class StageForm(QWidget):
         self.form.addRow("", self.grand_final_reset)
         self.ladders = LadderEditor(self)
         self.form.addRow(self.ladders)
+        self.chain = ChainEditor(self)
+        self.form.addRow(self.chain)
         self._by_kind: dict[StageKind, tuple[QWidget, ...]] = {
             StageKind.SWISS: (self.rounds, self.round_robin_up_to),
             StageKind.ROUND_ROBIN: (
@@ -174,6 +180,7 @@ class StageForm(QWidget):
                 self.pool_draw,
                 self.seeding,
                 self.withdrawal,
+                self.chain,
             ),
             StageKind.KNOCKOUT: (
                 self.elimination,
@@ -193,6 +200,7 @@ class StageForm(QWidget):
             box.toggled.connect(self._edited)
         self.name.textEdited.connect(self._edited)
         self.ladders.changed.connect(self._edited)
+        self.chain.changed.connect(self._edited)
         layout = QHBoxLayout(self)
         layout.addLayout(left, 1)
         layout.addWidget(self.fields, 3)
@@ -288,6 +296,7 @@ class StageForm(QWidget):
             self.qualifier.setChecked(st.qualifier)
             self.grand_final_reset.setChecked(st.grand_final_reset)
             self.ladders.set_matches(st.matches)
+            self.chain.set_chain(st)
         finally:
             self._loading = False
         self._show_rows(st.kind)
@@ -312,6 +321,9 @@ class StageForm(QWidget):
         )
         double = _data(self.elimination, Elimination) is Elimination.DOUBLE
         self.form.setRowVisible(self.grand_final_reset, kind is StageKind.KNOCKOUT and double)
+        # a Swiss ranks by the regulation's chain; its own chain is that of the round robin it becomes
+        fallback = kind is StageKind.SWISS and self.round_robin_up_to.value() > 0
+        self.form.setRowVisible(self.chain, kind is StageKind.ROUND_ROBIN or fallback)
 
     def _edited(self) -> None:
         if self._loading:
@@ -319,14 +331,18 @@ class StageForm(QWidget):
         i = self.stage_list.currentRow()
         if not self.begun <= i < len(self.stages):
             return
-        self.stages[i] = self.stage_from_fields(self.stages[i])
+        before = self.stages[i]
+        self.stages[i] = self.stage_from_fields(before)
+        if self.stages[i].kind is not before.kind:  # another system: its default chain
+            self.chain.set_chain(self.stages[i])
         self._show_rows(self.stages[i].kind)
         self._relabel(i)
         self.changed.emit()
 
     def stage_from_fields(self, before: Stage) -> Stage:
         """The stage the fields describe: the keys of its kind (the others at their defaults, as the
-        regulation file leaves them out); its tiebreaks kept while the kind is the same."""
+        regulation file leaves them out); its tiebreak chain as the chain editor holds it (a change of
+        system starts from that system's default)."""
         kind = _data(self.kind, StageKind)
         entrants = _data(self.entrants, Entrants)
         common: dict[str, Any] = {
@@ -335,9 +351,9 @@ class StageForm(QWidget):
             "entrants": entrants,
             "count": self.count.value() if entrants is not Entrants.ALL else 0,
             "alongside": self.alongside.isChecked(),
-            "tiebreaks": before.tiebreaks if before.kind is kind else (),
+            "tiebreaks": self.chain.chain() if before.kind is kind else (),
         }
-        if kind is StageKind.SWISS:
+        if kind is StageKind.SWISS:  # its own chain is kept (it ranks the round robin it may become)
             return Stage(
                 **common, rounds=self.rounds.value(), round_robin_up_to=self.round_robin_up_to.value()
             )
@@ -361,6 +377,130 @@ class StageForm(QWidget):
             grand_final_reset=self.grand_final_reset.isChecked(),
             matches=self.ladders.matches() if before.kind is StageKind.KNOCKOUT else (),
         )
+
+
+class ChainEditor(QGroupBox):
+    """A stage's tiebreak chain (名次区分办法, after 积分): the criteria in order, chosen from those of the
+    stage's system (:func:`~app.engine.formats.stage_tiebreaks`). Empty means the system's default chain,
+    shown as such; the first edit writes the chain out. Keys in the list: Delete removes the criterion,
+    Ctrl+↑ / Ctrl+↓ move it, Insert goes to the criteria that may be added."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTitle(self.tr("名次区分办法（积分相同时依次比较）"))
+        self._chain: list[Tiebreak] = []
+        self._own = False  # False: the stage has no chain of its own (the default is shown)
+        self._kind = StageKind.ROUND_ROBIN
+        self.items = QListWidget(self)
+        self.items.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.items.setMaximumHeight(150)
+        self.items.installEventFilter(self)
+        self.default_note = QLabel(self)
+        self.default_note.setStyleSheet("color: #555")
+        self.default_note.setWordWrap(True)
+        self.available = QComboBox(self)
+        self.add_button = QPushButton(self.tr("加入(&I)"), self)
+        self.remove_button = QPushButton(self.tr("移除(&X)"), self)
+        self.up_button = QPushButton(self.tr("前移(&P)"), self)
+        self.down_button = QPushButton(self.tr("后移(&N)"), self)
+        self.default_button = QPushButton(self.tr("恢复默认(&E)"), self)
+        self.add_button.clicked.connect(self.add)
+        self.remove_button.clicked.connect(self.remove)
+        self.up_button.clicked.connect(lambda: self.shift(-1))
+        self.down_button.clicked.connect(lambda: self.shift(1))
+        self.default_button.clicked.connect(self.restore_default)
+        add_row = QHBoxLayout()
+        add_row.addWidget(self.available, 1)
+        add_row.addWidget(self.add_button)
+        buttons = QHBoxLayout()
+        for b in (self.remove_button, self.up_button, self.down_button, self.default_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.items)
+        layout.addWidget(self.default_note)
+        layout.addLayout(buttons)
+        layout.addLayout(add_row)
+
+    def chain(self) -> tuple[Tiebreak, ...]:
+        """The stage's own chain; empty while it keeps the default."""
+        return tuple(self._chain) if self._own else ()
+
+    def set_chain(self, stage: Stage) -> None:
+        self._kind = stage.kind
+        self._own = bool(stage.tiebreaks)
+        self._chain = list(stage.tiebreaks or stage_tiebreaks(stage.kind).default)
+        self._refill(0)
+
+    def _refill(self, row: int) -> None:
+        self.items.clear()
+        for k, t in enumerate(self._chain, start=1):
+            self.items.addItem(f"{k}. {tiebreak_name(t)}")
+        if self._chain:
+            self.items.setCurrentRow(max(0, min(row, len(self._chain) - 1)))
+        self.available.clear()
+        for t in stage_tiebreaks(self._kind).offered:
+            if t not in self._chain:
+                self.available.addItem(tiebreak_name(t), t)
+        self.add_button.setEnabled(self.available.count() > 0)
+        self.remove_button.setEnabled(len(self._chain) > 1)
+        self.default_note.setText(
+            (self.tr("未单独设置：按此赛制的默认办法。") if not self._own else self.tr("本阶段自定的办法。"))
+            + self.tr("列表中：Delete 移除，Ctrl+↑/↓ 调整顺序，Insert 选择要加入的办法。")
+        )
+
+    def _edit(self, chain: list[Tiebreak], row: int) -> None:
+        self._chain = chain
+        self._own = True
+        self._refill(row)
+        self.changed.emit()
+
+    def add(self) -> None:
+        t = self.available.currentData()
+        if isinstance(t, Tiebreak):
+            self._edit([*self._chain, t], len(self._chain))
+            self.items.setFocus()
+
+    def remove(self) -> None:
+        """Take the chosen criterion out (the last one stays: an empty chain would mean the default)."""
+        i = self.items.currentRow()
+        if 0 <= i < len(self._chain) and len(self._chain) > 1:
+            self._edit([t for k, t in enumerate(self._chain) if k != i], i)
+
+    def shift(self, step: int) -> None:
+        i = self.items.currentRow()
+        j = i + step
+        if 0 <= i < len(self._chain) and 0 <= j < len(self._chain):
+            chain = list(self._chain)
+            chain[i], chain[j] = chain[j], chain[i]
+            self._edit(chain, j)
+
+    def restore_default(self) -> None:
+        self._own = False
+        self._chain = list(stage_tiebreaks(self._kind).default)
+        self._refill(0)
+        self.changed.emit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is self.items
+            and self.isEnabled()  # a begun stage's chain is locked
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+        ):
+            key, ctrl = event.key(), bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+            if key == Qt.Key.Key_Delete:
+                self.remove()
+                return True
+            if ctrl and key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+                self.shift(-1 if key == Qt.Key.Key_Up else 1)
+                return True
+            if key == Qt.Key.Key_Insert:
+                self.available.setFocus()
+                return True
+        return super().eventFilter(watched, event)
 
 
 class LadderEditor(QGroupBox):

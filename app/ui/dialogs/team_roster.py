@@ -1,6 +1,7 @@
 """队伍名单 The roster editor of a team competition, keyboard first.
 
-Opened from the 团体赛 view (button or F6). The teams are listed on the left (↑ ↓ choose one); on the
+Opened by :func:`open_roster_editor`: from the 团体赛 view or the registration view (their buttons), or
+编辑 → 队伍名单 (F6) in any view of a team competition. The teams are listed on the left (↑ ↓ choose one); on the
 right the chosen team's name, number, captain and leader (each taken with Enter) and its registered
 players in order, the reserves (替补) last. In the roster table:
 
@@ -390,3 +391,33 @@ class TeamRosterDialog(ActionDialog):
                 self._remove()
                 return True
         return super().eventFilter(watched, event)
+
+
+def roster_editor_available(document: TournamentDocument) -> bool:
+    """The roster editor is for a team competition's group, in a file open for writing."""
+    if document.read_only:
+        return False
+    try:
+        return team_events.is_team_group(document.db, document.group)
+    except UserError:
+        return False
+
+
+def open_roster_editor(
+    document: TournamentDocument, parent: QWidget, closed: Callable[[TeamRosterDialog], object] | None = None
+) -> TeamRosterDialog | None:
+    """Open the one roster editor over ``parent`` (window-modal; keys typed while it opens are discarded):
+    from the 团体赛 view, the registration view's button, or 编辑 → 队伍名单 (F6) anywhere in the window.
+    ``closed`` is told when it closes; None (nothing opened) outside a team competition."""
+    if not roster_editor_available(document):
+        return None
+    dialog = TeamRosterDialog(document, parent)
+
+    def finished(_code: int) -> None:
+        if closed is not None:
+            closed(dialog)
+        dialog.deleteLater()
+
+    dialog.finished.connect(finished)
+    dialog.open()
+    return dialog

@@ -54,6 +54,7 @@ class PlayersView(QWidget):
     def __init__(self, document: TournamentDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
+        self.roster_dialog: QWidget | None = None
         self.model = PlayerTableModel(self)
         self.model.flag_toggled.connect(self.toggle_flag)
         self.proxy = PlayerFilter(self)
@@ -75,6 +76,7 @@ class PlayersView(QWidget):
             ("attendance", self.tr("请假／恢复参赛……"), self.attendance),
             ("avoidances", self.tr("回避设置……"), self.avoidances),
             ("unranked", self.tr("计成绩不计名次……"), self.toggle_ranked),
+            ("rosters", self.tr("队伍名单(F6)……"), self.edit_rosters),
         ):
             button = QPushButton(text, self)
             button.clicked.connect(lambda _checked=False, slot=slot: slot())
@@ -123,8 +125,23 @@ class PlayersView(QWidget):
         if self.isVisible():
             self._reload()
 
+    def edit_rosters(self) -> None:
+        """队伍名单 of a team competition: the roster editor of the 团体赛 view, over the registration."""
+        from app.ui.dialogs.team_roster import open_roster_editor
+
+        self.roster_dialog = open_roster_editor(self.document, self, self._roster_closed)
+
+    def _roster_closed(self, dialog: QWidget) -> None:
+        if self.roster_dialog is dialog:
+            self.roster_dialog = None
+        self.refresh()  # the team column follows the rosters
+        self.table.setFocus()
+
     def _reload(self) -> None:
         self._stale = False
+        from app.ui.dialogs.team_roster import roster_editor_available
+
+        self.buttons["rosters"].setVisible(roster_editor_available(self.document))
         current = self.current_player_id()
         self.model.set_players(registration.list_players(self.document.db, self.document.group))
         self._count()

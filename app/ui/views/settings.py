@@ -58,6 +58,7 @@ from app.engine.regulations import (
     Tiebreak,
     TimeControl,
 )
+from app.engine.team_rules import MAX_LINEUP_DEADLINE
 from app.engine.types import Colour, UserError
 from app.services.regulation_files import write_regulation_file
 from app.services.tournaments import load_regulations, update_regulations
@@ -403,7 +404,7 @@ class SettingsView(LiveView):
     def _groups_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        self.groups_table = QTableWidget(0, 8, page)
+        self.groups_table = QTableWidget(0, 9, page)
         self.groups_table.setHorizontalHeaderLabels(
             [
                 self.tr("组别"),
@@ -414,6 +415,7 @@ class SettingsView(LiveView):
                 self.tr("赛制"),
                 "",
                 "",
+                self.tr("排阵截止（赛前）"),
             ]
         )
         self.groups_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -473,6 +475,27 @@ class SettingsView(LiveView):
         conditions.setToolTip(self.tr("出生日期、年龄、性别、等级分、排名、地区、单位"))
         conditions.clicked.connect(lambda _=False, item=name: self.edit_eligibility(item))
         self.groups_table.setCellWidget(row, 7, conditions)
+        self.groups_table.setCellWidget(row, 8, self._deadline_editor(g))
+
+    def _deadline_editor(self, g: GroupFormat) -> QSpinBox:
+        """A team competition's line-up deadline (排阵截止): minutes before each round's announced start,
+        0 for none; a group that is not a team competition has none (—). Checked again by the regulation
+        loader when saved (0–1440), and allowed to change after round 1 for the rounds to come."""
+        spin = QSpinBox(self.groups_table)
+        spin.setObjectName("lineup_deadline")
+        if g.team_event is None:
+            spin.setSpecialValueText("—")
+            spin.setEnabled(False)
+            spin.setToolTip(self.tr("只用于团体赛"))
+            return spin
+        spin.setRange(0, MAX_LINEUP_DEADLINE)
+        spin.setSuffix(self.tr(" 分钟"))
+        spin.setSpecialValueText(self.tr("不设截止"))
+        spin.setValue(g.team_event.match.lineup_deadline)
+        spin.setToolTip(
+            self.tr("各队须于每轮开赛前多少分钟交排阵（按赛程的开赛时间；0 为不设截止，最多 1440 分钟）")
+        )
+        return spin
 
     def _rounds_shown(self, g: GroupFormat) -> int:
         """The rounds of a group in stages other than today's Swiss (+ knockout): for the players
@@ -676,8 +699,12 @@ class SettingsView(LiveView):
             original = item.data(Qt.ItemDataRole.UserRole) if item else None
             name = (item.text() if item else "").strip()
             eligibility = original.eligibility if isinstance(original, GroupFormat) else Eligibility()
-            # a team competition's settings (团体赛) are kept as the file has them
+            # a team competition's settings (团体赛) are kept as the file has them, but its line-up deadline
             team_event = original.team_event if isinstance(original, GroupFormat) else None
+            deadline = self.groups_table.cellWidget(row, 8)
+            if team_event is not None and isinstance(deadline, QSpinBox):
+                match = dataclasses.replace(team_event.match, lineup_deadline=deadline.value())
+                team_event = dataclasses.replace(team_event, match=match)
             if isinstance(original, GroupFormat) and original.legacy is None:
                 groups.append(GroupFormat(name, teams.isChecked(), original.stages, eligibility, team_event))
                 continue

@@ -22,7 +22,7 @@ undone (Ctrl+Z) and redone.
 Under the title, the round's line-up deadline (排阵截止, ``match.lineup_deadline`` minutes before the round's
 announced start) with the time left or how long ago it passed, updated every half minute. A line-up typed
 after it asks for the chief arbiter's reason (:mod:`app.ui.dialogs.late_lineup`); without one it is refused
-and the team plays by the regulation's default. 队伍名单 (F6) opens the roster editor
+and the team plays by the regulation's default. 队伍名单 (F6, the window's action) opens the roster editor
 (:mod:`app.ui.dialogs.team_roster`).
 """
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -165,6 +165,44 @@ class TeamBoardResultCommand(ServiceCommand):
         )
 
 
+class TeamLineupCommand(ServiceCommand):
+    """A team's line-up handed in (排阵), undone by putting back exactly the line-up stored before (or none),
+    redone by putting back the one handed in — both through :func:`team_events.restore_lineup`, so the
+    deadline is judged once, when the line-up is first handed in."""
+
+    def __init__(
+        self,
+        document: TournamentDocument,
+        number: int,
+        team: str,
+        players: list[int | str | None],
+        now: datetime,
+        override: str,
+        text: str,
+    ) -> None:
+        super().__init__(document, text)
+        self.group, self.number, self.team = document.group, number, team
+        self.players, self.now, self.override = players, now, override
+        self.before: team_events.LineupRecord | None = None
+        self.after: team_events.LineupRecord | None = None
+        self.boards: tuple[int | None, ...] = ()
+
+    def apply(self) -> None:
+        db = self.document.db
+        if self.after is not None:  # a redo: the line-up as it was handed in
+            team_events.restore_lineup(db, self.group, self.number, self.team, self.after)
+            return
+        before = team_events.lineup_record(db, self.group, self.number, self.team)
+        self.boards = team_events.hand_in_lineup(
+            db, self.group, self.number, self.team, self.players, now=self.now, override=self.override
+        )
+        self.before = before
+        self.after = team_events.lineup_record(db, self.group, self.number, self.team)
+
+    def revert(self) -> None:
+        team_events.restore_lineup(self.document.db, self.group, self.number, self.team, self.before)
+
+
 class TeamTieGameCommand(ServiceCommand):
     """A board's next tie-break game, undone by deleting the board's last tie-break game."""
 
@@ -235,9 +273,7 @@ class TeamMatchesView(LiveView):
         self.roster_button = QPushButton(self.tr("队伍名单(F6)…"), self)
         self.roster_button.clicked.connect(self.edit_rosters)
         self.roster_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        roster_key = QShortcut(QKeySequence("F6"), self)
-        roster_key.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        roster_key.activated.connect(self.edit_rosters)
+        # F6 is the window's 编辑 → 队伍名单 (one key everywhere); here it opens the editor over this view
         self.roster_dialog: QWidget | None = None
         #: the clock the deadline is read against (a test sets its own)
         self.clock: Callable[[], datetime] = datetime.now
@@ -490,19 +526,13 @@ class TeamMatchesView(LiveView):
 
     def edit_rosters(self) -> None:
         """队伍名单: the roster editor, over the window (keys typed while it opens are discarded)."""
-        if not self._team_group() or self.document.read_only:
-            return
-        from app.ui.dialogs.team_roster import TeamRosterDialog
+        from app.ui.dialogs.team_roster import open_roster_editor
 
-        dialog = TeamRosterDialog(self.document, self)
-        self.roster_dialog = dialog
-        dialog.finished.connect(lambda _code: self._roster_closed(dialog))
-        dialog.open()
+        self.roster_dialog = open_roster_editor(self.document, self, self._roster_closed)
 
     def _roster_closed(self, dialog: QWidget) -> None:
         if self.roster_dialog is dialog:
             self.roster_dialog = None
-        dialog.deleteLater()
         self.lineup_entry.setFocus()
 
     def lineup_entered(self) -> None:
@@ -513,10 +543,10 @@ class TeamMatchesView(LiveView):
         override = ""
         try:
             team, players = parse_lineup_line(self.lineup_entry.text())
+            text = self.tr("第 %1 轮 %2 队排阵").replace("%1", str(number)).replace("%2", team)
+            command = TeamLineupCommand(self.document, number, team, players, now, "", text)
             try:
-                nos = team_events.hand_in_lineup(
-                    self.document.db, self.document.group, number, team, players, now=now
-                )
+                perform(self.document, command)
             except UserError as error:
                 if self.deadline is None or not self.deadline.passed(now):
                     raise
@@ -525,14 +555,13 @@ class TeamMatchesView(LiveView):
                 override = ask_override(self, error_text(error))
                 if not override:
                     raise
-                nos = team_events.hand_in_lineup(
-                    self.document.db, self.document.group, number, team, players, now=now, override=override
-                )
+                command = TeamLineupCommand(self.document, number, team, players, now, override, text)
+                perform(self.document, command)
         except UserError as error:
             show_message(self.message, error_text(error), error=True)
             return
         self.lineup_entry.clear()
-        self.document.notify()
+        nos = command.boards
         boards = "　".join(f"{i}台 {n or '空'}" for i, n in enumerate(nos, start=1))
         text = self.tr("排阵已收：%1").replace("%1", f"{team} {boards}")
         if override:
