@@ -136,11 +136,3 @@ def remember_checked(path: Path, fp: Fingerprint | None, schema: str, *, full: b
             raise
     except OSError:
         return
-
-
-def forget_all() -> None:
-    """Remove the record (every file is checked in full at its next opening)."""
-    try:
-        _record_path().unlink(missing_ok=True)
-    except OSError:
-        pass

@@ -80,7 +80,9 @@ def test_a_copy_of_checked_bytes_is_not_checked_again(event: Path, data: Path, c
     assert checks == ["quick_check", "content"]
 
 
-def test_a_file_changed_in_place_is_checked_again_and_refused(event: Path, data: Path, checks: list[str]) -> None:
+def test_a_file_changed_in_place_is_checked_again_and_refused(
+    event: Path, data: Path, checks: list[str]
+) -> None:
     """A value damaged inside a sound page after the file was found good — same size, the modification
     time put back — is still found: the bytes decide, not the file's dates."""
     _open_close(event, read_only=True)
