@@ -557,13 +557,15 @@ def test_the_order_is_the_chain_read_as_one_key(
     criteria = [Criterion.SCORE, *(Criterion.of(t) for t in REG.tiebreaks.chain if not t.expands)]
     assert Tiebreak.PREVIOUS_ROUNDS in REG.tiebreaks.chain and Criterion.HEAD_TO_HEAD not in criteria
 
+    players_sorted = table.entrants
+
     def key(i: int) -> tuple[int, ...]:
-        return tuple(
+        chain = [
             (1 if c.fewer_first else -1) * table.value(i, k, c)
             for k in range(len(rounds) - 1, -1, -1)
             for c in criteria
-        ) + (players_sorted[i].no,)
+        ]
+        return (*chain, players_sorted[i].no)
 
-    players_sorted = table.entrants
     ranked = [i for i, p in enumerate(players_sorted) if p.status is not PlayerStatus.DISQUALIFIED]
     assert list(got.order) == [players_sorted[i].no for i in sorted(ranked, key=key)]
