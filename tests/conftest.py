@@ -16,6 +16,8 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # owners' rendezvous files (app/channel) in a private folder of this run, not the user's own
 os.environ.setdefault("XQARBITER_RUN_DIR", tempfile.mkdtemp(prefix="xqrun-"))
+# the arbiter's own folder (the record of files already checked, app.db.checked): this run's, not the user's
+os.environ.setdefault("XQARBITER_DATA", tempfile.mkdtemp(prefix="xqdata-"))
 
 import pytest
 from filelock import FileLock

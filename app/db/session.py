@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # Alembic is imported only when a file needs migrating (it co
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.db.checked import fingerprint, remember_checked, was_checked
 from app.db.integrity import (
     CorruptFileError,
     DatabaseError,
@@ -450,11 +451,16 @@ def _check_existing(path: Path, *, read_only: bool) -> str:
         revision = check_version(path)
         if revision is None:
             raise DatabaseError(f"{path.name} 不是象棋赛事文件", f"{path.name} is not a tournament file")
+        # the same bytes found good before (remembered outside the file, app.db.checked): not read again
+        fp = fingerprint(path)
+        if was_checked(fp, revision, full=not read_only):
+            return revision
         problems = integrity_problems(path, quick=read_only, writable=not read_only)
         if not problems:
             problems = content_problems(path, limit=3)
         if problems:
             raise CorruptFileError(path, "；".join(problems[:3]))
+        remember_checked(path, fp, revision, full=not read_only)
         return revision
     except CorruptFileError as exc:
         raise CorruptFileError(path, exc.problem, newest_good_backup(path, known_revisions())) from None

@@ -29,7 +29,8 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import enum
-from collections.abc import Callable, Collection, Iterable, Mapping
+import itertools
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -283,8 +284,11 @@ class Crosstable:
         self._black_wins: list[list[int]] = []
         self._progressive: list[list[int]] = []
         self._byes: list[list[int]] = []
-        self._opponents: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (layer, opponent index)
-        self._game_points: list[list[int]] = [[] for _ in range(n)]  # points scored in each of those games
+        # each player's games in round order: the layer, the opponent's index, the points scored
+        opponent_layers: list[list[int]] = [[] for _ in range(n)]
+        opponent_indices: list[list[int]] = [[] for _ in range(n)]
+        self._game_points: list[list[int]] = [[] for _ in range(n)]
+        game_points = self._game_points
         self.win_points = points.win
         score, wins, bg, bw, prog, byes = [0] * n, [0] * n, [0] * n, [0] * n, [0] * n, [0] * n
         # Per result: red points, black points, red wins, black wins, played over the board.
@@ -305,23 +309,26 @@ class Crosstable:
             score, wins, bg, bw, byes = score[:], wins[:], bg[:], bw[:], byes[:]
             seen: set[int] = set()
             for game in record.games:
-                if game.red == game.black:
+                red, black = game.red, game.black
+                if red == black:
                     raise UserError(
                         f"第{record.number}轮第{game.board}台：红黑双方是同一名棋手",
                         f"round {record.number} board {game.board}: a player cannot play themselves",
                     )
-                r, b = index.get(game.red), index.get(game.black)
+                r, b = index.get(red), index.get(black)
                 if r is None or b is None or r in seen or b in seen:
-                    for no in (game.red, game.black):
+                    for no in (red, black):
                         self._seat(no, record.number, seen)  # raises the precise error
                 assert r is not None and b is not None
                 seen.add(r)
                 seen.add(b)
-                self._opponents[r].append((k, b))
-                self._opponents[b].append((k, r))
+                opponent_layers[r].append(k)
+                opponent_layers[b].append(k)
+                opponent_indices[r].append(b)
+                opponent_indices[b].append(r)
                 red_points, black_points, red_won, black_won, over_board = effects[game.result]
-                self._game_points[r].append(red_points)
-                self._game_points[b].append(black_points)
+                game_points[r].append(red_points)
+                game_points[b].append(black_points)
                 score[r] += red_points
                 score[b] += black_points
                 wins[r] += red_won  # forfeit wins included; over-the-board wins: see _over_board_wins
@@ -353,8 +360,8 @@ class Crosstable:
                 store.append(values)
         self._wins_over_board: list[list[int]] | None = None
         self._records = tuple(records)
-        self._opponent_layers = [[layer for layer, _ in opps] for opps in self._opponents]
-        self._opponent_indices = [[j for _, j in opps] for opps in self._opponents]
+        self._opponent_layers = opponent_layers
+        self._opponent_indices = opponent_indices
 
         self._violations: list[list[int]] = [[] for _ in range(n)]  # sorted rounds, 0 = always
         if isinstance(violations, Mapping):
@@ -379,6 +386,7 @@ class Crosstable:
         )
         self._has_split = split_round is not None and bool(self._knockout)
         self._bye_value: dict[int, int] = {}
+        self._seen_scores: dict[int, list[int]] = {}
         lot_of = lots or {}
         self._lot = [lot_of.get(p.no, 0) for p in self.entrants]
 
@@ -422,10 +430,20 @@ class Crosstable:
         k = self.layer(after_round)
         return 0 if k < 0 else self._score[k][self._player(no)]
 
-    def _score_for_opponents(self, k: int, j: int) -> int:
-        if self._has_split and k > self._split_layer and j in self._knockout:
-            return 0 if self._split_layer < 0 else self._score[self._split_layer][j]
-        return self._score[k][j]
+    def _score_for_opponents(self, k: int) -> list[int]:
+        """Every player's score as it counts for his opponents after layer ``k`` (对手分, 小分): a
+        knockout player's score stays as it was after the split round (docs/rules.md §6.2)."""
+        if not (self._has_split and k > self._split_layer):
+            return self._score[k]
+        seen = self._seen_scores.get(k)
+        if seen is None:
+            frozen = self._score[self._split_layer] if self._split_layer >= 0 else None
+            seen = [
+                (0 if frozen is None else frozen[j]) if j in self._knockout else s
+                for j, s in enumerate(self._score[k])
+            ]
+            self._seen_scores[k] = seen
+        return seen
 
     def bye_value(self, k: int) -> int:
         """对手分 of a bye after layer k: the lowest score among (not disqualified) players with points."""
@@ -452,9 +470,7 @@ class Crosstable:
                 total = self._byes[k][i] * self.bye_value(k) if self._byes[k][i] else 0
                 layers, opponents = self._opponent_layers[i], self._opponent_indices[i]
                 count = bisect.bisect_right(layers, k)  # opponents are stored in round order
-                if self._has_split and k > self._split_layer:
-                    return total + sum(self._score_for_opponents(k, j) for j in opponents[:count])
-                return total + sum(map(self._score[k].__getitem__, opponents[:count]))
+                return total + sum(map(self._score_for_opponents(k).__getitem__, opponents[:count]))
             case Criterion.WINS:
                 return self._wins[k][i] if forfeits_win else self._over_board_wins(k, i)
             case Criterion.VIOLATIONS:
@@ -469,7 +485,8 @@ class Crosstable:
                 layers, opponents = self._opponent_layers[i], self._opponent_indices[i]
                 count = bisect.bisect_right(layers, k)
                 won = self._game_points[i]
-                return sum(won[g] * self._score_for_opponents(k, opponents[g]) for g in range(count))
+                seen = self._score_for_opponents(k)
+                return sum(won[g] * seen[opponents[g]] for g in range(count))
             case Criterion.LOT:
                 return self._lot[i]
             case Criterion.SEQUENCE_NUMBER:
@@ -477,6 +494,46 @@ class Crosstable:
             case Criterion.HEAD_TO_HEAD | Criterion.DROP_FIRST_ROUNDS:
                 raise ValueError(f"{criterion.value} depends on more than the player")
         raise AssertionError(criterion)  # pragma: no cover
+
+    def values(
+        self, indices: Sequence[int], k: int, criterion: Criterion, forfeits_win: bool = True
+    ) -> list[int]:
+        """``[self.value(i, k, criterion, forfeits_win) for i in indices]``, each criterion's loop
+        written once for all of them (a ranking of 5,000 players asks for tens of thousands)."""
+        if k >= 0:
+            if criterion is Criterion.OPPONENT_SCORE:
+                seen = self._score_for_opponents(k).__getitem__
+                byes = self._byes[k]
+                all_layers, all_opponents = self._opponent_layers, self._opponent_indices
+                right = bisect.bisect_right
+                out = []
+                for i in indices:
+                    layers = all_layers[i]
+                    count = len(layers) if not layers or layers[-1] <= k else right(layers, k)
+                    total = sum(map(seen, all_opponents[i][:count]))
+                    out.append(total + byes[i] * self.bye_value(k) if byes[i] else total)
+                return out
+            if criterion is Criterion.VIOLATIONS:
+                cutoff, violations = self.round_numbers[k], self._violations
+                return [bisect.bisect_right(violations[i], cutoff) for i in indices]
+            column = self._column(k, criterion, forfeits_win)
+            if column is not None:
+                return [column[i] for i in indices]
+        return [self.value(i, k, criterion, forfeits_win) for i in indices]
+
+    def _column(self, k: int, criterion: Criterion, forfeits_win: bool) -> list[int] | None:
+        """The kept list of a value every player has after layer ``k`` (None: it is computed)."""
+        if criterion is Criterion.SCORE:
+            return self._score[k]
+        if criterion is Criterion.WINS:
+            return self._wins[k] if forfeits_win else None
+        if criterion is Criterion.BLACK_GAMES:
+            return self._black_games[k]
+        if criterion is Criterion.BLACK_WINS:
+            return self._black_wins[k]
+        if criterion is Criterion.PROGRESSIVE:
+            return self._progressive[k]
+        return None
 
     def getter(self, k: int, criterion: Criterion, forfeits_win: bool = True) -> Callable[[int], int]:
         """``lambda i: self.value(i, k, criterion, forfeits_win)``, reading a kept list directly where
@@ -613,6 +670,22 @@ class _Ranker:
             got = memo[i] = self._raw(i, level)
         return got
 
+    def _known(self, level: tuple[int, int, int], players: list[int]) -> dict[int, int]:
+        """The level's memo, holding the value of every one of ``players`` (computed together)."""
+        memo = self._memo.get(level)
+        if memo is None:
+            memo = self._memo[level] = {}
+        missing = [i for i in players if i not in memo]
+        if missing:
+            k, c, d = level
+            criterion = self.criteria[c]
+            if criterion is Criterion.DROP_FIRST_ROUNDS:
+                found = [self.table.score_without_first(i, k, d) for i in missing]
+            else:
+                found = self.table.values(missing, k, criterion, self.forfeits_win)
+            memo.update(zip(missing, found, strict=True))
+        return memo
+
     def order(self, players: list[int]) -> list[int]:
         """Rank ``players``; afterwards ``split_depth`` says at which level each adjacent pair split."""
         entrants = self.table.entrants
@@ -626,47 +699,48 @@ class _Ranker:
         level = self.levels[depth]
         k, c, _ = level
         sign, criterion = self.signs[c], self.criteria[c]
-        keyed = []
         if criterion is Criterion.HEAD_TO_HEAD:
             among = frozenset(players)
-            for n, i in enumerate(players):
-                h2h = self.table.head_to_head(i, k, among)
+            value: dict[int, int] = {}
+            for i in players:
+                h2h = value[i] = self.table.head_to_head(i, k, among)
                 if k == self.top:
                     self.head_to_head_value[i] = h2h
-                keyed.append((sign * h2h, n, i))
         else:
-            memo = self._memo.setdefault(level, {})
-            for n, i in enumerate(players):
-                v = memo.get(i)
-                if v is None:
-                    v = memo[i] = self._raw(i, level)
-                keyed.append((sign * v, n, i))
-        keyed.sort()
+            value = self._known(level, players)
+        # a stable sort: players equal at this level keep their order (by sequence number)
+        ordered = sorted(players, key=value.__getitem__, reverse=sign < 0)
         out: list[int] = []
-        start = 0
-        while start < len(keyed):
-            end = start + 1
-            while end < len(keyed) and keyed[end][0] == keyed[start][0]:
-                end += 1
+        split_depth = self.split_depth
+        for _, tied in itertools.groupby(ordered, key=value.__getitem__):
+            same = list(tied)
             if out:
-                self.split_depth[(out[-1], keyed[start][2])] = depth
+                split_depth[(out[-1], same[0])] = depth
                 if criterion is Criterion.HEAD_TO_HEAD:
-                    self.split_group[(out[-1], keyed[start][2])] = frozenset(players)
-            if end - start == 1:
-                out.append(keyed[start][2])
+                    self.split_group[(out[-1], same[0])] = frozenset(players)
+            if len(same) == 1:
+                out.append(same[0])
             else:
-                out.extend(self._refine([t[2] for t in keyed[start:end]], depth + 1))
-            start = end
+                out.extend(self._refine(same, depth + 1))
         return out
 
     def separation(self, upper_no: int, lower_no: int) -> Separation:
         table = self.table
-        i, j = table._player(upper_no), table._player(lower_no)
+        return self.separation_of(table._player(upper_no), table._player(lower_no), upper_no, lower_no)
+
+    def separation_of(self, i: int, j: int, upper_no: int, lower_no: int) -> Separation:
+        """:meth:`separation` of player indices ``i`` above ``j`` (sequence numbers ``upper_no``,
+        ``lower_no``)."""
+        table = self.table
         depth = self.split_depth.get((i, j))  # adjacent pairs: known from the ranking itself
-        levels = self.levels if depth is None else self.levels[depth : depth + 1]
-        among = self.split_group.get((i, j), frozenset({i, j}))
+        levels = self.levels if depth is None else (self.levels[depth],)
         for level in levels:
-            a, b = self.value(i, level, among), self.value(j, level, among)
+            memo = self._memo.get(level)
+            if memo is not None and i in memo and j in memo:  # the ranking compared them there
+                a, b = memo[i], memo[j]
+            else:
+                among = self.split_group.get((i, j), frozenset({i, j}))
+                a, b = self.value(i, level, among), self.value(j, level, among)
             if a != b:
                 k, c, d = level
                 return Separation(
@@ -701,36 +775,63 @@ def rank_group(table: Crosstable, rules: TiebreakRules, after_round: int | None 
     has_lot = Criterion.LOT in ranker.criteria
     rows: list[Standing] = []
     by_sequence = False
-    getters = {c: table.getter(top, c, ranker.forfeits_win) for c in Criterion}
-    for rank, i in enumerate(order, start=1):
+    forfeits_win = ranker.forfeits_win
+
+    def column(c: Criterion, wanted: bool = True) -> list[Any]:
+        """The value of ``c`` of every player, in rank order (None where the chain has no use for it)."""
+        return table.values(order, top, c, forfeits_win) if wanted else [None] * len(order)
+
+    entrants = table.entrants
+    for rank, (
+        i,
+        score,
+        opponent_score,
+        wins,
+        violations,
+        black_games,
+        black_wins,
+        progressive,
+        sb,
+        lot,
+    ) in enumerate(
+        zip(
+            order,
+            column(Criterion.SCORE),
+            column(Criterion.OPPONENT_SCORE),
+            column(Criterion.WINS),
+            column(Criterion.VIOLATIONS),
+            column(Criterion.BLACK_GAMES),
+            column(Criterion.BLACK_WINS),
+            column(Criterion.PROGRESSIVE, has_progressive),
+            column(Criterion.SONNEBORN_BERGER, has_sb),
+            column(Criterion.LOT, has_lot),
+            strict=True,
+        ),
+        start=1,
+    ):
         separation = None
+        p = entrants[i]
         if rank < len(order):
-            separation = ranker.separation(table.entrants[i].no, table.entrants[order[rank]].no)
+            j = order[rank]
+            separation = ranker.separation_of(i, j, p.no, entrants[j].no)
             by_sequence = by_sequence or separation.criterion is Criterion.SEQUENCE_NUMBER
-        p = table.entrants[i]
-
-        def v(c: Criterion, i: int = i) -> int:
-            return getters[c](i)
-
         rows.append(
             Standing(
                 rank=rank,
                 no=p.no,
                 team=p.team,
                 status=p.status,
-                score=v(Criterion.SCORE),
-                opponent_score=v(Criterion.OPPONENT_SCORE),
-                wins=v(Criterion.WINS),
-                violations=v(Criterion.VIOLATIONS),
-                black_games=v(Criterion.BLACK_GAMES),
-                black_wins=v(Criterion.BLACK_WINS),
-                progressive=v(Criterion.PROGRESSIVE) if has_progressive else None,
+                score=score,
+                opponent_score=opponent_score,
+                wins=wins,
+                violations=violations,
+                black_games=black_games,
+                black_wins=black_wins,
+                progressive=progressive,
                 separated_by=separation,
                 head_to_head=ranker.head_to_head_value.get(i) if has_h2h else None,
-                sonneborn_berger=_in_points(v(Criterion.SONNEBORN_BERGER), table.win_points)
-                if has_sb
-                else None,
-                lot=v(Criterion.LOT) if has_lot else None,
+                sonneborn_berger=_in_points(sb, table.win_points) if has_sb else None,
+                lot=lot,
             )
         )
     return Standings(table.cutoff(top), tuple(rows), disqualified, by_sequence, ranker)

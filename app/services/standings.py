@@ -70,16 +70,23 @@ def complete_through(rounds: Iterable[RoundRecord]) -> int:
     >>> complete_through([done, running]), complete_through([running])
     (1, 0)
     """
+    if isinstance(rounds, tuple) and _last_complete and _last_complete[0][0] is rounds:
+        return _last_complete[0][1]  # the same (immutable) rounds asked again
     pending = {result for result in GameResult if result.is_pending}
     n = 0
     for r in sorted(rounds, key=lambda r: r.number):
         if r.number != n + 1 or not pending.isdisjoint(map(_result_of, r.games)):
             break
         n = r.number
+    if isinstance(rounds, tuple):
+        _last_complete[:] = [(rounds, n)]
     return n
 
 
 _result_of = operator.attrgetter("result")
+#: the rounds last asked about and their answer (the final standings ask seven times for the same
+#: tuple of 27,000 games; the tuple and its records are frozen, so its identity is its content)
+_last_complete: list[tuple[tuple[RoundRecord, ...], int]] = []
 
 
 def _pending_in(state: GroupState, number: int) -> int:
@@ -726,12 +733,17 @@ def final_standings(db: Database, group: str) -> StandingsView:
     order = final.order
     below = dict(itertools.pairwise(order))
     lines = tuple(
-        dataclasses.replace(
-            lines_of[no],
-            rank=final.places[no],
-            final_separation=final.separation(no, below[no]) if no in below else None,
+        StandingLine(
+            final.places[no],
+            line.no,
+            line.name,
+            line.unit,
+            line.standing,
+            final.separation(no, below[no]) if no in below else None,
+            line.pool,
         )
         for no in order
+        for line in (lines_of[no],)
     )
     return dataclasses.replace(view, lines=lines, final=True)
 

@@ -514,3 +514,58 @@ def test_changing_a_result_and_back(
     other = rng.choice([r for r in GameResult if r not in (original.result, GameResult.PENDING)])
     standings(players, with_result(other), REG, violations)
     assert standings(players, with_result(original.result), REG, violations).rows == expected.rows
+
+
+@given(histories(), st.booleans(), st.integers(0, 2**32))
+def test_values_of_many_players_are_each_ones_value(
+    history: tuple[list[Entrant], list[RoundRecord], list[Violation]], split: bool, seed: int
+) -> None:
+    """The batched reading a ranking uses gives every player's own value, every criterion, every
+    round (with knockout players whose score stays at the split round in their opponents' 对手分)."""
+    players, rounds, violations = history
+    rng = random.Random(seed)
+    knockout = rng.sample([p.no for p in players], min(2, len(players))) if split and rounds else []
+    table = Crosstable(
+        players,
+        rounds,
+        REG.points,
+        violations,
+        knockout_players=knockout,
+        split_round=rng.randint(0, len(rounds)) if knockout else None,
+    )
+    everyone = list(range(len(players)))
+    some = rng.sample(everyone, rng.randint(0, len(everyone)))
+    for k in range(-1, len(rounds)):
+        for c in Criterion:
+            if c in (Criterion.HEAD_TO_HEAD, Criterion.DROP_FIRST_ROUNDS):
+                continue
+            for forfeits_win in (True, False):
+                for chosen in (everyone, some):
+                    expected = [table.value(i, k, c, forfeits_win) for i in chosen]
+                    assert table.values(chosen, k, c, forfeits_win) == expected
+
+
+@given(histories())
+def test_the_order_is_the_chain_read_as_one_key(
+    history: tuple[list[Entrant], list[RoundRecord], list[Violation]],
+) -> None:
+    """Without 直胜 the ranking is a sort by one key: each criterion of the chain after the last round,
+    then after each earlier round (前轮成绩), then the sequence number — computed here value by value."""
+    players, rounds, violations = history
+    table = Crosstable(players, rounds, REG.points, violations)
+    got = rank_group(table, REG.tiebreaks)
+    criteria = [Criterion.SCORE, *(Criterion.of(t) for t in REG.tiebreaks.chain if not t.expands)]
+    assert Tiebreak.PREVIOUS_ROUNDS in REG.tiebreaks.chain and Criterion.HEAD_TO_HEAD not in criteria
+
+    players_sorted = table.entrants
+
+    def key(i: int) -> tuple[int, ...]:
+        chain = [
+            (1 if c.fewer_first else -1) * table.value(i, k, c)
+            for k in range(len(rounds) - 1, -1, -1)
+            for c in criteria
+        ]
+        return (*chain, players_sorted[i].no)
+
+    ranked = [i for i, p in enumerate(players_sorted) if p.status is not PlayerStatus.DISQUALIFIED]
+    assert list(got.order) == [players_sorted[i].no for i in sorted(ranked, key=key)]
