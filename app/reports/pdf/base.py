@@ -7,7 +7,6 @@ when the document is saved.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -66,14 +65,24 @@ def register_font() -> str:
 
 
 def width_of(text: str, size: float) -> float:
+    found = _WIDTHS.get((text, size))
+    if found is not None:
+        return found
     register_font()
     return _width(text, size)
 
 
-@functools.lru_cache(maxsize=1 << 16)
+#: Texts' widths in the app's font by (text, size): cards and lists measure the same texts again and
+#: again. Bounded: cleared when it grows past a few hundred thousand entries.
+_WIDTHS: dict[tuple[str, float], float] = {}
+
+
 def _width(text: str, size: float) -> float:
-    """A text's width in the app's font, kept (cards and lists measure the same texts again and again)."""
-    return float(pdfmetrics.stringWidth(text, FONT, size))
+    """A text's width in the app's font (registered), kept in :data:`_WIDTHS`."""
+    if len(_WIDTHS) > 1 << 19:
+        _WIDTHS.clear()
+    found = _WIDTHS[(text, size)] = float(pdfmetrics.stringWidth(text, FONT, size))
+    return found
 
 
 def shrink_to(text: str, width: float, size: float, minimum: float = 4.0) -> float:
@@ -177,21 +186,17 @@ def grid(
     """
     total = sum(c.weight for c in columns)
     widths = [width * c.weight / total for c in columns]
-    cells: list[list[Fitted]] = []
-    for r, row in enumerate([[c.label for c in columns], *rows]):
-        h = header_height if r == 0 else row_height
-        cells.append(
-            [
-                fit_cell(
-                    str(text),
-                    widths[c] - 2 * _PAD - 0.5,
-                    h - 2,
-                    columns[c].size if r else 9.0,
-                    6.5 if r else 8.0,
-                )
-                for c, text in enumerate(row)
-            ]
-        )
+    register_font()
+    header = [
+        fit_cell(str(c.label), widths[k] - 2 * _PAD - 0.5, header_height - 2, 9.0, 8.0)
+        for k, c in enumerate(columns)
+    ]
+    # a body cell's fit depends only on its text and column: one fit per distinct (column, text)
+    fitters = [
+        _column_fitter(widths[k] - 2 * _PAD - 0.5, row_height - 2, c.size) for k, c in enumerate(columns)
+    ]
+    cells: list[list[Fitted]] = [header]
+    cells += [[fit(str(text)) for fit, text in zip(fitters, row, strict=False)] for row in rows]
     return Grid(
         widths,
         cells,
@@ -206,6 +211,30 @@ def grid(
 
 _PAD = 2.0
 _SHADE = colors.HexColor("#f4f4f4")
+
+
+def _column_fitter(width: float, height: float, size: float) -> Callable[[str], Fitted]:
+    """``fit_cell(text, width, height, size, 6.5)`` for one column's body cells, each distinct text
+    fitted once: the one-line case (nearly every cell) measured straight from the width cache."""
+    fitted: dict[str, Fitted] = {}
+    measured = _WIDTHS
+
+    def fit(text: str) -> Fitted:
+        found = fitted.get(text)
+        if found is not None:
+            return found
+        if "\n" not in text:
+            w = measured.get((text, size))
+            if w is None:
+                w = _width(text, size)
+            one = size if w <= width or w == 0 else max(0, size * width / w * 0.999)
+            if one >= 6.5:
+                found = fitted[text] = Fitted(text, one, one * 1.15)
+                return found
+        found = fitted[text] = fit_cell(text, width, height, size, 6.5)
+        return found
+
+    return fit
 
 
 class Grid(Flowable):  # type: ignore[misc]
@@ -240,6 +269,13 @@ class Grid(Flowable):  # type: ignore[misc]
         width = 0.0
         for w in self._widths:  # summed as Table sums them
             width = width + w
+        rows = self._hi - self._lo
+        rough = self._header_height + rows * self._row_height
+        if rows > 8 and rough > availHeight + rows * 1e-6 * self._row_height + 1.0:
+            # far too tall for the space: the frame splits it whatever the last bits of its height (the
+            # compensated sum over every row left, at each page of a long table, cost quadratic time)
+            self.width, self.height = width, rough
+            return width, rough
         height = c = 0.0
         heights = self._heights()
         for i in range(len(heights) - 1, -1, -1):  # Table's compensated sum, backwards
@@ -310,39 +346,56 @@ class Grid(Flowable):  # type: ignore[misc]
         text = canv.beginText()
         text.setFillColor(colors.black)
         font: tuple[float, float] | None = None
-        string_width = pdfmetrics.stringWidth
         code = text._code
-        formatted: dict[tuple[str, float, float, int], tuple[str, int]] = canv.__dict__.setdefault(
-            "_xq_formatted", {}
+        append = code.append
+        # per document: each (text, size, leading, font subset) line's PDF code, the subset after it
+        # and its width; the same text at the same size in the same subset is the same PDF code
+        formatted: dict[tuple[str, float, float, int], tuple[str, int, float]] = canv.__dict__.setdefault(
+            "_xq_cells", {}
         )
+        numbers: dict[float, str] = {}
+        widths = self._widths
+        lefts = [x + _PAD for x in cols]
+        rights = [cols[k] + widths[k] - _PAD for k in range(len(widths))]
+        centres = [cols[k] + (widths[k] + _PAD - _PAD) * 0.5 for k in range(len(widths))]
         for r, row in enumerate(rows):
             bottom, rh = tops[r + 1], heights[r]
+            row_aligns = aligns[r]
             for col, cell in enumerate(row):
                 size, leading = cell.size, cell.leading
                 if (size, leading) != font:
                     font = (size, leading)
                     text.setFont(FONT, size, leading)
-                vals = cell.text.split("\n")
+                vals = cell.text.split("\n") if "\n" in cell.text else (cell.text,)
                 y = bottom + (1 + rh - 0 + len(vals) * leading) / 2.0 - size
-                just = aligns[r][col]
+                just = row_aligns[col]
                 for v in vals:
-                    if just == "LEFT":
-                        x = cols[col] + _PAD
-                    elif just == "RIGHT":
-                        x = cols[col] + self._widths[col] - _PAD - string_width(v, FONT, size)
-                    else:
-                        x = cols[col] + (self._widths[col] + _PAD - _PAD) * 0.5
-                        x = x - 0.5 * string_width(v, FONT, size)
-                    text.setTextOrigin(x, y)
-                    # textOut without advancing the cursor; the same text at the same size in the same
-                    # font subset is the same PDF code, so it is made once per document
                     key = (v, size, leading, text._curSubset)
                     made = formatted.get(key)
                     if made is None:
-                        made = formatted[key] = (text._formatText(v), text._curSubset)
+                        made = formatted[key] = (
+                            text._formatText(v),
+                            text._curSubset,
+                            pdfmetrics.stringWidth(v, FONT, size),
+                        )
                     else:
                         text._curSubset = made[1]
-                    code.append(made[0])
+                    if just == "LEFT":
+                        x = lefts[col]
+                    elif just == "RIGHT":
+                        x = rights[col] - made[2]
+                    else:
+                        x = centres[col] - 0.5 * made[2]
+                    # what setTextOrigin then textOut (without moving the cursor) write; fp_str(x, y)
+                    # is fp_str(x) and fp_str(y) joined by a space, and a column repeats its x, a row its y
+                    xs = numbers.get(x)
+                    if xs is None:
+                        xs = numbers[x] = fp_str(x)
+                    ys = numbers.get(y)
+                    if ys is None:
+                        ys = numbers[y] = fp_str(y)
+                    append(f"1 0 0 1 {xs} {ys} Tm")
+                    append(made[0])
                     y -= leading
         canv.drawText(text)
         canv.setStrokeColor(colors.black)
