@@ -20,7 +20,7 @@ from app.reports.model import (
     TableCards,
     fmt_num,
 )
-from app.reports.pdf.base import (
+from app.reports.pdf.page import (
     BOTTOM,
     FONT,
     MARGIN_X,
@@ -34,7 +34,6 @@ from app.reports.pdf.base import (
     width_of,
     wrap_chars,
 )
-from app.reports.qr import draw_qr
 
 PAGE_W, PAGE_H = A4
 
@@ -135,6 +134,8 @@ def _draw_card(
         c.doForm(name)
         c.setFillColor(colors.black)
     if qr:
+        from app.reports.qr import draw_qr
+
         draw_qr(c, row.link, x + pad + inner - qr, top - qr, qr)
     _text(c, x + pad + beside / 2, at(100), f"第 {row.board} 台", 66 * f, inner - beside, "center")
     for i, p in enumerate((row.red, row.black)):
