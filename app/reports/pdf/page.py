@@ -166,6 +166,7 @@ SECTION_ATTRIBUTE = "_xq_section"  # (title, subtitle) set on the canvas by a Se
 
 
 def draw_decor(c: rl_canvas.Canvas, decor: PageDecor, number: int, total: int) -> None:
+    """The page header and footer (each repeated text's PDF code made once per document)."""
     w, h = c._pagesize
     usable = w - 2 * MARGIN_X
     c.saveState()
@@ -178,18 +179,18 @@ def draw_decor(c: rl_canvas.Canvas, decor: PageDecor, number: int, total: int) -
         draw_qr(c, decor.link, w - MARGIN_X - QR_SIZE, h - QR_TOP - QR_SIZE, QR_SIZE)
         c.setFont(FONT, 6.5)
         right = w - MARGIN_X - QR_SIZE - 1 * mm
-        c.drawRightString(right, h - 12 * mm, "扫码看")
-        c.drawRightString(right, h - 15 * mm, "实时成绩")
+        draw_string(c, right, h - 12 * mm, "扫码看", "right")
+        draw_string(c, right, h - 15 * mm, "实时成绩", "right")
     if decor.show_header:
         name = decor.header.event_name
         size = shrink_to(name, usable - 30 * mm, 13)
         c.setFont(FONT, size)
-        c.drawCentredString(w / 2, h - 12 * mm, name)
+        draw_string(c, w / 2, h - 12 * mm, name, "center")
         sub = "  ".join(p for p in (decor.title, decor.header.subtitle) if p)
         if section is not None:
             sub = "  ".join(p for p in section if p)
         c.setFont(FONT, shrink_to(sub, usable - 30 * mm, 11))
-        c.drawCentredString(w / 2, h - 18.5 * mm, sub)
+        draw_string(c, w / 2, h - 18.5 * mm, sub, "center")
         c.setLineWidth(0.6)
         right_end = w - MARGIN_X - (QR_SIZE + 2 * mm if decor.link else 0)  # the rule stops before the code
         c.line(MARGIN_X, h - 21 * mm, right_end, h - 21 * mm)
@@ -198,17 +199,17 @@ def draw_decor(c: rl_canvas.Canvas, decor: PageDecor, number: int, total: int) -
         c.setStrokeColor(RED)
         c.setFont(FONT, 12)
         c.rect(w - MARGIN_X - 16 * mm, h - 16 * mm, 16 * mm, 8 * mm)
-        c.drawCentredString(w - MARGIN_X - 8 * mm, h - 13.8 * mm, "内部")
+        draw_string(c, w - MARGIN_X - 8 * mm, h - 13.8 * mm, "内部", "center")
         c.setFillColor(colors.black)
         c.setStrokeColor(colors.black)
     if not decor.show_footer:
         c.restoreState()
         return
     c.setFont(FONT, 8)
-    c.drawString(MARGIN_X, 7 * mm, f"打印时间：{decor.printed_at:%Y-%m-%d %H:%M}")
+    draw_string(c, MARGIN_X, 7 * mm, f"打印时间：{decor.printed_at:%Y-%m-%d %H:%M}")
     if decor.internal:
-        c.drawCentredString(w / 2, 7 * mm, "内部资料 · 含个人信息 · 不得公开")
-    c.drawRightString(w - MARGIN_X, 7 * mm, f"第 {number} 页 / 共 {total} 页")
+        draw_string(c, w / 2, 7 * mm, "内部资料 · 含个人信息 · 不得公开", "center")
+    draw_string(c, w - MARGIN_X, 7 * mm, f"第 {number} 页 / 共 {total} 页", "right")
     c.restoreState()
 
 
