@@ -76,13 +76,14 @@ def _draw_card(
     y: float,
     w: float,
     h: float,
-    forms: dict[tuple[object, ...], str] | None = None,
+    forms: dict[tuple[object, ...], str],
 ) -> None:
     """One card laid out in proportion to its slot (design size: the half-page card, 194 × 139 mm).
 
     What every card in this slot shares (the title lines, the red and black boxes, the result boxes,
-    the signature lines) is drawn once per document as a form (a PDF XObject) at the slot's place and
-    shown on each card with ``forms`` (kept per document); only the board's own text is drawn per card.
+    the signature lines) is drawn once per document as a form (a PDF XObject) at the slot's place,
+    named in ``forms`` (kept per document), and shown on each card; only the board's own text is drawn
+    per card.
     """
     narrow = w < 120 * mm
     pad = 3.5 * mm if narrow else 6 * mm
@@ -106,12 +107,11 @@ def _draw_card(
     half = inner / 2
     box_top, box_h = at(118), 128 * sy
     key = ("card", x, y, w, h, header.event_name, info, qr)
-    name = None if forms is None else forms.get(key)
-    if forms is not None and name is None:
+    name = forms.get(key)
+    if name is None:  # the first card in this slot with these lines: draw the shared part once
         name = forms[key] = f"XQCard{len(forms)}"
         c.beginForm(name)
         c.setFillColor(colors.black)
-    if forms is None or c._formData is not None:  # drawing the card's shared part (or no forms at all)
         if qr:
             c.setFont(FONT, max(5.0, 7 * f))
             draw_string(c, x + pad + inner - qr / 2, top - qr - 7 * f, "扫码查看本台", "center")
@@ -128,11 +128,9 @@ def _draw_card(
         c.setStrokeColor(colors.black)
         c.setLineWidth(0.8)
         _result_and_signatures(c, x, pad, inner, at, f, narrow)
-    if name is not None:
-        if c._formData is not None:
-            c.endForm()
-        c.doForm(name)
-        c.setFillColor(colors.black)
+        c.endForm()
+    c.doForm(name)  # a form is drawn in a saved graphics state: the colours are as before it
+    c.setFillColor(colors.black)
     if qr:
         from app.reports.qr import draw_qr
 
