@@ -453,7 +453,7 @@ def final_places(db: Database, group: str) -> dict[int, int]:
 
 
 def _final_places(s: Session, g: Group, reg: Regulations) -> dict[int, int]:
-    return _final(s, g, reg).places
+    return dict(_final(s, g, reg).places)  # a copy: the ranking may be kept for the whole reading
 
 
 @dataclass(frozen=True, slots=True)
@@ -646,7 +646,22 @@ def stage_entry_order(s: Session, g: Group, reg: Regulations, state: GroupState,
 
 
 def _final(s: Session, g: Group, reg: Regulations) -> _Final:
-    """The final ranking with what separates any two players in it; refused before the end."""
+    """The final ranking with what separates any two players in it; refused before the end.
+
+    Inside :meth:`Database.one_reading` it is made once per group (the results book asks for it
+    through the prizes, the final standings and the prize list)."""
+    memo = kept(s)
+    key = ("final", g.id)
+    if memo is not None and key in memo:
+        found: _Final = memo[key]
+        return found
+    final = _final_of(s, g, reg)
+    if memo is not None:
+        memo[key] = final
+    return final
+
+
+def _final_of(s: Session, g: Group, reg: Regulations) -> _Final:
     state, table = _standings(s, g, reg, None)
     plans = plan_of(state)
     total = rounds_known(state)

@@ -7,42 +7,30 @@ document also has its own ``render_*`` function taking its read model.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.engine.types import UserError
 from app.reports import model, team_model
 from app.reports.documents import NAMES, names
-from app.reports.pdf.base import Output
-from app.reports.pdf.bracket import render_bracket
-from app.reports.pdf.cards import render_record_sheets, render_table_cards
-from app.reports.pdf.game import GameSheet, render_game
-from app.reports.pdf.paperwork import (
-    render_avoidances,
-    render_certificates,
-    render_check_in,
-    render_results_book,
-)
-from app.reports.pdf.round_robin import render_round_robin_schedule, render_round_robin_table
-from app.reports.pdf.tables import (
-    render_crosstable,
-    render_entry_list,
-    render_internal_entry_list,
-    render_pairings,
-    render_payout,
-    render_prizes,
-    render_standings,
-    render_teams,
-)
-from app.reports.pdf.teams import (
-    render_board_prizes,
-    render_lineup_forms,
-    render_team_cards,
-    render_team_crosstable,
-    render_team_event_standings,
-    render_team_sheets,
-)
+from app.reports.pdf.page import Output
+
+if TYPE_CHECKING:
+    from app.reports.pdf.bracket import render_bracket
+    from app.reports.pdf.cards import render_record_sheets, render_table_cards
+    from app.reports.pdf.game import GameSheet, render_game
+    from app.reports.pdf.tables import (
+        render_crosstable,
+        render_entry_list,
+        render_internal_entry_list,
+        render_pairings,
+        render_payout,
+        render_prizes,
+        render_standings,
+        render_teams,
+    )
 
 DOCUMENTS = NAMES  # every document by name (app.reports.documents lists them once)
 INTERNAL_DOCUMENTS = names(lambda d: d.internal)  # marked 内部 (entry-list only with --internal)
@@ -50,7 +38,20 @@ PUBLIC_DOCUMENTS = names(lambda d: not d.internal)
 GAME_DOCUMENTS = ("game",)  # one game record (棋谱) with a diagram, from a GameSheet
 
 
+def _renderer(module: str, function: str) -> Callable[..., None]:
+    """A renderer, its module imported when first asked for: the table cards (drawn on the canvas)
+    do not load the layout engine the lists need, nor the other documents' modules."""
+
+    def render(*args: Any, **kwargs: Any) -> None:
+        found: Callable[..., None] = getattr(importlib.import_module(f"app.reports.pdf.{module}"), function)
+        found(*args, **kwargs)
+
+    return render
+
+
 def _entry_list(inputs: Any, out: Output, printed_at: datetime, **options: Any) -> None:
+    from app.reports.pdf.tables import render_entry_list, render_internal_entry_list
+
     if isinstance(inputs, model.InternalEntryList):
         render_internal_entry_list(inputs, out, printed_at)
     else:
@@ -58,36 +59,53 @@ def _entry_list(inputs: Any, out: Output, printed_at: datetime, **options: Any) 
 
 
 def _crosstable(inputs: Any, out: Output, printed_at: datetime, **options: Any) -> None:
+    from app.reports.pdf.round_robin import render_round_robin_table
+    from app.reports.pdf.tables import render_crosstable
+
     if isinstance(inputs, model.RoundRobinTable):  # a round robin's crosstable is the square table
         render_round_robin_table(inputs, out, printed_at)
     else:
         render_crosstable(inputs, out, printed_at)
 
 
-_RENDERERS: dict[str, tuple[type | tuple[type, ...], Callable[..., None]]] = {
-    "table-cards": (model.TableCards, render_table_cards),
-    "pairings": (model.PairingList, lambda i, o, t, **kw: render_pairings(i, o, t, **kw)),
-    "results": (model.PairingList, lambda i, o, t, **kw: render_pairings(i, o, t, with_results=True, **kw)),
-    "standings": (model.Standings, render_standings),
+def _pairings(inputs: Any, out: Output, printed_at: datetime, **options: Any) -> None:
+    from app.reports.pdf.tables import render_pairings
+
+    render_pairings(inputs, out, printed_at, **options)
+
+
+def _results(inputs: Any, out: Output, printed_at: datetime, **options: Any) -> None:
+    from app.reports.pdf.tables import render_pairings
+
+    render_pairings(inputs, out, printed_at, with_results=True, **options)
+
+
+_GAME = "game"  # the game sheet's type lives with its renderer: checked once that is imported
+
+_RENDERERS: dict[str, tuple[type | tuple[type, ...] | str, Callable[..., None]]] = {
+    "table-cards": (model.TableCards, _renderer("cards", "render_table_cards")),
+    "pairings": (model.PairingList, _pairings),
+    "results": (model.PairingList, _results),
+    "standings": (model.Standings, _renderer("tables", "render_standings")),
     "crosstable": ((model.Crosstable, model.RoundRobinTable), _crosstable),
-    "teams": (model.TeamStandings, render_teams),
-    "prizes": (model.PrizeList, render_prizes),
-    "payout": (model.PayoutSheet, render_payout),
-    "record-sheets": (model.RecordSheets, render_record_sheets),
+    "teams": (model.TeamStandings, _renderer("tables", "render_teams")),
+    "prizes": (model.PrizeList, _renderer("tables", "render_prizes")),
+    "payout": (model.PayoutSheet, _renderer("tables", "render_payout")),
+    "record-sheets": (model.RecordSheets, _renderer("cards", "render_record_sheets")),
     "entry-list": ((model.EntryList, model.InternalEntryList), _entry_list),
-    "bracket": (model.Bracket, render_bracket),
-    "check-in": (model.CheckInSheet, render_check_in),
-    "results-book": (model.ResultsBook, render_results_book),
-    "certificates": (model.Certificates, render_certificates),
-    "avoidances": (model.AvoidanceList, render_avoidances),
-    "order-of-play": (model.RoundRobinSchedule, render_round_robin_schedule),
-    "team-cards": (team_model.TeamRoundDoc, render_team_cards),
-    "team-sheets": (team_model.TeamRoundDoc, render_team_sheets),
-    "lineup-forms": (team_model.LineupForms, render_lineup_forms),
-    "team-crosstable": (team_model.TeamCrosstable, render_team_crosstable),
-    "team-standings": (team_model.TeamEventStandings, render_team_event_standings),
-    "board-prizes": (team_model.BoardPrizes, render_board_prizes),
-    "game": (GameSheet, render_game),
+    "bracket": (model.Bracket, _renderer("bracket", "render_bracket")),
+    "check-in": (model.CheckInSheet, _renderer("paperwork", "render_check_in")),
+    "results-book": (model.ResultsBook, _renderer("paperwork", "render_results_book")),
+    "certificates": (model.Certificates, _renderer("paperwork", "render_certificates")),
+    "avoidances": (model.AvoidanceList, _renderer("paperwork", "render_avoidances")),
+    "order-of-play": (model.RoundRobinSchedule, _renderer("round_robin", "render_round_robin_schedule")),
+    "team-cards": (team_model.TeamRoundDoc, _renderer("teams", "render_team_cards")),
+    "team-sheets": (team_model.TeamRoundDoc, _renderer("teams", "render_team_sheets")),
+    "lineup-forms": (team_model.LineupForms, _renderer("teams", "render_lineup_forms")),
+    "team-crosstable": (team_model.TeamCrosstable, _renderer("teams", "render_team_crosstable")),
+    "team-standings": (team_model.TeamEventStandings, _renderer("teams", "render_team_event_standings")),
+    "board-prizes": (team_model.BoardPrizes, _renderer("teams", "render_board_prizes")),
+    "game": (_GAME, _renderer("game", "render_game")),
 }
 
 
@@ -102,12 +120,40 @@ def render_document(name: str, inputs: Any, out: Output, *, printed_at: datetime
             f"未知的文档“{name}”，可选：{'、'.join(DOCUMENTS + GAME_DOCUMENTS)}",
             f"unknown document {name!r}; choose one of {', '.join(DOCUMENTS + GAME_DOCUMENTS)}",
         )
-    kind, render = _RENDERERS[name]
-    if not isinstance(inputs, kind):
+    wanted, render = _RENDERERS[name]
+    if isinstance(wanted, str):  # the game sheet
+        from app.reports.pdf.game import GameSheet
+
+        wanted = GameSheet
+    if not isinstance(inputs, wanted):
         raise UserError(
             f"文档“{name}”的数据类型不对", f"document {name!r} cannot be made from {type(inputs).__name__}"
         )
     render(inputs, out, printed_at, **options)
+
+
+_LAZY = {
+    "GameSheet": "game",
+    "render_bracket": "bracket",
+    "render_crosstable": "tables",
+    "render_entry_list": "tables",
+    "render_game": "game",
+    "render_internal_entry_list": "tables",
+    "render_pairings": "tables",
+    "render_payout": "tables",
+    "render_prizes": "tables",
+    "render_record_sheets": "cards",
+    "render_standings": "tables",
+    "render_table_cards": "cards",
+    "render_teams": "tables",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The renderers named in :data:`__all__`, imported from their modules when first asked for."""
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"app.reports.pdf.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

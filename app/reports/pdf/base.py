@@ -7,12 +7,10 @@ when the document is saved.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
@@ -20,8 +18,6 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.pdfgen import canvas as rl_canvas
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -34,99 +30,33 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from app.paths import font_path
-from app.reports.model import EventHeader, SignOff
-from app.reports.qr import draw_qr
-
-FONT = "WQYMicroHei"
-RED = colors.HexColor("#c00000")
-GREY = colors.HexColor("#e8e8e8")
-MARGIN_X = 12 * mm
-TOP = 24 * mm  # space for the page header
-BOTTOM = 14 * mm  # space for the footer
-# the hall network's QR code in the page header of a posted list (4 mm below the edge: printable); its quiet
-# zone inside, so the code itself is at least 20 mm wide, like the table cards' — read from a notice board
-QR_SIZE = 24 * mm
-QR_TOP = 4 * mm
-LINKED_TOP = QR_TOP + QR_SIZE + 3 * mm  # a page with the QR code starts its content below it
-
-Output = str | Path | BinaryIO
-
-
-_registered: list[bool] = []
-
-
-def register_font() -> str:
-    """Register the app's CJK font once (reportlab embeds a subset of the glyphs used)."""
-    if not _registered:
-        if FONT not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(FONT, str(font_path()), subfontIndex=0))
-        _registered.append(True)
-    return FONT
-
-
-def width_of(text: str, size: float) -> float:
-    register_font()
-    return _width(text, size)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _width(text: str, size: float) -> float:
-    """A text's width in the app's font, kept (cards and lists measure the same texts again and again)."""
-    return float(pdfmetrics.stringWidth(text, FONT, size))
-
-
-def shrink_to(text: str, width: float, size: float, minimum: float = 4.0) -> float:
-    """The largest font size ≤ ``size`` at which ``text`` fits in ``width`` on one line."""
-    w = width_of(text, size)
-    if w <= width or w == 0:
-        return size
-    return max(minimum, size * width / w * 0.999)
-
-
-def draw_string(c: rl_canvas.Canvas, x: float, y: float, text: str, align: str = "left") -> None:
-    """What ``c.drawString`` (``align="center"``: ``drawCentredString``, ``"right"``: ``drawRightString``)
-    draws in the current font, byte for byte, with each distinct text's PDF code and width made once
-    per document: thousands of table cards repeat the same labels, and ReportLab splits every string
-    into its font subsets again on each call."""
-    if not c.bottomup:
-        {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)(x, y, text)
-        return
-    key = (text, c._fontname, c._fontsize, c._leading)
-    made: dict[tuple[str, str, float, float], tuple[str, float]] = c.__dict__.setdefault("_xq_strings", {})
-    found = made.get(key)
-    if found is None:
-        # a fresh text object, as drawString makes: its code starts by choosing the font subset
-        found = made[key] = (
-            c.beginText()._formatText(text),
-            pdfmetrics.stringWidth(text, c._fontname, c._fontsize),
-        )
-    code, width = found
-    if align == "center":
-        x -= 0.5 * width
-    elif align == "right":
-        x -= width
-    c._code.append(f"BT 1 0 0 1 {fp_str(x, y)} Tm {code} T* ET")
-
-
-#: Punctuation that may not begin a line (避头): it stays at the end of the line before, hanging.
-NO_LINE_START = frozenset("，。、；：！？）》」』”’…·,.;:!?)]}%")
-
-
-def wrap_chars(text: str, width: float, size: float) -> list[str]:
-    """Greedy character wrap (Chinese has no spaces); explicit newlines are kept; closing punctuation
-    never starts a line (it hangs at the end of the previous one)."""
-    lines: list[str] = []
-    for part in text.split("\n"):
-        line = ""
-        for ch in part:
-            if line and ch not in NO_LINE_START and width_of(line + ch, size) > width:
-                lines.append(line)
-                line = ch
-            else:
-                line += ch
-        lines.append(line)
-    return lines
+from app.reports.model import SignOff
+from app.reports.pdf.page import (  # re-exported: the lists and the hand-laid pages share them
+    _WIDTHS,
+    BOTTOM,
+    FONT,
+    GREY,
+    LINKED_TOP,
+    MARGIN_X,
+    NO_LINE_START,
+    QR_SIZE,
+    QR_TOP,
+    RED,
+    SECTION_ATTRIBUTE,
+    TOP,
+    Output,
+    PageDecor,
+    _width,
+    draw_decor,
+    draw_pages,
+    draw_string,
+    frame_size,
+    numbered_canvas,
+    register_font,
+    shrink_to,
+    width_of,
+    wrap_chars,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,21 +107,17 @@ def grid(
     """
     total = sum(c.weight for c in columns)
     widths = [width * c.weight / total for c in columns]
-    cells: list[list[Fitted]] = []
-    for r, row in enumerate([[c.label for c in columns], *rows]):
-        h = header_height if r == 0 else row_height
-        cells.append(
-            [
-                fit_cell(
-                    str(text),
-                    widths[c] - 2 * _PAD - 0.5,
-                    h - 2,
-                    columns[c].size if r else 9.0,
-                    6.5 if r else 8.0,
-                )
-                for c, text in enumerate(row)
-            ]
-        )
+    register_font()
+    header = [
+        fit_cell(str(c.label), widths[k] - 2 * _PAD - 0.5, header_height - 2, 9.0, 8.0)
+        for k, c in enumerate(columns)
+    ]
+    # a body cell's fit depends only on its text and column: one fit per distinct (column, text)
+    fitters = [
+        _column_fitter(widths[k] - 2 * _PAD - 0.5, row_height - 2, c.size) for k, c in enumerate(columns)
+    ]
+    cells: list[list[Fitted]] = [header]
+    cells += [[fit(str(text)) for fit, text in zip(fitters, row, strict=False)] for row in rows]
     return Grid(
         widths,
         cells,
@@ -206,6 +132,30 @@ def grid(
 
 _PAD = 2.0
 _SHADE = colors.HexColor("#f4f4f4")
+
+
+def _column_fitter(width: float, height: float, size: float) -> Callable[[str], Fitted]:
+    """``fit_cell(text, width, height, size, 6.5)`` for one column's body cells, each distinct text
+    fitted once: the one-line case (nearly every cell) measured straight from the width cache."""
+    fitted: dict[str, Fitted] = {}
+    measured = _WIDTHS
+
+    def fit(text: str) -> Fitted:
+        found = fitted.get(text)
+        if found is not None:
+            return found
+        if "\n" not in text:
+            w = measured.get((text, size))
+            if w is None:
+                w = _width(text, size)
+            one = size if w <= width or w == 0 else max(0, size * width / w * 0.999)
+            if one >= 6.5:
+                found = fitted[text] = Fitted(text, one, one * 1.15)
+                return found
+        found = fitted[text] = fit_cell(text, width, height, size, 6.5)
+        return found
+
+    return fit
 
 
 class Grid(Flowable):  # type: ignore[misc]
@@ -240,6 +190,13 @@ class Grid(Flowable):  # type: ignore[misc]
         width = 0.0
         for w in self._widths:  # summed as Table sums them
             width = width + w
+        rows = self._hi - self._lo
+        rough = self._header_height + rows * self._row_height
+        if rows > 8 and rough > availHeight + rows * 1e-6 * self._row_height + 1.0:
+            # far too tall for the space: the frame splits it whatever the last bits of its height (the
+            # compensated sum over every row left, at each page of a long table, cost quadratic time)
+            self.width, self.height = width, rough
+            return width, rough
         height = c = 0.0
         heights = self._heights()
         for i in range(len(heights) - 1, -1, -1):  # Table's compensated sum, backwards
@@ -310,39 +267,56 @@ class Grid(Flowable):  # type: ignore[misc]
         text = canv.beginText()
         text.setFillColor(colors.black)
         font: tuple[float, float] | None = None
-        string_width = pdfmetrics.stringWidth
         code = text._code
-        formatted: dict[tuple[str, float, float, int], tuple[str, int]] = canv.__dict__.setdefault(
-            "_xq_formatted", {}
+        append = code.append
+        # per document: each (text, size, leading, font subset) line's PDF code, the subset after it
+        # and its width; the same text at the same size in the same subset is the same PDF code
+        formatted: dict[tuple[str, float, float, int], tuple[str, int, float]] = canv.__dict__.setdefault(
+            "_xq_cells", {}
         )
+        numbers: dict[float, str] = {}
+        widths = self._widths
+        lefts = [x + _PAD for x in cols]
+        rights = [cols[k] + widths[k] - _PAD for k in range(len(widths))]
+        centres = [cols[k] + (widths[k] + _PAD - _PAD) * 0.5 for k in range(len(widths))]
         for r, row in enumerate(rows):
             bottom, rh = tops[r + 1], heights[r]
+            row_aligns = aligns[r]
             for col, cell in enumerate(row):
                 size, leading = cell.size, cell.leading
                 if (size, leading) != font:
                     font = (size, leading)
                     text.setFont(FONT, size, leading)
-                vals = cell.text.split("\n")
+                vals = cell.text.split("\n") if "\n" in cell.text else (cell.text,)
                 y = bottom + (1 + rh - 0 + len(vals) * leading) / 2.0 - size
-                just = aligns[r][col]
+                just = row_aligns[col]
                 for v in vals:
-                    if just == "LEFT":
-                        x = cols[col] + _PAD
-                    elif just == "RIGHT":
-                        x = cols[col] + self._widths[col] - _PAD - string_width(v, FONT, size)
-                    else:
-                        x = cols[col] + (self._widths[col] + _PAD - _PAD) * 0.5
-                        x = x - 0.5 * string_width(v, FONT, size)
-                    text.setTextOrigin(x, y)
-                    # textOut without advancing the cursor; the same text at the same size in the same
-                    # font subset is the same PDF code, so it is made once per document
                     key = (v, size, leading, text._curSubset)
                     made = formatted.get(key)
                     if made is None:
-                        made = formatted[key] = (text._formatText(v), text._curSubset)
+                        made = formatted[key] = (
+                            text._formatText(v),
+                            text._curSubset,
+                            pdfmetrics.stringWidth(v, FONT, size),
+                        )
                     else:
                         text._curSubset = made[1]
-                    code.append(made[0])
+                    if just == "LEFT":
+                        x = lefts[col]
+                    elif just == "RIGHT":
+                        x = rights[col] - made[2]
+                    else:
+                        x = centres[col] - 0.5 * made[2]
+                    # what setTextOrigin then textOut (without moving the cursor) write; fp_str(x, y)
+                    # is fp_str(x) and fp_str(y) joined by a space, and a column repeats its x, a row its y
+                    xs = numbers.get(x)
+                    if xs is None:
+                        xs = numbers[x] = fp_str(x)
+                    ys = numbers.get(y)
+                    if ys is None:
+                        ys = numbers[y] = fp_str(y)
+                    append(f"1 0 0 1 {xs} {ys} Tm")
+                    append(made[0])
                     y -= leading
         canv.drawText(text)
         canv.setStrokeColor(colors.black)
@@ -360,45 +334,6 @@ def paragraph_style(size: float = 9.0, leading: float | None = None, **kw: Any) 
     return ParagraphStyle(
         f"p{size}", fontName=font, fontSize=size, leading=leading or size * 1.35, wordWrap="CJK", **kw
     )
-
-
-@dataclass(frozen=True, slots=True)
-class PageDecor:
-    """What the page header and footer say."""
-
-    header: EventHeader
-    title: str  # e.g. "对阵表"
-    printed_at: datetime
-    internal: bool = False
-    show_header: bool = True
-    show_footer: bool = True  # certificates carry neither print time nor page numbers
-    link: str = ""  # the hall network's page of this document: a QR code at the top right of each page
-
-
-def numbered_canvas(decor: PageDecor) -> type[rl_canvas.Canvas]:
-    """A canvas class that defers pages so the footer can say "第 x 页 / 共 y 页"."""
-
-    class NumberedCanvas(rl_canvas.Canvas):  # type: ignore[misc]
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._pages: list[dict[str, Any]] = []
-
-        def showPage(self) -> None:
-            self._pages.append(dict(self.__dict__))
-            self._startPage()
-
-        def save(self) -> None:
-            total = len(self._pages)
-            for number, state in enumerate(self._pages, start=1):
-                self.__dict__.update(state)
-                draw_decor(self, decor, number, total)
-                super().showPage()
-            super().save()
-
-    return NumberedCanvas
-
-
-SECTION_ATTRIBUTE = "_xq_section"  # (title, subtitle) set on the canvas by a SectionMarker
 
 
 class SectionMarker(Flowable):  # type: ignore[misc]
@@ -450,51 +385,6 @@ def with_signoff(story: list[Flowable], signoff: SignOff | None, width: float) -
     if signoff is None or signoff.empty:
         return story
     return [*story, signoff_flowable(signoff, width)]
-
-
-def draw_decor(c: rl_canvas.Canvas, decor: PageDecor, number: int, total: int) -> None:
-    w, h = c._pagesize
-    usable = w - 2 * MARGIN_X
-    c.saveState()
-    section = getattr(c, SECTION_ATTRIBUTE, None)
-    if decor.link:
-        # room for the QR code and its caption on both sides keeps the title centred
-        usable -= 2 * (QR_SIZE + 12 * mm) - 30 * mm
-        draw_qr(c, decor.link, w - MARGIN_X - QR_SIZE, h - QR_TOP - QR_SIZE, QR_SIZE)
-        c.setFont(FONT, 6.5)
-        right = w - MARGIN_X - QR_SIZE - 1 * mm
-        c.drawRightString(right, h - 12 * mm, "扫码看")
-        c.drawRightString(right, h - 15 * mm, "实时成绩")
-    if decor.show_header:
-        name = decor.header.event_name
-        size = shrink_to(name, usable - 30 * mm, 13)
-        c.setFont(FONT, size)
-        c.drawCentredString(w / 2, h - 12 * mm, name)
-        sub = "  ".join(p for p in (decor.title, decor.header.subtitle) if p)
-        if section is not None:
-            sub = "  ".join(p for p in section if p)
-        c.setFont(FONT, shrink_to(sub, usable - 30 * mm, 11))
-        c.drawCentredString(w / 2, h - 18.5 * mm, sub)
-        c.setLineWidth(0.6)
-        right_end = w - MARGIN_X - (QR_SIZE + 2 * mm if decor.link else 0)  # the rule stops before the code
-        c.line(MARGIN_X, h - 21 * mm, right_end, h - 21 * mm)
-    if decor.internal:
-        c.setFillColor(RED)
-        c.setStrokeColor(RED)
-        c.setFont(FONT, 12)
-        c.rect(w - MARGIN_X - 16 * mm, h - 16 * mm, 16 * mm, 8 * mm)
-        c.drawCentredString(w - MARGIN_X - 8 * mm, h - 13.8 * mm, "内部")
-        c.setFillColor(colors.black)
-        c.setStrokeColor(colors.black)
-    if not decor.show_footer:
-        c.restoreState()
-        return
-    c.setFont(FONT, 8)
-    c.drawString(MARGIN_X, 7 * mm, f"打印时间：{decor.printed_at:%Y-%m-%d %H:%M}")
-    if decor.internal:
-        c.drawCentredString(w / 2, 7 * mm, "内部资料 · 含个人信息 · 不得公开")
-    c.drawRightString(w - MARGIN_X, 7 * mm, f"第 {number} 页 / 共 {total} 页")
-    c.restoreState()
 
 
 def build_story(out: Output, decor: PageDecor, story: list[Flowable], *, wide: bool = False) -> None:
@@ -564,42 +454,35 @@ def fitted_row_height(
     return best
 
 
-def frame_size(wide: bool = False) -> tuple[float, float]:
-    size = landscape(A4) if wide else A4
-    return size[0] - 2 * MARGIN_X, size[1] - TOP - BOTTOM
-
-
-def draw_pages(
-    out: Output,
-    decor: PageDecor,
-    pages: Sequence[Callable[[rl_canvas.Canvas], None]],
-    *,
-    wide: bool = False,
-) -> None:
-    """Draw hand-laid pages (table cards, record sheets) with the same footer and page count."""
-    register_font()
-    size = landscape(A4) if wide else A4
-    target = str(out) if isinstance(out, Path) else out
-    c = numbered_canvas(decor)(target, pagesize=size)
-    c.setTitle(f"{decor.title} {decor.header.event_name}")
-    for draw in pages:
-        draw(c)
-        c.showPage()
-    c.save()
-
-
 __all__ = [
+    "BOTTOM",
     "FONT",
+    "GREY",
+    "LINKED_TOP",
+    "MARGIN_X",
+    "NO_LINE_START",
+    "QR_SIZE",
+    "QR_TOP",
+    "RED",
+    "SECTION_ATTRIBUTE",
+    "TOP",
     "Column",
+    "Fitted",
+    "Grid",
     "Output",
     "PageDecor",
     "Paragraph",
     "SectionMarker",
     "build_story",
+    "draw_decor",
     "draw_pages",
+    "draw_string",
     "fit_cell",
+    "fitted_row_height",
     "frame_size",
     "grid",
+    "numbered_canvas",
+    "pages_needed",
     "paragraph_style",
     "register_font",
     "shrink_to",

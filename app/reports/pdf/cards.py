@@ -20,7 +20,7 @@ from app.reports.model import (
     TableCards,
     fmt_num,
 )
-from app.reports.pdf.base import (
+from app.reports.pdf.page import (
     BOTTOM,
     FONT,
     MARGIN_X,
@@ -34,7 +34,6 @@ from app.reports.pdf.base import (
     width_of,
     wrap_chars,
 )
-from app.reports.qr import draw_qr
 
 PAGE_W, PAGE_H = A4
 
@@ -70,9 +69,22 @@ def _card_slots(per_page: int) -> list[tuple[float, float, float, float]]:
 
 
 def _draw_card(
-    c: Canvas, header: EventHeader, row: PairingRow, x: float, y: float, w: float, h: float
+    c: Canvas,
+    header: EventHeader,
+    row: PairingRow,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    forms: dict[tuple[object, ...], str],
 ) -> None:
-    """One card laid out in proportion to its slot (design size: the half-page card, 194 × 139 mm)."""
+    """One card laid out in proportion to its slot (design size: the half-page card, 194 × 139 mm).
+
+    What every card in this slot shares (the title lines, the red and black boxes, the result boxes,
+    the signature lines) is drawn once per document as a form (a PDF XObject) at the slot's place,
+    named in ``forms`` (kept per document), and shown on each card; only the board's own text is drawn
+    per card.
+    """
     narrow = w < 120 * mm
     pad = 3.5 * mm if narrow else 6 * mm
     sy = h / (139 * mm)  # vertical unit
@@ -87,31 +99,50 @@ def _draw_card(
     # keep the same room on the left so they stay centred
     qr = min(26 * mm * sy, inner * 0.2, 30 * mm) if row.link else 0.0
     beside = 2 * (qr + 2 * mm) if qr else 0.0
-    if qr:
-        draw_qr(c, row.link, x + pad + inner - qr, top - qr, qr)
-        c.setFont(FONT, max(5.0, 7 * f))
-        draw_string(c, x + pad + inner - qr / 2, top - qr - 7 * f, "扫码查看本台", "center")
-    _text(c, x + pad + beside / 2, at(14), header.event_name, 14 * f, inner - beside, "center")
     # a knockout game names its match and game and plays under its own time control
     control = row.time_control or header.time_control
     info = "　".join(
         p for p in (header.group, header.round_text, row.stage, f"用时 {control}" if control else "") if p
     )
-    _text(c, x + pad + beside / 2, at(32), info, 11 * f, inner - beside, "center")
-    _text(c, x + pad + beside / 2, at(100), f"第 {row.board} 台", 66 * f, inner - beside, "center")
     half = inner / 2
     box_top, box_h = at(118), 128 * sy
-    for i, (label, p, colour) in enumerate((("红方", row.red, RED), ("黑方", row.black, colors.black))):
-        bx = x + pad + i * half
-        c.setStrokeColor(colour)
-        c.setLineWidth(1.4)
-        c.rect(bx + 2, box_top - box_h, half - 4, box_h)
-        c.setFillColor(colour)
-        _text(c, bx + 7, box_top - 17 * f, label, 14 * f, half - 14, "left")
+    key = ("card", x, y, w, h, header.event_name, info, qr)
+    name = forms.get(key)
+    if name is None:  # the first card in this slot with these lines: draw the shared part once
+        name = forms[key] = f"XQCard{len(forms)}"
+        c.beginForm(name)
         c.setFillColor(colors.black)
-        _player_block(c, p, bx + 7, box_top, half - 14, sy, f)
-    c.setStrokeColor(colors.black)
-    c.setLineWidth(0.8)
+        if qr:
+            c.setFont(FONT, max(5.0, 7 * f))
+            draw_string(c, x + pad + inner - qr / 2, top - qr - 7 * f, "扫码查看本台", "center")
+        _text(c, x + pad + beside / 2, at(14), header.event_name, 14 * f, inner - beside, "center")
+        _text(c, x + pad + beside / 2, at(32), info, 11 * f, inner - beside, "center")
+        for i, (label, colour) in enumerate((("红方", RED), ("黑方", colors.black))):
+            bx = x + pad + i * half
+            c.setStrokeColor(colour)
+            c.setLineWidth(1.4)
+            c.rect(bx + 2, box_top - box_h, half - 4, box_h)
+            c.setFillColor(colour)
+            _text(c, bx + 7, box_top - 17 * f, label, 14 * f, half - 14, "left")
+            c.setFillColor(colors.black)
+        c.setStrokeColor(colors.black)
+        c.setLineWidth(0.8)
+        _result_and_signatures(c, x, pad, inner, at, f, narrow)
+        c.endForm()
+    c.doForm(name)  # a form is drawn in a saved graphics state: the colours are as before it
+    c.setFillColor(colors.black)
+    if qr:
+        from app.reports.qr import draw_qr
+
+        draw_qr(c, row.link, x + pad + inner - qr, top - qr, qr)
+    _text(c, x + pad + beside / 2, at(100), f"第 {row.board} 台", 66 * f, inner - beside, "center")
+    for i, p in enumerate((row.red, row.black)):
+        _player_block(c, p, x + pad + i * half + 7, box_top, half - 14, sy, f)
+
+
+def _result_and_signatures(
+    c: Canvas, x: float, pad: float, inner: float, at: Callable[[float], float], f: float, narrow: bool
+) -> None:
     # result box (红胜 / 和 / 黑胜)
     ry = at(272)
     c.setFont(FONT, 12 * f)
@@ -153,7 +184,17 @@ def _player_block(c: Canvas, p: PlayerLine, x: float, top: float, width: float, 
     _text(c, x, top - 118 * sy, f"序号 {p.no}　　积分 {fmt_num(p.score)}", 13 * f, width, "center")
 
 
-def _cut_lines(c: Canvas, per_page: int) -> None:
+def _cut_lines(c: Canvas, per_page: int, forms: dict[tuple[object, ...], str] | None = None) -> None:
+    """The dashed lines to cut along between the cards (once per document as a form with ``forms``)."""
+    if forms is not None:
+        name = forms.get(("cut", per_page))
+        if name is None:
+            name = forms[("cut", per_page)] = f"XQCut{per_page}"
+            c.beginForm(name)
+            _cut_lines(c, per_page)
+            c.endForm()
+        c.doForm(name)
+        return
     slots = _card_slots(per_page)
     c.saveState()
     c.setDash(4, 3)
@@ -177,13 +218,14 @@ def render_table_cards(cards: TableCards, out: Output, printed_at: datetime) -> 
     slots = _card_slots(cards.per_page)
     pages: list[Callable[[Canvas], None]] = []
     rows = list(cards.rows)
+    forms: dict[tuple[object, ...], str] = {}  # the cards' shared parts, drawn once (see _draw_card)
     for start in range(0, len(rows), cards.per_page):
         chunk = rows[start : start + cards.per_page]
 
         def draw(c: Canvas, chunk: list[PairingRow] = chunk) -> None:
             for row, (x, y, w, h) in zip(chunk, slots, strict=False):
-                _draw_card(c, cards.header, row, x, y, w, h)
-            _cut_lines(c, cards.per_page)
+                _draw_card(c, cards.header, row, x, y, w, h, forms)
+            _cut_lines(c, cards.per_page, forms)
 
         pages.append(draw)
     if not pages:
