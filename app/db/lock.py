@@ -31,10 +31,10 @@ import sys
 import tempfile
 import time
 import weakref
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from app.engine.records import frozen
 from app.engine.types import UserError
 from app.files import DISK_FULL_ERRNOS, DiskFullError, os_error
 
@@ -59,7 +59,7 @@ def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LockHolder:
     pid: int
     host: str
