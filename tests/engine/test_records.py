@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from app.engine.records import frozen
 
+
 def _shapes(decorate: Callable[[type], type]) -> dict[str, type]:
     """The record shapes, each decorated with ``decorate`` (the twins share their class bodies)."""
 
@@ -68,9 +69,7 @@ def _shapes(decorate: Callable[[type], type]) -> dict[str, type]:
         def __hash__(self) -> int:
             return 7
 
-    made = {
-        cls.__name__: decorate(cls) for cls in (Empty, One, Many, Options, OwnMethods, OwnHash)
-    }
+    made = {cls.__name__: decorate(cls) for cls in (Empty, One, Many, Options, OwnMethods, OwnHash)}
 
     class Child(made["Many"]):  # type: ignore[misc, valid-type]
         """A record extending a record."""
