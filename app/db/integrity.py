@@ -11,11 +11,11 @@ import json
 import re
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from app.engine.records import frozen
 from app.engine.types import UserError
 from app.files import DiskFullError, is_disk_full
 
@@ -425,7 +425,7 @@ def _value_problem(
     return ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BackupFile:
     """One backup copy: where it is, when it was made and why (``paired-公开组-r3``, ``closed-…``)."""
 

@@ -26,15 +26,16 @@ Three ways a player of the event is not paired in a round without forfeiting it:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from app.engine.records import frozen
 from app.engine.regulations import PairingRules, Points
 from app.engine.types import Absence, AbsenceKind, RoundRecord
 
 __all__ = ["Attendance", "attendances", "with_absences"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Attendance:
     """What the ranking must know of a player's presence: a late entry's first round, excused rounds."""
 

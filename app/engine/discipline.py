@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from app.engine.records import frozen
 from app.engine.regulations import DisciplineRules, Points
 from app.engine.types import Colour, Game, GameResult, RoundRecord
 
@@ -71,7 +72,7 @@ def scores(rounds: Iterable[RoundRecord], points: Points, after_round: int | Non
     return {no: sum(by_round[no].values()) for no in sorted(by_round)}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RunningScores:
     """Each player's score after every round, from one reading of the rounds: ``after(n)`` is
     ``scores(rounds, points, n)`` for any ``n`` (a list of every round reads it once per round)."""
@@ -108,7 +109,7 @@ def running_scores(rounds: Iterable[RoundRecord], points: Points) -> RunningScor
     return RunningScores(numbers, tuple(totals))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ForfeitStreak:
     """Player ``no`` forfeited ``rounds`` in a row: withdraw them from pairing (连续弃权)."""
 

@@ -27,9 +27,9 @@ among them and is admitted:
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from datetime import date
 
+from app.engine.records import frozen
 from app.engine.types import Gender
 
 RATING_RANK_MAX = 99_999  # a place on a rating list (national lists hold some tens of thousands)
@@ -47,7 +47,7 @@ class Sex(enum.Enum):
         return {Sex.ANY: "不限", Sex.MALE: "男子", Sex.FEMALE: "女子"}[self]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Eligibility:
     """The conditions of a group; every field optional (absent or 0: no condition).
 

@@ -7,15 +7,14 @@ their sequence number (序号) within the group.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from app.engine.discipline import annul_games
 from app.engine.formats import StageKind
+from app.engine.records import frozen
 from app.engine.regulations import GroupFormat
 from app.engine.types import GameResult, PlayerStatus, RoundRecord, RoundStage
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Entrant:
     """A registered player of the group, as pairing and ranking need them."""
 
@@ -40,7 +39,7 @@ class Entrant:
         return self.status is PlayerStatus.ACTIVE and self.fee_paid and self.checked_in
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StageEntrant:
     """A player in a begun stage: pool (0-based), number in it (table number or seed), tiebreak lot."""
 
@@ -50,7 +49,7 @@ class StageEntrant:
     lot: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BegunStage:
     """A stage of the group that has begun: its entrants are fixed. ``kind`` is the kind as played (a
     Swiss with few enough entrants is played as a round robin)."""
@@ -79,7 +78,7 @@ class BegunStage:
         raise KeyError(no)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ViolationFact:
     """One violation (犯规) counted in the tiebreak: player, round, kind."""
 
@@ -88,7 +87,7 @@ class ViolationFact:
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class KnockoutGameFact:
     board: int
     game_no: int
@@ -98,7 +97,7 @@ class KnockoutGameFact:
     result: GameResult
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GroupState:
     """Everything the rules need to know about one group, read in one go."""
 

@@ -31,12 +31,13 @@ import enum
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+from app.engine.records import frozen
 
 # --------------------------------------------------------------------------- time controls and games
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TimeControl:
     """A time control: base minutes and increment per move; Black may have other minutes (红 6′ 黑 4′).
 
@@ -143,7 +144,7 @@ class ColourRule(enum.Enum):
         }[self]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LadderStep:
     """One step of a match: ``games`` games of one kind and time control (2 = 分先两局, colours swapped).
 
@@ -195,7 +196,7 @@ class MatchScope(enum.Enum):
         return 2
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MatchFormat:
     """A knockout match as a ladder of steps, for the matches of ``scope``.
 
@@ -412,7 +413,7 @@ class WithdrawalRule(enum.Enum):
         }[self]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Stage:
     """One stage of a group. Which keys belong to which kind: :data:`STAGE_KEYS`.
 
@@ -618,7 +619,7 @@ def source_stage(stages: Sequence[Stage], index: int) -> int:
     return index - 1
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StagePlan:
     """A stage placed in the group's rounds: rounds ``first_round`` … ``last_round`` (0 = not known)."""
 

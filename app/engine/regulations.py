@@ -18,7 +18,7 @@ import enum
 import functools
 import types
 import typing
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date, datetime
 from typing import Any
 
@@ -45,6 +45,7 @@ from app.engine.formats import DecidingDraw as DecidingDraw  # re-exported: rule
 from app.engine.formats import PlacementRule as PlacementRule
 from app.engine.formats import Tiebreak as Tiebreak
 from app.engine.formats import TimeControl as TimeControl
+from app.engine.records import frozen
 from app.engine.team_rules import MatchPoints, TeamEvent, validate_team_event
 from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, REGION_MAX, UNIT_MAX, clean_text
 from app.engine.types import Colour, GameResult, UserError
@@ -104,7 +105,7 @@ class ShortDrawViolation(enum.Enum):
     BLACK_ONLY = "black_only"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Points:
     """Points per result (docs/rules.md §4). Draw points may depend on colour."""
 
@@ -144,7 +145,7 @@ MAX_AMOUNT = 100_000_000  # 元
 MAX_SETTING_INT = 2**53  # any whole-number setting (stored as JSON, read by every tool)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GroupFormat:
     """A group (组别) and its format: the stages it runs (docs/rules.md §1, :mod:`app.engine.formats`).
 
@@ -270,7 +271,7 @@ class AvoidanceBasis(enum.Enum):
         return "同单位" if self is AvoidanceBasis.UNIT else "同地区"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AvoidanceRule:
     """Players sharing ``basis`` avoid each other in rounds ``from_round``..``to_round`` (0 = the last)."""
 
@@ -291,7 +292,7 @@ class AvoidanceRule:
         return f"第{self.from_round}—{self.to_round}轮"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PairingRules:
     team_avoidance: TeamAvoidance = TeamAvoidance.ROUND_ONE
     seeding: SeedingOrder = SeedingOrder.LOT
@@ -319,7 +320,7 @@ class PairingRules:
         return points.bye
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TiebreakRules:
     chain: tuple[Tiebreak, ...] = (
         Tiebreak.OPPONENT_SCORE,
@@ -333,7 +334,7 @@ class TiebreakRules:
     knockout_games_count_as_black: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class KnockoutRules:
     slow: TimeControl = TimeControl(20, 5)
     rapid: TimeControl = TimeControl(10, 3)
@@ -376,7 +377,7 @@ class TeamTie(enum.Enum):
         }[self]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TeamRules:
     counted_members: int = 4  # sum of the places (or points) of this many members (the best ones)
     min_members: int = 4  # fewer ranked members → unranked (不足四名队员不计算团体成绩)
@@ -411,7 +412,7 @@ class PrizeCategory(enum.Enum):
         }[self]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PrizeTable:
     """One table of prizes: by place from 1st, money (``amounts``) and/or non-cash prizes (``items``).
 
@@ -444,7 +445,7 @@ class PrizeTable:
         return self.items[place - 1] if place <= len(self.items) else ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PrizeRules:
     """How prizes combine and are paid (奖金为税前)."""
 
@@ -452,7 +453,7 @@ class PrizeRules:
     withholding_percent: int = 20  # 代扣个人所得税 (偶然所得 20%) on the payout sheet; 0 = none
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RecordDutyRules:
     designated_rounds: int = 3  # rounds 1..n: the arbiter designates
     top_boards: int = 10  # from then on: winners on boards 1..n
@@ -461,7 +462,7 @@ class RecordDutyRules:
     short_draw_charged: ShortDrawViolation = ShortDrawViolation.BOTH
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DisciplineRules:
     late_minutes: int = 10
     consecutive_forfeits_withdraw: int = 2  # 0 = never
@@ -471,7 +472,7 @@ class DisciplineRules:
     forfeits_withdrawn_unranked: bool = False  # withdrawn for consecutive forfeits: no place in the ranking
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RegistrationRules:
     capacity: int = 160  # whole tournament
     deadline: datetime = datetime(2024, 7, 23, 18, 0)
@@ -480,7 +481,7 @@ class RegistrationRules:
     first_day_of_play: date = date(2024, 7, 26)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RoundTime:
     """When a round starts (the announced start, 宣布开赛时间), for the schedule players read.
 
@@ -499,7 +500,7 @@ class RoundTime:
         return f"{self.starts.month}月{self.starts.day}日 {self.starts:%H:%M}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Regulations:
     event_name: str
     start_date: date

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from app.engine.formats import (
@@ -28,6 +27,7 @@ from app.engine.formats import (
     PlacementRule,
     TimeControl,
 )
+from app.engine.records import frozen
 from app.engine.types import UserError
 
 MIN_BOARDS, MAX_BOARDS = 2, 6
@@ -187,7 +187,7 @@ class BoardPrizeBasis(enum.Enum):
         return "按得分率" if self is BoardPrizeBasis.PERCENTAGE else "按局分"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GamePoints:
     """局分 of one game: by result, and for a forfeit (弃权)."""
 
@@ -202,7 +202,7 @@ class GamePoints:
         return f"胜{self.win}和{self.draw}负{self.loss}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MatchPoints:
     """场分 of a match: won, drawn, lost; lost by not appearing (不到场); won or lost in a tie-break; a bye."""
 
@@ -231,7 +231,7 @@ DEFAULT_TIE_LADDER = MatchFormat(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TeamMatchRules:
     """How one team match is played and scored.
 
@@ -282,7 +282,7 @@ def _span_en(minutes: int) -> str:
     return f"{hours} h {rest} min" if hours else f"{rest} min"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LineupDeadline:
     """When a round's line-ups are due (排阵截止): ``minutes`` before the round's announced start.
 
@@ -362,7 +362,7 @@ DEFAULT_TEAM_CHAIN: tuple[TeamTiebreak, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TeamEvent:
     """A team competition of a group: its system, its matches, its ranking and its board prizes.
 

@@ -13,7 +13,8 @@ False
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from app.engine.records import frozen
 
 
 class UserError(ValueError):
@@ -163,7 +164,7 @@ class RoundStage(enum.Enum):
     TEAM = "team"  # a round of a team competition (团体赛): matches of teams on several boards
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Game:
     """One game of a round as the rules see it: sequence numbers, colours, result."""
 
@@ -184,7 +185,7 @@ class AbsenceKind(enum.Enum):
         return "请假" if self is AbsenceKind.EXCUSED else "未报名"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Absence:
     """Player ``no`` had no game in the round for ``kind``; ``points`` are what the round gave them
     (0 for an excused absence; a late entry's compensation where the regulation gives one)."""
@@ -194,7 +195,7 @@ class Absence:
     points: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RoundRecord:
     """A finished or running Swiss round of a group: games, byes and absences by sequence number.
 

@@ -17,7 +17,6 @@ import errno
 import os
 import shutil
 import sqlite3
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,6 +34,7 @@ from app.db.integrity import (
 )
 from app.db.lock import LockHolder, TournamentLock, lock_in_use, lock_path, read_holder
 from app.db.revisions import check_version, known_revisions
+from app.engine.records import frozen
 from app.engine.types import UserError
 from app.files import DiskFullError, is_disk_full, refuse_live
 
@@ -365,7 +365,7 @@ _NO_HARD_LINKS = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FileCheck:
     """What ``xqarbiter check-file`` reports about a tournament file (nothing is changed)."""
 

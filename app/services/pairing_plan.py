@@ -10,7 +10,6 @@ import dataclasses
 import json
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from app.engine.discipline import ForfeitStreak, consecutive_forfeits
@@ -24,12 +23,13 @@ from app.engine.pairing.constraints import (
 )
 from app.engine.pairing.history import Entrant as PoolEntrant
 from app.engine.pairing.history import pool_from_history
+from app.engine.records import frozen
 from app.engine.regulations import AvoidanceStrength, GroupFormat, Regulations, RoundOnePairing
 from app.engine.text import count_en
 from app.engine.types import GameResult, PlayerStatus, UserError
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PairingOutcome:
     group: str
     number: int

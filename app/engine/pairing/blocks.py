@@ -47,16 +47,16 @@ any other block (test (a)).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from app.engine.pairing import criteria
 from app.engine.pairing.criteria import BLACK, RED
 from app.engine.pairing.edges import LOW_FIELDS, edge_set, edges_of
 from app.engine.pairing.lexmatch import EdgeSet, lex_perfect_matching, max_gain_matching
 from app.engine.pairing.pool import OrderedPool
+from app.engine.records import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Block:
     """A block's optimum: its pairs, the pairs crossing each inner cut, who is left over (odd steps)."""
 

@@ -25,8 +25,8 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
+from app.engine.records import frozen
 from app.engine.regulations import AvoidanceBasis, AvoidanceRule, AvoidanceStrength
 
 __all__ = [
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ConstraintFacts:
     """What the unit and region rules need to know of a player ("" = unknown: never constrained)."""
 
@@ -47,7 +47,7 @@ class ConstraintFacts:
     region: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NamedAvoidance:
     """Two named players kept apart in rounds ``from_round``..``to_round`` (0 = the last)."""
 
@@ -62,7 +62,7 @@ class NamedAvoidance:
         return self.from_round <= round_number and (self.to_round == 0 or round_number <= self.to_round)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Constraint:
     """One constraint between two players in a round: how strong, and its name (zh / en)."""
 

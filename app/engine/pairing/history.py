@@ -9,16 +9,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from app.engine.pairing.model import Float, PairingPlayer
+from app.engine.records import frozen
 from app.engine.regulations import Points
 from app.engine.types import Colour, RoundRecord
 
 _DEFAULT_POINTS = Points()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Entrant:
     """A player of the group as pairing needs them before any game: number, team, rating."""
 

@@ -29,14 +29,15 @@ answer is exact by the inequality above, whatever the number of score groups.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import rustworkx as rx
+
+from app.engine.records import frozen
 
 WEIGHT_LIMIT = 1 << 120  # rustworkx uses i128 and doubles weights inside; measured safe below 2**126
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EdgeSet:
     """Candidate pairs of a block of ``m`` players, by local index (``i < j`` in pool order).
 
@@ -55,7 +56,7 @@ class EdgeSet:
     dummy: Sequence[tuple[int, tuple[int, ...]]] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LexResult:
     pairs: list[tuple[int, int]]  # local (i, j), i < j; a dummy pair is left out
     cuts: list[int]  # pairs crossing each block cut
@@ -64,7 +65,7 @@ class LexResult:
     solves: int  # how many matchings it took
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Field:
     bound: int
     step: int

@@ -12,8 +12,8 @@ A :class:`PairingPlayer` is everything the rules need to know about one player o
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 
+from app.engine.records import frozen
 from app.engine.types import Colour, UserError
 
 
@@ -25,7 +25,7 @@ class Float(enum.Enum):
     UP = "up"  # paired with a higher score
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PairingPlayer:
     """One player of the pool as the pairing rules see them.
 
@@ -130,7 +130,7 @@ class FloaterChoice(enum.Enum):
     WHOLE_ROUND = "whole_round"  # equal locally; the whole round's optimum (S2–S4 elsewhere) decided
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PairingQuality:
     """The pairing's value under the objective (engine docstring) and how it was proved.
 
@@ -159,7 +159,7 @@ class PairingQuality:
     dense_steps: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PairExplanation:
     """Why these two met and why the colours fell this way, as values and as a Chinese sentence."""
 
@@ -177,7 +177,7 @@ class PairExplanation:
     constraints_en: tuple[str, ...] = ()  # the same in English
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PairedGame:
     board: int
     red: int
@@ -185,7 +185,7 @@ class PairedGame:
     explanation: PairExplanation
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ByeExplanation:
     player: int
     score: int
@@ -194,7 +194,7 @@ class ByeExplanation:
     en: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Pairing:
     """One round's pairing: boards from the top score down, the bye (if any) and the seed used."""
 

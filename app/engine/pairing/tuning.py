@@ -16,12 +16,13 @@ large-block and bounded paths on pools small enough to compare with one dense ma
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from app.engine.pairing.lexmatch import WEIGHT_LIMIT
+from app.engine.records import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CertificateTuning:
     """Limits of the large-block path (:mod:`app.engine.pairing.large`)."""
 
@@ -36,7 +37,7 @@ class CertificateTuning:
     bellman_ford_limit: int = 400  # relaxation passes before a matching is deemed to have no dual
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Tuning:
     """Limits of the whole-round solver (:mod:`app.engine.pairing.engine` explains each path)."""
 
