@@ -9,7 +9,7 @@ by :mod:`app.reports.xlsx`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -39,29 +39,38 @@ def text_width(value: Cell) -> float:
     return len(text) + len(_NARROW.sub("", text))  # each wide character once more
 
 
+_Texts = dict[str, float]  # the width of every text met so far in the workbook
+
+
 def _sheet(
-    sheets: list[Sheet], title: str, header: Sequence[str], rows: Sequence[Sequence[Cell]], caption: str
-) -> None:
+    texts: _Texts, title: str, header: Sequence[str], rows: Sequence[Sequence[Cell]], caption: str
+) -> Sheet:
     """One sheet: its rows, and each column as wide as its widest text (at least 5, at most 48)."""
-    sheets.append(Sheet(_BAD_SHEET_CHARS.sub("", title)[:31], header, rows, _widths(header, rows), caption))
+    widths = _widths(header, rows, texts)
+    return Sheet(_BAD_SHEET_CHARS.sub("", title)[:31], header, rows, widths, caption)
 
 
-def _widths(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> list[float]:
-    """Each header column's width, from its widest value: a value recurring anywhere in the sheet
-    (units, results) is measured once."""
+def _widths(header: Sequence[str], rows: Sequence[Sequence[Cell]], texts: dict[str, float]) -> list[float]:
+    """Each header column's width, from its widest value: a value recurring in the sheet (units,
+    results) is measured once, a text once in the workbook (``texts``: the texts measured so far)."""
     n = len(header)
     if rows and all(len(r) >= n for r in rows):
         columns: Iterable[Iterable[Cell]] = zip(*rows, strict=False)
     else:
         columns = ((r[i] for r in rows if i < len(r)) for i in range(n))
-    measured: dict[Cell, float] = {}
+    measured: dict[Cell, float] = {}  # numbers: by value, in the sheet (1 and 1.0 measured as met first)
     widths = []
     for label, column in zip(header, columns, strict=False):
         widest = text_width(label)
         for value in dict.fromkeys(column):  # each distinct value, in the order met
-            w = measured.get(value)
-            if w is None:
-                w = measured[value] = text_width(value)
+            if type(value) is str:
+                w = texts.get(value)
+                if w is None:
+                    w = texts[value] = text_width(value)
+            else:
+                w = measured.get(value)
+                if w is None:
+                    w = measured[value] = text_width(value)
             if w > widest:
                 widest = w
                 if widest >= 46:  # as wide as a column may be
@@ -70,16 +79,17 @@ def _widths(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> list[float
     return widths
 
 
-def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = ()) -> list[Sheet]:
-    """The workbook's sheets, in order (their rows are the model's values, not copies of them)."""
-    wb: list[Sheet] = []
+def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = ()) -> Iterator[Sheet]:
+    """The workbook's sheets, in order, each made when asked for (a sheet's rows are let go once it
+    is written)."""
+    wb: _Texts = {}
     several = len({e.header.group for e in data.entries}) > 1 or len(data.standings) > 1
 
     def title(base: str, group: str) -> str:
         return f"{group}{base}" if several and group else base
 
     for entries in data.entries:
-        _sheet(
+        yield _sheet(
             wb,
             title("参赛名单", entries.header.group),
             ["序号", "姓名", "单位", "性别", "团体"],
@@ -110,7 +120,7 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
             [None, p.no, p.name, p.unit, p.score, rnd.excused_label, None, None, None, None, ""]
             for p in rnd.excused
         ]
-        _sheet(
+        yield _sheet(
             wb,
             title(rnd.header.round_text, rnd.header.group),
             [
@@ -130,7 +140,7 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
             f"{data.event_name} {rnd.header.group} {rnd.header.round_text}",
         )
     for st in data.standings:
-        _sheet(
+        yield _sheet(
             wb,
             title("名次表", st.header.group),
             ["名次", "序号", "姓名", "单位", "积分", *st.chain, "区分依据", "备注"],
@@ -150,7 +160,7 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
             f"{data.event_name} 名次表 {st.header.group}",
         )
     for ct in data.crosstables:
-        _sheet(
+        yield _sheet(
             wb,
             title("个人成绩总表", ct.header.group),
             ["序号", "姓名", "单位", *(f"第{n}轮" for n in range(1, ct.rounds + 1)), "积分", "名次"],
@@ -170,7 +180,7 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
     for rr in data.round_robins:
         for pool in rr.pools:
             n = len(pool.rows)
-            _sheet(
+            yield _sheet(
                 wb,
                 title("循环赛成绩表", f"{rr.header.group}{pool.name}"),
                 [
@@ -213,12 +223,12 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
                 members += [name, place]
             members += [None] * (2 * n - len(members))
             rows.append([r.rank, r.team, *members, r.total, r.best, r.note])
-        _sheet(wb, title("团体名次表", ts.header.group), header, rows, f"{data.event_name} 团体名次表")
+        yield _sheet(wb, title("团体名次表", ts.header.group), header, rows, f"{data.event_name} 团体名次表")
     for book in team_events:
-        _team_event_sheets(wb, data.event_name, book, title)
+        yield from _team_event_sheets(wb, data.event_name, book, title)
     if data.prizes is not None:
         items = any(p.item for p in data.prizes.lines)  # non-cash prizes (奖品): a column only if any
-        _sheet(
+        yield _sheet(
             wb,
             "奖励名单",
             ["类别", "名次", "姓名", "单位", "奖金（元，税前）", *(["奖品"] if items else [])],
@@ -229,19 +239,18 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
             f"{data.event_name} 奖励名单",
         )
     if data.audit:
-        _sheet(
+        yield _sheet(
             wb,
             "操作日志",
             ["时间", "操作人", "操作", "详情"],
             [[a.at, a.who, a.action, a.detail] for a in data.audit],
             f"{data.event_name} 操作日志",
         )
-    return wb
 
 
 def _team_event_sheets(
-    wb: list[Sheet], event: str, book: TeamEventBook, title: Callable[[str, str], str]
-) -> None:
+    wb: _Texts, event: str, book: TeamEventBook, title: Callable[[str, str], str]
+) -> Iterator[Sheet]:
     """A team competition: each round's matches board by board (a 合计 line per match with 局分 and 场分,
     the tie-break games under their board), the team standings, the crosstable and the board prizes."""
     group = book.group
@@ -287,7 +296,7 @@ def _team_event_sheets(
             rows.append([m.number, "合计", m.home, m.code, m.away, "", "", m.outcome, game, match])
         rows += [[None, None, team, "", "", "", "", "轮空", "", ""] for team in rnd.byes]
         number = rnd.header.round
-        _sheet(
+        yield _sheet(
             wb,
             title(f"第{number}轮团体对阵", group),
             ["场次", "台次", "主队", "主队棋手", "客队", "客队棋手", "主队执", "结果", "局分", "场分"],
@@ -296,7 +305,7 @@ def _team_event_sheets(
         )
     st = book.standings
     header, table_rows = st.table()
-    _sheet(
+    yield _sheet(
         wb,
         title("团体名次表", group),
         header,
@@ -304,7 +313,7 @@ def _team_event_sheets(
         f"{event} {group} 团体名次表{st.header.round_label}　" + "".join(st.notes),
     )
     ct = book.crosstable
-    _sheet(
+    yield _sheet(
         wb,
         title("团体成绩总表", group),
         ["队号", "队名", *(f"第{n}轮" for n in range(1, ct.rounds + 1)), "场分", "局分", "名次"],
@@ -312,7 +321,7 @@ def _team_event_sheets(
         f"{event} {group} 团体成绩总表{ct.header.round_label}",
     )
     bp = book.prizes
-    _sheet(
+    yield _sheet(
         wb,
         title("台次奖", group),
         ["台次", "名次", "序号", "姓名", "队名", "局数", "局分", "得分率", "够局数"],
