@@ -268,6 +268,7 @@ _ROOT_RELS = (
     "</Relationships>"
 )
 
+#: the application that wrote the file, as openpyxl 3.1.5 named itself (kept: the file as before)
 _APP = (
     '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">'
     "<Application>Microsoft Excel Compatible / Openpyxl 3.1.5</Application><AppVersion>3.1</AppVersion>"
