@@ -70,13 +70,14 @@ def cmd_excel(args: argparse.Namespace) -> int:
     import io
 
     from app.reports.excel import write_workbook
-    from app.services.exports import result_workbook, team_event_books
+    from app.services.exports import collection_paused, result_workbook, team_event_books
 
     out = output_path(args.out)
-    with open_file(args.file, read_only=True) as db:
-        data, teams = result_workbook(db), team_event_books(db)
     buf = io.BytesIO()
-    write_workbook(data, buf, teams)
+    with collection_paused():  # hundreds of thousands of read-model objects: nothing cyclic to free
+        with open_file(args.file, read_only=True) as db:
+            data, teams = result_workbook(db), team_event_books(db)
+        write_workbook(data, buf, teams)
     write_output(out, buf.getvalue())
     print(f"已导出成绩册 {args.out}")
     return 0

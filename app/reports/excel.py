@@ -1,32 +1,28 @@
-"""The Excel result workbook (openpyxl): values only, frozen header row, fitted widths, A4 landscape.
+"""The Excel result workbook: values only, frozen header row, fitted widths, A4 landscape.
 
 One sheet each for the entry list, every round (pairings + results), standings (all tiebreak columns),
 crosstable, team standings, prizes and, if given, the audit log. No formulas, so Excel and WPS show the
-same thing.
+same thing: a text that looks like one (``=…``, ``+…``) is written as a text. The file itself is written
+by :mod:`app.reports.xlsx`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ERROR_CODES, ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet._write_only import WriteOnlyWorksheet
-from openpyxl.worksheet.worksheet import Worksheet
-
-from app.engine.text import FORMULA_LEADS
 from app.reports.model import ResultWorkbook
 from app.reports.team_model import TeamEventBook
+from app.reports.xlsx import Sheet, write_xlsx
 
 Cell = str | int | float | None
-HEADER_FILL = PatternFill("solid", fgColor="E8E8E8")
 _BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
+_NARROW = re.compile("[\x00-\u2e7f]+")  # one unit wide; a character after these (CJK …) two
+#: zlib's level for the workbook's parts: the fastest (the file is ~20 % larger than at the default
+#: level, its contents the same)
+COMPRESSION = 1
 
 
 def text_width(value: Cell) -> float:
@@ -37,142 +33,63 @@ def text_width(value: Cell) -> float:
     """
     if value is None:
         return 0
-    return sum(2 if ord(ch) > 0x2E7F else 1 for ch in str(value))
+    text = value if type(value) is str else str(value)
+    if text.isascii():
+        return len(text)
+    return len(text) + len(_NARROW.sub("", text))  # each wide character once more
+
+
+_Texts = dict[str, float]  # the width of every text met so far in the workbook
 
 
 def _sheet(
-    wb: Workbook, title: str, header: Sequence[str], rows: Sequence[Sequence[Cell]], caption: str
-) -> WriteOnlyWorksheet:
-    """One sheet, streamed (openpyxl's write-only mode): its layout first, then the header and the rows."""
-    name = _BAD_SHEET_CHARS.sub("", title)[:31]
-    ws = wb.create_sheet(name)
-    ws.freeze_panes = "A2"
-    widths: dict[Cell, float] = {}  # the same text recurs (units, results): measured once
-
-    def width(value: Cell) -> float:
-        w = widths.get(value)
-        if w is None:
-            w = widths[value] = text_width(value)
-        return w
-
-    for i, label in enumerate(header, start=1):
-        widest = max([text_width(label), *(width(r[i - 1]) for r in rows if i - 1 < len(r))])
-        ws.column_dimensions[get_column_letter(i)].width = min(max(widest + 2, 5), 48)
-    ws.print_title_rows = "1:1"
-    ws.page_setup.paperSize = Worksheet.PAPERSIZE_A4
-    ws.page_setup.orientation = Worksheet.ORIENTATION_LANDSCAPE
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
-    ws.oddHeader.center.text = caption
-    ws.oddFooter.right.text = "第 &P 页 / 共 &N 页"
-    bold = Font(bold=True)
-    centred = Alignment(horizontal="center", vertical="center", wrap_text=True)
-    heading = []
-    for label in header:
-        cell = WriteOnlyCell(ws, value=label)
-        cell.font, cell.fill, cell.alignment = bold, HEADER_FILL, centred
-        heading.append(cell)
-    ws.append(heading)
-    _write_plain_rows_directly(ws)
-    for row in rows:
-        if any(isinstance(v, str) and v[:1] in FORMULA_LEADS for v in row):
-            ws.append([_as_text(ws, v) for v in row])
-        else:
-            ws.append(list(row))
-    return ws
+    texts: _Texts, title: str, header: Sequence[str], rows: Sequence[Sequence[Cell]], caption: str
+) -> Sheet:
+    """One sheet: its rows, and each column as wide as its widest text (at least 5, at most 48)."""
+    widths = _widths(header, rows, texts)
+    return Sheet(_BAD_SHEET_CHARS.sub("", title)[:31], header, rows, widths, caption)
 
 
-class _Plain(list[Cell]):
-    """A row of plain values (numbers, texts openpyxl would store as they are, gaps) to write directly."""
-
-
-_XML_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
-
-
-def _plain(values: Sequence[object]) -> bool:
-    """Whether openpyxl would write every value of the row as a plain number, inline text or nothing
-    (no formula, error code, date, style, surrounding spaces or character it refuses)."""
-    for v in values:
-        t = type(v)
-        if v is None or t is int:
-            continue
-        if t is float:
-            if v != v or v in (float("inf"), float("-inf")):
-                return False
-            continue
-        if t is not str:
-            return False
-        text: str = v  # type: ignore[assignment]
-        if (
-            len(text) > 32767
-            or (len(text) > 1 and text[0] == "=")
-            or text in ERROR_CODES
-            or (text.strip() and text != text.strip())
-            or ILLEGAL_CHARACTERS_RE.search(text)
-        ):
-            return False
-    return True
-
-
-def _write_plain_rows_directly(ws: WriteOnlyWorksheet) -> None:
-    """Let ``ws.append`` write a row of plain values as openpyxl writes it (the same XML, byte for
-    byte) but as text: openpyxl makes a cell object and an XML element per value, ~600,000 of them in
-    a 5,000-player workbook. Rows with anything else still go through openpyxl."""
-    to_cells = ws._values_to_row
-    write_row = ws._writer.write_row
-    letters: list[str] = []
-
-    def values_to_row(values: Sequence[object], row_idx: int) -> object:
-        return _Plain(values) if isinstance(values, list) and _plain(values) else to_cells(values, row_idx)
-
-    def write(xf: Any, row: object, row_idx: int) -> None:
-        if not isinstance(row, _Plain):
-            write_row(xf, row, row_idx)
-            return
-        while len(letters) < len(row):
-            letters.append(get_column_letter(len(letters) + 1))
-        attrs = {"r": f"{row_idx}"}
-        attrs.update(ws.row_dimensions.get(row_idx, {}))
-        out = []
-        for col, v in enumerate(row):
-            if v is None:
-                continue
-            ref = f"{letters[col]}{row_idx}"
-            if type(v) is str:
-                if v == "":
-                    out.append(f'<c r="{ref}" t="inlineStr" />')
-                else:
-                    out.append(f'<c r="{ref}" t="inlineStr"><is><t>{v.translate(_XML_ESCAPES)}</t></is></c>')
+def _widths(header: Sequence[str], rows: Sequence[Sequence[Cell]], texts: dict[str, float]) -> list[float]:
+    """Each header column's width, from its widest value: a value recurring in the sheet (units,
+    results) is measured once, a text once in the workbook (``texts``: the texts measured so far)."""
+    n = len(header)
+    if rows and all(len(r) >= n for r in rows):
+        columns: Iterable[Iterable[Cell]] = zip(*rows, strict=False)
+    else:
+        columns = ((r[i] for r in rows if i < len(r)) for i in range(n))
+    measured: dict[Cell, float] = {}  # numbers: by value, in the sheet (1 and 1.0 measured as met first)
+    widths = []
+    for label, column in zip(header, columns, strict=False):
+        widest = text_width(label)
+        for value in dict.fromkeys(column):  # each distinct value, in the order met
+            if type(value) is str:
+                w = texts.get(value)
+                if w is None:
+                    w = texts[value] = text_width(value)
             else:
-                out.append(f'<c r="{ref}" t="n"><v>{format(v, ".16g")}</v></c>')
-        with xf.element("row", attrs):
-            xf._file("".join(out))
-
-    ws._values_to_row = values_to_row
-    ws._writer.write_row = write
-
-
-def _as_text(ws: WriteOnlyWorksheet, value: Cell) -> Cell | WriteOnlyCell:
-    """A text that looks like a formula, stored as text: shown as typed, never run."""
-    if not (isinstance(value, str) and value[:1] in FORMULA_LEADS):
-        return value
-    cell = WriteOnlyCell(ws, value=value)
-    cell.data_type = "s"
-    return cell
+                w = measured.get(value)
+                if w is None:
+                    w = measured[value] = text_width(value)
+            if w > widest:
+                widest = w
+                if widest >= 46:  # as wide as a column may be
+                    break
+        widths.append(min(max(widest + 2, 5), 48))
+    return widths
 
 
-def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = ()) -> Workbook:
-    """The workbook, in openpyxl's write-only mode: each sheet's rows are written out as they are
-    added, so a 5,000-player event is not held as millions of cell objects (save it once)."""
-    wb = Workbook(write_only=True)
+def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = ()) -> Iterator[Sheet]:
+    """The workbook's sheets, in order, each made when asked for (a sheet's rows are let go once it
+    is written)."""
+    wb: _Texts = {}
     several = len({e.header.group for e in data.entries}) > 1 or len(data.standings) > 1
 
     def title(base: str, group: str) -> str:
         return f"{group}{base}" if several and group else base
 
     for entries in data.entries:
-        _sheet(
+        yield _sheet(
             wb,
             title("参赛名单", entries.header.group),
             ["序号", "姓名", "单位", "性别", "团体"],
@@ -203,7 +120,7 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
             [None, p.no, p.name, p.unit, p.score, rnd.excused_label, None, None, None, None, ""]
             for p in rnd.excused
         ]
-        _sheet(
+        yield _sheet(
             wb,
             title(rnd.header.round_text, rnd.header.group),
             [
@@ -223,7 +140,7 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
             f"{data.event_name} {rnd.header.group} {rnd.header.round_text}",
         )
     for st in data.standings:
-        _sheet(
+        yield _sheet(
             wb,
             title("名次表", st.header.group),
             ["名次", "序号", "姓名", "单位", "积分", *st.chain, "区分依据", "备注"],
@@ -243,7 +160,7 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
             f"{data.event_name} 名次表 {st.header.group}",
         )
     for ct in data.crosstables:
-        _sheet(
+        yield _sheet(
             wb,
             title("个人成绩总表", ct.header.group),
             ["序号", "姓名", "单位", *(f"第{n}轮" for n in range(1, ct.rounds + 1)), "积分", "名次"],
@@ -263,7 +180,7 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
     for rr in data.round_robins:
         for pool in rr.pools:
             n = len(pool.rows)
-            _sheet(
+            yield _sheet(
                 wb,
                 title("循环赛成绩表", f"{rr.header.group}{pool.name}"),
                 [
@@ -306,12 +223,12 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
                 members += [name, place]
             members += [None] * (2 * n - len(members))
             rows.append([r.rank, r.team, *members, r.total, r.best, r.note])
-        _sheet(wb, title("团体名次表", ts.header.group), header, rows, f"{data.event_name} 团体名次表")
+        yield _sheet(wb, title("团体名次表", ts.header.group), header, rows, f"{data.event_name} 团体名次表")
     for book in team_events:
-        _team_event_sheets(wb, data.event_name, book, title)
+        yield from _team_event_sheets(wb, data.event_name, book, title)
     if data.prizes is not None:
         items = any(p.item for p in data.prizes.lines)  # non-cash prizes (奖品): a column only if any
-        _sheet(
+        yield _sheet(
             wb,
             "奖励名单",
             ["类别", "名次", "姓名", "单位", "奖金（元，税前）", *(["奖品"] if items else [])],
@@ -322,19 +239,18 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
             f"{data.event_name} 奖励名单",
         )
     if data.audit:
-        _sheet(
+        yield _sheet(
             wb,
             "操作日志",
             ["时间", "操作人", "操作", "详情"],
             [[a.at, a.who, a.action, a.detail] for a in data.audit],
             f"{data.event_name} 操作日志",
         )
-    return wb
 
 
 def _team_event_sheets(
-    wb: Workbook, event: str, book: TeamEventBook, title: Callable[[str, str], str]
-) -> None:
+    wb: _Texts, event: str, book: TeamEventBook, title: Callable[[str, str], str]
+) -> Iterator[Sheet]:
     """A team competition: each round's matches board by board (a 合计 line per match with 局分 and 场分,
     the tie-break games under their board), the team standings, the crosstable and the board prizes."""
     group = book.group
@@ -380,7 +296,7 @@ def _team_event_sheets(
             rows.append([m.number, "合计", m.home, m.code, m.away, "", "", m.outcome, game, match])
         rows += [[None, None, team, "", "", "", "", "轮空", "", ""] for team in rnd.byes]
         number = rnd.header.round
-        _sheet(
+        yield _sheet(
             wb,
             title(f"第{number}轮团体对阵", group),
             ["场次", "台次", "主队", "主队棋手", "客队", "客队棋手", "主队执", "结果", "局分", "场分"],
@@ -389,7 +305,7 @@ def _team_event_sheets(
         )
     st = book.standings
     header, table_rows = st.table()
-    _sheet(
+    yield _sheet(
         wb,
         title("团体名次表", group),
         header,
@@ -397,7 +313,7 @@ def _team_event_sheets(
         f"{event} {group} 团体名次表{st.header.round_label}　" + "".join(st.notes),
     )
     ct = book.crosstable
-    _sheet(
+    yield _sheet(
         wb,
         title("团体成绩总表", group),
         ["队号", "队名", *(f"第{n}轮" for n in range(1, ct.rounds + 1)), "场分", "局分", "名次"],
@@ -405,7 +321,7 @@ def _team_event_sheets(
         f"{event} {group} 团体成绩总表{ct.header.round_label}",
     )
     bp = book.prizes
-    _sheet(
+    yield _sheet(
         wb,
         title("台次奖", group),
         ["台次", "名次", "序号", "姓名", "队名", "局数", "局分", "得分率", "够局数"],
@@ -439,7 +355,7 @@ def write_workbook(
         from app.files import write_atomic
 
         buf = io.BytesIO()
-        build_workbook(data, team_events).save(buf)
+        write_xlsx(buf, build_workbook(data, team_events), COMPRESSION)
         write_atomic(out, buf.getvalue())
         return
-    build_workbook(data, team_events).save(out)
+    write_xlsx(out, build_workbook(data, team_events), COMPRESSION)

@@ -765,11 +765,21 @@ def final_standings(db: Database, group: str) -> StandingsView:
 
 def final_if_over(db: Database, group: str) -> StandingsView | None:
     """The group's final ranking once it is over (its last round complete, the knockout decided);
-    ``None`` before."""
+    ``None`` before. Inside :meth:`Database.one_reading` it is made once per group (the workbook's
+    standings and crosstable both ask for it)."""
+    with db.session() as s:
+        memo = kept(s)
+    key = ("final_if_over", group)
+    if memo is not None and key in memo:
+        kept_view: StandingsView | None = memo[key]
+        return kept_view
     try:
-        return final_standings(db, group)
+        view: StandingsView | None = final_standings(db, group)
     except UserError:
-        return None
+        view = None
+    if memo is not None:
+        memo[key] = view
+    return view
 
 
 def standings_view(db: Database, group: str, after_round: int | None = None) -> StandingsView:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import replace
 
 import openpyxl
@@ -10,8 +11,10 @@ import pytest
 
 from app.reports.excel import text_width, write_workbook
 from app.reports.model import EntryLine, ResultWorkbook
+from app.reports.team_model import TeamEventBook
 from app.services import exports
 
+from . import excel_openpyxl
 from .conftest import LOCAL, OPEN, DemoEvent
 
 
@@ -126,25 +129,140 @@ def _parts(workbook: bytes) -> dict[str, bytes]:
         return {n: z.read(n) for n in z.namelist() if n != "docProps/core.xml"}  # core: the time saved
 
 
-@pytest.mark.parametrize(
-    "name",
-    ["", " ", "  前后有空格 ", "A&B <C> \"D\" 'E'", "#N/A", "=SUM(A1)", "=", "1.5e3", "x" * 40000, "换\n行"],
-)
-def test_rows_written_directly_are_openpyxls_xml_byte_for_byte(
-    data: ResultWorkbook, name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The plain rows bypass openpyxl's cell objects: every part of the file stays what openpyxl writes,
-    whatever the texts and numbers (a gap, an empty text, spaces, markup, error codes, long texts)."""
-    import app.reports.excel as excel
+def _as_openpyxl_wrote_it(data: ResultWorkbook, teams: tuple[TeamEventBook, ...] = ()) -> dict[str, bytes]:
+    """Every part of the workbook (but its time), ours and openpyxl's (the program's code before it
+    wrote the XML itself), with the parts in the same order."""
+    ours, theirs = io.BytesIO(), io.BytesIO()
+    write_workbook(data, ours, teams)
+    excel_openpyxl.write_workbook(data, theirs, teams)
+    mine, reference = _parts(ours.getvalue()), _parts(theirs.getvalue())
+    assert list(mine) == list(reference)
+    for parts in (mine, reference):  # the name and version of openpyxl installed here aside
+        parts["docProps/app.xml"] = re.sub(
+            rb"Openpyxl [^<]*|<AppVersion>[^<]*", b"", parts["docProps/app.xml"]
+        )
+    return {n: mine[n] for n in mine if mine[n] != reference[n]}
 
+
+def test_every_part_is_what_openpyxl_wrote(data: ResultWorkbook) -> None:
+    """The demo event (two groups, knockout, forfeits, byes, teams, prizes, the audit log): every
+    sheet's XML, the styles, the workbook, its relations and content types, byte for byte."""
+    assert _as_openpyxl_wrote_it(data) == {}
+
+
+def test_every_part_is_what_openpyxl_wrote_for_teams_and_round_robins(
+    team_event: DemoEvent, round_robin_event: DemoEvent
+) -> None:
+    team_data = exports.result_workbook(team_event.db)
+    teams = exports.team_event_books(team_event.db)
+    assert teams
+    assert _as_openpyxl_wrote_it(team_data, teams) == {}
+    rr = exports.result_workbook(round_robin_event.db)
+    assert rr.round_robins
+    assert _as_openpyxl_wrote_it(rr) == {}
+
+
+ODD_TEXTS = [
+    "",
+    " ",
+    "  前后有空格 ",
+    "全角空格\u3000",
+    "A&B <C> \"D\" 'E'",
+    "#N/A",
+    "#DIV/0!",
+    "=SUM(A1)",
+    "=",
+    "+1",
+    "-",
+    "@x",
+    "\t=1+1",
+    "\r",
+    "1.5e3",
+    "x" * 40000,
+    "长" * 32768,
+    "换\n行",
+    "回车\r行",
+    "迟到⏰",
+    "&[Page] &P",
+]
+
+
+@pytest.mark.parametrize("name", ODD_TEXTS)
+def test_odd_texts_and_numbers_are_written_as_openpyxl_wrote_them(data: ResultWorkbook, name: str) -> None:
+    """Gaps, empty texts, surrounding spaces, markup, error codes, texts read as formulas, long texts,
+    big and fractional numbers, truth values — in a cell, a sheet's name and the page header."""
     entries = data.entries[0]
     lines = list(entries.lines)
     lines[0] = replace(lines[0], name=name, unit="")
     lines[1] = replace(lines[1], no=12345678901234567, team=None)
-    odd = replace(data, entries=(replace(entries, lines=tuple(lines)), *data.entries[1:]))
-    fast = io.BytesIO()
-    write_workbook(odd, fast)
-    monkeypatch.setattr(excel, "_write_plain_rows_directly", lambda ws: None)  # openpyxl alone
-    slow = io.BytesIO()
-    write_workbook(odd, slow)
-    assert _parts(fast.getvalue()) == _parts(slow.getvalue())
+    lines[2] = replace(lines[2], no=2.5, name=f"x{name}y")  # type: ignore[arg-type]
+    lines[3] = replace(lines[3], no=True, unit=None)  # type: ignore[arg-type]
+    lines[4] = replace(lines[4], no=-0.0)  # type: ignore[arg-type]
+    lines[5] = replace(lines[5], no=float("nan"))  # type: ignore[arg-type]
+    lines[6] = replace(lines[6], no=1e-7)  # type: ignore[arg-type]
+    odd = replace(
+        data,
+        event_name=f"赛{name[:50]}",
+        entries=(replace(entries, lines=tuple(lines)), *data.entries[1:]),
+    )
+    assert _as_openpyxl_wrote_it(odd) == {}
+
+
+@pytest.mark.filterwarnings("ignore:Title is more than 31 characters")
+@pytest.mark.parametrize("group", ["A'B", "名次表", 'a&b<c>"d"', "第1轮", "很长的组名" * 8])
+def test_sheet_names_as_openpyxl_wrote_them(data: ResultWorkbook, group: str) -> None:
+    """Quotes and markup in a sheet's name, a title cut at 31 characters, titles that collide (numbered
+    as openpyxl numbers them)."""
+    entries = data.entries[0]
+    renamed = replace(entries, header=replace(entries.header, group=group))
+    odd = replace(data, entries=(renamed, renamed, *data.entries[1:]))
+    assert _as_openpyxl_wrote_it(odd) == {}
+
+
+def test_control_characters_are_left_out(data: ResultWorkbook) -> None:
+    """A workbook cannot hold most control characters (openpyxl refused the whole workbook): they are
+    left out of the cell, the rest of the text kept."""
+    entries = data.entries[0]
+    lines = list(entries.lines)
+    lines[0] = replace(lines[0], name="迟\x00到\x07")
+    buf = io.BytesIO()
+    write_workbook(replace(data, entries=(replace(entries, lines=tuple(lines)),)), buf)
+    ws = openpyxl.load_workbook(io.BytesIO(buf.getvalue()))[f"{OPEN}参赛名单"]
+    assert ws["B2"].value == "迟到"
+
+
+def test_the_theme_is_openpyxls() -> None:
+    from openpyxl.writer.theme import theme_xml
+
+    from app.reports.xlsx_theme import THEME_XML
+
+    assert theme_xml == THEME_XML
+
+
+def test_the_workbook_reads_back_cell_by_cell(saved: bytes, data: ResultWorkbook) -> None:
+    """Read back by openpyxl: every sheet's cells, number formats, styles, widths, frozen panes and
+    merged cells are those of the workbook openpyxl wrote."""
+    reference = io.BytesIO()
+    excel_openpyxl.write_workbook(data, reference)
+    ours = openpyxl.load_workbook(io.BytesIO(saved))
+    theirs = openpyxl.load_workbook(io.BytesIO(reference.getvalue()))
+    assert ours.sheetnames == theirs.sheetnames
+    for a, b in zip(ours.worksheets, theirs.worksheets, strict=True):
+        assert a.freeze_panes == b.freeze_panes == "A2"
+        assert a.merged_cells.ranges == b.merged_cells.ranges
+        assert {k: d.width for k, d in a.column_dimensions.items()} == {
+            k: d.width for k, d in b.column_dimensions.items()
+        }
+        assert a.oddHeader.center.text == b.oddHeader.center.text
+        assert a.print_title_rows == b.print_title_rows
+        cells_a = [
+            (c.coordinate, c.value, c.data_type, c.number_format, c.font.b, c.fill.fgColor.rgb)
+            for row in a.iter_rows()
+            for c in row
+        ]
+        cells_b = [
+            (c.coordinate, c.value, c.data_type, c.number_format, c.font.b, c.fill.fgColor.rgb)
+            for row in b.iter_rows()
+            for c in row
+        ]
+        assert cells_a == cells_b

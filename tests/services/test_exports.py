@@ -429,3 +429,42 @@ def test_one_reading_belongs_to_its_thread(db) -> None:
     finally:
         done.set()
         t.join()
+
+
+def test_the_workbooks_export_pauses_the_cyclic_collector(
+    db, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The workbook is read and written with Python's cyclic collector paused (it walked the read
+    models again and again for nothing), and the collector is running again afterwards — also after
+    a failure; a collector paused by the caller stays paused."""
+    import gc
+
+    import app.reports.excel as excel
+
+    seen: list[bool] = []
+    write = excel.write_workbook
+
+    def watched(*args, **kwargs) -> None:
+        seen.append(gc.isenabled())
+        write(*args, **kwargs)
+
+    monkeypatch.setattr(excel, "write_workbook", watched)
+    assert gc.isenabled()
+    exports.write_result_workbook(db, tmp_path / "book.xlsx")
+    assert seen == [False] and gc.isenabled()
+    assert load_workbook(tmp_path / "book.xlsx").sheetnames  # written
+
+    def broken(*args, **kwargs) -> None:
+        raise OSError("disk")
+
+    monkeypatch.setattr(excel, "write_workbook", broken)
+    with pytest.raises(OSError):
+        exports.write_result_workbook(db, tmp_path / "book2.xlsx")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with exports.collection_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

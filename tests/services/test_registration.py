@@ -253,3 +253,49 @@ def test_add_players_is_all_or_nothing(db: Database) -> None:
     assert list_players(db) == []
     ids = add_players(db, [entry(1), entry(2, group=LOCAL)], now=BEFORE)
     assert [v.id for v in list_players(db)] == ids
+
+
+def test_list_players_reads_each_player_as_the_orm_does(played_demo: Path) -> None:
+    """The players are read as columns: every field of every player, in the same order, is what the
+    player's ORM object gives (group and team names, age on the first day of play), with or without
+    a team and a birth date."""
+    from sqlalchemy import select
+
+    from app.engine.registration import age_on
+    from app.services.registration import PlayerView, list_players
+    from app.services.tournaments import open_tournament, regulations_of
+
+    db = open_tournament(played_demo)
+    try:
+        with db.session() as s:
+            s.execute(select(Player).limit(1)).scalar_one().birth_date = None  # a TRF player: unknown
+            s.commit()
+        with db.session() as s:
+            first_day = regulations_of(s).registration.first_day_of_play
+            query = (
+                select(Player)
+                .join(Group, Player.group_id == Group.id)
+                .order_by(Group.position, Player.no.is_(None), Player.no, Player.id)
+            )
+            expected = [
+                PlayerView(
+                    id=p.id, no=p.no, name=p.name, group=p.group.name, team=p.team.name if p.team else "",
+                    unit=p.unit, gender=p.gender, id_type=p.id_type, id_number=p.id_number,
+                    birth_date=p.birth_date,
+                    age=None if p.birth_date is None else age_on(p.birth_date, first_day),
+                    phone=p.phone, rating=p.rating, notes=p.notes, fee_paid=p.fee_paid,
+                    insurance=p.insurance, pledge=p.pledge, checked_in=p.checked_in, status=p.status,
+                    status_round=p.status_round, registered_at=p.registered_at,
+                    late_entry_round=p.late_entry_round, region=p.region, reentry_round=p.reentry_round,
+                    ranked=p.ranked, rating_rank=p.rating_rank,
+                )
+                for p in s.scalars(query)
+            ]  # fmt: skip
+        players = list_players(db)
+        assert players == expected
+        assert any(p.team for p in players) and any(not p.team for p in players)
+        assert any(p.age is None for p in players) and any(p.status != "active" for p in players)
+        assert len({p.group for p in players}) == 2
+        assert list_players(db, expected[-1].group) == [p for p in expected if p.group == expected[-1].group]
+    finally:
+        db.close()

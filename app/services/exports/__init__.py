@@ -19,7 +19,7 @@ read ID and phone numbers; every other document is built from values that have n
 from __future__ import annotations
 
 from app.reports.documents import NAMES, Scope, names
-from app.services.exports.common import group_names, latest_round, resolve_group
+from app.services.exports.common import collection_paused, group_names, latest_round, resolve_group
 from app.services.exports.entries import check_in_sheet, entry_list, internal_entry_list
 from app.services.exports.event import (
     avoidance_list,
@@ -62,6 +62,7 @@ __all__ = [
     "bracket",
     "certificates",
     "check_in_sheet",
+    "collection_paused",
     "crosstable",
     "crosstable_of",
     "document",

@@ -10,6 +10,7 @@ from pathlib import Path
 from app.db.session import Database
 from app.engine.types import UserError
 from app.reports.documents import NAMES, kind, names
+from app.services.exports.common import collection_paused
 from app.services.exports.event import result_workbook, team_event_books
 from app.services.exports.registry import document
 
@@ -103,8 +104,9 @@ def write_result_workbook(db: Database, out: str | Path) -> Path:
     from app.reports.excel import write_workbook
 
     check_output_path(out)
-    with db.one_reading():
-        data, teams = result_workbook(db), team_event_books(db)
     buf = io.BytesIO()
-    write_workbook(data, buf, teams)
+    with collection_paused():
+        with db.one_reading():
+            data, teams = result_workbook(db), team_event_books(db)
+        write_workbook(data, buf, teams)
     return write_atomic(out, buf.getvalue())
