@@ -298,7 +298,7 @@ ROUND_ROBIN_CHAIN: tuple[Tiebreak, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ChainChoice:
     """The tiebreaks a stage's own chain may be built from, and the chain it has when it sets none."""
 
