@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from big_event import GROUP, big_event
 
 HERE = Path(__file__).resolve().parent.parent
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+# ReportLab's invariant mode: a PDF's date and file identifier fixed, so two versions' PDFs can be compared
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"RL_invariant": "1"}
 
 
 def run(root: Path, argv: list[str], data: Path, out: Path) -> dict[str, float]:
@@ -74,6 +75,20 @@ def same_tree(a: Path, b: Path) -> list[str]:
     return out
 
 
+def same_pdf(a: Path, b: Path) -> bool:
+    """Byte for byte; else (the print time on every page is to the minute) the text of every page,
+    but for the time of day."""
+    if a.read_bytes() == b.read_bytes():
+        return True
+    from pypdf import PdfReader
+
+    x, y = PdfReader(a).pages, PdfReader(b).pages
+    return len(x) == len(y) and all(
+        _STAMP.sub(b"", p.extract_text().encode()) == _STAMP.sub(b"", q.extract_text().encode())
+        for p, q in zip(x, y, strict=True)
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -89,6 +104,8 @@ def main() -> None:
         "standings-json": ["standings", event, "--group", GROUP, "--json"],
         "standings-after-8": ["standings", event, "--group", GROUP, "--after-round", "8"],
         "html": ["html", event, "-o", "OUT"],
+        "results-book": ["print", event, "results-book", "-o", "OUT.pdf"],
+        "table-cards": ["print", event, "table-cards", "--round", "1", "-o", "OUT.pdf"],
     }
     roots = {"before": args.before.resolve(), "after": HERE}
     for root in roots.values():
@@ -102,7 +119,7 @@ def main() -> None:
                 for t in range(args.repeat):
                     for side, root in roots.items():
                         site = work / f"{case}-{side}-{t}"
-                        argv = [str(site) if a == "OUT" else a for a in cases[case]]
+                        argv = [a.replace("OUT", str(site)) for a in cases[case]]
                         runs[side].append(
                             run(root, argv, work / f"data-{side}", work / f"{case}-{side}-{t}.txt")
                         )
@@ -115,6 +132,9 @@ def main() -> None:
                     differ = [] if said[0] == said[1] else ["standard output"]
                     if "OUT" in cases[case]:
                         differ += same_tree(work / f"{case}-before-{t}", work / f"{case}-after-{t}")
+                    if "OUT.pdf" in cases[case]:
+                        pdfs = [work / f"{case}-{side}-{t}.pdf" for side in roots]
+                        differ += [] if same_pdf(*pdfs) else [str(pdfs[0])]
                     if differ:
                         raise SystemExit(f"{case}: the outputs differ: {differ[:5]}")
                 report = {"case": case, "outputs": "identical", "load_average": os.getloadavg()[0]}

@@ -12,7 +12,7 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from contextlib import suppress
+from contextlib import AbstractContextManager, nullcontext, suppress
 from typing import Any
 
 from app.cli import common
@@ -145,6 +145,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 #: commands that keep the terminal for themselves (the hall server prints its address and runs on)
 _NO_PROGRESS_LINE = frozenset({"serve"})
 
+#: whole-event outputs read from one file: Python's cyclic collector is paused for the whole command,
+#: imports and the opening of the file included (its passes there walk ~10⁵ objects and free nothing;
+#: the read model and the output are made with it paused anyway: :mod:`app.services.collector`)
+_COLLECTOR_PAUSED = frozenset({"print", "html", "excel", "standings"})
+
 # "-+" and "--" look like options to argparse: `result` gets the snapshot code instead
 _DASH_RESULTS = {"-+": "red_forfeit", "--": "double_forfeit"}
 
@@ -172,6 +177,14 @@ def _join_text_values(argv: list[str]) -> list[str]:
 CREATING = frozenset({"new", "demo", "import", "import-trf"})
 
 
+def _collector_for(command: str) -> AbstractContextManager[None]:
+    if command not in _COLLECTOR_PAUSED:
+        return nullcontext()
+    from app.services.collector import collection_paused
+
+    return collection_paused()
+
+
 def main(argv: Sequence[str] | None = None, *, hosted: bool = False) -> int:
     """Run one command. ``hosted``: run by the file's owner for a client (:mod:`app.cli.hosted`) —
     the output streams are the owner's routed ones, and the command is never handed on again."""
@@ -196,10 +209,11 @@ def main(argv: Sequence[str] | None = None, *, hosted: bool = False) -> int:
                 sys.stderr.write(answer.stderr)
                 return int(answer.code)
         handler: Handler = args.func
-        if args.command in _NO_PROGRESS_LINE:
-            return handler(args)
-        with common.progress_line(f"执行 {args.command}"):
-            return handler(args)
+        with _collector_for(args.command):
+            if args.command in _NO_PROGRESS_LINE:
+                return handler(args)
+            with common.progress_line(f"执行 {args.command}"):
+                return handler(args)
     except UserError as exc:
         print(f"错误：{exc}", file=sys.stderr)
         return 2

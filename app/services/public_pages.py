@@ -41,6 +41,7 @@ from app.engine.xiangqi import Board, format_chinese
 from app.reports import model
 from app.reports.html import PublicSite, SiteGroup, write_site
 from app.services import exports
+from app.services.collector import collection_paused
 from app.services.exports.common import event_dates
 from app.services.exports.event import optional_prizes, paired_groups
 from app.services.exports.rounds import game_name
@@ -436,11 +437,6 @@ def write_public_site(db: Database, out_dir: str | Path, printed_at: datetime | 
     """The public pages in the folder ``out_dir`` (created if missing; pages of an earlier export are
     replaced). They are written into a fresh folder beside it first and renamed in one by one, so a
     failure leaves no half-written page."""
-    import os
-    import tempfile
-
-    from app.files import os_error
-
     out = Path(out_dir)
     if not str(out_dir).strip() or "\x00" in str(out_dir):
         raise UserError("没有给出网页要导出到的文件夹", "no output folder was given")
@@ -450,7 +446,16 @@ def write_public_site(db: Database, out_dir: str | Path, printed_at: datetime | 
         )
     if not out.parent.is_dir():
         raise UserError(f"文件夹 {out.parent} 不存在", f"the folder {out.parent} does not exist")
-    site = public_site(db)
+    with collection_paused():  # every page's read model and text: nothing cyclic to free
+        return _write_pages(public_site(db), out, printed_at)
+
+
+def _write_pages(site: PublicSite, out: Path, printed_at: datetime | None) -> list[Path]:
+    import os
+    import tempfile
+
+    from app.files import os_error
+
     written: list[Path] = []
     try:
         with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{out.name}.") as tmp:

@@ -45,6 +45,7 @@ from app.engine.types import (
     ViolationKind,
 )
 from app.services.brackets import knockout_places, knockout_players, load_bracket
+from app.services.collector import collection_paused
 from app.services.stages import PoolTable, plan_of, pool_name, pool_order, round_robin_tables, rounds_known
 from app.services.tournaments import group_row, regulations_of
 
@@ -354,6 +355,7 @@ class StandingsView:
         )
 
 
+@collection_paused()
 def group_standings(db: Database, group: str, after_round: int | None = None) -> StandingsView:
     """The standings of a group after a round (default: the last round with every result in): the Swiss
     standings, or a round robin's, pool by pool, when a round-robin stage is what the group plays."""
@@ -728,6 +730,7 @@ def _final_why(db: Database, group: str, a: int, b: int) -> FinalSeparation:
     return final.separation(upper, lower)
 
 
+@collection_paused()
 def final_standings(db: Database, group: str) -> StandingsView:
     """The final ranking as standings lines: places 1–n, tiebreak values over every Swiss round (a round
     robin's player: over its table), and what separates each player from the next one **in the final

@@ -115,3 +115,43 @@ def test_missing_file_is_a_clean_error(tmp_path: Path, capsys) -> None:
     assert main(["excel", str(tmp_path / "none.xqt"), "-o", str(tmp_path / "r.xlsx")]) == 2
     assert not (tmp_path / "r.xlsx").exists()
     assert capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fail", [False, True], ids=["written", "refused"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["print", "EVENT", "results-book", "-o", "OUT.pdf"],
+        ["html", "EVENT", "-o", "OUT"],
+        ["excel", "EVENT", "-o", "OUT.xlsx"],
+        ["standings", "EVENT", "--group", OPEN],
+    ],
+    ids=["print", "html", "excel", "standings"],
+)
+def test_whole_event_commands_pause_the_collector_from_opening_the_file(
+    event: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], fail: bool
+) -> None:
+    """The file is opened (and everything after) with Python's cyclic collector paused; it runs again
+    once the command is over, also when the command is refused."""
+    import gc
+
+    import app.cli.exports as export_commands
+    import app.cli.standings as standing_commands
+    from app.engine.types import UserError
+
+    seen: list[bool] = []
+    real = export_commands.open_file
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        if fail:
+            raise UserError("坏文件", "a bad file")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(export_commands, "open_file", watched)
+    monkeypatch.setattr(standing_commands, "open_file", watched)
+    assert gc.isenabled()
+    args = [str(event) if a == "EVENT" else a.replace("OUT", str(tmp_path / "out")) for a in argv]
+    assert main(args) == (2 if fail else 0)
+    assert seen == [False]
+    assert gc.isenabled()

@@ -468,3 +468,56 @@ def test_the_workbooks_export_pauses_the_cyclic_collector(
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _watch_collector(monkeypatch: pytest.MonkeyPatch, owner: object, name: str, fail: bool) -> list[bool]:
+    """Replace ``owner.name`` by a function that notes whether the cyclic collector is running, then
+    does the real work (or fails)."""
+    import gc
+
+    seen: list[bool] = []
+    real = getattr(owner, name)
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        if fail:
+            raise RuntimeError("broken")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, watched)
+    return seen
+
+
+@pytest.mark.parametrize("fail", [False, True], ids=["written", "failing"])
+@pytest.mark.parametrize("command", ["print", "html", "standings", "final-standings"])
+def test_whole_event_outputs_pause_the_cyclic_collector(
+    db, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, fail: bool
+) -> None:
+    """A printed document (the command line's and the window's ``render_pdf``), the public site and
+    the standings are read and made with Python's cyclic collector paused (it walked their read
+    models again and again and freed nothing), and the collector runs again afterwards — also after
+    a failure."""
+    import gc
+
+    import app.reports.pdf as pdf_package
+    import app.services.standings as standings
+
+    assert gc.isenabled()
+    make: dict[str, tuple[object, str, object]] = {
+        "print": (pdf_package, "render_document", lambda: exports.render_pdf(db, "results-book")),
+        "html": (public_pages, "write_site", lambda: public_pages.write_public_site(db, tmp_path / "site")),
+        "standings": (standings, "load_group_state", lambda: group_standings(db, OPEN)),
+        "final-standings": (standings, "_final", lambda: standings.final_standings(db, OPEN)),
+    }
+    owner, name, run = make[command]
+    seen = _watch_collector(monkeypatch, owner, name, fail)
+    if fail:
+        with pytest.raises(RuntimeError):
+            run()  # type: ignore[operator]
+    elif command == "final-standings":  # the demo's groups are not over: refused, after reading
+        with pytest.raises(UserError):
+            run()  # type: ignore[operator]
+    else:
+        assert run()  # type: ignore[operator]
+    assert seen and not any(seen)
+    assert gc.isenabled()

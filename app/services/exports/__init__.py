@@ -19,7 +19,8 @@ read ID and phone numbers; every other document is built from values that have n
 from __future__ import annotations
 
 from app.reports.documents import NAMES, Scope, names
-from app.services.exports.common import collection_paused, group_names, latest_round, resolve_group
+from app.services.collector import collection_paused
+from app.services.exports.common import group_names, latest_round, resolve_group
 from app.services.exports.entries import check_in_sheet, entry_list, internal_entry_list
 from app.services.exports.event import (
     avoidance_list,

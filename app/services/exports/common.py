@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date
 
 from app.db.session import Database
@@ -15,23 +12,6 @@ from app.engine.types import (
 from app.reports import model
 from app.services.rounds import rounds_of
 from app.services.tournaments import TournamentInfo, group_row, tournament_info
-
-
-@contextmanager
-def collection_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused while a whole-event export reads and writes.
-
-    A workbook of 5,000 players builds some hundreds of thousands of read-model objects that all
-    live until it is written; each of the collector's passes over the older ones walks all of them
-    again (~1.3 s of a ~5 s export), and finds nothing to free. Memory is still freed as usual
-    (reference counting); the collector runs again, as before, after the block."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def event_dates(start: date, end: date) -> str:

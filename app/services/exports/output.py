@@ -10,7 +10,7 @@ from pathlib import Path
 from app.db.session import Database
 from app.engine.types import UserError
 from app.reports.documents import NAMES, kind, names
-from app.services.exports.common import collection_paused
+from app.services.collector import collection_paused
 from app.services.exports.event import result_workbook, team_event_books
 from app.services.exports.registry import document
 
@@ -50,19 +50,20 @@ def render_pdf(
 
     if by_name and not order and name in ORDERED_DOCUMENTS:
         order = "name"
-    inputs = document(
-        db,
-        name,
-        group=group,
-        round_number=round_number,
-        per_page=per_page,
-        internal=internal,
-        base_url=base_url,
-        order=order,
-    )
     options = {"sort_by_name": True} if by_name and name in NAMES and kind(name).by_name else {}
     buf = io.BytesIO()
-    render_document(name, inputs, buf, printed_at=printed_at or datetime.now(), **options)
+    with collection_paused():  # a results book's read model and layout: ~10⁶ objects, none cyclic garbage
+        inputs = document(
+            db,
+            name,
+            group=group,
+            round_number=round_number,
+            per_page=per_page,
+            internal=internal,
+            base_url=base_url,
+            order=order,
+        )
+        render_document(name, inputs, buf, printed_at=printed_at or datetime.now(), **options)
     return buf.getvalue()
 
 
