@@ -31,7 +31,6 @@ import enum
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from app.engine.records import frozen
 
