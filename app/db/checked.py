@@ -56,9 +56,15 @@ def _log_has_changes(path: Path) -> bool:
 
 
 def fingerprint(path: Path) -> Fingerprint | None:
-    """The file's digest, or None when its content is not in its bytes alone (a log holds changes) or it
-    cannot be read (the checks then say what is wrong)."""
+    """The file's digest, or None when its content is not in its bytes alone (a log holds changes), this
+    process has it open through SQLite, or it cannot be read (the checks then say what is wrong)."""
     if _log_has_changes(path):
+        return None
+    from app.files import live_file_of
+
+    if live_file_of(path) is not None:
+        # this process has it open through SQLite: closing a descriptor of our own would drop SQLite's
+        # locks (docs/file-safety.md) — such a file is checked through SQLite, not hashed
         return None
     try:
         with open(path, "rb") as f:

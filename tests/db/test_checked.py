@@ -158,3 +158,23 @@ def test_another_program_version_or_a_damaged_record_is_not_trusted(
     _open_close(event, read_only=True)
     assert checks.count("content") == 3
     assert json.loads(record.read_text(encoding="utf-8"))["files"]  # written anew
+
+
+def test_a_file_this_process_has_open_is_not_hashed(event: Path, data: Path, checks: list[str]) -> None:
+    """Hashing opens the file as an ordinary file; in a process where SQLite has it open, closing that
+    descriptor would drop SQLite's locks (docs/file-safety.md). Such a file is checked through SQLite."""
+    from app.files import hold_live, release_live
+    from tests.raw_opens import watching
+
+    _open_close(event, read_only=True)  # found good and remembered
+    checks.clear()
+    key = hold_live(event)  # as while the window has it open
+    try:
+        with watching(event) as opens:
+            assert fingerprint(event) is None
+            _open_close(event, read_only=True)
+    finally:
+        release_live(key)
+    # no ordinary open of the file or of SQLite's companions (the program's own .lock beside it is ours)
+    assert [o for o in opens if ".xqt.lock " not in o] == []
+    assert checks == ["quick_check", "content"]  # checked through SQLite instead
