@@ -1,6 +1,30 @@
 """The workbook's theme part (``xl/theme/theme1.xml``): the Office theme exactly as openpyxl writes it
-(openpyxl 3.1, ``openpyxl/writer/theme.py``; MIT licence, (c) 2010-2024 openpyxl), so that a workbook
-written by :mod:`app.reports.xlsx` holds what openpyxl wrote before, part for part."""
+(openpyxl 3.1, ``openpyxl/writer/theme.py``), so that a workbook written by :mod:`app.reports.xlsx`
+holds what openpyxl wrote before, part for part. openpyxl's licence, as it asks, follows."""
+
+# This software is under the MIT Licence
+# ======================================
+#
+# Copyright (c) 2010 openpyxl
+#
+# Permission is hereby granted, free of charge, to any person obtaining a
+# copy of this software and associated documentation files (the
+# "Software"), to deal in the Software without restriction, including
+# without limitation the rights to use, copy, modify, merge, publish,
+# distribute, sublicense, and/or sell copies of the Software, and to
+# permit persons to whom the Software is furnished to do so, subject to
+# the following conditions:
+#
+# The above copyright notice and this permission notice shall be included
+# in all copies or substantial portions of the Software.
+#
+# THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS
+# OR IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF
+# MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT.
+# IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY
+# CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT,
+# TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE
+# SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
 
 THEME_XML = """<?xml version="1.0"?>
 <a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" name="Office Theme">
