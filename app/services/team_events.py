@@ -740,13 +740,7 @@ def hand_in_lineup(
                 f"{event.match.player_colour_limit} times running",
             )
         by = clean_text(handed_in_by or t.captain or "", "交表人", "who handed it in", LEADER_MAX)
-        lineups = _lineups(s, rnd)
-        before = None
-        if t.id in lineups:
-            old = lineups[t.id]
-            before = [ids.player_no.get(b.player_id) if b.player_id else None for b in old.boards]
-            s.delete(old)
-            s.flush()
+        before = _take_out_lineup(s, rnd, t, ids)
         lu = TeamLineup(
             round_id=rnd.id,
             team_id=t.id,
@@ -786,6 +780,18 @@ class LineupRecord:
     seed: int | None
     handed_in_by: str
     handed_in_at: datetime
+
+
+def _take_out_lineup(s: Session, rnd: Round, t: Team, ids: _Ids) -> list[int | None] | None:
+    """Remove the team's line-up of the round, if it has one, before another takes its place; returns
+    its boards' player numbers (``None`` for an empty board), for the audit log, or None."""
+    old = _lineups(s, rnd).get(t.id)
+    if old is None:
+        return None
+    before = [ids.player_no.get(b.player_id) if b.player_id else None for b in old.boards]
+    s.delete(old)
+    s.flush()
+    return before
 
 
 def _refuse_if_played(s: Session, t: Team, number: int, m: TeamMatch) -> None:
@@ -836,13 +842,7 @@ def restore_lineup(
         m = _match_of_team(s, rnd, t)
         _refuse_if_played(s, t, number, m)
         _state, ids = load_team_state(s, g, reg)
-        lineups = _lineups(s, rnd)
-        before = None
-        if t.id in lineups:
-            old = lineups[t.id]
-            before = [ids.player_no.get(b.player_id) if b.player_id else None for b in old.boards]
-            s.delete(old)
-            s.flush()
+        before = _take_out_lineup(s, rnd, t, ids)
         after: dict[str, Any] | None = None
         if record is not None:
             lu = TeamLineup(
