@@ -15,10 +15,9 @@ from typing import BinaryIO
 
 from app.reports.model import ResultWorkbook
 from app.reports.team_model import TeamEventBook
-from app.reports.xlsx import Sheet, write_xlsx
+from app.reports.xlsx import SHEET_NAME_UNITS, Sheet, fit_name, name_units, write_xlsx
 
 Cell = str | int | float | None
-_BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
 _NARROW = re.compile("[\x00-\u2e7f]+")  # one unit wide; a character after these (CJK …) two
 #: zlib's level for the workbook's parts: the fastest (the file is ~20 % larger than at the default
 #: level, its contents the same)
@@ -47,7 +46,7 @@ def _sheet(
 ) -> Sheet:
     """One sheet: its rows, and each column as wide as its widest text (at least 5, at most 48)."""
     widths = _widths(header, rows, texts)
-    return Sheet(_BAD_SHEET_CHARS.sub("", title)[:31], header, rows, widths, caption)
+    return Sheet(title, header, rows, widths, caption)
 
 
 def _widths(header: Sequence[str], rows: Sequence[Sequence[Cell]], texts: dict[str, float]) -> list[float]:
@@ -79,6 +78,18 @@ def _widths(header: Sequence[str], rows: Sequence[Sequence[Cell]], texts: dict[s
     return widths
 
 
+def sheet_title(base: str, group: str) -> str:
+    """A sheet's title: the group's name before the sheet's own (``甲组名次表``), the group's name
+    shortened so that the sheet's own stays whole within the 31 units a sheet's name may have.
+    (The writer makes the title a name Excel accepts, unique in the workbook: ``xlsx.sheet_name``.)
+
+    >>> sheet_title("名次表", "甲组"), sheet_title("名次表", "很长的组名" * 8)
+    ('甲组名次表', '很长的组名很长的组名很长的组名很长的组名很长的组名很长的名次表')
+    """
+    room = SHEET_NAME_UNITS - name_units(base)
+    return (fit_name(group, room) if room > 0 else "") + base
+
+
 def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = ()) -> Iterator[Sheet]:
     """The workbook's sheets, in order, each made when asked for (a sheet's rows are let go once it
     is written)."""
@@ -86,7 +97,7 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
     several = len({e.header.group for e in data.entries}) > 1 or len(data.standings) > 1
 
     def title(base: str, group: str) -> str:
-        return f"{group}{base}" if several and group else base
+        return sheet_title(base, group if several else "")
 
     for entries in data.entries:
         yield _sheet(

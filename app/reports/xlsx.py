@@ -25,6 +25,8 @@ from decimal import Decimal
 from itertools import chain
 from typing import BinaryIO
 
+from app import __version__
+
 Value = str | int | float | None
 
 #: what openpyxl refuses in a cell (``openpyxl.cell.cell.ILLEGAL_CHARACTERS_RE``)
@@ -37,6 +39,8 @@ _ATTRIBUTE_ESCAPES = str.maketrans(
 )
 #: a header or footer's text: characters below 26 written as _xHHHH_ (``openpyxl.utils.escape``)
 _HEADER_CONTROLS = re.compile(r"[\001-\031]")
+#: what a header's text cannot hold at all (openpyxl wrote them, and the workbook could not be read)
+_HEADER_UNHELD = re.compile(r"[\x00\x1a-\x1f\ud800-\udfff\ufffe\uffff]")
 _HEADER_FIELDS = {
     "&[Tab]": "&A",
     "&[Pages]": "&N",
@@ -59,8 +63,9 @@ _SHEET_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.works
 
 @dataclass(frozen=True, slots=True)
 class Sheet:
-    """One sheet: its title (its characters already allowed), the header row, the rows, the width of
-    each column (Excel's character units) and the page header's text."""
+    """One sheet: its title (made a name Excel accepts as it is written: :func:`sheet_name`), the
+    header row, the rows, the width of each column (Excel's character units) and the page header's
+    text."""
 
     title: str
     header: Sequence[str]
@@ -210,17 +215,66 @@ class _SheetWriter:
 def _header_footer_text(position: str, text: str) -> str:
     """A header's or footer's part as openpyxl writes it (``HeaderFooterItem``): ``&C`` + text."""
     packed = _HEADER_FIELD.sub(lambda m: _HEADER_FIELDS[m.group(0)], f"&{position}{text}")
+    packed = _HEADER_UNHELD.sub("", packed)
     packed = _HEADER_CONTROLS.sub(lambda m: f"_x{ord(m.group(0)):0>4x}_", packed)
     return packed.translate(_TEXT_ESCAPES)
 
 
-def unique_title(taken: Sequence[str], title: str) -> str:
-    """A sheet title not yet taken (ignoring case), numbered as openpyxl numbers one: 名次表1, …"""
-    if not any(t.lower() == title.lower() for t in taken):
-        return title
-    pattern = re.compile(f"(?P<title>{re.escape(title)})(?P<count>\\d*),?", re.I)
+#: what a sheet's name may not hold: the characters Excel forbids in one, and those the workbook's
+#: XML cannot hold (control characters, lone surrogates, U+FFFE/U+FFFF)
+_REFUSED_IN_NAME = re.compile(r"[\[\]:*?/\\\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+#: the longest sheet name Excel accepts, in UTF-16 units (Excel's own measure)
+SHEET_NAME_UNITS = 31
+#: the name Excel keeps for itself (change tracking), in any case
+_RESERVED_NAMES = frozenset(("history",))
+
+
+def name_units(text: str) -> int:
+    """A text's length as Excel measures a sheet's name: in UTF-16 units (a character beyond the
+    Basic Multilingual Plane, such as an emoji, counts twice)."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def fit_name(text: str, units: int) -> str:
+    """``text`` without the characters a sheet's name may not hold, cut to at most ``units`` UTF-16
+    units (never inside a character)."""
+    text = _REFUSED_IN_NAME.sub("", text)
+    if name_units(text) <= units:
+        return text
+    out = []
+    for ch in text:
+        units -= 2 if ord(ch) > 0xFFFF else 1
+        if units < 0:
+            break
+        out.append(ch)
+    return "".join(out)
+
+
+def _forms(name: str) -> tuple[str, str, str]:
+    """The forms under which Excel may find two names the same (it ignores case)."""
+    return name.lower(), name.upper(), name.casefold()
+
+
+def sheet_name(taken: Sequence[str], title: str) -> str:
+    """A name Excel accepts for a sheet titled ``title`` beside the sheets named ``taken``.
+
+    Without the characters Excel forbids (``[]:*?/\\``) and control characters, at most 31 UTF-16
+    units, not starting or ending with an apostrophe, not empty (``Sheet``), not ``History``, and
+    unlike every name taken, ignoring case. A name already taken is numbered as openpyxl numbered
+    one (名次表1, 名次表2, …), cut short enough for its number to fit.
+    """
+    name = fit_name(title, SHEET_NAME_UNITS).strip("'") or "Sheet"
+    seen = {form for t in taken for form in _forms(t)} | _RESERVED_NAMES
+    if not seen.intersection(_forms(name)):
+        return name
+    pattern = re.compile(f"(?P<title>{re.escape(name)})(?P<count>\\d*),?", re.I)
     counts = [int(n) for _, n in pattern.findall(",".join(taken)) if n.isdigit()]
-    return f"{title}{max(counts, default=0) + 1}"
+    n = max(counts, default=0) + 1
+    while True:
+        numbered = fit_name(name, SHEET_NAME_UNITS - len(str(n))).lstrip("'") + str(n)
+        if not seen.intersection(_forms(numbered)):
+            return numbered
+        n += 1
 
 
 def _workbook_xml(titles: Sequence[str]) -> str:
@@ -268,11 +322,16 @@ _ROOT_RELS = (
     "</Relationships>"
 )
 
-#: the application that wrote the file, as openpyxl 3.1.5 named itself (kept: the file as before)
+#: the program, as the file names its author (Windows' 作者) and, with its version, the application
+#: that wrote it
+PROGRAM = "Xiangqi Arbiter (象棋赛事编排系统)"
+APPLICATION = f"{PROGRAM} {__version__}"
+#: the application that wrote the file, its version in its name. No ``AppVersion``: Office takes it
+#: for an Office version (``\d+.\d{4}``, e.g. ``16.0300``) and reports a file where it has another
+#: form (``0.16.0``) as damaged; the element may be left out.
 _APP = (
     '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">'
-    "<Application>Microsoft Excel Compatible / Openpyxl 3.1.5</Application><AppVersion>3.1</AppVersion>"
-    "</Properties>"
+    f"<Application>{APPLICATION.translate(_TEXT_ESCAPES)}</Application></Properties>"
 )
 
 
@@ -280,7 +339,8 @@ def _core(at: str) -> str:
     return (
         '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties"'
         ' xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/"'
-        ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:creator>openpyxl</dc:creator>'
+        ' xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:creator>'
+        f"{PROGRAM.translate(_TEXT_ESCAPES)}</dc:creator>"
         f'<dcterms:created xsi:type="dcterms:W3CDTF">{at}</dcterms:created>'
         f'<dcterms:modified xsi:type="dcterms:W3CDTF">{at}</dcterms:modified></cp:coreProperties>'
     )
@@ -421,7 +481,7 @@ def write_xlsx(out: BinaryIO, sheets: Iterable[Sheet], compresslevel: int | None
         z.writestr("docProps/core.xml", _core(at))
         z.writestr("xl/theme/theme1.xml", THEME_XML)
         for sheet in sheets:
-            titles.append(unique_title(titles, sheet.title))
+            titles.append(sheet_name(titles, sheet.title))
             with z.open(_entry(f"xl/worksheets/sheet{len(titles)}.xml", z.compresslevel), "w") as f:
                 f.write(writer.head(sheet).encode())
                 for chunk in writer.rows(sheet.rows):

@@ -2,12 +2,16 @@
 that :mod:`app.reports.excel` (which writes the parts itself) is compared with, part for part.
 
 This is the program's own workbook code as it was before it wrote the XML itself; keep the sheets'
-contents here in step with :func:`app.reports.excel.build_workbook`.
+contents here in step with :func:`app.reports.excel.build_workbook`. Two things are the program's
+since then, not openpyxl's: the sheets' names (the program's own naming, ``excel.sheet_title`` and
+``xlsx.sheet_name``, keeps every name within Excel's limits where openpyxl let a numbered name grow
+past 31 characters; it is given to openpyxl here, which keeps a name it is given that is unique) and
+``docProps/app.xml`` (the program names itself as the application that wrote the file), which the
+comparison sets aside.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO
@@ -20,12 +24,13 @@ from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 from openpyxl.worksheet.worksheet import Worksheet
 
 from app.engine.text import FORMULA_LEADS
+from app.reports.excel import sheet_title
 from app.reports.model import ResultWorkbook
 from app.reports.team_model import TeamEventBook
+from app.reports.xlsx import sheet_name
 
 Cell = str | int | float | None
 HEADER_FILL = PatternFill("solid", fgColor="E8E8E8")
-_BAD_SHEET_CHARS = re.compile(r"[\[\]:*?/\\]")
 
 
 def text_width(value: Cell) -> float:
@@ -43,8 +48,9 @@ def _sheet(
     wb: Workbook, title: str, header: Sequence[str], rows: Sequence[Sequence[Cell]], caption: str
 ) -> WriteOnlyWorksheet:
     """One sheet, streamed (openpyxl's write-only mode): its layout first, then the header and the rows."""
-    name = _BAD_SHEET_CHARS.sub("", title)[:31]
+    name = sheet_name(wb.sheetnames, title)
     ws = wb.create_sheet(name)
+    assert ws.title == name  # openpyxl keeps the name (it would number a name taken)
     ws.freeze_panes = "A2"
     widths: dict[Cell, float] = {}  # the same text recurs (units, results): measured once
 
@@ -97,7 +103,7 @@ def build_workbook(data: ResultWorkbook, team_events: Sequence[TeamEventBook] = 
     several = len({e.header.group for e in data.entries}) > 1 or len(data.standings) > 1
 
     def title(base: str, group: str) -> str:
-        return f"{group}{base}" if several and group else base
+        return sheet_title(base, group if several else "")
 
     for entries in data.entries:
         _sheet(

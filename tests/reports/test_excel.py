@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import replace
 
 import openpyxl
@@ -137,10 +136,8 @@ def _as_openpyxl_wrote_it(data: ResultWorkbook, teams: tuple[TeamEventBook, ...]
     excel_openpyxl.write_workbook(data, theirs, teams)
     mine, reference = _parts(ours.getvalue()), _parts(theirs.getvalue())
     assert list(mine) == list(reference)
-    for parts in (mine, reference):  # the name and version of openpyxl installed here aside
-        parts["docProps/app.xml"] = re.sub(
-            rb"Openpyxl [^<]*|<AppVersion>[^<]*", b"", parts["docProps/app.xml"]
-        )
+    for parts in (mine, reference):  # the application that wrote it: the program, not openpyxl
+        del parts["docProps/app.xml"]  # (test_sheet_names.test_the_file_names_the_program_that_wrote_it)
     return {n: mine[n] for n in mine if mine[n] != reference[n]}
 
 
@@ -208,11 +205,11 @@ def test_odd_texts_and_numbers_are_written_as_openpyxl_wrote_them(data: ResultWo
     assert _as_openpyxl_wrote_it(odd) == {}
 
 
-@pytest.mark.filterwarnings("ignore:Title is more than 31 characters")
 @pytest.mark.parametrize("group", ["A'B", "名次表", 'a&b<c>"d"', "第1轮", "很长的组名" * 8])
 def test_sheet_names_as_openpyxl_wrote_them(data: ResultWorkbook, group: str) -> None:
-    """Quotes and markup in a sheet's name, a title cut at 31 characters, titles that collide (numbered
-    as openpyxl numbers them)."""
+    """Quotes and markup in a sheet's name, a long group's name cut, titles that collide (numbered
+    as openpyxl numbers them): the names are the program's (given to openpyxl in the reference; what
+    Excel accepts: test_sheet_names.py), the parts that hold them as openpyxl wrote them."""
     entries = data.entries[0]
     renamed = replace(entries, header=replace(entries.header, group=group))
     odd = replace(data, entries=(renamed, renamed, *data.entries[1:]))
