@@ -347,7 +347,24 @@ def _describe_regulations(action: str, before: Any, after: Any) -> Change | None
     for name, old_minutes, new_minutes in _deadline_changes(before, after):
         zh += f"；{name}排阵截止：{_deadline_zh(old_minutes)} → {_deadline_zh(new_minutes)}"
         en += f"; {name} line-up deadline: {old_minutes} → {new_minutes} min before the round"
+    for name, swap in _swap_changes(before, after):
+        zh += f"；{name}第一循环最后两轮互换：{'否 → 是' if swap else '是 → 否'}"
+        en += f"; {name} first cycle's last two rounds swapped: {'no → yes' if swap else 'yes → no'}"
     return zh, en
+
+
+def _swap_changes(before: dict[str, Any], after: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The team groups whose ``team_event.swap_last_rounds`` changed, with the new value."""
+
+    def swaps(reg: dict[str, Any]) -> dict[str, bool]:
+        return {
+            str(g.get("name")): bool(g["team_event"].get("swap_last_rounds", False))
+            for g in reg.get("groups") or []
+            if isinstance(g, dict) and isinstance(g.get("team_event"), dict)
+        }
+
+    old, new = swaps(before), swaps(after)
+    return [(name, swap) for name, swap in new.items() if name in old and old[name] != swap]
 
 
 def _deadline_zh(minutes: int) -> str:

@@ -4217,6 +4217,26 @@ Start it again from the Hall network menu.</translation>
       <translation>Line-up deadline (before the round)</translation>
     </message>
     <message>
+      <source>最后两轮互换</source>
+      <translation>Swap last two rounds</translation>
+    </message>
+    <message>
+      <source>团体双循环：第一循环最后两轮互换顺序，避免连续三场主场（或客场）</source>
+      <translation>Team double round robin: the first cycle's last two rounds are played in the other order, so that no team is at home (or away) three matches running</translation>
+    </message>
+    <message>
+      <source>只用于团体双循环</source>
+      <translation>Only for a team double round robin</translation>
+    </message>
+    <message>
+      <source>已开赛：对局秩序已定，不能再修改</source>
+      <translation>Play has begun: the order of play is fixed and cannot change</translation>
+    </message>
+    <message>
+      <source>第一循环最后两轮互换顺序（FIDE 推荐），避免任何队连续三场主场（或客场）；开赛后不能修改</source>
+      <translation>Play the first cycle's last two rounds in the other order (as FIDE recommends), so that no team is at home (or away) three matches running; cannot change once play has begun</translation>
+    </message>
+    <message>
       <source>只用于团体赛</source>
       <translation>For team competitions only</translation>
     </message>

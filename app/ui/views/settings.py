@@ -58,7 +58,7 @@ from app.engine.regulations import (
     Tiebreak,
     TimeControl,
 )
-from app.engine.team_rules import MAX_LINEUP_DEADLINE
+from app.engine.team_rules import MAX_LINEUP_DEADLINE, TeamSystem
 from app.engine.types import Colour, UserError
 from app.services.regulation_files import write_regulation_file
 from app.services.tournaments import load_regulations, update_regulations
@@ -404,7 +404,7 @@ class SettingsView(LiveView):
     def _groups_page(self) -> QWidget:
         page = QWidget()
         layout = QVBoxLayout(page)
-        self.groups_table = QTableWidget(0, 9, page)
+        self.groups_table = QTableWidget(0, 10, page)
         self.groups_table.setHorizontalHeaderLabels(
             [
                 self.tr("组别"),
@@ -416,8 +416,14 @@ class SettingsView(LiveView):
                 "",
                 "",
                 self.tr("排阵截止（赛前）"),
+                self.tr("最后两轮互换"),
             ]
         )
+        swap_header = self.groups_table.horizontalHeaderItem(9)
+        if swap_header is not None:
+            swap_header.setToolTip(
+                self.tr("团体双循环：第一循环最后两轮互换顺序，避免连续三场主场（或客场）")
+            )
         self.groups_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         # the format's summary takes the room that is left (elided, whole in its tooltip), so the 赛制…… and
         # 参赛条件…… buttons stay in view instead of behind a horizontal scroll bar
@@ -476,6 +482,7 @@ class SettingsView(LiveView):
         conditions.clicked.connect(lambda _=False, item=name: self.edit_eligibility(item))
         self.groups_table.setCellWidget(row, 7, conditions)
         self.groups_table.setCellWidget(row, 8, self._deadline_editor(g))
+        self.groups_table.setCellWidget(row, 9, self._swap_editor(g, name))
 
     def _deadline_editor(self, g: GroupFormat) -> QSpinBox:
         """A team competition's line-up deadline (排阵截止): minutes before each round's announced start,
@@ -496,6 +503,48 @@ class SettingsView(LiveView):
             self.tr("各队须于每轮开赛前多少分钟交排阵（按赛程的开赛时间；0 为不设截止，最多 1440 分钟）")
         )
         return spin
+
+    def _swap_editor(self, g: GroupFormat, name: QTableWidgetItem) -> QCheckBox:
+        """A team double round robin's ``swap_last_rounds`` (第一循环最后两轮互换, docs/teams.md): off for
+        any other group (—); locked once the league's round 1 is paired (the service refuses the change
+        then too: the order of play is fixed)."""
+        box = QCheckBox(self.groups_table)
+        box.setObjectName("swap_last_rounds")
+        event = g.team_event
+        if event is None or event.system is not TeamSystem.ROUND_ROBIN or event.cycles != 2:
+            box.setEnabled(False)
+            box.setToolTip(self.tr("只用于团体双循环"))
+            return box
+        box.setChecked(event.swap_last_rounds)
+        if self._team_rounds_paired(g.name):
+            box.setEnabled(False)
+            box.setToolTip(self.tr("已开赛：对局秩序已定，不能再修改"))
+        else:
+            box.setToolTip(
+                self.tr(
+                    "第一循环最后两轮互换顺序（FIDE 推荐），避免任何队连续三场主场（或客场）；开赛后不能修改"
+                )
+            )
+        box.toggled.connect(lambda _=False, item=name: self._show_summary(item))
+        return box
+
+    def _team_rounds_paired(self, group: str) -> bool:
+        """Whether the team competition ``group`` has a round paired (False for a group not saved yet)."""
+        from app.services.team_events import team_round_numbers
+
+        try:
+            return bool(team_round_numbers(self.document.db, group))
+        except UserError:
+            return False
+
+    def _show_summary(self, item: QTableWidgetItem) -> None:
+        """The 赛制 column of ``item``'s row as the row's fields now are (saved or not)."""
+        row = item.row()
+        summary = self.groups_table.item(row, 5)
+        if summary is not None and row >= 0:
+            text = self.current_groups()[row].describe_zh()
+            summary.setText(text)
+            summary.setToolTip(text)
 
     def _rounds_shown(self, g: GroupFormat) -> int:
         """The rounds of a group in stages other than today's Swiss (+ knockout): for the players
@@ -700,11 +749,15 @@ class SettingsView(LiveView):
             name = (item.text() if item else "").strip()
             eligibility = original.eligibility if isinstance(original, GroupFormat) else Eligibility()
             # a team competition's settings (团体赛) are kept as the file has them, but its line-up deadline
+            # and (a double round robin not begun) the swap of the first cycle's last two rounds
             team_event = original.team_event if isinstance(original, GroupFormat) else None
             deadline = self.groups_table.cellWidget(row, 8)
             if team_event is not None and isinstance(deadline, QSpinBox):
                 match = dataclasses.replace(team_event.match, lineup_deadline=deadline.value())
                 team_event = dataclasses.replace(team_event, match=match)
+            swap = self.groups_table.cellWidget(row, 9)
+            if team_event is not None and isinstance(swap, QCheckBox) and swap.isEnabled():
+                team_event = dataclasses.replace(team_event, swap_last_rounds=swap.isChecked())
             if isinstance(original, GroupFormat) and original.legacy is None:
                 groups.append(GroupFormat(name, teams.isChecked(), original.stages, eligibility, team_event))
                 continue
