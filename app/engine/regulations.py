@@ -1065,7 +1065,38 @@ def parse_toml(text: str, what_zh: str = "规程文件", what_en: str = "the reg
 
 
 def regulations_from_toml(text: str) -> Regulations:
-    return regulations_from_dict(parse_toml(text))
+    """A regulation file's text, checked as a file (:func:`refuse_unused_stage_chains` too)."""
+    reg = regulations_from_dict(parse_toml(text))
+    refuse_unused_stage_chains(reg)
+    return reg
+
+
+def refuse_unused_stage_chains(reg: Regulations) -> None:
+    """Refuse a Swiss stage's own ``tiebreaks`` that nothing would use (docs/formats.md).
+
+    A Swiss ranks by the regulation's ``[tiebreaks] chain`` (docs/rules.md §6: one chain for the
+    group's Swiss standings, carried across its Swiss stages; 设置 → 名次区分 in the window); a Swiss
+    stage's own chain ranks only the single round robin the stage becomes with
+    ``round_robin_up_to``. Without that key the chain would be silently ignored, so a file (or the
+    stage text of the 赛制 dialog) that gives one is refused, the group, stage and key named. Only the
+    input is checked: an event file that stored such a chain before still opens (the chain still
+    unused, as it always was).
+    """
+    for g in reg.groups:
+        if g.team_event is not None:
+            continue
+        for i, st in enumerate(g.stages, start=1):
+            if st.kind is StageKind.SWISS and st.tiebreaks and not st.round_robin_up_to:
+                raise UserError(
+                    f"{g.name}第{i}阶段（积分编排）：tiebreaks（本阶段的名次区分办法）只用于人数不多于 "
+                    "round_robin_up_to 时改为的单循环，而此阶段没有 round_robin_up_to；积分编排按规程的 "
+                    "[tiebreaks] chain 区分名次（设置 → 名次区分）。请删去本阶段的 tiebreaks，"
+                    "或改 [tiebreaks] chain",
+                    f"{g.name} stage {i} (swiss): tiebreaks (the stage's own chain) ranks only the round "
+                    "robin the stage becomes with round_robin_up_to, which this stage does not set; a Swiss "
+                    "ranks by the regulation's [tiebreaks] chain. Remove the stage's tiebreaks, or change "
+                    "[tiebreaks] chain",
+                )
 
 
 _LEGACY_GROUP_KEYS = ("rounds", "swiss_rounds", "knockout_size")

@@ -25,6 +25,7 @@ from app.engine.regulations import (
     Regulations,
     parse_toml,
     preset,
+    refuse_unused_stage_chains,
     regulations_from_dict,
     regulations_to_dict,
 )
@@ -75,7 +76,9 @@ def parse_regulation_file(text: str, where: str = "规程文件") -> tuple[Regul
     data = parse_toml(text, f"{where} ", where)
     raw = data.pop(PAPERWORK, None)
     paperwork = None if raw is None else paperwork_from_dict(raw)
-    return regulations_from_dict(data), paperwork
+    reg = regulations_from_dict(data)
+    refuse_unused_stage_chains(reg)
+    return reg, paperwork
 
 
 def read_regulation_file(path: Path | str) -> tuple[Regulations, Paperwork | None]:

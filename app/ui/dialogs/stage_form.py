@@ -353,10 +353,11 @@ class StageForm(QWidget):
             "alongside": self.alongside.isChecked(),
             "tiebreaks": self.chain.chain() if before.kind is kind else (),
         }
-        if kind is StageKind.SWISS:  # its own chain is kept (it ranks the round robin it may become)
-            return Stage(
-                **common, rounds=self.rounds.value(), round_robin_up_to=self.round_robin_up_to.value()
-            )
+        if kind is StageKind.SWISS:  # its own chain ranks the round robin it may become; none, none
+            up_to = self.round_robin_up_to.value()
+            if not up_to:
+                common["tiebreaks"] = ()
+            return Stage(**common, rounds=self.rounds.value(), round_robin_up_to=up_to)
         if kind is StageKind.ROUND_ROBIN:
             return Stage(
                 **common,

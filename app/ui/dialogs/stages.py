@@ -34,6 +34,7 @@ from app.engine.formats import Stage
 from app.engine.regulations import (
     GroupFormat,
     Regulations,
+    refuse_unused_stage_chains,
     regulations_from_dict,
     regulations_to_dict,
     stages_to_dict,
@@ -66,6 +67,9 @@ def stages_from_text(text: str, group: GroupFormat, regulations: Regulations) ->
         if g["name"] == group.name:
             g["stages"] = data.get("stages", [])
     checked = regulations_from_dict(whole)
+    refuse_unused_stage_chains(
+        dataclasses.replace(checked, groups=(checked.group(group.name),))
+    )  # this group's stages as a file's (another group's stored stages are not this text's)
     return checked.group(group.name).stages
 
 
