@@ -71,8 +71,10 @@ def complete_through(rounds: Iterable[RoundRecord]) -> int:
     >>> complete_through([done, running]), complete_through([running])
     (1, 0)
     """
-    if isinstance(rounds, tuple) and _last_complete and _last_complete[0][0] is rounds:
-        return _last_complete[0][1]  # the same (immutable) rounds asked again
+    if isinstance(rounds, tuple):
+        asked, answer = _last_complete[0]  # one read: the pair another thread wrote, whole
+        if asked is rounds:
+            return answer  # the same (immutable) rounds asked again
     pending = {result for result in GameResult if result.is_pending}
     n = 0
     for r in sorted(rounds, key=lambda r: r.number):
@@ -80,14 +82,23 @@ def complete_through(rounds: Iterable[RoundRecord]) -> int:
             break
         n = r.number
     if isinstance(rounds, tuple):
-        _last_complete[:] = [(rounds, n)]
+        _last_complete[0] = (rounds, n)
     return n
 
 
 _result_of = operator.attrgetter("result")
 #: the rounds last asked about and their answer (the final standings ask seven times for the same
-#: tuple of 27,000 games; the tuple and its records are frozen, so its identity is its content)
-_last_complete: list[tuple[tuple[RoundRecord, ...], int]] = []
+#: tuple of 27,000 games). It cannot give one file's, state's or thread's answer for another:
+#: * it is found by identity (``is``), and it holds the tuple itself, so while it is kept no other
+#:   object can take its identity (a freed tuple's id may be reused; a kept one's cannot);
+#: * the tuple, its RoundRecords and their Games are frozen (tuples of frozen records all the way
+#:   down), so the answer is a function of the object: a tuple built from another file, from the
+#:   state after an undo, or after another process wrote the file is another object, asked afresh;
+#:   the same object asked again has the same rounds and the same answer;
+#: * the hall server's threads: the question and its answer are one pair, read in one step and
+#:   replaced in one step, so a thread never reads one thread's question with another's answer.
+#: (tests/services/test_standings_cache.py holds those premises.) It starts as the empty tuple's answer.
+_last_complete: list[tuple[tuple[RoundRecord, ...], int]] = [((), 0)]
 
 
 def _pending_in(state: GroupState, number: int) -> int:
