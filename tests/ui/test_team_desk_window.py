@@ -8,11 +8,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication, QLineEdit, QTableView, QWidget
 
@@ -31,8 +32,22 @@ from tests.ui.questions import when_asked
 START = datetime(2024, 7, 26, 14, 0)  # round 1's start: line-ups due 13:30
 
 
+def close_roster_editors() -> None:
+    """Close a roster editor a test left open, and delete it now.
+
+    The editor is window-modal over the window: closing the window at the test's end (pytest-qt)
+    neither closes it nor deletes it (``deleteLater`` waits for an event loop that processEvents is
+    not), so the next test in the same worker began with it still modal — answering it in place of
+    its own question, or finding it on screen."""
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, TeamRosterDialog):
+            widget.reject()  # its finished handler forgets it and deletes it later …
+            widget.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # … that is, now
+
+
 @pytest.fixture
-def window(qtbot, tmp_path: Path) -> MainWindow:
+def window(qtbot, tmp_path: Path) -> Iterator[MainWindow]:
     path = tmp_path / "league.xqt"
     db = create_team_demo(path, "team-round-robin", teams=4, seed=5)
     reg = load_regulations(db)
@@ -52,7 +67,8 @@ def window(qtbot, tmp_path: Path) -> MainWindow:
     qtbot.addWidget(w)
     assert w.open_file(path)
     w.show()
-    return w
+    yield w
+    close_roster_editors()
 
 
 def team_view(w: MainWindow) -> TeamMatchesView:
@@ -438,3 +454,13 @@ def test_a_line_up_handed_in_is_undone_and_redone_exactly(qtbot, window: MainWin
     window.document.undo_stack.undo()  # the boards set, then the first line-up: none again
     window.document.undo_stack.undo()
     assert lineup_record(db, GROUP, 1, team) is None
+
+
+def test_an_editor_left_open_is_gone_when_the_test_ends(qtbot, window: MainWindow) -> None:
+    """The cleanup of this file's window: a roster editor left open (as two tests here leave it) is
+    closed and deleted, so the next test in the worker finds no modal dialog."""
+    dialog = open_editor(qtbot, team_view(window))
+    assert QApplication.activeModalWidget() is dialog
+    close_roster_editors()
+    assert not [w for w in QApplication.topLevelWidgets() if isinstance(w, TeamRosterDialog)]
+    assert QApplication.activeModalWidget() is None
