@@ -113,7 +113,9 @@ _GROUP = st.text(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(_GROUP, min_size=1, max_size=8), st.lists(st.sampled_from(["参赛名单", "第1轮", "名次表", ""])))
+@given(
+    st.lists(_GROUP, min_size=1, max_size=8), st.lists(st.sampled_from(["参赛名单", "第1轮", "名次表", ""]))
+)
 def test_any_names_make_names_excel_accepts(groups: list[str], bases: list[str]) -> None:
     """Any group names, each with each sheet's own name, then every title again (all taken)."""
     names: list[str] = []
