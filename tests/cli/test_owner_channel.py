@@ -435,6 +435,23 @@ def test_a_long_command_keeps_the_client_waiting_without_a_timeout(
         owner.stop()
 
 
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [(None, 5.0), ("0.5", 0.5), ("0", 0.0), ("60", 5.0), ("-1", 5.0), ("nan", 5.0), ("x", 5.0)],
+)
+def test_the_wait_for_a_starting_owner_may_only_be_shortened(
+    monkeypatch: pytest.MonkeyPatch, value: str | None, seconds: float
+) -> None:
+    from app.channel import client
+
+    assert client.STARTING_SECONDS == 5.0
+    if value is None:
+        monkeypatch.delenv(client.STARTING_SECONDS_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(client.STARTING_SECONDS_VARIABLE, value)
+    assert client.starting_seconds() == seconds
+
+
 def test_a_request_carries_the_client_folder_and_whether_it_is_still_there() -> None:
     seen: list[Request] = []
     request = Request(("a",), "/x", lambda: False)
