@@ -22,11 +22,25 @@ import pytest
 #: the cache entry: {file: seconds} (setup, call and teardown of its tests, summed)
 CACHE_KEY = "xqarbiter/file-seconds"
 
-#: seconds per file of the fast loop, measured (two workers, the machine shared) for the slowest
-#: files: used where the cache has no figure of its own
+#: seconds per file of the fast loop (roughly, from a two-worker run on the shared machine, scaled to a
+#: quiet one): the slowest files, used where the cache has no figure of its own (a fresh clone, CI)
 ESTIMATES: dict[str, float] = {
+    "tests/corpus/test_corpus.py": 95.0,
+    "tests/services/test_formats.py": 80.0,
+    "tests/services/test_team_events.py": 65.0,
     "tests/e2e/test_owner_processes.py": 60.0,
+    "tests/reports/test_excel.py": 60.0,
+    "tests/web/test_security.py": 47.0,
+    "tests/services/test_exports.py": 46.0,
+    "tests/web/test_player_pages.py": 39.0,
+    "tests/engine/pairing/test_large.py": 36.0,
+    "tests/ui/test_keys_at_the_desk.py": 34.0,
+    "tests/reports/test_pdf.py": 30.0,
     "tests/e2e/test_full_event.py": 25.0,
+    "tests/ui/test_window_rough_edges.py": 25.0,
+    "tests/cli/test_bad_input.py": 24.0,
+    "tests/cli/test_bad_input_round_three.py": 24.0,
+    "tests/cli/test_export_commands.py": 23.0,
 }
 
 #: a file that neither the cache nor the estimates know: most files take a few seconds
