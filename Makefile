@@ -70,7 +70,9 @@ axe: $(AXE)
 
 # The suite runs in two passes: the tests that may share the two cores (pytest-xdist, JOBS workers),
 # then the ones that time things, race processes or build the program, one at a time (marker `serial`).
-XDIST = $(if $(filter-out 0,$(JOBS)),-n $(JOBS) --dist loadfile,)
+# Each file goes whole to one worker, the slowest first (tests/scheduling.py orders them by the last
+# run's times; --no-loadscope-reorder keeps that order instead of xdist's most-tests-first).
+XDIST = $(if $(filter-out 0,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder,)
 FAST := not frozen and not browser and not stress
 
 # Compiled modules (and pytest's rewritten test modules) are kept in .venv/pycache even where the

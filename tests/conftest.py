@@ -25,6 +25,8 @@ from hypothesis import HealthCheck, is_hypothesis_test, settings
 
 from tests.factories import copy_event
 
+pytest_plugins = ["tests.scheduling"]  # the order xdist hands the files out in: the slowest first
+
 settings.register_profile(
     "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )

@@ -40,6 +40,19 @@ from app.engine.types import UserError
 
 #: how long a command waits for the channel of an owner that holds the lock but is still starting
 STARTING_SECONDS = 5.0
+#: a shorter wait than :data:`STARTING_SECONDS` may be set here (the tests' knob; never a longer one)
+STARTING_SECONDS_VARIABLE = "XQARBITER_STARTING_SECONDS"
+
+
+def starting_seconds() -> float:
+    """:data:`STARTING_SECONDS`, or the shorter wait named by :data:`STARTING_SECONDS_VARIABLE`."""
+    try:
+        shorter = float(os.environ.get(STARTING_SECONDS_VARIABLE, ""))
+    except ValueError:
+        return STARTING_SECONDS
+    if not shorter >= 0.0:  # negative, or not a number
+        return STARTING_SECONDS
+    return min(shorter, STARTING_SECONDS)
 
 
 class OwnerLost(UserError):
@@ -182,7 +195,7 @@ def ask_control(record: Rendezvous, what: str, by: str = "") -> dict[str, Any] |
 
 
 def _owner_or_wait(path: Path) -> Rendezvous | None:
-    """The live owner, waiting up to :data:`STARTING_SECONDS` while the lock is held by a process whose
+    """The live owner, waiting up to :func:`starting_seconds` while the lock is held by a process whose
     channel is not there yet (an owner starting, or a short command holding the file): None once the
     lock is free, or when the wait is over (the command then meets the lock as before)."""
     record = live_owner(path)
@@ -192,7 +205,7 @@ def _owner_or_wait(path: Path) -> Rendezvous | None:
 
     if held_by_this_process(path):
         return None  # this process has the file open: it is its own owner
-    deadline = time.monotonic() + STARTING_SECONDS
+    deadline = time.monotonic() + starting_seconds()
     while lock_in_use(path) and time.monotonic() < deadline:
         time.sleep(0.05)
         record = live_owner(path)

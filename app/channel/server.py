@@ -165,6 +165,8 @@ class OwnerChannel:
                 with contextlib.suppress(OSError):
                     os.unlink(record.address)
         if self._listener is not None:
+            with contextlib.suppress(OSError):  # wakes the accepting thread now (Linux), not at its next poll
+                self._listener.shutdown(socket.SHUT_RDWR)
             with contextlib.suppress(OSError):
                 self._listener.close()
 

@@ -13,11 +13,15 @@ from app.db.chain import MIGRATIONS, _revision_chain, head_revision, known_revis
 from app.db.integrity import CorruptFileError, DatabaseError, FileBusyError, is_busy
 from app.files import DiskFullError, is_disk_full
 
+#: how long reading the revision waits while another program holds the file's lock (sqlite3's own
+#: default, named so that a test may shorten it); then the file is called busy
+READ_BUSY_SECONDS = 5.0
+
 
 def file_revision(path: Path) -> str | None:
     """The schema revision recorded in a file, or None for an empty / new file."""
     try:
-        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True, timeout=READ_BUSY_SECONDS)
     except sqlite3.Error as exc:  # pragma: no cover - the OS refused the file
         raise DatabaseError(f"无法打开文件 {path}：{exc}", f"cannot open {path}: {exc}") from None
     try:

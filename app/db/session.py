@@ -382,7 +382,10 @@ def _upgraded_copy(path: Path) -> tuple[Path, Path]:
     folder = Path(tempfile.mkdtemp(prefix="xqarbiter-older-"))  # mode 0700: it holds personal numbers
     copy = folder / path.name
     try:
-        source = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        # the source's own busy wait (sqlite3's 5 s) comes before the first busy step: never above the bound
+        source = sqlite3.connect(
+            f"file:{path.resolve()}?mode=ro", uri=True, timeout=min(5.0, BACKUP_BUSY_SECONDS)
+        )
         try:
             target = sqlite3.connect(copy)
             try:

@@ -104,14 +104,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(event: Path, port: int) -> subprocess.Popen[str]:
+def serve(event: Path, port: int, **env: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", str(event), "--port", str(port)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
     )
 
 
@@ -165,7 +165,8 @@ def test_serve_read_only_while_another_program_edits(event: Path, tmp_path: Path
     )
     assert editing.stdout is not None and editing.stdout.readline().strip() == "open"
     port = free_port()
-    process = serve(copy, port)
+    # serve first waits for the holder's channel, as for an owner still starting (5 s): 0.5 s here
+    process = serve(copy, port, XQARBITER_STARTING_SECONDS="0.5")
     try:
         out = read_until(process, "按 Ctrl+C 停止")
         assert "只提供公开页面" in out

@@ -33,13 +33,18 @@ ROOT = Path(__file__).resolve().parents[2]
 ECHO_OWNER = """
 import json, os, sys, time
 from pathlib import Path
+from app.channel import server
 from app.channel.server import Answer, OwnerChannel
+# a test may shorten the owner's bounds (the product's own values are checked where they are documented)
+for name in ("HANDSHAKE_SECONDS", "KEEPALIVE_SECONDS"):
+    if os.environ.get("ECHO_" + name):
+        setattr(server, name, float(os.environ["ECHO_" + name]))
 path = Path(sys.argv[1])
 calls = Path(sys.argv[2])
 def handler(request):
     with open(calls, "a", encoding="utf-8") as f:
         f.write(json.dumps(list(request.argv)) + "\\n")
-    if request.argv[:1] == ["sleep"]:
+    if request.argv[:1] == ("sleep",):
         time.sleep(float(request.argv[1]))
     return Answer(0, "echo " + " ".join(request.argv) + " from " + request.cwd, "")
 channel = OwnerChannel(path, handler, owner="serve")
@@ -215,22 +220,29 @@ def test_a_huge_request_is_refused_before_it_is_read(owner: EchoOwner) -> None:
     assert ask_owner(owner.path, ["ok"], "/").code == 0  # type: ignore[union-attr]
 
 
-def test_silent_peers_are_dropped_and_extra_clients_told_to_wait(
-    owner: EchoOwner, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_silent_peers_are_dropped_and_extra_clients_told_to_wait(tmp_path: Path, transport: str) -> None:
     from app.channel.server import MAX_CLIENTS
 
-    idle = [_raw(owner.path) for _ in range(MAX_CLIENTS)]  # hold every slot, say nothing
-    time.sleep(0.3)
-    extra = _raw(owner.path)
-    assert "正忙" in wire.recv_frame(extra, wire.MAX_HELLO)["refused"]
-    extra.close()
-    started = time.monotonic()
-    for sock in idle:  # each dropped once the handshake's time is up
-        assert sock.recv(1) == b""
-        sock.close()
-    assert time.monotonic() - started < wire.HANDSHAKE_SECONDS + 5
-    assert ask_owner(owner.path, ["ok"], "/").code == 0  # type: ignore[union-attr]
+    assert (wire.HANDSHAKE_SECONDS, MAX_CLIENTS) == (5.0, 8)  # the product's bounds (docs/file-safety.md)
+    handshake = 1.0  # this owner's, shortened so the test waits 1 s, not 5
+    path = tmp_path / "event.xqt"
+    path.write_bytes(b"")
+    owner = EchoOwner(path, tmp_path / "calls.jsonl", env={"ECHO_HANDSHAKE_SECONDS": str(handshake)})
+    try:
+        started = time.monotonic()
+        idle = [_raw(owner.path) for _ in range(MAX_CLIENTS)]  # hold every slot, say nothing
+        extra = _raw(owner.path)
+        assert "正忙" in wire.recv_frame(extra, wire.MAX_HELLO)["refused"]
+        extra.close()
+        for sock in idle:  # each dropped once the handshake's time is up (not the socket's 10 s)
+            assert sock.recv(1) == b""
+            sock.close()
+        elapsed = time.monotonic() - started
+        assert handshake - 0.1 < elapsed < handshake + 3, elapsed  # the shortened bound, not 5 s
+        assert ask_owner(owner.path, ["ok"], "/").code == 0  # type: ignore[union-attr]
+        assert owner.seen() == [["ok"]]
+    finally:
+        owner.stop()
 
 
 def test_a_stale_rendezvous_of_a_killed_owner_is_no_owner(tmp_path: Path, transport: str) -> None:
@@ -401,15 +413,43 @@ def test_the_private_folder_must_be_private(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_a_long_command_keeps_the_client_waiting_without_a_timeout(
-    owner: EchoOwner, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, transport: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The owner says it is still working every few seconds; a client waits as long as it does."""
-    monkeypatch.setattr(wire, "SILENCE_SECONDS", 1.0)
+    """The owner says it is still working every few seconds; a client waits as long as it does.
+    Scaled down: the owner says so every 0.2 s, the client gives up after 1 s of silence, and the
+    command takes 2.5 s."""
+    assert wire.KEEPALIVE_SECONDS * 5 <= wire.SILENCE_SECONDS  # the product's: a client never gives up early
     import app.channel.client as client
 
-    monkeypatch.setattr(client, "SILENCE_SECONDS", 3.0)
-    answer = ask_owner(owner.path, ["sleep", "5"], "/")
-    assert answer is not None and answer.code == 0
+    monkeypatch.setattr(client, "SILENCE_SECONDS", 1.0)
+    path = tmp_path / "event.xqt"
+    path.write_bytes(b"")
+    owner = EchoOwner(path, tmp_path / "calls.jsonl", env={"ECHO_KEEPALIVE_SECONDS": "0.2"})
+    try:
+        started = time.monotonic()
+        answer = ask_owner(owner.path, ["sleep", "2.5"], "/")
+        assert time.monotonic() - started >= 2.5  # more than twice the client's silence bound
+        assert answer is not None and answer.code == 0
+        assert owner.seen() == [["sleep", "2.5"]]
+    finally:
+        owner.stop()
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [(None, 5.0), ("0.5", 0.5), ("0", 0.0), ("60", 5.0), ("-1", 5.0), ("nan", 5.0), ("x", 5.0)],
+)
+def test_the_wait_for_a_starting_owner_may_only_be_shortened(
+    monkeypatch: pytest.MonkeyPatch, value: str | None, seconds: float
+) -> None:
+    from app.channel import client
+
+    assert client.STARTING_SECONDS == 5.0
+    if value is None:
+        monkeypatch.delenv(client.STARTING_SECONDS_VARIABLE, raising=False)
+    else:
+        monkeypatch.setenv(client.STARTING_SECONDS_VARIABLE, value)
+    assert client.starting_seconds() == seconds
 
 
 def test_a_request_carries_the_client_folder_and_whether_it_is_still_there() -> None:

@@ -114,7 +114,11 @@ def test_stale_lock_of_a_crashed_instance_is_reported_then_taken_over(tmp_path: 
     assert not lock_path(path).exists()
 
 
-def test_unreadable_lock_counts_as_stale(tmp_path: Path) -> None:
+def test_unreadable_lock_counts_as_stale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.db import lock
+
+    assert lock.CREATION_GRACE_SECONDS == 2.0  # an empty lock this young may be being written: waited for
+    monkeypatch.setattr(lock, "CREATION_GRACE_SECONDS", 0.2)  # here 0.2 s
     path = _new_file(tmp_path)
     lock_path(path).write_bytes(b"")  # a crash between creating and writing the lock
     with pytest.raises(StaleLockError):

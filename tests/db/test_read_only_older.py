@@ -63,7 +63,13 @@ def _locked_by_a_writer(path: Path) -> sqlite3.Connection:
     return writer
 
 
-def test_an_older_file_locked_by_a_writer_is_called_busy_not_corrupt(tmp_path: Path) -> None:
+def test_an_older_file_locked_by_a_writer_is_called_busy_not_corrupt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.db import revisions
+
+    assert revisions.READ_BUSY_SECONDS == 5.0  # the product's wait; 0.2 s here
+    monkeypatch.setattr(revisions, "READ_BUSY_SECONDS", 0.2)
     old = tmp_path / "old.xqt"
     shutil.copy(DATA / "schema_0001.xqt", old)
     writer = _locked_by_a_writer(old)
@@ -91,6 +97,7 @@ def test_a_writer_arriving_during_the_copy_stops_it_within_a_bound(
         return revision
 
     monkeypatch.setattr(session, "_check_existing", then_a_writer_comes)
+    assert session.BACKUP_BUSY_SECONDS == 10.0  # the product's bound; 0.5 s here
     monkeypatch.setattr(session, "BACKUP_BUSY_SECONDS", 0.5)
     scratch = tmp_path / "temporary"
     scratch.mkdir()

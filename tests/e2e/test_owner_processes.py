@@ -9,6 +9,7 @@ file stays sound, and the next command takes it over with ``--take-over``.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -127,6 +128,13 @@ class Phone:
         raise AssertionError(f"no new version within {seconds} s")
 
     def close(self) -> None:
+        # Shut the socket down first: the reading thread sits in recv() holding the response's buffer,
+        # and closing that buffer would wait for the stream's next ping (every 25 s) to release it.
+        if self.conn.sock is not None:
+            with contextlib.suppress(OSError):
+                self.conn.sock.shutdown(socket.SHUT_RDWR)
+        self.thread.join(10)
+        assert not self.thread.is_alive()
         self.conn.close()
 
 

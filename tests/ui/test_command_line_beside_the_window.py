@@ -124,7 +124,7 @@ app = application()
 window = MainWindow()
 window.open_file(Path({str(event_file)!r}))
 termination = quit_on_termination(app)
-QTimer.singleShot(500, lambda: os.kill(os.getpid(), signal.SIGTERM))
+QTimer.singleShot(0, lambda: os.kill(os.getpid(), signal.SIGTERM))  # once the loop runs
 code = app.exec()
 print("quit", termination.requested, flush=True)
 window.close()

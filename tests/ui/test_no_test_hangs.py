@@ -1,7 +1,7 @@
 """The suite's guards against a hung run: a modal question nobody answers, or an answer that fails,
 ends the test as a failure naming the dialog within seconds — it never waits for ever (a hung test
-once kept the whole suite past the CI's time limit). Each case runs pytest on a small test file in a
-child process, with the UI tests' own fixtures, and a short watchdog limit."""
+once kept the whole suite past the CI's time limit). The cases are small test files run by pytest in
+one child process, with the UI tests' own fixtures and a 1-second watchdog limit."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ import os
 import subprocess
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,11 +39,30 @@ def test_an_answer_that_fails(qtbot):
 """
 
 
-def _run(tmp_path: Path, source: str) -> subprocess.CompletedProcess[str]:
-    test = tmp_path / "test_child.py"
-    test.write_text(textwrap.dedent(source), encoding="utf-8")
-    env = {**os.environ, "XQARBITER_MODAL_LIMIT": "2", "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run(
+@dataclass
+class Case:
+    """One child test's outcome, as its JUnit report gives it."""
+
+    errors: list[str]
+    failures: list[str]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.errors + self.failures)
+
+
+@pytest.fixture(scope="module")
+def child(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[subprocess.CompletedProcess[str], dict[str, Case]]:
+    """Both small test files run by one child pytest (one start of Python and Qt, not two); each
+    case's outcome is read from the JUnit report."""
+    folder = tmp_path_factory.mktemp("hangs")
+    (folder / "test_forgotten.py").write_text(textwrap.dedent(FORGOTTEN), encoding="utf-8")
+    (folder / "test_failed_answer.py").write_text(textwrap.dedent(FAILED_ANSWER), encoding="utf-8")
+    report = folder / "report.xml"
+    env = {**os.environ, "XQARBITER_MODAL_LIMIT": "1", "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
         [
             sys.executable,
             "-m",
@@ -50,12 +73,15 @@ def _run(tmp_path: Path, source: str) -> subprocess.CompletedProcess[str]:
             "-p",
             "tests.ui.conftest",
             "--rootdir",
-            str(tmp_path),
+            str(folder),
             "-c",
             os.devnull,
             "--timeout",
             "120",
-            str(test),
+            "--junitxml",
+            str(report),
+            str(folder / "test_forgotten.py"),
+            str(folder / "test_failed_answer.py"),
         ],
         cwd=ROOT,
         env=env,
@@ -63,23 +89,38 @@ def _run(tmp_path: Path, source: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=300,
     )
+    assert report.exists(), done.stdout + done.stderr
+    cases = {
+        case.get("name", ""): Case(
+            [(e.get("message", "") + "\n" + (e.text or "")) for e in case.iter("error")],
+            [(f.get("message", "") + "\n" + (f.text or "")) for f in case.iter("failure")],
+        )
+        for case in ElementTree.parse(report).iter("testcase")
+    }
+    return done, cases
 
 
-def test_a_question_nobody_answers_fails_the_test_naming_it(tmp_path: Path) -> None:
-    done = _run(tmp_path, FORGOTTEN)
+def test_a_question_nobody_answers_fails_the_test_naming_it(
+    child: tuple[subprocess.CompletedProcess[str], dict[str, Case]],
+) -> None:
+    done, cases = child
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "1 error" in done.stdout  # failed at the watchdog's teardown: reported as an error
+    assert "1 failed, 1 passed, 1 error" in done.stdout  # the two cases below, one report each
+    case = cases["test_a_question_nobody_answers"]
+    assert case.errors and not case.failures  # failed at the watchdog's teardown: reported as an error
     assert (
-        "left waiting for an answer for 2 s, then closed: QMessageBox '覆盖文件' saying '文件已存在，覆盖吗？'"
-        in done.stdout
+        "left waiting for an answer for 1 s, then closed: QMessageBox '覆盖文件' saying '文件已存在，覆盖吗？'"
+        in case.text
     )
     assert "Timeout" not in done.stdout + done.stderr  # the watchdog, not the last-resort timeout
 
 
-def test_an_answer_that_fails_closes_the_question_and_fails_the_test(tmp_path: Path) -> None:
-    done = _run(tmp_path, FAILED_ANSWER)
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert "1 failed" in done.stdout
-    assert "另一个问题" in done.stdout  # the failing check is what the report shows
-    assert "left waiting" not in done.stdout  # closed by the failed answer at once, not by the watchdog
+def test_an_answer_that_fails_closes_the_question_and_fails_the_test(
+    child: tuple[subprocess.CompletedProcess[str], dict[str, Case]],
+) -> None:
+    done, cases = child
+    case = cases["test_an_answer_that_fails"]
+    assert case.failures and not case.errors
+    assert "另一个问题" in case.text  # the failing check is what the report shows
+    assert "left waiting" not in case.text  # closed by the failed answer at once, not by the watchdog
     assert "Timeout" not in done.stdout + done.stderr

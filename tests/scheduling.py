@@ -1,0 +1,109 @@
+"""The order in which pytest-xdist hands out the test files: the slowest first.
+
+``make test`` and ``make test-fast`` run ``-n JOBS --dist loadfile --no-loadscope-reorder``: each file
+goes whole to one worker, in the order of the collection (without ``--no-loadscope-reorder`` xdist
+would put the files with the most tests first, which left the slow files of few tests — the real
+processes of ``tests/e2e``, the child pytest runs — to the end). A slow file handed out last makes a
+tail: one worker runs it while the others have nothing left to do. So each worker orders the files
+it collected by how long each took in the last run that ran it (kept in pytest's cache,
+``.pytest_cache``), longest first; a file the cache does not know yet (a fresh clone, CI, a new file)
+takes its estimate from :data:`ESTIMATES`, else :data:`UNKNOWN_SECONDS`. The tests inside a file keep
+their order, and a run in one process (no xdist) is not reordered at all.
+
+Loaded from tests/conftest.py (``pytest_plugins``).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+
+#: the cache entry: {file: seconds} (setup, call and teardown of its tests, summed)
+CACHE_KEY = "xqarbiter/file-seconds"
+
+#: seconds per file of the fast loop (roughly, from a two-worker run on the shared machine, scaled to a
+#: quiet one): the slowest files, used where the cache has no figure of its own (a fresh clone, CI)
+ESTIMATES: dict[str, float] = {
+    "tests/corpus/test_corpus.py": 95.0,
+    "tests/services/test_formats.py": 80.0,
+    "tests/services/test_team_events.py": 65.0,
+    "tests/e2e/test_owner_processes.py": 60.0,
+    "tests/reports/test_excel.py": 60.0,
+    "tests/web/test_security.py": 47.0,
+    "tests/services/test_exports.py": 46.0,
+    "tests/web/test_player_pages.py": 39.0,
+    "tests/engine/pairing/test_large.py": 36.0,
+    "tests/ui/test_keys_at_the_desk.py": 34.0,
+    "tests/reports/test_pdf.py": 30.0,
+    "tests/e2e/test_full_event.py": 25.0,
+    "tests/ui/test_window_rough_edges.py": 25.0,
+    "tests/cli/test_bad_input.py": 24.0,
+    "tests/cli/test_bad_input_round_three.py": 24.0,
+    "tests/cli/test_export_commands.py": 23.0,
+}
+
+#: a file that neither the cache nor the estimates know: most files take a few seconds
+UNKNOWN_SECONDS = 2.0
+
+
+def file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def slowest_first(items: list[pytest.Item], seconds: dict[str, float]) -> list[pytest.Item]:
+    """``items`` grouped by file, the files longest first (by ``seconds``, else :data:`ESTIMATES`,
+    else :data:`UNKNOWN_SECONDS`); ties, and the tests inside a file, keep their order."""
+    by_file: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        by_file.setdefault(file_of(item.nodeid), []).append(item)
+
+    def estimate(name: str) -> float:
+        return seconds.get(name, ESTIMATES.get(name, UNKNOWN_SECONDS))
+
+    order = sorted(by_file, key=lambda name: -estimate(name))
+    return [item for name in order for item in by_file[name]]
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def _is_controller(config: pytest.Config) -> bool:
+    return not _is_worker(config) and config.pluginmanager.hasplugin("dsession")
+
+
+def _cached(config: pytest.Config) -> dict[str, float]:
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return {}
+    value = cache.get(CACHE_KEY, {})
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): float(v) for k, v in value.items() if isinstance(v, (int, float))}
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if _is_worker(config):  # every worker orders alike (the same cache), as xdist requires
+        items[:] = slowest_first(items, _cached(config))
+
+
+_measured: defaultdict[str, float] = defaultdict(float)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if getattr(report, "node", None) is not None:  # the controller, told by a worker
+        _measured[file_of(report.nodeid)] += report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    cache = getattr(config, "cache", None)
+    if cache is None or not _measured or not _is_controller(config):
+        return
+    if exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        return  # interrupted: the sums are partial
+    if config.option.keyword or config.args_source is not pytest.Config.ArgsSource.TESTPATHS:
+        return  # a part of the suite (-k, or files named): the files' sums may be partial
+    cache.set(CACHE_KEY, {**_cached(config), **{k: round(v, 2) for k, v in _measured.items()}})
