@@ -617,10 +617,13 @@ def fields(obj: object) -> tuple[Field, ...]:
 
 
 def replace(obj: T, /, **changes: Any) -> T:
-    """A copy of the record ``obj`` with ``changes`` (:func:`dataclasses.replace`)."""
+    """A copy of the record ``obj`` with ``changes`` (:func:`dataclasses.replace`; for a dataclass that is
+    not a record, :func:`dataclasses.replace` itself)."""
     shape: _Shape | None = getattr(obj, "__record_shape__", None)
-    if shape is None:
-        raise TypeError("replace() should be called on record instances")
+    if shape is None:  # another dataclass (dataclasses is imported: the object was made by it)
+        import dataclasses
+
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     for name, f in shape.fields.items():
         if not f.init:
             if name in changes:
