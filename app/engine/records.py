@@ -33,7 +33,6 @@ makes every record shape both ways from one class body and compares them behavio
 from __future__ import annotations
 
 import abc
-import builtins
 import re
 import sys
 import typing
@@ -277,13 +276,8 @@ def _read(cls: type) -> _Shape:
 _PARAM = "__xq_param_{}"
 _ATTR = "__xq_attr_{}__"
 _CELL = "__xq_cell_{}"
-_GLOBALS: dict[str, Any] = {
-    "__builtins__": builtins,
-    "__name__": __name__,
-    "_set": object.__setattr__,  # a frozen record's __init__ (dataclass: object.__setattr__ too)
-    "_assign": setattr,  # a mutable one's (dataclass: self.name = value, the same call)
-    "_HAS": _HAS_DEFAULT_FACTORY,
-}
+_STORE = "__xq_store"  # a frozen record's __init__ assigns with object.__setattr__ (as dataclass's does),
+_HAS = "__xq_has"  # a mutable one's with setattr (dataclass: self.name = value, the same call)
 _TEMPLATES: dict[tuple[Any, ...], CodeType] = {}
 
 # a field's part in __init__: a parameter, a parameter with a factory, a value made in __init__ by a
@@ -305,19 +299,21 @@ def _template(kinds: tuple[int, ...], frozen: bool, post_init: bool) -> CodeType
     code = _TEMPLATES.get(key)
     if code is not None:
         return code
-    store = "_set" if frozen else "_assign"
+    store = _STORE
     params = [_PARAM.format(i) for i, k in enumerate(kinds) if k in (_PLAIN, _FACTORY_PARAM)]
     cells = [_CELL.format(i) for i, k in enumerate(kinds) if k in (_FACTORY_PARAM, _MADE, _SET)]
     lines = []
     for i, k in enumerate(kinds):
         p, a, c = _PARAM.format(i), repr(_ATTR.format(i)), _CELL.format(i)
-        value = {_PLAIN: p, _FACTORY_PARAM: f"{c}() if {p} is _HAS else {p}", _MADE: f"{c}()", _SET: c}.get(k)
+        value = {_PLAIN: p, _FACTORY_PARAM: f"{c}() if {p} is {_HAS} else {p}", _MADE: f"{c}()", _SET: c}.get(
+            k
+        )
         if value is not None:
             lines.append(f"  {store}(self, {a}, {value})")
     if post_init:
         lines.append("  self.__post_init__()")
     source = (
-        f"def __make__({', '.join(cells)}):\n"
+        f"def __make__({', '.join([_STORE, _HAS, *cells])}):\n"
         f" def __init__({', '.join(['self', *params])}):\n"
         + "\n".join(f" {line}" for line in lines or ["  pass"])
         + "\n return __init__\n"
@@ -343,18 +339,21 @@ def _init(cls: type, fields: Sequence[Field], frozen: bool) -> FunctionType:
         co_name="__init__",
         co_qualname=qualname,
     )
-    by_cell = {_CELL.format(i): f for i, f in enumerate(fields)}
-    closure = tuple(
-        CellType(f.default if f.default_factory is MISSING else f.default_factory)
-        for f in (by_cell[n] for n in code.co_freevars)
-    )
+    values: dict[str, Any] = {
+        _CELL.format(i): f.default if f.default_factory is MISSING else f.default_factory
+        for i, f in enumerate(fields)
+    }
+    values[_STORE] = object.__setattr__ if frozen else setattr
+    values[_HAS] = _HAS_DEFAULT_FACTORY
+    closure = tuple(CellType(values[name]) for name in code.co_freevars)
     params = [f for f in fields if f.init]
     defaults = tuple(
         _HAS_DEFAULT_FACTORY if f.default_factory is not MISSING else f.default
         for f in params
         if f.default is not MISSING or f.default_factory is not MISSING
     )
-    init = FunctionType(code, _GLOBALS, "__init__", defaults or None, closure or None)
+    home = sys.modules.get(cls.__module__)  # dataclass's __init__ has the class's module as its globals
+    init = FunctionType(code, home.__dict__ if home else {}, "__init__", defaults or None, closure or None)
     init.__qualname__ = qualname
     init.__module__ = cls.__module__
     init.__annotations__ = {f.name: f.type for f in params} | {"return": None}

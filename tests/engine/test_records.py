@@ -12,6 +12,7 @@ import dataclasses
 import inspect
 import math
 import pickle
+import typing
 from collections.abc import Callable
 from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any, ClassVar
@@ -161,6 +162,8 @@ def test_each_shape_is_a_slotted_dataclass_like_its_twin() -> None:
         assert str(inspect.signature(ours)) == str(inspect.signature(theirs))
         assert ours.__init__.__annotations__ == theirs.__init__.__annotations__  # type: ignore[misc]
         assert ours.__init__.__qualname__ == theirs.__init__.__qualname__  # type: ignore[misc]
+        assert ours.__init__.__globals__ is theirs.__init__.__globals__  # type: ignore[misc]
+        assert typing.get_type_hints(ours.__init__) == typing.get_type_hints(theirs.__init__)  # type: ignore[misc]
         assert ours.__doc__ == theirs.__doc__, name
         assert repr(ours.__dataclass_params__) == repr(theirs.__dataclass_params__)  # type: ignore[attr-defined]
         assert [_field_facts(f) for f in dataclasses.fields(ours)] == [
