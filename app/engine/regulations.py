@@ -544,7 +544,7 @@ class Regulations:
             raise UserError("组别名称重复", "duplicate group names")
         if len(self.groups) > MAX_GROUPS:
             raise UserError(f"组别最多 {MAX_GROUPS} 个", f"at most {MAX_GROUPS} groups")
-        for name, value in ((f.name, getattr(self.points, f.name)) for f in records.fields(self.points)):
+        for name, value in ((f.name, getattr(self.points, f.name)) for f in _fields(self.points)):
             if not 0 <= value <= MAX_POINTS:
                 raise UserError(
                     f"计分 points.{name} = {value} 应在 0–{MAX_POINTS} 之间",
@@ -881,18 +881,18 @@ def _check_points_order(p: Points) -> None:
 
 def _check_not_negative(value: Any, where: str) -> None:
     """No whole-number setting is negative (an age, a time control, a fee, a number of minutes …)."""
-    for f in records.fields(value):
+    for f in _fields(value):
         item = getattr(value, f.name)
         path = f"{where}.{f.name}" if where else f.name
         if isinstance(item, bool) or _match_points(item):
             continue  # 场分 have their own range, -10–100: a team that does not appear may lose 场分
         if isinstance(item, int) and item < 0:
             raise _bad(path, f"= {item} 不能为负数", f"= {item} must not be negative")
-        if records.is_record(item) and not isinstance(item, type):
+        if _is_settings(item) and not isinstance(item, type):
             _check_not_negative(item, path)
         if isinstance(item, tuple):
             for i, part in enumerate(item):
-                if records.is_record(part) and not isinstance(part, type):
+                if _is_settings(part) and not isinstance(part, type):
                     _check_not_negative(part, f"{path}[{i}]")
 
 
@@ -1150,18 +1150,18 @@ def _to_plain(value: Any) -> Any:
         keys = STAGE_KEYS[value.kind]
         return {
             f.name: _to_plain(getattr(value, f.name))
-            for f in records.fields(value)
+            for f in _fields(value)
             if f.name in keys
             and getattr(value, f.name) is not None
             and (f.name == "kind" or getattr(value, f.name) != f.default)
         }
     if isinstance(value, GroupFormat) and value.eligibility.open:  # no conditions: no section
-        fields = (f.name for f in records.fields(value) if f.name != "eligibility")
+        fields = (f.name for f in _fields(value) if f.name != "eligibility")
         return {name: _to_plain(getattr(value, name)) for name in fields if getattr(value, name) is not None}
-    if records.is_record(value) and not isinstance(value, type):
+    if _is_settings(value) and not isinstance(value, type):
         return {
             f.name: _to_plain(getattr(value, f.name))
-            for f in records.fields(value)
+            for f in _fields(value)
             if getattr(value, f.name) is not None
         }
     if isinstance(value, enum.Enum):
@@ -1177,18 +1177,14 @@ def _to_plain(value: Any) -> Any:
 
 def _from_plain(tp: Any, value: Any, where: str) -> Any:
     origin = typing.get_origin(tp)
-    if records.is_record(tp) and isinstance(tp, type):
+    if _is_settings(tp) and isinstance(tp, type):
         if not isinstance(value, dict):
             raise _bad(where, "应为一个表", "expected a table")
         names = _field_names(tp)
         unknown = sorted(set(value) - names)
         if unknown:
             raise _bad(f"{where}.{unknown[0]}", "是未知的设置项", "is not a known setting")
-        missing = [
-            f.name
-            for f in records.fields(tp)
-            if f.name not in value and f.default is records.MISSING and f.default_factory is records.MISSING
-        ]
+        missing = [f.name for f in _fields(tp) if f.name not in value and _required(f)]
         if missing:
             keys = ", ".join(f"{where}.{k}" for k in missing)
             raise UserError(f"规程缺少设置项：{keys}", f"missing setting(s): {keys}")
@@ -1239,10 +1235,35 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
     raise _bad(where, f"不支持的类型 {tp}", f"unsupported type {tp}")  # pragma: no cover
 
 
+def _is_settings(value: object) -> bool:
+    """A settings record, or a dataclass (:mod:`app.engine.paperwork` reads and writes its own through
+    :func:`_to_plain` and :func:`_from_plain`)."""
+    if records.is_record(value):
+        return True
+    dataclasses = sys.modules.get("dataclasses")  # a dataclass exists only once its module is imported
+    return dataclasses is not None and bool(dataclasses.is_dataclass(value))
+
+
+def _fields(value: object) -> tuple[Any, ...]:
+    """A settings record's or a dataclass's fields."""
+    if records.is_record(value):
+        return records.fields(value)
+    import dataclasses
+
+    return dataclasses.fields(value)  # type: ignore[arg-type]
+
+
+def _required(f: Any) -> bool:
+    """A field without a default nor a factory (a record's marker for none, or a dataclass's)."""
+    dataclasses = sys.modules.get("dataclasses")
+    none = (records.MISSING,) if dataclasses is None else (records.MISSING, dataclasses.MISSING)
+    return any(f.default is m for m in none) and any(f.default_factory is m for m in none)
+
+
 @functools.cache
 def _field_names(tp: type) -> frozenset[str]:
     """A settings record's field names (once: reading a regulation is frequent)."""
-    return frozenset(f.name for f in records.fields(tp))
+    return frozenset(f.name for f in _fields(tp))
 
 
 # names the settings' annotations use that are imported only when a field of that type is read: a

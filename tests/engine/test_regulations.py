@@ -229,3 +229,19 @@ def test_a_team_events_regulation_reads_its_team_settings() -> None:
     data["groups"][0]["team_event"]["match"]["boards"] = -1
     with pytest.raises(UserError, match="boards"):
         regulations_from_dict(data).validate()
+
+
+def test_the_readers_dataclasses_round_trip_too() -> None:
+    """The regulations' reader and writer also carry the paperwork, whose settings are dataclasses (not
+    records): written, read back, and a missing required value named."""
+    from app.engine.paperwork import Official, Paperwork, paperwork_from_dict, paperwork_to_dict
+
+    value = dataclasses.replace(
+        Paperwork(), officials=(Official("裁判长", "王立"), Official("副裁判长", "李华"))
+    )
+    data = paperwork_to_dict(value)
+    assert data["officials"][1] == {"role": "副裁判长", "name": "李华", "signs": True}
+    assert paperwork_from_dict(data) == value
+    del data["officials"][0]["role"]
+    with pytest.raises(UserError, match="officials"):
+        paperwork_from_dict(data)
