@@ -1,5 +1,8 @@
 """Two versions of the program, the same commands, interleaved: CPU, peak memory, and the outputs compared.
 
+``pair-160`` pairs round 6 of the 160-player bench event (:func:`big_event.big_event`), each run on a
+fresh copy of it, and also compares every row the two versions stored (the times of day aside).
+
 ``--before`` is a folder holding another version's ``app`` package (for instance
 ``git archive main app | tar -x -C /tmp/before``); the version measured "after" is this checkout's.
 Each case runs ``python -m app.cli …`` in a fresh process with ``PYTHONPATH`` at one version, then
@@ -13,7 +16,7 @@ already checked (:mod:`app.db.checked`) starts empty, so the first run of "after
 and the later ones find it checked (reported as ``cpu_first`` and ``cpu_seconds``, the best of the
 others).
 
-    python bench/compare_commands.py --before /tmp/before [--only standings html] [--repeat 3]
+    python bench/compare_commands.py --before /tmp/before [--only standings html pair-160] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import filecmp
 import json
 import os
 import re
+import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -89,6 +94,12 @@ def same_pdf(a: Path, b: Path) -> bool:
     )
 
 
+def stored_rows(path: Path) -> bytes:
+    """Every row of a tournament file as SQL text, the times of day aside (a run stamps when it paired)."""
+    with sqlite3.connect(path) as con:
+        return _STAMP.sub(b"", "\n".join(con.iterdump()).encode())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -98,8 +109,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-busy", action="store_true")
     args = parser.parse_args()
-    event = str(big_event(5000))
+    event = str(big_event(5000)) if set(args.only) - {"pair-160"} else ""
+    small = str(big_event(160, rounds=5)) if "pair-160" in args.only else ""
     cases = {
+        "pair-160": ["pair", "FILE", "--group", GROUP, "--seed", "1"],
         "standings": ["standings", event, "--group", GROUP],
         "standings-json": ["standings", event, "--group", GROUP, "--json"],
         "standings-after-8": ["standings", event, "--group", GROUP, "--after-round", "8"],
@@ -120,6 +133,9 @@ def main() -> None:
                     for side, root in roots.items():
                         site = work / f"{case}-{side}-{t}"
                         argv = [a.replace("OUT", str(site)) for a in cases[case]]
+                        if "FILE" in argv:  # a command that writes: a fresh copy for each run
+                            shutil.copy(small, f"{site}.xqt")
+                            argv = [f"{site}.xqt" if a == "FILE" else a for a in argv]
                         runs[side].append(
                             run(root, argv, work / f"data-{side}", work / f"{case}-{side}-{t}.txt")
                         )
@@ -129,7 +145,14 @@ def main() -> None:
                         .replace(str(work / f"{case}-{side}-{t}").encode(), b"OUT")
                         for side in roots
                     ]
+                    said = [
+                        s.replace(f"{case}-{side}-{t}".encode(), b"RUN")
+                        for s, side in zip(said, roots, strict=True)
+                    ]
                     differ = [] if said[0] == said[1] else ["standard output"]
+                    if "FILE" in cases[case]:
+                        stored = [stored_rows(work / f"{case}-{side}-{t}.xqt") for side in roots]
+                        differ += [] if stored[0] == stored[1] else ["the rows stored"]
                     if "OUT" in cases[case]:
                         differ += same_tree(work / f"{case}-before-{t}", work / f"{case}-after-{t}")
                     if "OUT.pdf" in cases[case]:

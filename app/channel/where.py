@@ -11,6 +11,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 _WINDOWS = sys.platform == "win32"
 
@@ -71,9 +72,22 @@ def run_dir() -> Path:
 def file_key(path: Path | str) -> str:
     """The name of a tournament file's rendezvous: a digest of its real path (case-folded on Windows)."""
     real = os.path.normcase(os.path.realpath(os.fspath(path)))
-    import hashlib  # OpenSSL's import: only once a rendezvous is written (see owner_may_answer)
+    return _sha256_hex(real.encode("utf-8", "surrogatepass"))[:24]
 
-    return hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+def _sha256_hex(data: bytes) -> str:
+    """SHA-256 of ``data`` in hexadecimal, from Python's own SHA-256 module (what :mod:`hashlib` falls back
+    to) when it is there: :mod:`hashlib` loads OpenSSL (~10 ms of a short command's start), and a
+    command asks for this digest whenever any owner's rendezvous is written (see owner_may_answer)."""
+    for name in ("_sha256", "_sha2"):  # Python 3.11; 3.12 and later
+        try:
+            module: Any = __import__(name)
+        except ImportError:
+            continue
+        return str(module.sha256(data).hexdigest())
+    import hashlib  # pragma: no cover - a Python built without its own SHA-256
+
+    return hashlib.sha256(data).hexdigest()  # pragma: no cover
 
 
 def real_file(path: Path | str) -> str:

@@ -26,9 +26,8 @@ Three ways a player of the event is not paired in a round without forfeiting it:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 
-from app.engine.records import frozen
+from app.engine.records import frozen, replace
 from app.engine.regulations import PairingRules, Points
 from app.engine.types import Absence, AbsenceKind, RoundRecord
 

@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
-from app.engine.records import frozen
+from app.engine.records import frozen, replace
 from app.engine.regulations import DisciplineRules, Points
 from app.engine.types import Colour, Game, GameResult, RoundRecord
 

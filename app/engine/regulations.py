@@ -13,15 +13,16 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import functools
+import importlib
+import sys
 import types
 import typing
-from dataclasses import field
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from app.engine import records
 from app.engine.eligibility import RATING_RANK_MAX, Eligibility
 from app.engine.formats import (
     COMMON_STAGE_KEYS,
@@ -45,10 +46,12 @@ from app.engine.formats import DecidingDraw as DecidingDraw  # re-exported: rule
 from app.engine.formats import PlacementRule as PlacementRule
 from app.engine.formats import Tiebreak as Tiebreak
 from app.engine.formats import TimeControl as TimeControl
-from app.engine.records import frozen
-from app.engine.team_rules import MatchPoints, TeamEvent, validate_team_event
+from app.engine.records import field, frozen
 from app.engine.text import EVENT_NAME_MAX, GROUP_NAME_MAX, REGION_MAX, UNIT_MAX, clean_text
 from app.engine.types import Colour, GameResult, UserError
+
+if TYPE_CHECKING:  # a team competition's settings: imported when a regulation has one (_LATER)
+    from app.engine.team_rules import TeamEvent
 
 
 class TeamAvoidance(enum.Enum):
@@ -541,7 +544,7 @@ class Regulations:
             raise UserError("组别名称重复", "duplicate group names")
         if len(self.groups) > MAX_GROUPS:
             raise UserError(f"组别最多 {MAX_GROUPS} 个", f"at most {MAX_GROUPS} groups")
-        for name, value in dataclasses.asdict(self.points).items():
+        for name, value in ((f.name, getattr(self.points, f.name)) for f in _fields(self.points)):
             if not 0 <= value <= MAX_POINTS:
                 raise UserError(
                     f"计分 points.{name} = {value} 应在 0–{MAX_POINTS} 之间",
@@ -787,6 +790,8 @@ def _validate_team_event(g: GroupFormat) -> None:
 
     if not g.teams:
         raise bad("团体赛的组别须允许组队（teams = true）", "a team event needs teams = true")
+    from app.engine.team_rules import validate_team_event
+
     validate_team_event(g.team_event, bad)
     _validate_match(g.team_event.match.tie_ladder, bad)
 
@@ -876,18 +881,18 @@ def _check_points_order(p: Points) -> None:
 
 def _check_not_negative(value: Any, where: str) -> None:
     """No whole-number setting is negative (an age, a time control, a fee, a number of minutes …)."""
-    for f in dataclasses.fields(value):
+    for f in _fields(value):
         item = getattr(value, f.name)
         path = f"{where}.{f.name}" if where else f.name
-        if isinstance(item, bool | MatchPoints):
+        if isinstance(item, bool) or _match_points(item):
             continue  # 场分 have their own range, -10–100: a team that does not appear may lose 场分
         if isinstance(item, int) and item < 0:
             raise _bad(path, f"= {item} 不能为负数", f"= {item} must not be negative")
-        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        if _is_settings(item) and not isinstance(item, type):
             _check_not_negative(item, path)
         if isinstance(item, tuple):
             for i, part in enumerate(item):
-                if dataclasses.is_dataclass(part) and not isinstance(part, type):
+                if _is_settings(part) and not isinstance(part, type):
                     _check_not_negative(part, f"{path}[{i}]")
 
 
@@ -1176,18 +1181,18 @@ def _to_plain(value: Any) -> Any:
         keys = STAGE_KEYS[value.kind]
         return {
             f.name: _to_plain(getattr(value, f.name))
-            for f in dataclasses.fields(value)
+            for f in _fields(value)
             if f.name in keys
             and getattr(value, f.name) is not None
             and (f.name == "kind" or getattr(value, f.name) != f.default)
         }
     if isinstance(value, GroupFormat) and value.eligibility.open:  # no conditions: no section
-        fields = (f.name for f in dataclasses.fields(value) if f.name != "eligibility")
+        fields = (f.name for f in _fields(value) if f.name != "eligibility")
         return {name: _to_plain(getattr(value, name)) for name in fields if getattr(value, name) is not None}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    if _is_settings(value) and not isinstance(value, type):
         return {
             f.name: _to_plain(getattr(value, f.name))
-            for f in dataclasses.fields(value)
+            for f in _fields(value)
             if getattr(value, f.name) is not None
         }
     if isinstance(value, enum.Enum):
@@ -1203,24 +1208,18 @@ def _to_plain(value: Any) -> Any:
 
 def _from_plain(tp: Any, value: Any, where: str) -> Any:
     origin = typing.get_origin(tp)
-    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+    if _is_settings(tp) and isinstance(tp, type):
         if not isinstance(value, dict):
             raise _bad(where, "应为一个表", "expected a table")
-        hints, names = _fields_of(tp)
+        names = _field_names(tp)
         unknown = sorted(set(value) - names)
         if unknown:
             raise _bad(f"{where}.{unknown[0]}", "是未知的设置项", "is not a known setting")
-        missing = [
-            f.name
-            for f in dataclasses.fields(tp)
-            if f.name not in value
-            and f.default is dataclasses.MISSING
-            and f.default_factory is dataclasses.MISSING
-        ]
+        missing = [f.name for f in _fields(tp) if f.name not in value and _required(f)]
         if missing:
             keys = ", ".join(f"{where}.{k}" for k in missing)
             raise UserError(f"规程缺少设置项：{keys}", f"missing setting(s): {keys}")
-        kwargs = {k: _from_plain(hints[k], v, f"{where}.{k}") for k, v in value.items()}
+        kwargs = {k: _from_plain(_field_type(tp, k), v, f"{where}.{k}") for k, v in value.items()}
         return tp(**kwargs)
     if origin is tuple:
         args = typing.get_args(tp)
@@ -1267,10 +1266,72 @@ def _from_plain(tp: Any, value: Any, where: str) -> Any:
     raise _bad(where, f"不支持的类型 {tp}", f"unsupported type {tp}")  # pragma: no cover
 
 
+def _is_settings(value: object) -> bool:
+    """A settings record, or a dataclass (:mod:`app.engine.paperwork` reads and writes its own through
+    :func:`_to_plain` and :func:`_from_plain`)."""
+    if records.is_record(value):
+        return True
+    dataclasses = sys.modules.get("dataclasses")  # a dataclass exists only once its module is imported
+    return dataclasses is not None and bool(dataclasses.is_dataclass(value))
+
+
+def _fields(value: object) -> tuple[Any, ...]:
+    """A settings record's or a dataclass's fields."""
+    if records.is_record(value):
+        return records.fields(value)
+    import dataclasses
+
+    return dataclasses.fields(value)  # type: ignore[arg-type]
+
+
+def _required(f: Any) -> bool:
+    """A field without a default nor a factory (a record's marker for none, or a dataclass's)."""
+    dataclasses = sys.modules.get("dataclasses")
+    none = (records.MISSING,) if dataclasses is None else (records.MISSING, dataclasses.MISSING)
+    return any(f.default is m for m in none) and any(f.default_factory is m for m in none)
+
+
 @functools.cache
-def _fields_of(tp: type) -> tuple[dict[str, Any], frozenset[str]]:
-    """A settings dataclass's field types and names (resolved once: reading a regulation is frequent)."""
-    return typing.get_type_hints(tp), frozenset(f.name for f in dataclasses.fields(tp))
+def _field_names(tp: type) -> frozenset[str]:
+    """A settings record's field names (once: reading a regulation is frequent)."""
+    return frozenset(f.name for f in _fields(tp))
+
+
+# names the settings' annotations use that are imported only when a field of that type is read: a
+# team competition's settings (an individual event's regulation does not load them)
+_LATER = {"TeamEvent": "app.engine.team_rules"}
+
+
+class _Names(dict[str, Any]):
+    """A module's names, and :data:`_LATER`'s imported when first looked up."""
+
+    def __missing__(self, key: str) -> Any:
+        if key in _LATER:
+            module = importlib.import_module(_LATER[key])
+            return getattr(module, key)
+        raise KeyError(key)
+
+
+@functools.cache
+def _field_type(tp: type, name: str) -> Any:
+    """A settings record's field's type (:func:`typing.get_type_hints`'s, resolved field by field when
+    first read: a group's ``team_event`` type only for a regulation with a team competition)."""
+    for base in tp.__mro__:
+        annotations = base.__dict__.get("__annotations__", {})  # noqa: RUF063 - inspect is not imported
+        if name in annotations:
+            annotation = annotations[name]
+            if not isinstance(annotation, str):
+                return annotation
+            # get_type_hints' order for a class: the module's names, then the class's, then builtins
+            return eval(annotation, dict(vars(base)), _Names(vars(sys.modules[base.__module__])))
+    raise KeyError(name)  # pragma: no cover - only the record's own field names are asked
+
+
+def _match_points(item: object) -> bool:
+    """Whether ``item`` is a team competition's 场分 (they have their own range, -10–100; only a
+    regulation with a team competition holds them, and it has imported their module)."""
+    team_rules = sys.modules.get("app.engine.team_rules")
+    return team_rules is not None and isinstance(item, team_rules.MatchPoints)
 
 
 def _bad(where: str, zh: str, en: str) -> UserError:

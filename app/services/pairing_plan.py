@@ -6,7 +6,6 @@ Shared by :func:`app.services.rounds.pair_next_round` (SQLAlchemy) and the comma
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from collections.abc import Iterable, Sequence
@@ -23,7 +22,7 @@ from app.engine.pairing.constraints import (
 )
 from app.engine.pairing.history import Entrant as PoolEntrant
 from app.engine.pairing.history import pool_from_history
-from app.engine.records import frozen
+from app.engine.records import frozen, replace
 from app.engine.regulations import AvoidanceStrength, GroupFormat, Regulations, RoundOnePairing
 from app.engine.text import count_en
 from app.engine.types import GameResult, PlayerStatus, UserError
@@ -118,14 +117,14 @@ def adjacent_colours(pairing: Pairing) -> Pairing:
     for g in pairing.games:
         low, high = sorted((g.red, g.black))
         red, black = (low, high) if g.board % 2 else (high, low)
-        why = dataclasses.replace(
+        why = replace(
             g.explanation,
             zh=f"第1轮相邻序号配对（{low}对{high}）；{'单' if g.board % 2 else '双'}数台序号{'小' if g.board % 2 else '大'}者执红",
             en=f"round 1 by neighbouring numbers ({low} v {high}); on an {'odd' if g.board % 2 else 'even'} board "
             f"the {'lower' if g.board % 2 else 'higher'} number is Red",
         )
-        games.append(dataclasses.replace(g, red=red, black=black, explanation=why))
-    return dataclasses.replace(pairing, games=tuple(games))
+        games.append(replace(g, red=red, black=black, explanation=why))
+    return replace(pairing, games=tuple(games))
 
 
 def new_pairing_seed() -> int:
@@ -155,7 +154,7 @@ def pool_for(
     )
     limits = (reg.pairing.colour_run_limit, reg.pairing.colour_difference_limit)
     if limits != (2, 2):  # H3 as the regulation sets it (a league allows three in a row …)
-        pool = [dataclasses.replace(p, run_limit=limits[0], difference_limit=limits[1]) for p in pool]
+        pool = [replace(p, run_limit=limits[0], difference_limit=limits[1]) for p in pool]
     if len(pool) < 2:
         raise UserError(
             f"{state.name}可编排的棋手不足 2 名", f"{state.name} has fewer than 2 players to pair"

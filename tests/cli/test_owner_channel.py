@@ -499,3 +499,25 @@ def test_control_requests_reach_only_an_owner_that_answers_them(tmp_path: Path, 
     finally:
         plain.close()
     assert ran == []
+
+
+def test_a_files_rendezvous_name_is_the_sha256_of_its_real_path_without_openssl(tmp_path: Path) -> None:
+    """The rendezvous name is the first 24 hexadecimal digits of the SHA-256 of the file's real path —
+    computed without importing :mod:`hashlib` (OpenSSL), which a short command would otherwise load
+    whenever any owner's rendezvous is written."""
+    import hashlib
+
+    from app.channel.where import file_key
+
+    for name in ("赛事.xqt", "a b.xqt", "x" * 200 + ".xqt"):
+        path = tmp_path / name
+        real = os.path.normcase(os.path.realpath(path))
+        assert file_key(path) == hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    code = (
+        "import sys\n"
+        "from app.channel.where import file_key\n"
+        f"print(file_key({str(tmp_path / 'e.xqt')!r}), 'hashlib' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    key, loaded = out.stdout.split()
+    assert key == file_key(tmp_path / "e.xqt") and loaded == "False"

@@ -1,6 +1,9 @@
-"""``@frozen`` behaves as ``@dataclass(frozen=True, slots=True)``: each record shape below is made both
-ways from the same class body and the two are compared value by value — text, equality, hash,
-immutability, the dataclass functions, copying, pickling, pattern matching, ``__init__``'s signature."""
+"""``@frozen`` behaves as ``@dataclass(frozen=True, slots=True)`` and ``@record`` as ``@dataclass(slots=True)``:
+each record shape below is made both ways from the same class body and the two are compared value by
+value — text, equality, hash, immutability, the dataclass functions and the records' own (``fields``,
+``replace``, ``is_record``), copying, pickling, pattern matching, ``__init__``'s signature and errors,
+``__post_init__``, fields left out of ``__init__``, the docstring of a class without one, and what each
+refuses when the class is defined."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import dataclasses
 import inspect
 import math
 import pickle
+import typing
 from collections.abc import Callable
 from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any, ClassVar
@@ -17,11 +21,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.engine.records import frozen
+from app.engine import records
+from app.engine.records import frozen, record
+
+# a class body takes the field specifier of its decorator: the records' own, or dataclasses'
+FIELD: dict[bool, Callable[..., Any]] = {True: records.field, False: field}
 
 
-def _shapes(decorate: Callable[[type], type]) -> dict[str, type]:
+def _shapes(decorate: Callable[[type], type], ours: bool = True) -> dict[str, type]:
     """The record shapes, each decorated with ``decorate`` (the twins share their class bodies)."""
+    field = FIELD[ours]
 
     class Empty:
         """No fields."""
@@ -69,7 +78,40 @@ def _shapes(decorate: Callable[[type], type]) -> dict[str, type]:
         def __hash__(self) -> int:
             return 7
 
-    made = {cls.__name__: decorate(cls) for cls in (Empty, One, Many, Options, OwnMethods, OwnHash)}
+    class NoDoc:
+        a: Any
+        b: tuple[int, ...] = ()
+        c: list[int] = field(default_factory=list)
+
+    class NotInit:
+        """Fields left out of ``__init__``: a default, a factory, and one set by ``__post_init__``."""
+
+        a: Any
+        b: Any = field(default=5, init=False)
+        c: list[int] = field(default_factory=list, init=False)
+        d: Any = field(init=False, repr=False, compare=False)
+
+        def __post_init__(self) -> None:
+            object.__setattr__(self, "d", ("seen", self.a))
+
+    class SelfField:
+        """A field named ``self`` (``__init__``'s own first parameter is renamed, as dataclass does)."""
+
+        self: Any
+        other: Any = None
+
+    class Wide:
+        """Many fields, defaults and factories interleaved with plain ones after the first default."""
+
+        a: Any
+        b: Any
+        c: Any = 1
+        d: list[int] = field(default_factory=list)
+        e: Any = (2,)
+        f: dict[str, int] = field(default_factory=dict)
+
+    bodies = (Empty, One, Many, Options, OwnMethods, OwnHash, NoDoc, NotInit, SelfField, Wide)
+    made = {cls.__name__: decorate(cls) for cls in bodies}
 
     class Child(made["Many"]):  # type: ignore[misc, valid-type]
         """A record extending a record."""
@@ -84,31 +126,178 @@ def _dataclass(cls: type) -> type:
     return dataclass(frozen=True, slots=True)(cls)
 
 
-OURS = _shapes(frozen)
-THEIRS = _shapes(_dataclass)
+def _mutable_dataclass(cls: type) -> type:
+    return dataclass(slots=True)(cls)
+
+
+# the frozen twins by shape name, the mutable ones by "mutable " + shape name
+OURS = _shapes(frozen) | {f"mutable {k}": v for k, v in _shapes(record).items()}
+THEIRS = _shapes(_dataclass, ours=False) | {
+    f"mutable {k}": v for k, v in _shapes(_mutable_dataclass, ours=False).items()
+}
 VALUES = (0, 1, 1.0, -0.0, "甲", (1, 2), None, math.nan, frozenset({1}))
 
 
 def _instances(name: str, values: tuple[Any, ...]) -> tuple[Any, Any]:
     names = [f.name for f in dataclasses.fields(THEIRS[name]) if f.init]
     args = dict(zip(names, values, strict=False))
-    if "d" in args:
+    if "d" in args:  # the list field
         args["d"] = [1] if args["d"] else []
+    if "f" in args:  # the dict field
+        args["f"] = {"k": 1} if args["f"] else {}
     return OURS[name](**args), THEIRS[name](**args)
 
 
-def test_each_shape_is_a_slotted_frozen_dataclass_like_its_twin() -> None:
+def _field_facts(f: Any) -> tuple[Any, ...]:
+    return (f.name, f.type, f.init, f.repr, f.compare, f.hash, f.default_factory, dict(f.metadata))
+
+
+def test_each_shape_is_a_slotted_dataclass_like_its_twin() -> None:
     for name, ours in OURS.items():
         theirs = THEIRS[name]
-        assert dataclasses.is_dataclass(ours)
+        assert dataclasses.is_dataclass(ours) and records.is_record(ours)
+        assert not records.is_record(theirs)
         assert ours.__slots__ == theirs.__slots__  # type: ignore[attr-defined]
         assert ours.__match_args__ == theirs.__match_args__  # type: ignore[attr-defined]
         assert str(inspect.signature(ours)) == str(inspect.signature(theirs))
-        assert [(f.name, f.type, f.repr, f.compare, f.hash) for f in dataclasses.fields(ours)] == [
-            (f.name, f.type, f.repr, f.compare, f.hash) for f in dataclasses.fields(theirs)
+        assert ours.__init__.__annotations__ == theirs.__init__.__annotations__  # type: ignore[misc]
+        assert ours.__init__.__qualname__ == theirs.__init__.__qualname__  # type: ignore[misc]
+        assert ours.__init__.__globals__ is theirs.__init__.__globals__  # type: ignore[misc]
+        assert typing.get_type_hints(ours.__init__) == typing.get_type_hints(theirs.__init__)  # type: ignore[misc]
+        assert ours.__doc__ == theirs.__doc__, name
+        assert repr(ours.__dataclass_params__) == repr(theirs.__dataclass_params__)  # type: ignore[attr-defined]
+        assert [_field_facts(f) for f in dataclasses.fields(ours)] == [
+            _field_facts(f) for f in dataclasses.fields(theirs)
+        ]
+        assert [f.default for f in dataclasses.fields(ours)] == [
+            f.default for f in dataclasses.fields(theirs)
+        ]
+        mine = records.fields(ours)
+        assert [(f.name, f.type, f.init, f.repr, f.compare, f.hash) for f in mine] == [
+            (f.name, f.type, f.init, f.repr, f.compare, f.hash) for f in dataclasses.fields(theirs)
+        ]
+        assert [f.default is records.MISSING for f in mine] == [
+            f.default is dataclasses.MISSING for f in dataclasses.fields(theirs)
         ]
         assert ("__hash__" in ours.__dict__) == ("__hash__" in theirs.__dict__)
         assert (ours.__hash__ is None) == (theirs.__hash__ is None)
+        assert {k for k, v in vars(ours).items() if callable(v)} >= {
+            k for k, v in vars(theirs).items() if callable(v) and k != "__dataclass_params__"
+        } - {"__doc__"}
+
+
+def test_init_errors_say_what_dataclass_says() -> None:
+    for name, ours in OURS.items():
+        theirs = THEIRS[name]
+        for args, kwargs in (((), {}), ((1,) * 9, {}), ((), {"zz": 1}), ((1,), {"a": 2})):
+            told = []
+            for cls in (ours, theirs):
+                try:
+                    cls(*args, **kwargs)
+                    told.append("made")
+                except TypeError as exc:
+                    told.append(str(exc))
+            assert told[0] == told[1], name
+
+
+def test_refused_definitions_are_refused_with_dataclass_words() -> None:
+    def body(ours: bool, case: str) -> type:
+        field = FIELD[ours]
+        if case == "default first":
+
+            class A:
+                a: int = 1
+                b: int
+
+            return A
+        if case == "mutable default":
+
+            class B:
+                a: list[int] = []  # noqa: RUF012
+
+            return B
+        if case == "no annotation":
+
+            class C:
+                a = field(default=1)
+
+            return C
+        if case == "own setattr":
+
+            class D:
+                a: int
+
+                def __setattr__(self, name: str, value: Any) -> None:
+                    pass
+
+            return D
+        if case == "class variable factory":
+
+            class E:
+                a: ClassVar[list[int]] = field(default_factory=list)
+
+            return E
+
+        class F:
+            __slots__ = ("a",)
+            a: int
+
+        return F
+
+    cases = (
+        "default first",
+        "mutable default",
+        "no annotation",
+        "own setattr",
+        "class variable factory",
+        "slots",
+    )
+    for case in cases:
+        with pytest.raises((TypeError, ValueError)) as ours:
+            frozen(body(True, case))
+        with pytest.raises((TypeError, ValueError)) as theirs:
+            _dataclass(body(False, case))
+        assert (type(ours.value), str(ours.value)) == (type(theirs.value), str(theirs.value)), case
+
+
+def test_what_records_do_not_offer_is_refused() -> None:
+    class WithInitVar:
+        a: dataclasses.InitVar[int]
+
+    class WithKwOnly:
+        a: int = field(default=1, kw_only=True)
+
+    class FromDataclass(_dataclass(type("Base", (), {"__annotations__": {"a": "int"}}))):  # type: ignore[misc]
+        b: int = 0
+
+    for cls in (WithInitVar, WithKwOnly, FromDataclass):
+        with pytest.raises(TypeError, match="record"):
+            frozen(cls)
+    with pytest.raises(TypeError, match="cannot inherit non-frozen dataclass from a frozen one"):
+
+        class Thawed(OURS["One"]):  # type: ignore[misc, valid-type]
+            b: Any = 0
+
+        record(Thawed)
+
+
+def test_shapes_that_share_a_template_keep_their_own_names() -> None:
+    @frozen
+    class First:
+        x: int
+        y: list[int] = records.field(default_factory=list)
+
+    @frozen
+    class Second:
+        p: int
+        q: list[int] = records.field(default_factory=lambda: [7])
+
+    assert (
+        repr(First(1)) == "test_shapes_that_share_a_template_keep_their_own_names.<locals>.First(x=1, y=[])"
+    )
+    assert Second(p=2).q == [7] and Second(2, [1]).q == [1]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'x'"):
+        Second(x=1)  # type: ignore[call-arg]
 
 
 value = st.sampled_from(VALUES)
@@ -121,6 +310,7 @@ def test_text_equality_and_hash_are_the_dataclass_ones(
     ours_a, theirs_a = _instances(name, first)
     ours_b, theirs_b = _instances(name, second)
     assert repr(ours_a) == repr(theirs_a)
+    assert dataclasses.astuple(ours_a) == dataclasses.astuple(theirs_a) or math.nan in first
     assert (ours_a == ours_b) == (theirs_a == theirs_b)
     assert (ours_a != ours_b) == (theirs_a != theirs_b)
     assert (ours_a == ours_a) == (theirs_a == theirs_a)  # the same object: NaN fields compare equal
@@ -140,7 +330,16 @@ def test_frozen_copy_pickle_replace_and_match() -> None:
     for name in OURS:
         ours, theirs = _instances(name, (1, 2, (3,), [4], 5, 6))
         for victim in (ours, theirs):
-            if dataclasses.fields(victim):
+            has_a = any(f.name == "a" for f in dataclasses.fields(victim))
+            if name.startswith("mutable "):
+                if has_a:
+                    victim.a = 9
+                    assert victim.a == 9
+                    victim.a = 1
+                with pytest.raises((AttributeError, TypeError)):
+                    victim.not_a_field = 1
+                continue
+            if has_a:
                 with pytest.raises(FrozenInstanceError):
                     victim.a = 9
                 with pytest.raises(FrozenInstanceError):
@@ -149,10 +348,22 @@ def test_frozen_copy_pickle_replace_and_match() -> None:
                 victim.not_a_field = 1
         for twin in (copy.copy(ours), copy.deepcopy(ours)):
             assert twin == ours and repr(twin) == repr(ours)
-        if dataclasses.fields(ours):
-            changed = dataclasses.replace(ours, a="乙")
-            assert changed.a == "乙" and repr(changed) == repr(dataclasses.replace(theirs, a="乙"))
-            kind = OURS[name]
+        first = [f.name for f in dataclasses.fields(ours) if f.init][:1]
+        if first:
+            key = first[0]
+            changed = dataclasses.replace(ours, **{key: "乙"})
+            expected = repr(dataclasses.replace(theirs, **{key: "乙"}))
+            assert getattr(changed, key) == "乙" and repr(changed) == expected
+            assert repr(records.replace(ours, **{key: "乙"})) == expected
+            assert records.replace(ours) == ours and records.replace(ours) is not ours
+        for shut in (f.name for f in dataclasses.fields(theirs) if not f.init):
+            with pytest.raises(ValueError) as mine:
+                records.replace(ours, **{shut: 1})
+            with pytest.raises(ValueError) as dcs:
+                dataclasses.replace(theirs, **{shut: 1})
+            assert str(mine.value) == str(dcs.value)
+        if name in ("One", "Many", "Options", "Child"):
+            kind: Any = OURS[name]
             match ours:
                 case kind(1):  # positionally, through __match_args__
                     pass

@@ -1,6 +1,7 @@
 """Regulations as data: the Tianshui preset exactly, TOML and dict round trips, precise errors."""
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -132,3 +133,115 @@ def test_broken_toml_and_unknown_preset() -> None:
         regulations_from_toml("event_name = ")
     with pytest.raises(UserError, match="tianshui-2024"):
         preset("beijing-1990")
+
+
+def _later_names() -> dict[str, Any]:
+    """The names a regulation's annotations use but import only when read (``regulations._LATER``)."""
+    import importlib
+
+    from app.engine.regulations import _LATER
+
+    return {name: getattr(importlib.import_module(module), name) for name, module in _LATER.items()}
+
+
+_LATER_NAMES = _later_names()
+
+
+def _settings_types() -> set[type]:
+    """Every settings record a regulation holds, found from its fields' types (team competitions' too)."""
+    import typing
+
+    from app.engine.regulations import Regulations
+
+    found: set[type] = set()
+    todo: list[Any] = [Regulations]
+    while todo:
+        tp = todo.pop()
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+            if tp in found:
+                continue
+            found.add(tp)
+            todo.extend(typing.get_type_hints(tp, localns=_LATER_NAMES).values())
+        else:
+            todo.extend(typing.get_args(tp))
+    return found
+
+
+def test_every_settings_type_is_a_record_whose_field_types_read_as_get_type_hints() -> None:
+    """The reader resolves a field's type when first read (so an individual event's regulation does not
+    import the team-competition rules): the same types ``typing.get_type_hints`` gives, and every
+    settings type a record (the reader and the range checks walk records only)."""
+    import typing
+
+    from app.engine import records
+    from app.engine.regulations import _field_type
+
+    kinds = _settings_types()
+    assert len(kinds) > 20
+    for tp in kinds:
+        assert records.is_record(tp), tp
+        hints = typing.get_type_hints(tp, localns=_LATER_NAMES)
+        for f in records.fields(tp):
+            assert _field_type(tp, f.name) == hints[f.name], (tp, f.name)
+
+
+def test_an_individual_events_regulation_is_read_without_the_team_rules() -> None:
+    """Reading, checking and writing a regulation without a team competition, then pairing through the
+    engine, imports neither the team-competition rules nor :mod:`dataclasses` (nor :mod:`inspect`)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from app.engine.regulations import preset, regulations_from_dict, regulations_to_dict\n"
+        "import app.engine.pairing, app.services.fastpair, app.cli.rounds\n"
+        "reg = regulations_from_dict(regulations_to_dict(preset('tianshui-2024')))\n"
+        "reg.validate()\n"
+        "assert reg.groups and all(g.team_event is None for g in reg.groups)\n"
+        "print(sorted(m for m in ('app.engine.team_rules', 'dataclasses', 'inspect') if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_a_team_events_regulation_reads_its_team_settings() -> None:
+    """A team competition's settings are read (their type resolved when the field is read), checked (a
+    negative setting refused, 场分 in their own range) and written back."""
+    from app.engine.regulations import GroupFormat, preset, regulations_from_dict, regulations_to_dict
+    from app.engine.team_presets import TEAM_FORMATS, team_format_event
+
+    base = preset("tianshui-2024")
+    for name in TEAM_FORMATS:
+        group = GroupFormat("团体组", True, team_event=team_format_event(name))
+        reg = dataclasses.replace(base, groups=(group,), prizes=())
+        data = regulations_to_dict(reg)
+        assert data["groups"][0]["team_event"]
+        again = regulations_from_dict(data)
+        assert again == reg and again.groups[0].team_event == reg.groups[0].team_event
+        again.validate()
+    data = regulations_to_dict(reg)
+    data["groups"][0]["team_event"].setdefault("match", {}).setdefault("match_points", {})[
+        "forfeit_loss"
+    ] = -1
+    regulations_from_dict(data).validate()  # 场分 may be negative: a team that does not appear may lose some
+    data["groups"][0]["team_event"]["match"]["boards"] = -1
+    with pytest.raises(UserError, match="boards"):
+        regulations_from_dict(data).validate()
+
+
+def test_the_readers_dataclasses_round_trip_too() -> None:
+    """The regulations' reader and writer also carry the paperwork, whose settings are dataclasses (not
+    records): written, read back, and a missing required value named."""
+    from app.engine.paperwork import Official, Paperwork, paperwork_from_dict, paperwork_to_dict
+
+    value = dataclasses.replace(
+        Paperwork(), officials=(Official("裁判长", "王立"), Official("副裁判长", "李华"))
+    )
+    data = paperwork_to_dict(value)
+    assert data["officials"][1] == {"role": "副裁判长", "name": "李华", "signs": True}
+    assert paperwork_from_dict(data) == value
+    del data["officials"][0]["role"]
+    with pytest.raises(UserError, match="officials"):
+        paperwork_from_dict(data)

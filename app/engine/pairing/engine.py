@@ -75,7 +75,6 @@ the solver searches, never what it optimises.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from app.engine.pairing import criteria
 from app.engine.pairing.blocks import (
@@ -97,6 +96,7 @@ from app.engine.pairing.model import NoLegalPairing, PairedGame, Pairing, Pairin
 from app.engine.pairing.pool import OrderedPool, avoids_teams, order_key
 from app.engine.pairing.steps import pair_steps
 from app.engine.pairing.tuning import DEFAULT_TUNING, Tuning
+from app.engine.records import field, record
 from app.engine.regulations import PairingRules, ScoreGroupOrder
 
 __all__ = ["allocate_colours", "pair_round"]
@@ -180,7 +180,7 @@ def _pair_round(
 # --------------------------------------------------------------------------- the whole round
 
 
-@dataclass(slots=True)
+@record
 class Solution:
     """The round's pairs (pool indices) and how they were found."""
 

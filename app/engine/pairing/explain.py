@@ -9,8 +9,6 @@ add what they decided against the pairing without them (:func:`with_constraint_n
 
 from __future__ import annotations
 
-import dataclasses
-
 from app.engine.pairing.constraints import RoundConstraints
 from app.engine.pairing.model import (
     ColourReason,
@@ -21,6 +19,7 @@ from app.engine.pairing.model import (
     Pairing,
 )
 from app.engine.pairing.pool import OrderedPool
+from app.engine.records import replace
 
 
 def explain(
@@ -234,7 +233,7 @@ def with_constraint_notes(pairing: Pairing, free: Pairing, constraints: RoundCon
             continue
         e = g.explanation
         zh, en = tuple(notes), tuple(notes.values())
-        explanation = dataclasses.replace(
+        explanation = replace(
             e,
             zh=e.zh + "；" + "；".join(zh),
             en=(e.en + "; " if e.en else "") + "; ".join(en),
@@ -242,4 +241,4 @@ def with_constraint_notes(pairing: Pairing, free: Pairing, constraints: RoundCon
             constraints_en=en,
         )
         games.append(PairedGame(g.board, g.red, g.black, explanation))
-    return dataclasses.replace(pairing, games=tuple(games))
+    return replace(pairing, games=tuple(games))

@@ -12,14 +12,13 @@ players in order and those within :attr:`Tuning.window` places of their natural 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from app.engine.pairing.blocks import solve_block
 from app.engine.pairing.feasibility import completable
 from app.engine.pairing.pool import OrderedPool
+from app.engine.records import field, record
 
 
-@dataclass(slots=True)
+@record
 class Steps:
     pairs: list[tuple[int, int]] = field(default_factory=list)
     dense_redone: list[int] = field(default_factory=list)  # sizes of sparse steps redone on every legal pair

@@ -8,7 +8,7 @@ limits, the pairing says so (:attr:`PairingQuality.exact` is False).
 The defaults are the engine's. The tests pass other values to :func:`pair_round` to force the
 large-block and bounded paths on pools small enough to compare with one dense matching:
 
->>> from dataclasses import replace
+>>> from app.engine.records import replace
 >>> forced = replace(Tuning(), exact_pool_limit=4, exact_block_limit=4, bands=False)
 >>> forced.dense_limit, forced.certificates.search_nodes
 (240, 24)
@@ -16,10 +16,8 @@ large-block and bounded paths on pools small enough to compare with one dense ma
 
 from __future__ import annotations
 
-from dataclasses import field
-
 from app.engine.pairing.lexmatch import WEIGHT_LIMIT
-from app.engine.records import frozen
+from app.engine.records import field, frozen
 
 
 @frozen
