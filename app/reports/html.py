@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -427,6 +428,12 @@ def board_item(links: Links, row: PairingRow, gi: int, number: int, id: str, que
     )
 
 
+#: how many players' names, opponents and boards the page functions keep written (a name is on every list
+#: of its player: 165,000 names for the static folder of 5,000 players)
+_KEPT = 1 << 15
+
+
+@lru_cache(maxsize=_KEPT)
 def _name_html(links: Links, gi: int, no: int, name: str) -> str:
     href = links.player(gi, no)
     if href:
@@ -439,6 +446,7 @@ def name_link(links: Links, gi: int, p: PlayerLine) -> Markup:
     return Markup(_name_html(links, gi, p.no, p.name))
 
 
+@lru_cache(maxsize=_KEPT)
 def _opponent_html(links: Links, gi: int, no: int | None, name: str) -> str:
     if not no:
         return ""
@@ -450,6 +458,12 @@ def _opponent_html(links: Links, gi: int, no: int | None, name: str) -> str:
 def opponent_link(links: Links, gi: int, no: int | None, name: str) -> Markup:
     """``12 王天一`` (number and name) of an opponent or neighbour, opening their page if there is one."""
     return Markup(_opponent_html(links, gi, no, name))
+
+
+@lru_cache(maxsize=_KEPT)
+def _board_html(links: Links, gi: int, number: int, board: int) -> str:
+    """A board's number, opening its place on the round's list."""
+    return f'<a href="{_h(links.board(gi, number, board))}">{_h(board)}</a>'
 
 
 def name_rows(links: Links, gi: int, number: int, lines: Sequence[NameLine]) -> Markup:
@@ -471,7 +485,7 @@ def name_rows(links: Links, gi: int, number: int, lines: Sequence[NameLine]) -> 
             o = x.opponent
             assert o is not None
             out.append(
-                f'<td><a href="{_h(links.board(gi, number, x.board))}">{_h(x.board)}</a></td>'
+                f"<td>{_board_html(links, gi, number, x.board)}</td>"
                 f'<td>{_h(x.colour)}</td><td class="t">{_h(o.no)} {_name_html(links, gi, o.no, o.name)}</td>'
                 f"<td>{_h(x.result or '—')}</td></tr>\n"
             )
@@ -496,7 +510,7 @@ def player_rows(links: Links, gi: int, c: PlayerCard) -> Markup:
                 record = links.record(gi, r.round, x.board, x.record) if x.record else ""
                 rec = f'<a class="rec" href="{_h(record)}">棋谱</a>' if record else ""
                 out.append(
-                    f'<td><a href="{_h(links.board(gi, r.round, x.board))}">{_h(x.board)}</a></td>'
+                    f"<td>{_board_html(links, gi, r.round, x.board)}</td>"
                     f'<td>{_h(x.colour)}</td><td class="t">'
                     f"{_opponent_html(links, gi, x.opponent, x.opponent_name)}{stage}</td>"
                     f"<td>{_h(x.outcome or '待赛')}{black_wins}{rec}</td>\n"
@@ -815,7 +829,72 @@ def bracket_main(links: Links, b: Bracket, gi: int, at: datetime) -> str:
 
 
 def player_main(links: Links, book: PlayerBook, card: PlayerCard, gi: int, at: datetime) -> str:
-    return render("player.html", links=links, book=book, c=card, gi=gi, at=at)
+    """A player's own page: the next board, the place with its tiebreaks and neighbours, every round.
+    Python, not a template (every value escaped by :func:`_h`): the static folder of 5,000 players
+    has 5,000 of them."""
+    e = _h
+    c = card
+    note = f"（{e(c.note)}）" if c.note else ""
+    unit = f" · {e(c.unit)}" if c.unit else ""
+    out = [f'<h1>{e(c.no)}号 {e(c.name)}{note}</h1>\n<p class="meta">{e(book.header.group)}{unit}</p>\n']
+    if links.live:
+        out.append(
+            f'<div class="me-box"><button type="button" id="this-is-me" data-gi="{e(gi)}" '
+            f'data-no="{e(c.no)}" data-name="{e(c.name)}" hidden>这是我</button><small id="me-note" hidden>'
+            "标记只保存在本机浏览器，不会发送；首页和对阵页会先显示你的台次。</small></div>"
+        )
+    out.append('<section class="card next" aria-label="下一盘">\n')
+    n = c.next_game
+    if n:
+        stage = f"{e(n.stage)} · " if n.stage else ""
+        starts = f"开赛 {e(n.starts)} · " if n.starts else ""
+        out.append(
+            f'<p class="next-head">第 {e(n.round)} 轮 · <a href="{e(links.board(gi, n.round, n.board))}">'
+            f"第 {e(n.board)} 台</a> · 执{e(n.colour)}</p>\n"
+            f"<p>对手：{_opponent_html(links, gi, n.opponent, n.opponent_name)}</p>\n"
+            f'<p class="meta">{stage}{starts}用时 {e(n.time_control)}</p>\n'
+        )
+    elif c.unpaired:
+        out.append(f'<p class="next-head">本轮{e(c.unpaired)}</p>\n')
+    elif c.note:
+        out.append(f'<p class="next-head">{e(c.note)}，不再编排</p>\n')
+    else:
+        out.append('<p class="next-head">下一轮尚未编排</p><p class="meta">编排后本页自动显示台次。</p>')
+    basis = f"<small>（{e(book.basis)}）</small>" if book.basis else ""
+    out.append(f'</section>\n<section aria-label="名次">\n<h2>名次{basis}</h2>\n')
+    if c.rank:
+        out.append(f'<p class="place"><b>第 {e(c.rank)} 名</b> · 积分 {e(c.score)}</p>\n')
+        if c.tiebreaks:
+            out.append('<dl class="tb">')
+            out += [f"<div><dt>{e(label)}</dt><dd>{e(v)}</dd></div>" for label, v in c.tiebreaks]
+            out.append("</dl>")
+        out.append('<ul class="nb">\n')
+        for word, x in (("上一名", c.above), ("下一名", c.below)):
+            if x:
+                out.append(
+                    f"<li>{word}：第 {e(x.rank)} 名 {_opponent_html(links, gi, x.no, x.name)}<br>"
+                    f"<small>区分依据：{e(x.why or '—')}</small></li>"
+                )
+        out.append("</ul>\n")
+    else:
+        first = "" if book.basis else " · 第 1 轮成绩录齐后产生名次"
+        out.append(f'<p class="msg">积分 {e(c.score)}{first}</p>')
+    out.append("</section>\n<h2>每轮成绩</h2>\n")
+    if c.rounds:
+        out.append(
+            '<div class="wrap" tabindex="0" role="region" aria-label="每轮成绩（可左右滚动）"><table><thead><tr>'
+            '<th scope="col">轮次</th><th scope="col">台次</th><th scope="col">执色</th>'
+            '<th scope="col" class="t">对手</th><th scope="col">结果</th><th scope="col">积分</th></tr>'
+            f"</thead><tbody>\n{player_rows(links, gi, c)}</tbody></table></div>\n"
+        )
+    else:
+        out.append('<p class="msg">尚无对局。</p>')
+    standings = f'<a href="{e(links.page(gi, "standings"))}">名次表</a>' if book.basis else ""
+    out.append(
+        f'<div class="links"><a href="{e(links.group(gi))}">本组对阵</a>{standings}'
+        f'<a href="{e(links.schedule())}">赛程</a></div>\n<p class="meta">更新于 {e(at.strftime("%H:%M:%S"))}</p>'
+    )
+    return "".join(out)
 
 
 def schedule_main(links: Links, s: Schedule, at: datetime) -> str:
