@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
@@ -182,6 +182,26 @@ def frame(
     """A whole page: the event's name, the navigation, the ``<main>`` part, the footer (``css``: the
     stylesheet a static page carries inline, read once by the caller). Python, not a template: the
     static folder of 5,000 players has 10,000 pages."""
+    head, tail = frame_parts(links, event, title, main, version, nav, refresh=refresh, at=at)
+    if links.live:
+        return head + tail
+    return head + (css if css is not None else Markup(asset("hall.css"))) + tail
+
+
+def frame_parts(
+    links: Links,
+    event: str,
+    title: str,
+    main: str,
+    version: int = 0,
+    nav: Sequence[NavLink] = (),
+    *,
+    refresh: bool = True,
+    at: datetime | None = None,
+) -> tuple[str, str]:
+    """:func:`frame` as the text before and after a static page's stylesheet (the hall's pages have none:
+    the page is the two together). The static folder writes the stylesheet's bytes between them,
+    encoded once: it is a third of each of the 5,000 players' pages."""
     script = refresh and links.live
     out = [
         '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8">\n'
@@ -193,8 +213,11 @@ def frame(
         out.append(f'<link rel="stylesheet" href="{_h(links.css)}">')
         if script:
             out.append(f'<script src="{_h(links.js)}" defer></script>')
+        head = ""
     else:
-        out.append(f"<style>{css if css is not None else Markup(asset('hall.css'))}</style>\n")
+        out.append("<style>")
+        head = "".join(out)
+        out = ["</style>\n"]
     out.append(f'</head>\n<body><header><a class="home" href="{_h(links.home())}">{_h(event)}</a></header>\n')
     if nav:
         out.append('<nav class="tabs" aria-label="本组页面">')
@@ -212,7 +235,7 @@ def frame(
         stamp = at.strftime("%Y-%m-%d %H:%M") if at else ""
         out.append(f"<footer>更新时间：{_h(stamp)} · 不含身份证号和电话</footer>\n")
     out.append("</body></html>")
-    return "".join(out)
+    return head, "".join(out)
 
 
 def message_main(title: str, text: str, back: Sequence[NavLink] = ()) -> str:
@@ -342,6 +365,8 @@ def _cell(v: object) -> str:
     kind = v.__class__
     if kind is str or kind is int:
         return _h(v)
+    if isinstance(v, Markup):  # written already (a crosstable's cell)
+        return v
     if isinstance(v, Link):
         if v.href:
             return f'<a href="{_h(v.href)}">{_h(str(v))}</a>'
@@ -480,18 +505,29 @@ def name_rows(links: Links, gi: int, number: int, lines: Sequence[NameLine]) -> 
                 f'<tr class="letter" id="L-{shown}"><th colspan="6" scope="rowgroup">{shown}</th></tr>\n'
             )
         p = x.player
-        out.append(f'<tr><td class="t s">{_name_html(links, gi, p.no, p.name)}</td><td>{_h(p.no)}</td>')
         if x.board is not None:
             o = x.opponent
             assert o is not None
             out.append(
-                f"<td>{_board_html(links, gi, number, x.board)}</td>"
-                f'<td>{_h(x.colour)}</td><td class="t">{_h(o.no)} {_name_html(links, gi, o.no, o.name)}</td>'
+                f"<tr>{_name_cells(links, gi, p.no, p.name)}<td>{_board_html(links, gi, number, x.board)}</td>"
+                f'<td>{_h(x.colour)}</td><td class="t">{_numbered_name(links, gi, o.no, o.name)}</td>'
                 f"<td>{_h(x.result or '—')}</td></tr>\n"
             )
         else:
-            out.append(f'<td colspan="4">{_h(x.label)}</td></tr>\n')
+            out.append(f'<tr>{_name_cells(links, gi, p.no, p.name)}<td colspan="4">{_h(x.label)}</td></tr>\n')
     return Markup("".join(out))
+
+
+@lru_cache(maxsize=_KEPT)
+def _name_cells(links: Links, gi: int, no: int, name: str) -> str:
+    """A list by name's first two cells: the name, opening the player's page, and the 序号."""
+    return f'<td class="t s">{_name_html(links, gi, no, name)}</td><td>{_h(no)}</td>'
+
+
+@lru_cache(maxsize=_KEPT)
+def _numbered_name(links: Links, gi: int, no: int, name: str) -> str:
+    """``12 王天一``: the 序号 and the name, opening the player's page."""
+    return f"{_h(no)} {_name_html(links, gi, no, name)}"
 
 
 def player_rows(links: Links, gi: int, c: PlayerCard) -> Markup:
@@ -613,9 +649,9 @@ def board_main(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class NameLine:
-    """A line of a list in 拼音 order: the player, where they sit, and the letter they are listed under."""
+class NameLine(NamedTuple):
+    """A line of a list in 拼音 order: the player, where they sit, and the letter they are listed under
+    (a named tuple: 55,000 lines for the 11 rounds of 5,000 players)."""
 
     letter: str
     player: PlayerLine
@@ -713,10 +749,7 @@ def crosstable_main(links: Links, c: Crosstable | RoundRobinTable, gi: int, at: 
             r.no,
             _name(links, gi, r.no, r.name),
             r.unit,
-            *(
-                Link(cell.text, links.player(gi, cell.opponent)) if cell.opponent else cell.text
-                for cell in r.per_round
-            ),
+            *(_cross_cell(links, gi, cell.opponent, cell.text) for cell in r.per_round),
             *([""] * (c.rounds - len(r.per_round))),
             r.score,
             r.place,
@@ -725,6 +758,15 @@ def crosstable_main(links: Links, c: Crosstable | RoundRobinTable, gi: int, at: 
     ]
     header = ["序号", "姓名", "单位", *(f"第{n}轮" for n in range(1, c.rounds + 1)), "积分", "名次"]
     return render("crosstable.html", links=links, c=c, gi=gi, at=at, header=header, rows=rows)
+
+
+def _cross_cell(links: Links, gi: int, opponent: int | None, text: str) -> object:
+    """A crosstable cell: its text (``17黑胜``), opening the opponent's page — written as the table
+    writes a :class:`Link` (a crosstable of 5,000 players has 55,000 of them)."""
+    if not opponent:
+        return text
+    href = links.player(gi, opponent)
+    return Markup(f'<a href="{_h(href)}">{_h(text)}</a>') if href else text
 
 
 def order_main(links: Links, o: RoundRobinSchedule, gi: int, at: datetime, paired: Sequence[int] = ()) -> str:
@@ -1140,12 +1182,13 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
         {gi: g.round_numbers[-1] or 1 for gi, g in enumerate(site.groups, 1) if g.round_numbers}
     )
     pages = _site_pages(site, links, printed_at)
-    css = Markup(asset("hall.css"))
+    css = asset("hall.css").encode()
     written = []
     for name, title, main, nav in pages:
         path = folder / name
+        head, tail = frame_parts(links, site.event_name, title, main, nav=nav, at=printed_at)
         with open(path, "wb") as f:  # bytes: a text file's encoder costs twice the writing
-            f.write(frame(links, site.event_name, title, main, nav=nav, at=printed_at, css=css).encode())
+            f.write(b"".join((head.encode(), css, tail.encode())))
         written.append(path)
     groups = []
     for gi, g in enumerate(site.groups, start=1):
@@ -1189,7 +1232,8 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
         )
     main = index_main(links, site.event_name, groups, site.prizes is not None, printed_at)
     index = folder / "index.html"
-    index.write_bytes(frame(links, site.event_name, "首页", main, at=printed_at, css=css).encode())
+    head, tail = frame_parts(links, site.event_name, "首页", main, at=printed_at)
+    index.write_bytes(b"".join((head.encode(), css, tail.encode())))
     return [index, *written]
 
 
