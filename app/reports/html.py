@@ -14,7 +14,7 @@ carries the same stylesheet inline and no script.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -1074,7 +1074,7 @@ class PublicSite:
 Page = tuple[str, str, str, list[NavLink]]  # (file, title, main, nav)
 
 
-def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> list[Page]:
+def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> Iterator[Page]:
     kinds = [
         kind
         for kind, part in (
@@ -1092,86 +1092,79 @@ def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> lis
     def nav(here: str) -> list[NavLink]:
         return group_nav(links, gi, g.name, kinds, here, has_round=bool(numbers))
 
-    out: list[Page] = []
     for d in g.team_rounds:
         n = d.header.round or 0
         main = team_round_main(links, d, gi, n, numbers, at)
-        out.append((links.round(gi, n), f"{g.name} 第{n}轮 对阵与成绩", main, nav("round")))
+        yield (links.round(gi, n), f"{g.name} 第{n}轮 对阵与成绩", main, nav("round"))
         for m in d.matches:
             main = match_main(links, d, m, gi, n, at)
-            out.append((links.match(gi, n, m.number), f"第{n}轮 第{m.number}场", main, nav("round")))
+            yield (links.match(gi, n, m.number), f"第{n}轮 第{m.number}场", main, nav("round"))
     if g.team_book is not None:
         ranked = g.team_standings is not None
         for t in g.team_book.teams:
             main = team_main(links, g.team_book, t, gi, at, ranked)
-            out.append((links.team(gi, t.no), f"{t.no}号 {t.name}", main, nav("")))
+            yield (links.team(gi, t.no), f"{t.no}号 {t.name}", main, nav(""))
     if g.team_standings is not None:
         main = team_standings_main(links, g.team_standings, gi, at)
-        out.append((links.page(gi, "standings"), f"{g.name} 团体名次", main, nav("standings")))
+        yield (links.page(gi, "standings"), f"{g.name} 团体名次", main, nav("standings"))
     if g.team_crosstable is not None:
         main = team_crosstable_main(links, g.team_crosstable, gi, at)
-        out.append((links.page(gi, "crosstable"), f"{g.name} 团体成绩总表", main, nav("crosstable")))
+        yield (links.page(gi, "crosstable"), f"{g.name} 团体成绩总表", main, nav("crosstable"))
     for r in g.rounds:
         n = r.header.round or 0
         due = n == g.swiss_due
         kind = "成绩公告" if r.rows and all(x.result_zh for x in r.rows) and not due else "对阵表"
-        out.append(
-            (
-                links.round(gi, n),
-                f"{g.name} 第{n}轮 {kind}",
-                round_main(links, r, gi, n, numbers, "", at, swiss_due=due),
-                nav("round"),
-            )
+        yield (
+            links.round(gi, n),
+            f"{g.name} 第{n}轮 {kind}",
+            round_main(links, r, gi, n, numbers, "", at, swiss_due=due),
+            nav("round"),
         )
         main = names_main(links, r, gi, n, numbers, at)
-        out.append((links.names(gi, n), f"{g.name} 第{n}轮 按姓名", main, nav("round")))
+        yield (links.names(gi, n), f"{g.name} 第{n}轮 按姓名", main, nav("round"))
     if g.standings is not None:
         main = standings_main(links, g.standings, gi, at)
-        out.append((links.page(gi, "standings"), f"{g.name} 名次表", main, nav("standings")))
+        yield (links.page(gi, "standings"), f"{g.name} 名次表", main, nav("standings"))
     if g.crosstable is not None:
         main = crosstable_main(links, g.crosstable, gi, at)
-        out.append((links.page(gi, "crosstable"), f"{g.name} 个人成绩总表", main, nav("crosstable")))
+        yield (links.page(gi, "crosstable"), f"{g.name} 个人成绩总表", main, nav("crosstable"))
     if g.order is not None:
         main = order_main(links, g.order, gi, at, numbers)
-        out.append((links.page(gi, "order"), f"{g.name} 对局秩序表", main, nav("order")))
+        yield (links.page(gi, "order"), f"{g.name} 对局秩序表", main, nav("order"))
     if g.teams is not None:
         main = teams_main(links, g.teams, gi, at)
-        out.append((links.page(gi, "teams"), f"{g.name} 团体名次表", main, nav("teams")))
+        yield (links.page(gi, "teams"), f"{g.name} 团体名次表", main, nav("teams"))
     if g.bracket is not None:
         main = bracket_main(links, g.bracket, gi, at)
-        out.append((links.page(gi, "bracket"), f"{g.name} 淘汰赛对阵", main, nav("bracket")))
+        yield (links.page(gi, "bracket"), f"{g.name} 淘汰赛对阵", main, nav("bracket"))
     teams = {t.name: t.no for t in g.team_book.teams} if g.team_book is not None else None
     if g.entries is not None:
-        out.append(
-            (
-                links.page(gi, "entries"),
-                f"{g.name} 参赛名单",
-                entries_main(links, g.entries, gi, at, player_pages=g.players is not None, teams=teams),
-                nav("entries"),
-            )
+        yield (
+            links.page(gi, "entries"),
+            f"{g.name} 参赛名单",
+            entries_main(links, g.entries, gi, at, player_pages=g.players is not None, teams=teams),
+            nav("entries"),
         )
         main = entries_main(
             links, g.entries, gi, at, by_name=True, player_pages=g.players is not None, teams=teams
         )
-        out.append((links.page(gi, "entries/names"), f"{g.name} 参赛名单（按姓名）", main, nav("entries")))
+        yield (links.page(gi, "entries/names"), f"{g.name} 参赛名单（按姓名）", main, nav("entries"))
     if g.players is not None:
         for c in g.players.players:
             main = player_main(links, g.players, c, gi, at)
-            out.append((links.player(gi, c.no), f"{c.no}号 {c.name}", main, nav("")))
-    return out
+            yield (links.player(gi, c.no), f"{c.no}号 {c.name}", main, nav(""))
 
 
-def _site_pages(site: PublicSite, links: StaticLinks, at: datetime) -> list[Page]:
-    """Every page of the static folder but the index."""
-    out: list[Page] = []
+def _site_pages(site: PublicSite, links: StaticLinks, at: datetime) -> Iterator[Page]:
+    """Every page of the static folder but the index, each made when it is written (the pages of
+    5,000 players' event are ~140 MB of text together)."""
     for gi, g in enumerate(site.groups, start=1):
-        out += _group_pages(links, gi, g, at)
+        yield from _group_pages(links, gi, g, at)
     if site.schedule is not None:
-        out.append((links.schedule(), "赛程", schedule_main(links, site.schedule, at), []))
+        yield (links.schedule(), "赛程", schedule_main(links, site.schedule, at), [])
     if site.prizes is not None:
         names = [g.name for g in site.groups]
-        out.append((links.prizes(), "奖励名单", prizes_main(links, site.prizes, at, names), []))
-    return out
+        yield (links.prizes(), "奖励名单", prizes_main(links, site.prizes, at, names), [])
 
 
 def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> list[Path]:
@@ -1181,7 +1174,7 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
     links = StaticLinks(
         {gi: g.round_numbers[-1] or 1 for gi, g in enumerate(site.groups, 1) if g.round_numbers}
     )
-    pages = _site_pages(site, links, printed_at)
+    pages = _site_pages(site, links, printed_at)  # made one by one as they are written
     css = asset("hall.css").encode()
     written = []
     for name, title, main, nav in pages:
