@@ -185,7 +185,7 @@ def frame(
     head, tail = frame_parts(links, event, title, main, version, nav, refresh=refresh, at=at)
     if links.live:
         return head + tail
-    return head + (css if css is not None else Markup(asset("hall.css"))) + tail
+    return "".join((head, css if css is not None else asset("hall.css"), tail))
 
 
 def frame_parts(

@@ -236,7 +236,7 @@ def test_the_frame_is_the_template(events: list[Any]) -> None:
                 assert quick == expected
                 # the static folder writes the stylesheet's bytes between the two parts
                 head, tail = html.frame_parts(links, event, title, "<p>正文</p>", **kwargs)  # type: ignore[arg-type]
-                assert head + ("" if links.live else css) + tail == quick
+                assert "".join((head, "" if links.live else str(css), tail)) == quick
                 assert ("<style>" in head) is (not links.live) and "<style>" not in tail
 
 
