@@ -14,11 +14,12 @@ carries the same stylesheet inline and no script.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup, escape
@@ -181,6 +182,26 @@ def frame(
     """A whole page: the event's name, the navigation, the ``<main>`` part, the footer (``css``: the
     stylesheet a static page carries inline, read once by the caller). Python, not a template: the
     static folder of 5,000 players has 10,000 pages."""
+    head, tail = frame_parts(links, event, title, main, version, nav, refresh=refresh, at=at)
+    if links.live:
+        return head + tail
+    return "".join((head, css if css is not None else asset("hall.css"), tail))
+
+
+def frame_parts(
+    links: Links,
+    event: str,
+    title: str,
+    main: str,
+    version: int = 0,
+    nav: Sequence[NavLink] = (),
+    *,
+    refresh: bool = True,
+    at: datetime | None = None,
+) -> tuple[str, str]:
+    """:func:`frame` as the text before and after a static page's stylesheet (the hall's pages have none:
+    the page is the two together). The static folder writes the stylesheet's bytes between them,
+    encoded once: it is a third of each of the 5,000 players' pages."""
     script = refresh and links.live
     out = [
         '<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8">\n'
@@ -192,8 +213,11 @@ def frame(
         out.append(f'<link rel="stylesheet" href="{_h(links.css)}">')
         if script:
             out.append(f'<script src="{_h(links.js)}" defer></script>')
+        head = ""
     else:
-        out.append(f"<style>{css if css is not None else Markup(asset('hall.css'))}</style>\n")
+        out.append("<style>")
+        head = "".join(out)
+        out = ["</style>\n"]
     out.append(f'</head>\n<body><header><a class="home" href="{_h(links.home())}">{_h(event)}</a></header>\n')
     if nav:
         out.append('<nav class="tabs" aria-label="本组页面">')
@@ -211,7 +235,7 @@ def frame(
         stamp = at.strftime("%Y-%m-%d %H:%M") if at else ""
         out.append(f"<footer>更新时间：{_h(stamp)} · 不含身份证号和电话</footer>\n")
     out.append("</body></html>")
-    return "".join(out)
+    return head, "".join(out)
 
 
 def message_main(title: str, text: str, back: Sequence[NavLink] = ()) -> str:
@@ -341,6 +365,8 @@ def _cell(v: object) -> str:
     kind = v.__class__
     if kind is str or kind is int:
         return _h(v)
+    if isinstance(v, Markup):  # written already (a crosstable's cell)
+        return v
     if isinstance(v, Link):
         if v.href:
             return f'<a href="{_h(v.href)}">{_h(str(v))}</a>'
@@ -427,6 +453,12 @@ def board_item(links: Links, row: PairingRow, gi: int, number: int, id: str, que
     )
 
 
+#: how many players' names, opponents and boards the page functions keep written (a name is on every list
+#: of its player: 165,000 names for the static folder of 5,000 players)
+_KEPT = 1 << 15
+
+
+@lru_cache(maxsize=_KEPT)
 def _name_html(links: Links, gi: int, no: int, name: str) -> str:
     href = links.player(gi, no)
     if href:
@@ -439,6 +471,7 @@ def name_link(links: Links, gi: int, p: PlayerLine) -> Markup:
     return Markup(_name_html(links, gi, p.no, p.name))
 
 
+@lru_cache(maxsize=_KEPT)
 def _opponent_html(links: Links, gi: int, no: int | None, name: str) -> str:
     if not no:
         return ""
@@ -450,6 +483,12 @@ def _opponent_html(links: Links, gi: int, no: int | None, name: str) -> str:
 def opponent_link(links: Links, gi: int, no: int | None, name: str) -> Markup:
     """``12 王天一`` (number and name) of an opponent or neighbour, opening their page if there is one."""
     return Markup(_opponent_html(links, gi, no, name))
+
+
+@lru_cache(maxsize=_KEPT)
+def _board_html(links: Links, gi: int, number: int, board: int) -> str:
+    """A board's number, opening its place on the round's list."""
+    return f'<a href="{_h(links.board(gi, number, board))}">{_h(board)}</a>'
 
 
 def name_rows(links: Links, gi: int, number: int, lines: Sequence[NameLine]) -> Markup:
@@ -466,18 +505,29 @@ def name_rows(links: Links, gi: int, number: int, lines: Sequence[NameLine]) -> 
                 f'<tr class="letter" id="L-{shown}"><th colspan="6" scope="rowgroup">{shown}</th></tr>\n'
             )
         p = x.player
-        out.append(f'<tr><td class="t s">{_name_html(links, gi, p.no, p.name)}</td><td>{_h(p.no)}</td>')
         if x.board is not None:
             o = x.opponent
             assert o is not None
             out.append(
-                f'<td><a href="{_h(links.board(gi, number, x.board))}">{_h(x.board)}</a></td>'
-                f'<td>{_h(x.colour)}</td><td class="t">{_h(o.no)} {_name_html(links, gi, o.no, o.name)}</td>'
+                f"<tr>{_name_cells(links, gi, p.no, p.name)}<td>{_board_html(links, gi, number, x.board)}</td>"
+                f'<td>{_h(x.colour)}</td><td class="t">{_numbered_name(links, gi, o.no, o.name)}</td>'
                 f"<td>{_h(x.result or '—')}</td></tr>\n"
             )
         else:
-            out.append(f'<td colspan="4">{_h(x.label)}</td></tr>\n')
+            out.append(f'<tr>{_name_cells(links, gi, p.no, p.name)}<td colspan="4">{_h(x.label)}</td></tr>\n')
     return Markup("".join(out))
+
+
+@lru_cache(maxsize=_KEPT)
+def _name_cells(links: Links, gi: int, no: int, name: str) -> str:
+    """A list by name's first two cells: the name, opening the player's page, and the 序号."""
+    return f'<td class="t s">{_name_html(links, gi, no, name)}</td><td>{_h(no)}</td>'
+
+
+@lru_cache(maxsize=_KEPT)
+def _numbered_name(links: Links, gi: int, no: int, name: str) -> str:
+    """``12 王天一``: the 序号 and the name, opening the player's page."""
+    return f"{_h(no)} {_name_html(links, gi, no, name)}"
 
 
 def player_rows(links: Links, gi: int, c: PlayerCard) -> Markup:
@@ -496,7 +546,7 @@ def player_rows(links: Links, gi: int, c: PlayerCard) -> Markup:
                 record = links.record(gi, r.round, x.board, x.record) if x.record else ""
                 rec = f'<a class="rec" href="{_h(record)}">棋谱</a>' if record else ""
                 out.append(
-                    f'<td><a href="{_h(links.board(gi, r.round, x.board))}">{_h(x.board)}</a></td>'
+                    f"<td>{_board_html(links, gi, r.round, x.board)}</td>"
                     f'<td>{_h(x.colour)}</td><td class="t">'
                     f"{_opponent_html(links, gi, x.opponent, x.opponent_name)}{stage}</td>"
                     f"<td>{_h(x.outcome or '待赛')}{black_wins}{rec}</td>\n"
@@ -599,9 +649,9 @@ def board_main(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class NameLine:
-    """A line of a list in 拼音 order: the player, where they sit, and the letter they are listed under."""
+class NameLine(NamedTuple):
+    """A line of a list in 拼音 order: the player, where they sit, and the letter they are listed under
+    (a named tuple: 55,000 lines for the 11 rounds of 5,000 players)."""
 
     letter: str
     player: PlayerLine
@@ -699,10 +749,7 @@ def crosstable_main(links: Links, c: Crosstable | RoundRobinTable, gi: int, at: 
             r.no,
             _name(links, gi, r.no, r.name),
             r.unit,
-            *(
-                Link(cell.text, links.player(gi, cell.opponent)) if cell.opponent else cell.text
-                for cell in r.per_round
-            ),
+            *(_cross_cell(links, gi, cell.opponent, cell.text) for cell in r.per_round),
             *([""] * (c.rounds - len(r.per_round))),
             r.score,
             r.place,
@@ -711,6 +758,15 @@ def crosstable_main(links: Links, c: Crosstable | RoundRobinTable, gi: int, at: 
     ]
     header = ["序号", "姓名", "单位", *(f"第{n}轮" for n in range(1, c.rounds + 1)), "积分", "名次"]
     return render("crosstable.html", links=links, c=c, gi=gi, at=at, header=header, rows=rows)
+
+
+def _cross_cell(links: Links, gi: int, opponent: int | None, text: str) -> object:
+    """A crosstable cell: its text (``17黑胜``), opening the opponent's page — written as the table
+    writes a :class:`Link` (a crosstable of 5,000 players has 55,000 of them)."""
+    if not opponent:
+        return text
+    href = links.player(gi, opponent)
+    return Markup(f'<a href="{_h(href)}">{_h(text)}</a>') if href else text
 
 
 def order_main(links: Links, o: RoundRobinSchedule, gi: int, at: datetime, paired: Sequence[int] = ()) -> str:
@@ -815,7 +871,72 @@ def bracket_main(links: Links, b: Bracket, gi: int, at: datetime) -> str:
 
 
 def player_main(links: Links, book: PlayerBook, card: PlayerCard, gi: int, at: datetime) -> str:
-    return render("player.html", links=links, book=book, c=card, gi=gi, at=at)
+    """A player's own page: the next board, the place with its tiebreaks and neighbours, every round.
+    Python, not a template (every value escaped by :func:`_h`): the static folder of 5,000 players
+    has 5,000 of them."""
+    e = _h
+    c = card
+    note = f"（{e(c.note)}）" if c.note else ""
+    unit = f" · {e(c.unit)}" if c.unit else ""
+    out = [f'<h1>{e(c.no)}号 {e(c.name)}{note}</h1>\n<p class="meta">{e(book.header.group)}{unit}</p>\n']
+    if links.live:
+        out.append(
+            f'<div class="me-box"><button type="button" id="this-is-me" data-gi="{e(gi)}" '
+            f'data-no="{e(c.no)}" data-name="{e(c.name)}" hidden>这是我</button><small id="me-note" hidden>'
+            "标记只保存在本机浏览器，不会发送；首页和对阵页会先显示你的台次。</small></div>"
+        )
+    out.append('<section class="card next" aria-label="下一盘">\n')
+    n = c.next_game
+    if n:
+        stage = f"{e(n.stage)} · " if n.stage else ""
+        starts = f"开赛 {e(n.starts)} · " if n.starts else ""
+        out.append(
+            f'<p class="next-head">第 {e(n.round)} 轮 · <a href="{e(links.board(gi, n.round, n.board))}">'
+            f"第 {e(n.board)} 台</a> · 执{e(n.colour)}</p>\n"
+            f"<p>对手：{_opponent_html(links, gi, n.opponent, n.opponent_name)}</p>\n"
+            f'<p class="meta">{stage}{starts}用时 {e(n.time_control)}</p>\n'
+        )
+    elif c.unpaired:
+        out.append(f'<p class="next-head">本轮{e(c.unpaired)}</p>\n')
+    elif c.note:
+        out.append(f'<p class="next-head">{e(c.note)}，不再编排</p>\n')
+    else:
+        out.append('<p class="next-head">下一轮尚未编排</p><p class="meta">编排后本页自动显示台次。</p>')
+    basis = f"<small>（{e(book.basis)}）</small>" if book.basis else ""
+    out.append(f'</section>\n<section aria-label="名次">\n<h2>名次{basis}</h2>\n')
+    if c.rank:
+        out.append(f'<p class="place"><b>第 {e(c.rank)} 名</b> · 积分 {e(c.score)}</p>\n')
+        if c.tiebreaks:
+            out.append('<dl class="tb">')
+            out += [f"<div><dt>{e(label)}</dt><dd>{e(v)}</dd></div>" for label, v in c.tiebreaks]
+            out.append("</dl>")
+        out.append('<ul class="nb">\n')
+        for word, x in (("上一名", c.above), ("下一名", c.below)):
+            if x:
+                out.append(
+                    f"<li>{word}：第 {e(x.rank)} 名 {_opponent_html(links, gi, x.no, x.name)}<br>"
+                    f"<small>区分依据：{e(x.why or '—')}</small></li>"
+                )
+        out.append("</ul>\n")
+    else:
+        first = "" if book.basis else " · 第 1 轮成绩录齐后产生名次"
+        out.append(f'<p class="msg">积分 {e(c.score)}{first}</p>')
+    out.append("</section>\n<h2>每轮成绩</h2>\n")
+    if c.rounds:
+        out.append(
+            '<div class="wrap" tabindex="0" role="region" aria-label="每轮成绩（可左右滚动）"><table><thead><tr>'
+            '<th scope="col">轮次</th><th scope="col">台次</th><th scope="col">执色</th>'
+            '<th scope="col" class="t">对手</th><th scope="col">结果</th><th scope="col">积分</th></tr>'
+            f"</thead><tbody>\n{player_rows(links, gi, c)}</tbody></table></div>\n"
+        )
+    else:
+        out.append('<p class="msg">尚无对局。</p>')
+    standings = f'<a href="{e(links.page(gi, "standings"))}">名次表</a>' if book.basis else ""
+    out.append(
+        f'<div class="links"><a href="{e(links.group(gi))}">本组对阵</a>{standings}'
+        f'<a href="{e(links.schedule())}">赛程</a></div>\n<p class="meta">更新于 {e(at.strftime("%H:%M:%S"))}</p>'
+    )
+    return "".join(out)
 
 
 def schedule_main(links: Links, s: Schedule, at: datetime) -> str:
@@ -953,7 +1074,7 @@ class PublicSite:
 Page = tuple[str, str, str, list[NavLink]]  # (file, title, main, nav)
 
 
-def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> list[Page]:
+def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> Iterator[Page]:
     kinds = [
         kind
         for kind, part in (
@@ -971,86 +1092,79 @@ def _group_pages(links: StaticLinks, gi: int, g: SiteGroup, at: datetime) -> lis
     def nav(here: str) -> list[NavLink]:
         return group_nav(links, gi, g.name, kinds, here, has_round=bool(numbers))
 
-    out: list[Page] = []
     for d in g.team_rounds:
         n = d.header.round or 0
         main = team_round_main(links, d, gi, n, numbers, at)
-        out.append((links.round(gi, n), f"{g.name} 第{n}轮 对阵与成绩", main, nav("round")))
+        yield (links.round(gi, n), f"{g.name} 第{n}轮 对阵与成绩", main, nav("round"))
         for m in d.matches:
             main = match_main(links, d, m, gi, n, at)
-            out.append((links.match(gi, n, m.number), f"第{n}轮 第{m.number}场", main, nav("round")))
+            yield (links.match(gi, n, m.number), f"第{n}轮 第{m.number}场", main, nav("round"))
     if g.team_book is not None:
         ranked = g.team_standings is not None
         for t in g.team_book.teams:
             main = team_main(links, g.team_book, t, gi, at, ranked)
-            out.append((links.team(gi, t.no), f"{t.no}号 {t.name}", main, nav("")))
+            yield (links.team(gi, t.no), f"{t.no}号 {t.name}", main, nav(""))
     if g.team_standings is not None:
         main = team_standings_main(links, g.team_standings, gi, at)
-        out.append((links.page(gi, "standings"), f"{g.name} 团体名次", main, nav("standings")))
+        yield (links.page(gi, "standings"), f"{g.name} 团体名次", main, nav("standings"))
     if g.team_crosstable is not None:
         main = team_crosstable_main(links, g.team_crosstable, gi, at)
-        out.append((links.page(gi, "crosstable"), f"{g.name} 团体成绩总表", main, nav("crosstable")))
+        yield (links.page(gi, "crosstable"), f"{g.name} 团体成绩总表", main, nav("crosstable"))
     for r in g.rounds:
         n = r.header.round or 0
         due = n == g.swiss_due
         kind = "成绩公告" if r.rows and all(x.result_zh for x in r.rows) and not due else "对阵表"
-        out.append(
-            (
-                links.round(gi, n),
-                f"{g.name} 第{n}轮 {kind}",
-                round_main(links, r, gi, n, numbers, "", at, swiss_due=due),
-                nav("round"),
-            )
+        yield (
+            links.round(gi, n),
+            f"{g.name} 第{n}轮 {kind}",
+            round_main(links, r, gi, n, numbers, "", at, swiss_due=due),
+            nav("round"),
         )
         main = names_main(links, r, gi, n, numbers, at)
-        out.append((links.names(gi, n), f"{g.name} 第{n}轮 按姓名", main, nav("round")))
+        yield (links.names(gi, n), f"{g.name} 第{n}轮 按姓名", main, nav("round"))
     if g.standings is not None:
         main = standings_main(links, g.standings, gi, at)
-        out.append((links.page(gi, "standings"), f"{g.name} 名次表", main, nav("standings")))
+        yield (links.page(gi, "standings"), f"{g.name} 名次表", main, nav("standings"))
     if g.crosstable is not None:
         main = crosstable_main(links, g.crosstable, gi, at)
-        out.append((links.page(gi, "crosstable"), f"{g.name} 个人成绩总表", main, nav("crosstable")))
+        yield (links.page(gi, "crosstable"), f"{g.name} 个人成绩总表", main, nav("crosstable"))
     if g.order is not None:
         main = order_main(links, g.order, gi, at, numbers)
-        out.append((links.page(gi, "order"), f"{g.name} 对局秩序表", main, nav("order")))
+        yield (links.page(gi, "order"), f"{g.name} 对局秩序表", main, nav("order"))
     if g.teams is not None:
         main = teams_main(links, g.teams, gi, at)
-        out.append((links.page(gi, "teams"), f"{g.name} 团体名次表", main, nav("teams")))
+        yield (links.page(gi, "teams"), f"{g.name} 团体名次表", main, nav("teams"))
     if g.bracket is not None:
         main = bracket_main(links, g.bracket, gi, at)
-        out.append((links.page(gi, "bracket"), f"{g.name} 淘汰赛对阵", main, nav("bracket")))
+        yield (links.page(gi, "bracket"), f"{g.name} 淘汰赛对阵", main, nav("bracket"))
     teams = {t.name: t.no for t in g.team_book.teams} if g.team_book is not None else None
     if g.entries is not None:
-        out.append(
-            (
-                links.page(gi, "entries"),
-                f"{g.name} 参赛名单",
-                entries_main(links, g.entries, gi, at, player_pages=g.players is not None, teams=teams),
-                nav("entries"),
-            )
+        yield (
+            links.page(gi, "entries"),
+            f"{g.name} 参赛名单",
+            entries_main(links, g.entries, gi, at, player_pages=g.players is not None, teams=teams),
+            nav("entries"),
         )
         main = entries_main(
             links, g.entries, gi, at, by_name=True, player_pages=g.players is not None, teams=teams
         )
-        out.append((links.page(gi, "entries/names"), f"{g.name} 参赛名单（按姓名）", main, nav("entries")))
+        yield (links.page(gi, "entries/names"), f"{g.name} 参赛名单（按姓名）", main, nav("entries"))
     if g.players is not None:
         for c in g.players.players:
             main = player_main(links, g.players, c, gi, at)
-            out.append((links.player(gi, c.no), f"{c.no}号 {c.name}", main, nav("")))
-    return out
+            yield (links.player(gi, c.no), f"{c.no}号 {c.name}", main, nav(""))
 
 
-def _site_pages(site: PublicSite, links: StaticLinks, at: datetime) -> list[Page]:
-    """Every page of the static folder but the index."""
-    out: list[Page] = []
+def _site_pages(site: PublicSite, links: StaticLinks, at: datetime) -> Iterator[Page]:
+    """Every page of the static folder but the index, each made when it is written (the pages of
+    5,000 players' event are ~140 MB of text together)."""
     for gi, g in enumerate(site.groups, start=1):
-        out += _group_pages(links, gi, g, at)
+        yield from _group_pages(links, gi, g, at)
     if site.schedule is not None:
-        out.append((links.schedule(), "赛程", schedule_main(links, site.schedule, at), []))
+        yield (links.schedule(), "赛程", schedule_main(links, site.schedule, at), [])
     if site.prizes is not None:
         names = [g.name for g in site.groups]
-        out.append((links.prizes(), "奖励名单", prizes_main(links, site.prizes, at, names), []))
-    return out
+        yield (links.prizes(), "奖励名单", prizes_main(links, site.prizes, at, names), [])
 
 
 def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> list[Path]:
@@ -1060,13 +1174,14 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
     links = StaticLinks(
         {gi: g.round_numbers[-1] or 1 for gi, g in enumerate(site.groups, 1) if g.round_numbers}
     )
-    pages = _site_pages(site, links, printed_at)
-    css = Markup(asset("hall.css"))
+    pages = _site_pages(site, links, printed_at)  # made one by one as they are written
+    css = asset("hall.css").encode()
     written = []
     for name, title, main, nav in pages:
         path = folder / name
+        head, tail = frame_parts(links, site.event_name, title, main, nav=nav, at=printed_at)
         with open(path, "wb") as f:  # bytes: a text file's encoder costs twice the writing
-            f.write(frame(links, site.event_name, title, main, nav=nav, at=printed_at, css=css).encode())
+            f.write(b"".join((head.encode(), css, tail.encode())))
         written.append(path)
     groups = []
     for gi, g in enumerate(site.groups, start=1):
@@ -1110,7 +1225,8 @@ def write_site(site: PublicSite, out_dir: str | Path, printed_at: datetime) -> l
         )
     main = index_main(links, site.event_name, groups, site.prizes is not None, printed_at)
     index = folder / "index.html"
-    index.write_bytes(frame(links, site.event_name, "首页", main, at=printed_at, css=css).encode())
+    head, tail = frame_parts(links, site.event_name, "首页", main, at=printed_at)
+    index.write_bytes(b"".join((head.encode(), css, tail.encode())))
     return [index, *written]
 
 
