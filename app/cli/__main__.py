@@ -1,7 +1,5 @@
 """python -m app.cli … — the same as the xqarbiter command."""
 
-import sys
+from app.cli import run
 
-from app.cli import main
-
-sys.exit(main())
+run()

@@ -155,3 +155,46 @@ def test_whole_event_commands_pause_the_collector_from_opening_the_file(
     assert main(args) == (2 if fail else 0)
     assert seen == [False]
     assert gc.isenabled()
+    assert gc.get_freeze_count() == 0  # a process that goes on (here a test) keeps its collector's work
+
+
+#: runs the command line as ``python -m app.cli`` does, and says at the process's end how many objects
+#: the collector had set aside for good (``gc.freeze``)
+_AT_THE_END = (
+    "import atexit, gc, runpy, sys; "
+    "atexit.register(lambda: sys.stderr.write(f'frozen={gc.get_freeze_count()}\\n')); "
+    "sys.argv = ['xqarbiter', *sys.argv[1:]]; runpy.run_module('app.cli', run_name='__main__')"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "whole_event"),
+    [
+        (["print", "EVENT", "avoidances", "--group", OPEN, "-o", "OUT.pdf"], True),
+        (["print", "EVENT", "results", "--group", OPEN, "--round", "9", "-o", "OUT.pdf"], True),  # refused
+        (["standings", "EVENT", "--group", OPEN], True),
+        (["players", "EVENT", "--group", OPEN], False),
+    ],
+    ids=["print", "refused", "standings", "players"],
+)
+def test_a_whole_event_command_run_as_a_process_skips_the_collectors_last_passes(
+    event: Path, tmp_path: Path, argv: list[str], whole_event: bool
+) -> None:
+    """``xqarbiter``/``python -m app.cli``: after a whole-event command the process ends, so what the
+    command made is set aside (``gc.freeze``) instead of walked once more by the collector's first pass
+    and again at the process's end; the output is the same."""
+    import subprocess
+    import sys
+
+    args = [str(event) if a == "EVENT" else a.replace("OUT", str(tmp_path / "out")) for a in argv]
+    done = subprocess.run(
+        [sys.executable, "-c", _AT_THE_END, *args], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == (2 if "9" in argv else 0), done.stderr
+    frozen = int(re.findall(r"frozen=(\d+)", done.stderr)[-1])
+    if whole_event:
+        assert frozen > 10_000  # the imports, the read model, the output
+    else:
+        assert frozen == 0
+    if argv[-1] == "OUT.pdf":
+        assert (tmp_path / "out.pdf").is_file() == (done.returncode == 0)

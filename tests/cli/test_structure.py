@@ -144,3 +144,13 @@ def test_the_version_is_read_without_the_package_metadata() -> None:
     from app.db.lock import program_version
 
     assert program_version() == app.__version__ == version("xqarbiter")
+
+
+def test_the_installed_command_is_the_one_that_ends_the_process() -> None:
+    """``xqarbiter`` runs :func:`app.cli.run` (a whole-event command then skips the collector's last
+    passes), as ``python -m app.cli`` does."""
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text("utf-8"))
+    assert project["project"]["scripts"]["xqarbiter"] == "app.cli:run"
