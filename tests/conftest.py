@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # owners' rendezvous files (app/channel) in a private folder of this run, not the user's own
@@ -134,6 +135,49 @@ def played_demo(played_demo_file: Path, tmp_path: Path) -> Path:
 def midway_demo(midway_demo_file: Path, tmp_path: Path) -> Path:
     """A copy of the midway demo event, this test's own."""
     return copy_event(midway_demo_file, tmp_path / "midway.xqt")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def new_files_from_one_migration() -> Iterator[None]:
+    """A new tournament file gets its schema by Alembic running every migration on the empty file
+    (``app.db.session.upgrade``, ~85 ms of CPU). The suite creates hundreds of files in each process:
+    here the migrations run once per process, for real, on a scratch file, and every new file of this
+    process is given those bytes instead — the same schema, written by the same program, the file
+    still created by ``open_database`` (its mode, its lock, its checks). Only a new, empty file is
+    given them: an older file is migrated by Alembic as before (the migration tests), and a test
+    that replaces ``upgrade`` itself replaces this too."""
+    from app.db import session as db_session
+
+    real = db_session.upgrade
+    blank: list[bytes] = []
+
+    def upgrade(engine: Any) -> None:
+        path = Path(str(engine.url.database))
+        try:
+            empty = path.stat().st_size == 0 and not Path(f"{path}-wal").exists()
+        except OSError:
+            empty = False
+        if not empty or engine.url.query:  # an older file, or one opened read-only: Alembic, as always
+            real(engine)
+            return
+        if not blank:
+            with tempfile.TemporaryDirectory(prefix="xq-blank-") as scratch:
+                made = Path(scratch) / "blank.xqt"
+                made.touch()
+                scratch_engine = db_session.make_engine(made)
+                try:
+                    real(scratch_engine)
+                finally:
+                    scratch_engine.dispose()  # the last connection closed: the log checkpointed
+                blank.append(made.read_bytes())
+        with open(path, "r+b") as f:  # the file open_database created (its mode kept)
+            f.write(blank[0])
+
+    db_session.upgrade = upgrade  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        db_session.upgrade = real  # type: ignore[assignment]
 
 
 def _lighten(items: list[pytest.Item]) -> None:

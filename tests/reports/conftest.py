@@ -23,6 +23,7 @@ from app.services.discipline import record_violation
 from app.services.registration import PlayerView, list_players
 from app.services.rounds import round_view
 from app.services.tournaments import open_tournament
+from tests.conftest import built_once_folder
 from tests.factories import copy_event
 
 PRINTED_AT = datetime(2024, 7, 28, 9, 30)
@@ -70,32 +71,60 @@ def render(doc: str, inputs: object, **options: object) -> Rendered:
     return Rendered(buf.getvalue())
 
 
-@pytest.fixture(scope="session")
-def documents(event: DemoEvent, round_robin_event: DemoEvent, team_event: DemoEvent) -> dict[str, Rendered]:
+def _render_every_document(
+    event: DemoEvent, round_robin_event: DemoEvent, team_event: DemoEvent
+) -> dict[str, bytes]:
     """Every document of the open group (round 6 mid-event, the results round, after round 11), by name."""
     n = CARDS_ROUND
+
+    def pdf(doc: str, inputs: object, **options: object) -> bytes:
+        buf = io.BytesIO()
+        render_document(doc, inputs, buf, printed_at=PRINTED_AT, **options)
+        return buf.getvalue()
+
     return {
-        "table-cards": render("table-cards", event.model("table-cards", round_number=n)),
-        "pairings": render("pairings", event.model("pairings", round_number=n)),
-        "pairings-by-name": render("pairings", event.model("pairings", round_number=n), sort_by_name=True),
-        "results": render("results", event.model("results", round_number=event.results_round)),
-        "standings": render("standings", event.model("standings")),
-        "crosstable": render("crosstable", event.model("crosstable")),
-        "teams": render("teams", event.model("teams")),
-        "prizes": render("prizes", event.model("prizes", group=None)),
-        "record-sheets": render("record-sheets", event.model("record-sheets", round_number=n)),
-        "entry-list": render("entry-list", event.model("entry-list")),
-        "bracket": render("bracket", event.model("bracket")),
-        "payout": render("payout", event.model("payout", group=None)),
-        "entry-list-internal": render("entry-list", event.model("entry-list", internal=True)),
-        "check-in": render("check-in", event.model("check-in")),
-        "results-book": render("results-book", event.model("results-book", group=None)),
-        "certificates": render("certificates", event.model("certificates", group=None)),
-        "avoidances": render("avoidances", event.model("avoidances")),
-        "order-of-play": render("order-of-play", round_robin_event.model("order-of-play")),
-        "crosstable-round-robin": render("crosstable", round_robin_event.model("crosstable")),
-        **{doc: render(doc, team_event.model(doc, group=TEAM_GROUP)) for doc in TEAM_DOCUMENTS},
+        "table-cards": pdf("table-cards", event.model("table-cards", round_number=n)),
+        "pairings": pdf("pairings", event.model("pairings", round_number=n)),
+        "pairings-by-name": pdf("pairings", event.model("pairings", round_number=n), sort_by_name=True),
+        "results": pdf("results", event.model("results", round_number=event.results_round)),
+        "standings": pdf("standings", event.model("standings")),
+        "crosstable": pdf("crosstable", event.model("crosstable")),
+        "teams": pdf("teams", event.model("teams")),
+        "prizes": pdf("prizes", event.model("prizes", group=None)),
+        "record-sheets": pdf("record-sheets", event.model("record-sheets", round_number=n)),
+        "entry-list": pdf("entry-list", event.model("entry-list")),
+        "bracket": pdf("bracket", event.model("bracket")),
+        "payout": pdf("payout", event.model("payout", group=None)),
+        "entry-list-internal": pdf("entry-list", event.model("entry-list", internal=True)),
+        "check-in": pdf("check-in", event.model("check-in")),
+        "results-book": pdf("results-book", event.model("results-book", group=None)),
+        "certificates": pdf("certificates", event.model("certificates", group=None)),
+        "avoidances": pdf("avoidances", event.model("avoidances")),
+        "order-of-play": pdf("order-of-play", round_robin_event.model("order-of-play")),
+        "crosstable-round-robin": pdf("crosstable", round_robin_event.model("crosstable")),
+        **{doc: pdf(doc, team_event.model(doc, group=TEAM_GROUP)) for doc in TEAM_DOCUMENTS},
     }
+
+
+@pytest.fixture(scope="session")
+def documents(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Rendered]:
+    """Every document of the open group (round 6 mid-event, the results round, after round 11), by name:
+    rendered once per test run for both workers (the same events, the same printing time), each worker
+    reading the PDFs back."""
+
+    def build(folder: Path) -> None:
+        rendered = _render_every_document(
+            request.getfixturevalue("event"),
+            request.getfixturevalue("round_robin_event"),
+            request.getfixturevalue("team_event"),
+        )
+        for name, data in rendered.items():
+            (folder / f"{name}.pdf").write_bytes(data)
+
+    shared = built_once_folder(tmp_path_factory, "rendered-documents", build)
+    return {f.stem: Rendered(f.read_bytes()) for f in sorted(shared.glob("*.pdf"))}
 
 
 TEAM_GROUP = "团体组"

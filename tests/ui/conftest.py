@@ -90,8 +90,38 @@ def event_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy_event(shared / "template.xqt", tmp_path_factory.mktemp("event") / "template.xqt")
 
 
+@pytest.fixture(scope="session")
+def template_checked(event_template: Path, tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The record (app.db.checked) an arbiter's folder holds once the template's bytes have passed the
+    full checks on opening: they are checked here once, for real, on a copy, in a folder of their own."""
+    from app.db.checked import RECORD_NAME
+    from app.services.tournaments import open_tournament
+
+    folder = tmp_path_factory.mktemp("checked")
+    probe = copy_event(event_template, folder / "probe" / "event.xqt")
+    before = os.environ.get("XQARBITER_DATA")
+    os.environ["XQARBITER_DATA"] = str(folder / "data")
+    try:
+        open_tournament(probe).close()
+    finally:
+        if before is None:
+            del os.environ["XQARBITER_DATA"]
+        else:
+            os.environ["XQARBITER_DATA"] = before
+    return (folder / "data" / RECORD_NAME).read_bytes()
+
+
 @pytest.fixture
-def event_file(event_template: Path, tmp_path: Path) -> Path:
+def event_file(event_template: Path, template_checked: bytes, tmp_path: Path) -> Path:
+    """This test's copy of the event. Its bytes passed the checks on opening once this run (the
+    record of that is in this test's own arbiter's folder, as if it had opened them before), so the
+    window does not read every value of the same bytes again in every test."""
+    from app.db.checked import RECORD_NAME
+    from app.paths import data_dir
+
+    record = data_dir() / RECORD_NAME  # this test's private folder (private_folders)
+    if not record.exists():
+        record.write_bytes(template_checked)
     target = tmp_path / "event.xqt"
     target.write_bytes(event_template.read_bytes())
     return target

@@ -144,9 +144,10 @@ class RoundsView(RoundsLayout):
             self.tabs.removeTab(0)
         for s in summaries:
             self.tabs.addTab(self.tr("第 %1 轮").replace("%1", str(s.number)))
+        if summaries:  # chosen while the signals are blocked: the round is read once, just below
+            self.tabs.setCurrentIndex(len(summaries) - 1)
         self.tabs.blockSignals(False)
         if summaries:
-            self.tabs.setCurrentIndex(len(summaries) - 1)
             self.show_round(summaries[-1].number)
         else:
             self.round_number = 0
