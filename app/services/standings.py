@@ -20,7 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db.mapping import load_group_state
-from app.db.models import Group, Player
+from app.db.models import Group, Player, Team
 from app.db.session import Database, kept
 from app.engine import standings as ranking
 from app.engine.event import GroupState
@@ -403,16 +403,30 @@ def _prize_candidates(s: Session, g: Group, reg: Regulations) -> dict[int, Prize
     """Each numbered player's details for the category prizes (gender, age, region, unit, team, ID region)."""
     first_day = reg.registration.first_day_of_play
     out: dict[int, PrizeCandidate] = {}
-    for p in s.scalars(select(Player).where(Player.group_id == g.id, Player.no.is_not(None))):
-        assert p.no is not None
-        resident = p.id_type == IdDocument.RESIDENT_ID.value and p.id_number[:6].isdigit()
-        out[p.no] = PrizeCandidate(
-            p.no,
-            gender=Gender(p.gender) if p.gender else None,
-            age=None if p.birth_date is None else age_on(p.birth_date, first_day),  # unknown: no age prize
-            region=p.region,
-            unit=p.unit,
-            team=p.team.name if p.team else "",
-            id_prefix=p.id_number[:6] if resident else "",
+    rows = s.execute(  # the columns only, not 5,000 players' rows as objects
+        select(
+            Player.no,
+            Player.gender,
+            Player.birth_date,
+            Player.region,
+            Player.unit,
+            Player.id_type,
+            Player.id_number,
+            Team.name,
+        )
+        .outerjoin(Team, Player.team_id == Team.id)
+        .where(Player.group_id == g.id, Player.no.is_not(None))
+    )
+    for no, gender, birth_date, region, unit, id_type, id_number, team in rows:
+        assert no is not None
+        resident = id_type == IdDocument.RESIDENT_ID.value and id_number[:6].isdigit()
+        out[no] = PrizeCandidate(
+            no,
+            gender=Gender(gender) if gender else None,
+            age=None if birth_date is None else age_on(birth_date, first_day),  # unknown: no age prize
+            region=region,
+            unit=unit,
+            team=team or "",
+            id_prefix=id_number[:6] if resident else "",
         )
     return out
