@@ -1,5 +1,6 @@
 """A group's stages in the file: the plan of its rounds, beginning a stage (its entrants, pools and lots
-recorded), the round-robin tables and their rankings.
+recorded), the round-robin tables and their rankings (these, with the stage plan, are in
+:mod:`app.services.stage_tables`, which imports no SQLAlchemy, and are re-exported here).
 
 The ranking of a Swiss stage and the composition of the final ranking live in
 :mod:`app.services.standings` (which asks this module for round-robin tables); beginning a stage takes

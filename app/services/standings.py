@@ -8,6 +8,10 @@ result in* (:func:`complete_through`): while round N is paired and being played,
 those after round N − 1 — an unplayed game would otherwise count as a loss and its opponent in
 对手分. Every value says which round it is after (``after_round``) and whether that round is
 complete; before any round is complete it is the list before round 1 (``after_round == 0``).
+
+The computation itself is :mod:`app.services.standings_core`, which imports no SQLAlchemy: this
+module hands it the group as the ORM session reads it; the command line's ``standings`` hands it
+the group as :mod:`sqlite3` reads it (:mod:`app.services.faststandings`).
 """
 
 from __future__ import annotations

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from app.db.integrity import CorruptFileError
 from app.db.lite import LiteFile, read_bracket, read_group_state
-from app.db.mapping import read_group_state as orm_read_group_state
 from app.engine.pairing import NoLegalPairing
 from app.engine.types import UserError
 from app.services.brackets import load_bracket
@@ -25,6 +24,7 @@ from app.services.simulation import play_group_to_end
 from app.services.standings import final_standings, standings_view
 from app.services.tournaments import group_row, open_tournament, regulations_of
 from tests.conftest import fast_examples
+from tests.orm_reference import orm_read_group_state
 
 OPEN, LOCAL = "公开组", "天水本地组"
 DATA = Path(__file__).parent.parent / "db" / "data"
