@@ -28,6 +28,7 @@ from app.db.tables import AUTO, REQUIRED, TABLES
 from app.engine.event import GroupState
 from app.engine.knockout import Bracket
 from app.engine.regulations import Regulations, regulations_from_dict
+from app.engine.types import UserError
 from app.files import hold_live, release_live
 
 BUSY_TIMEOUT_MS = 10_000
@@ -140,23 +141,26 @@ class LiteFile:
         missing, empty, at another schema (an older file is read from an upgraded copy there, a newer
         one refused) or failing a check (the full path checks it again and says what is wrong)."""
         path = Path(path)
-        if not path.is_file() or path.stat().st_size == 0:
-            return None
-        revision = file_revision(path)
-        if revision is None or revision != head_revision():
-            return None
-        fp = fingerprint(path)
-        if not was_checked(fp, revision, full=False):
-            if integrity_problems(path, quick=True) or content_problems(path, limit=3):
+        try:
+            if not path.is_file() or path.stat().st_size == 0:
                 return None
-            remember_checked(path, fp, revision, full=False)
-        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+            revision = file_revision(path)
+            if revision is None or revision != head_revision():
+                return None
+            fp = fingerprint(path)
+            if not was_checked(fp, revision, full=False):
+                if integrity_problems(path, quick=True) or content_problems(path, limit=3):
+                    return None
+                remember_checked(path, fp, revision, full=False)
+            con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        except (OSError, sqlite3.Error, UserError):
+            return None  # a damaged, busy or unreadable file: the full path checks it and says so
         try:
             for pragma in READ_ONLY_PRAGMAS:
                 con.execute(pragma)
-        except BaseException:
+        except sqlite3.Error:
             con.close()
-            raise
+            return None
         return cls(path, con, None)
 
     def close(self) -> None:

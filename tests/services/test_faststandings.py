@@ -190,6 +190,16 @@ def test_anything_it_cannot_serve_goes_to_the_services(played_demo: Path, tmp_pa
     assert standings_lite(old, OPEN) is None  # an older file: read from an upgraded copy there
 
 
+def test_a_damaged_version_record_goes_to_the_services(played_demo: Path) -> None:
+    import sqlite3
+
+    con = sqlite3.connect(played_demo)
+    con.execute("INSERT INTO alembic_version VALUES ('0001')")
+    con.commit()
+    con.close()
+    assert standings_lite(played_demo, OPEN) is None  # the services refuse it, naming a good backup
+
+
 def test_a_damaged_value_goes_to_the_services(played_demo: Path) -> None:
     import sqlite3
 
