@@ -100,6 +100,22 @@ def stored_rows(path: Path) -> bytes:
         return _STAMP.sub(b"", "\n".join(con.iterdump()).encode())
 
 
+def same_xlsx(a: Path, b: Path) -> bool:
+    """The same parts in the same order, each byte for byte but the time the workbook was made
+    (``docProps/core.xml``: compared without its dates)."""
+    import zipfile
+
+    with zipfile.ZipFile(a) as x, zipfile.ZipFile(b) as y:
+        if x.namelist() != y.namelist():
+            return False
+        stamp = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ?")
+        return all(
+            x.read(n) == y.read(n)
+            or (n == "docProps/core.xml" and stamp.sub(b"", x.read(n)) == stamp.sub(b"", y.read(n)))
+            for n in x.namelist()
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -116,6 +132,8 @@ def main() -> None:
         "standings": ["standings", event, "--group", GROUP],
         "standings-json": ["standings", event, "--group", GROUP, "--json"],
         "standings-after-8": ["standings", event, "--group", GROUP, "--after-round", "8"],
+        "standings-final": ["standings", event, "--group", GROUP, "--final"],
+        "excel": ["excel", event, "-o", "OUT.xlsx"],
         "html": ["html", event, "-o", "OUT"],
         "results-book": ["print", event, "results-book", "-o", "OUT.pdf"],
         "table-cards": ["print", event, "table-cards", "--round", "1", "-o", "OUT.pdf"],
@@ -158,6 +176,9 @@ def main() -> None:
                     if "OUT.pdf" in cases[case]:
                         pdfs = [work / f"{case}-{side}-{t}.pdf" for side in roots]
                         differ += [] if same_pdf(*pdfs) else [str(pdfs[0])]
+                    if "OUT.xlsx" in cases[case]:
+                        books = [work / f"{case}-{side}-{t}.xlsx" for side in roots]
+                        differ += [] if same_xlsx(*books) else [str(books[0])]
                     if differ:
                         raise SystemExit(f"{case}: the outputs differ: {differ[:5]}")
                 report = {"case": case, "outputs": "identical", "load_average": os.getloadavg()[0]}

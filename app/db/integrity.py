@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.engine.records import frozen
 from app.engine.types import UserError
@@ -169,28 +169,18 @@ def _checker(kind: str) -> Callable[[Any], bool]:
     }[kind]
 
 
-def _column_kind(column: Any) -> str:
-    from sqlalchemy import JSON, Boolean, Date, DateTime, Integer, String, Text
+class _Column(NamedTuple):
+    """A column as the value check reads it (:data:`SCHEMA_COLUMNS`)."""
 
-    t = column.type
-    for cls, kind in (
-        (Boolean, "boolean"),
-        (DateTime, "datetime"),
-        (Date, "date"),
-        (JSON, "json"),
-        (Integer, "integer"),
-        (String, "text"),
-        (Text, "text"),
-    ):
-        if isinstance(t, cls):
-            return kind
-    return "any"
+    name: str
+    kind: str  # text, integer, boolean, date, datetime, json, or any
+    required: bool  # NOT NULL and not the primary key
 
 
-def _suspect_condition(table: str, column: Any, kind: str, allowed: frozenset[str] | None) -> str:
+def _suspect_condition(table: str, column: _Column, kind: str, allowed: frozenset[str] | None) -> str:
     """SQL that is true for a value of ``column`` that may be damaged (checked precisely afterwards)."""
     c = f'"{column.name}"'
-    parts = [] if column.nullable or column.primary_key else [f"{c} IS NULL"]
+    parts = [f"{c} IS NULL"] if column.required else []
     if kind == "text":
         parts.append(f"typeof({c}) NOT IN ('text', 'null')")
     elif kind == "integer":
@@ -222,8 +212,6 @@ def content_problems(path: Path, *, limit: int = 10) -> list[str]:
     Fast enough for every open: SQL finds the suspect rows and each text column is decoded in one
     piece; only suspects are then looked at value by value.
     """
-    from app.db.models import Base
-
     coded = _coded_values()
     problems: list[str] = []
     try:
@@ -239,35 +227,35 @@ def content_problems(path: Path, *, limit: int = 10) -> list[str]:
         if len(problems) >= limit:
             return problems[:limit]
         con.text_factory = bytes  # decode here, strictly, instead of failing later in the middle of an action
-        for table in Base.metadata.sorted_tables:
-            present = present_by_table.get(table.name)
+        for table_name, table_columns in SCHEMA_COLUMNS.items():
+            present = present_by_table.get(table_name)
             if not present:
                 continue
-            columns = [c for c in table.columns if c.name in present]
-            kinds = {c.name: _column_kind(c) for c in columns}
+            columns = [_Column(*c) for c in table_columns if c[0] in present]
+            kinds = {c.name: c.kind for c in columns}
             suspects: set[int] = set()
             condition = " OR ".join(
                 f"({cond})"
                 for c in columns
-                if (cond := _suspect_condition(table.name, c, kinds[c.name], coded.get((table.name, c.name))))
+                if (cond := _suspect_condition(table_name, c, kinds[c.name], coded.get((table_name, c.name))))
             )
             if condition:
                 suspects |= {
                     r[0]
-                    for r in con.execute(f'SELECT rowid FROM "{table.name}" WHERE {condition} LIMIT {limit}')
+                    for r in con.execute(f'SELECT rowid FROM "{table_name}" WHERE {condition} LIMIT {limit}')
                 }
             for c in columns:
                 if kinds[c.name] not in ("text", "json", "date", "datetime"):
                     continue
                 joined = con.execute(
-                    f'SELECT group_concat(CAST("{c.name}" AS BLOB), x\'0a\') FROM "{table.name}"'
+                    f'SELECT group_concat(CAST("{c.name}" AS BLOB), x\'0a\') FROM "{table_name}"'
                 ).fetchone()[0]
                 try:
                     (joined or b"").decode("utf-8")
                 except UnicodeDecodeError:
                     suspects |= {
                         r[0]
-                        for r in con.execute(f'SELECT rowid, CAST("{c.name}" AS BLOB) FROM "{table.name}"')
+                        for r in con.execute(f'SELECT rowid, CAST("{c.name}" AS BLOB) FROM "{table_name}"')
                         if not _decodes(r[1])
                     }
             if not suspects:
@@ -276,14 +264,14 @@ def content_problems(path: Path, *, limit: int = 10) -> list[str]:
             names = ", ".join(f'"{c.name}"' for c in columns)
             marks = ", ".join("?" for _ in sorted(suspects)[:limit])
             rows = con.execute(
-                f'SELECT rowid, {names} FROM "{table.name}" WHERE rowid IN ({marks}) ORDER BY rowid',
+                f'SELECT rowid, {names} FROM "{table_name}" WHERE rowid IN ({marks}) ORDER BY rowid',
                 sorted(suspects)[:limit],
             )
             for row in rows:
                 for (column, check), value in zip(checks, row[1:], strict=True):
-                    problem = _value_problem(table.name, column, check, coded, value)
+                    problem = _value_problem(table_name, column, check, coded, value)
                     if problem:
-                        problems.append(f"{table.name} 第 {row[0]} 行 {column.name}：{problem}")
+                        problems.append(f"{table_name} 第 {row[0]} 行 {column.name}：{problem}")
                         if len(problems) >= limit:
                             return problems
     except sqlite3.DatabaseError as exc:
@@ -297,31 +285,230 @@ def content_problems(path: Path, *, limit: int = 10) -> list[str]:
     return problems
 
 
-#: the tables of the current schema (a test keeps this equal to the models'), for the fast path,
-#: which does not import SQLAlchemy
-SCHEMA_TABLES = (
-    "audit_log",
-    "groups",
-    "settings",
-    "tournament",
-    "rounds",
-    "teams",
-    "deputy_tokens",
-    "players",
-    "team_matches",
-    "team_lineups",
-    "team_lineup_boards",
-    "group_stages",
-    "stage_entries",
-    "absences",
-    "byes",
-    "knockout_matches",
-    "pair_avoidances",
-    "pending_results",
-    "games",
-    "game_records",
-    "violations",
-)
+#: every table of the current schema, in the models' order (``Base.metadata.sorted_tables``), and its
+#: columns: (name, kind — as the value check reads it —, whether a value is required). Read by the value
+#: and structure checks without SQLAlchemy (the command line's fast paths do not import it); a test
+#: keeps it equal to the models (tests/db/test_tables.py prints the text to paste when they differ).
+SCHEMA_COLUMNS: dict[str, tuple[tuple[str, str, bool], ...]] = {
+    "audit_log": (
+        ("id", "integer", False),
+        ("at", "datetime", True),
+        ("who", "text", True),
+        ("action", "text", True),
+        ("entity", "text", True),
+        ("before", "text", True),
+        ("after", "text", True),
+        ("reason", "text", True),
+    ),
+    "groups": (
+        ("id", "integer", False),
+        ("name", "text", True),
+        ("teams", "boolean", True),
+        ("position", "integer", True),
+        ("numbers_method", "text", True),
+        ("numbers_seed", "integer", False),
+    ),
+    "settings": (
+        ("key", "text", False),
+        ("value", "text", True),
+    ),
+    "tournament": (
+        ("id", "integer", False),
+        ("name", "text", True),
+        ("preset", "text", True),
+        ("start_date", "date", True),
+        ("regulations", "json", True),
+        ("created_at", "datetime", True),
+    ),
+    "group_stages": (
+        ("id", "integer", False),
+        ("group_id", "integer", True),
+        ("stage", "integer", True),
+        ("kind", "text", True),
+        ("seed", "integer", False),
+        ("started_at", "datetime", True),
+    ),
+    "rounds": (
+        ("id", "integer", False),
+        ("group_id", "integer", True),
+        ("number", "integer", True),
+        ("stage", "text", True),
+        ("seed", "integer", False),
+        ("paired_at", "datetime", True),
+        ("closed_at", "datetime", False),
+        ("explanation", "json", False),
+    ),
+    "teams": (
+        ("id", "integer", False),
+        ("group_id", "integer", True),
+        ("name", "text", True),
+        ("leader", "text", True),
+        ("no", "integer", False),
+        ("captain", "text", True),
+        ("seed_rank", "integer", False),
+        ("playoff_place", "integer", False),
+        ("withdrawn_round", "integer", False),
+    ),
+    "deputy_tokens": (
+        ("id", "integer", False),
+        ("round_id", "integer", True),
+        ("deputy", "text", True),
+        ("first_board", "integer", True),
+        ("last_board", "integer", True),
+        ("digest", "text", True),
+        ("issued_at", "datetime", True),
+        ("issued_by", "text", True),
+        ("revoked_at", "datetime", False),
+    ),
+    "players": (
+        ("id", "integer", False),
+        ("group_id", "integer", True),
+        ("team_id", "integer", False),
+        ("no", "integer", False),
+        ("name", "text", True),
+        ("gender", "text", True),
+        ("id_type", "text", True),
+        ("id_number", "text", True),
+        ("birth_date", "date", False),
+        ("phone", "text", True),
+        ("rating", "integer", False),
+        ("rating_rank", "integer", False),
+        ("unit", "text", True),
+        ("notes", "text", True),
+        ("fee_paid", "boolean", True),
+        ("insurance", "boolean", True),
+        ("pledge", "boolean", True),
+        ("checked_in", "boolean", True),
+        ("status", "text", True),
+        ("status_round", "integer", False),
+        ("dq_games", "text", True),
+        ("registered_at", "datetime", True),
+        ("late_entry_round", "integer", False),
+        ("region", "text", True),
+        ("reentry_round", "integer", False),
+        ("ranked", "boolean", True),
+        ("eligibility_override", "text", True),
+        ("team_order", "integer", False),
+        ("reserve", "boolean", True),
+    ),
+    "team_lineups": (
+        ("id", "integer", False),
+        ("round_id", "integer", True),
+        ("team_id", "integer", True),
+        ("method", "text", True),
+        ("seed", "integer", False),
+        ("handed_in_by", "text", True),
+        ("handed_in_at", "datetime", True),
+    ),
+    "team_matches": (
+        ("id", "integer", False),
+        ("round_id", "integer", True),
+        ("number", "integer", True),
+        ("home_team_id", "integer", True),
+        ("away_team_id", "integer", False),
+        ("home_absent", "boolean", True),
+        ("away_absent", "boolean", True),
+        ("code", "text", True),
+        ("colour_choices", "json", False),
+        ("explanation", "json", False),
+    ),
+    "absences": (
+        ("id", "integer", False),
+        ("player_id", "integer", True),
+        ("round_number", "integer", True),
+        ("reason", "text", True),
+        ("created_at", "datetime", True),
+    ),
+    "byes": (
+        ("round_id", "integer", False),
+        ("player_id", "integer", False),
+    ),
+    "knockout_matches": (
+        ("id", "integer", False),
+        ("group_id", "integer", True),
+        ("code", "text", True),
+        ("round_number", "integer", True),
+        ("high_id", "integer", False),
+        ("low_id", "integer", False),
+        ("colour_method", "text", True),
+        ("colour_seed", "integer", False),
+        ("first_red_id", "integer", False),
+        ("deciding_red_id", "integer", False),
+        ("winner_id", "integer", False),
+        ("colour_choices", "json", False),
+    ),
+    "pair_avoidances": (
+        ("id", "integer", False),
+        ("first_id", "integer", True),
+        ("second_id", "integer", True),
+        ("strength", "text", True),
+        ("from_round", "integer", True),
+        ("to_round", "integer", True),
+        ("reason", "text", True),
+        ("created_at", "datetime", True),
+    ),
+    "pending_results": (
+        ("id", "integer", False),
+        ("round_id", "integer", True),
+        ("token_id", "integer", True),
+        ("board", "integer", True),
+        ("game_no", "integer", True),
+        ("result", "text", True),
+        ("device", "text", True),
+        ("submitted_at", "datetime", True),
+        ("status", "text", True),
+        ("decided_at", "datetime", False),
+        ("decided_by", "text", True),
+    ),
+    "stage_entries": (
+        ("id", "integer", False),
+        ("stage_id", "integer", True),
+        ("player_id", "integer", True),
+        ("pool", "integer", True),
+        ("number", "integer", True),
+        ("lot", "integer", True),
+    ),
+    "team_lineup_boards": (
+        ("lineup_id", "integer", False),
+        ("board", "integer", False),
+        ("player_id", "integer", False),
+    ),
+    "games": (
+        ("id", "integer", False),
+        ("round_id", "integer", True),
+        ("board", "integer", True),
+        ("game_no", "integer", True),
+        ("red_id", "integer", True),
+        ("black_id", "integer", True),
+        ("result", "text", True),
+        ("match_id", "integer", False),
+        ("kind", "text", True),
+        ("team_match_id", "integer", False),
+    ),
+    "game_records": (
+        ("id", "integer", False),
+        ("game_id", "integer", True),
+        ("recorder_id", "integer", False),
+        ("designated", "boolean", True),
+        ("received", "boolean", True),
+        ("moves", "integer", False),
+        ("pgn", "text", True),
+        ("received_at", "datetime", False),
+    ),
+    "violations": (
+        ("id", "integer", False),
+        ("player_id", "integer", True),
+        ("round_number", "integer", True),
+        ("game_id", "integer", False),
+        ("kind", "text", True),
+        ("reason", "text", True),
+        ("source", "text", True),
+        ("created_at", "datetime", True),
+    ),
+}
+
+#: the tables of the current schema
+SCHEMA_TABLES = tuple(SCHEMA_COLUMNS)
 
 
 def structure_problems(path: Path, *, limit: int = 10) -> list[str]:
@@ -362,26 +549,17 @@ def _structure_problems(
     ] != [(head_revision(),)]:
         return []
     problems: list[str] = []
-    if not orm:
-        problems = [
-            f"缺少数据表 {name} (the table {name} is missing)"
-            for name in SCHEMA_TABLES
-            if name not in present
-        ]
-        tables = []
-    else:
-        from app.db.models import Base
-
-        tables = Base.metadata.sorted_tables
-    for table in tables:
-        columns = present.get(table.name)
+    for table_name, table_columns in SCHEMA_COLUMNS.items():
+        columns = present.get(table_name)
         if columns is None:
-            problems.append(f"缺少数据表 {table.name} (the table {table.name} is missing)")
+            problems.append(f"缺少数据表 {table_name} (the table {table_name} is missing)")
             continue
-        missing = [c.name for c in table.columns if c.name not in columns]
+        if not orm:  # the fast path: a missing column makes its SQL fail (it then leaves the file)
+            continue
+        missing = [name for name, _, _ in table_columns if name not in columns]
         if missing:
             names = ", ".join(missing)
-            problems.append(f"数据表 {table.name} 缺少列 {names} (the table {table.name} lacks {names})")
+            problems.append(f"数据表 {table_name} 缺少列 {names} (the table {table_name} lacks {names})")
     if problems:
         return problems[:limit]
     for row in con.execute("PRAGMA foreign_key_check").fetchmany(limit):
@@ -405,13 +583,13 @@ def _decodes(value: Any) -> bool:
 
 def _value_problem(
     table: str,
-    column: Any,
+    column: _Column,
     check: Callable[[Any], bool] | None,
     coded: dict[tuple[str, str], frozenset[str]],
     value: Any,
 ) -> str:
     if value is None:
-        return "" if column.nullable or column.primary_key else "缺少必填值 (missing value)"
+        return "缺少必填值 (missing value)" if column.required else ""
     if isinstance(value, bytes):
         try:
             text = value.decode("utf-8")

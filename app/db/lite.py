@@ -17,14 +17,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from app.db.bracket_rows import MATCH_COLUMNS, MATCH_GAME_COLUMNS, begun_from_rows, bracket_from_rows
+from app.db.checked import fingerprint, remember_checked, was_checked
 from app.db.group_rows import PLAYER_COLUMNS, group_state_from_rows
-from app.db.integrity import integrity_problems, structure_problems
+from app.db.integrity import content_problems, integrity_problems, structure_problems
 from app.db.leftovers import remove_leftovers
 from app.db.lock import TournamentLock
 from app.db.revisions import file_revision, head_revision
 from app.db.tables import AUTO, REQUIRED, TABLES
 from app.engine.event import GroupState
+from app.engine.knockout import Bracket
 from app.engine.regulations import Regulations, regulations_from_dict
+from app.engine.types import UserError
 from app.files import hold_live, release_live
 
 BUSY_TIMEOUT_MS = 10_000
@@ -33,6 +37,12 @@ PRAGMAS = (
     "PRAGMA synchronous=FULL",  # a power cut in the hall must not lose an entered result
     "PRAGMA foreign_keys=ON",
     f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
+)
+#: as :func:`app.db.session.make_engine` sets them for a file opened for viewing
+READ_ONLY_PRAGMAS = (
+    "PRAGMA foreign_keys=ON",
+    f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
+    "PRAGMA query_only=ON",
 )
 
 
@@ -87,7 +97,7 @@ def insert_rows(con: sqlite3.Connection, table: str, rows: Sequence[Mapping[str,
 class LiteFile:
     """An open, locked tournament file at the newest schema; use as a context manager."""
 
-    def __init__(self, path: Path, con: sqlite3.Connection, lock: TournamentLock) -> None:
+    def __init__(self, path: Path, con: sqlite3.Connection, lock: TournamentLock | None) -> None:
         self.path = path
         self.con = con
         self.lock = lock
@@ -122,12 +132,44 @@ class LiteFile:
             raise
         return cls(path, con, lock)
 
+    @classmethod
+    def open_for_reading(cls, path: Path | str) -> LiteFile | None:
+        """Open ``path`` for reading only, checked as :func:`app.db.session.open_database` checks a file
+        opened for viewing (no lock; the version guard; SQLite's quick check and every value of every
+        row — :func:`~app.db.integrity.content_problems` — unless exactly these bytes were found good
+        before, and then remembered, :mod:`app.db.checked`). None when the file needs the full path:
+        missing, empty, at another schema (an older file is read from an upgraded copy there, a newer
+        one refused) or failing a check (the full path checks it again and says what is wrong)."""
+        path = Path(path)
+        try:
+            if not path.is_file() or path.stat().st_size == 0:
+                return None
+            revision = file_revision(path)
+            if revision is None or revision != head_revision():
+                return None
+            fp = fingerprint(path)
+            if not was_checked(fp, revision, full=False):
+                if integrity_problems(path, quick=True) or content_problems(path, limit=3):
+                    return None
+                remember_checked(path, fp, revision, full=False)
+            con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        except (OSError, sqlite3.Error, UserError):
+            return None  # a damaged, busy or unreadable file: the full path checks it and says so
+        try:
+            for pragma in READ_ONLY_PRAGMAS:
+                con.execute(pragma)
+        except sqlite3.Error:
+            con.close()
+            return None
+        return cls(path, con, None)
+
     def close(self) -> None:
         self.con.close()
         if self._live:
             release_live(self._live)
             self._live = ""
-        self.lock.release()
+        if self.lock is not None:
+            self.lock.release()
 
     def __enter__(self) -> LiteFile:
         return self
@@ -185,3 +227,45 @@ def read_group_state(
     return group_state_from_rows(
         name, regulations, teams, players, rounds, games, byes, absences, violations, stages, entries
     )
+
+
+def read_bracket(
+    con: sqlite3.Connection, group_id: int, name: str, regulations: Regulations
+) -> Bracket | None:
+    """The group's knockout bracket (None before the split), as :func:`app.services.brackets.load_bracket`
+    reads it (the same queries with sqlite3; the same assembly, :func:`app.db.bracket_rows.bracket_from_rows`)."""
+    matches = [
+        (
+            *row[:-1],
+            None if row[-1] is None else json.loads(row[-1]),
+        )  # colour_choices: JSON, as the ORM reads it
+        for row in con.execute(
+            f"SELECT {', '.join(MATCH_COLUMNS)} FROM knockout_matches WHERE group_id = ? ORDER BY id",
+            (group_id,),
+        )
+    ]
+    if not matches:
+        return None
+    no_of = {
+        pid: no
+        for pid, no in con.execute("SELECT id, no FROM players WHERE group_id = ?", (group_id,))
+        if no is not None
+    }
+    stages = con.execute(
+        "SELECT id, stage, kind FROM group_stages WHERE group_id = ?", (group_id,)
+    ).fetchall()
+    marks = ",".join("?" * len(stages))
+    entries = (
+        con.execute(
+            f"SELECT stage_id, player_id, number FROM stage_entries WHERE stage_id IN ({marks})",
+            [st[0] for st in stages],
+        ).fetchall()
+        if stages
+        else []
+    )
+    games = con.execute(
+        f"SELECT {', '.join('g.' + c for c in MATCH_GAME_COLUMNS)} FROM games g JOIN rounds r ON g.round_id = r.id "
+        "WHERE r.group_id = ? AND g.match_id IS NOT NULL ORDER BY g.game_no",
+        (group_id,),
+    ).fetchall()
+    return bracket_from_rows(name, regulations, matches, no_of, begun_from_rows(stages, entries), games)

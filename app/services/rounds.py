@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from app.db.mapping import load_group_state, load_running_scores, read_group_state
 from app.db.models import Bye, GameRow, Group, KnockoutMatch, Player, Round
-from app.db.session import Database
+from app.db.session import Database, kept
 from app.engine.event import Entrant, GroupState
 from app.engine.formats import Entrants, StageKind, StagePlan, source_stage
 from app.engine.pairing import Pairing, pair_round
@@ -118,9 +118,7 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         ).one()
         rests_seen = json.loads(rests_json) if rests_type == "object" else {}
         rests = [int(no) for no in _json_object(rests_seen) if str(no).isdecimal()]
-        numbers = s.execute(select(Player.id, Player.no).where(Player.group_id == g.id))
-        no_of = {pid: no for pid, no in numbers if no is not None}  # a game's players are numbered
-        codes = {m.id: m.code for m in s.scalars(select(KnockoutMatch).where(KnockoutMatch.group_id == g.id))}
+        no_of, codes = _numbers_and_codes(s, g)
         latest: dict[int, GameRow] = {}
         # the knockout games only (the Swiss ones come from the group's state, already read)
         ko_games = s.scalars(select(GameRow).where(GameRow.round_id == rnd.id, GameRow.match_id.is_not(None)))
@@ -159,6 +157,24 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         closed=closed,
         excused=tuple(_seat(by_no[a.no], before) for a in record.absent if a.kind is AbsenceKind.EXCUSED),
     )
+
+
+def _numbers_and_codes(s: Session, g: Group) -> tuple[dict[int, int], dict[int, str]]:
+    """The group's player id → sequence number (a game's players are numbered) and knockout match id →
+    code; read once inside :meth:`Database.one_reading` (a workbook's every round asks)."""
+    memo = kept(s)
+    key = ("numbers_and_codes", g.id)
+    if memo is not None and key in memo:
+        found: tuple[dict[int, int], dict[int, str]] = memo[key]
+        return found
+    numbers = s.execute(select(Player.id, Player.no).where(Player.group_id == g.id))
+    no_of = {pid: no for pid, no in numbers if no is not None}
+    codes = dict(
+        s.execute(select(KnockoutMatch.id, KnockoutMatch.code).where(KnockoutMatch.group_id == g.id)).all()
+    )
+    if memo is not None:
+        memo[key] = (no_of, codes)
+    return no_of, codes
 
 
 def rounds_of(db: Database, group: str) -> list[RoundSummary]:

@@ -137,6 +137,7 @@ def test_whole_event_commands_pause_the_collector_from_opening_the_file(
 
     import app.cli.exports as export_commands
     import app.cli.standings as standing_commands
+    from app.db.lite import LiteFile
     from app.engine.types import UserError
 
     seen: list[bool] = []
@@ -150,6 +151,16 @@ def test_whole_event_commands_pause_the_collector_from_opening_the_file(
 
     monkeypatch.setattr(export_commands, "open_file", watched)
     monkeypatch.setattr(standing_commands, "open_file", watched)
+    # standings opens the file through sqlite3 when it can (app.services.faststandings)
+    real_lite = LiteFile.open_for_reading
+
+    def watched_lite(path):
+        seen.append(gc.isenabled())
+        if fail:
+            raise UserError("坏文件", "a bad file")
+        return real_lite(path)
+
+    monkeypatch.setattr(LiteFile, "open_for_reading", staticmethod(watched_lite))
     assert gc.isenabled()
     args = [str(event) if a == "EVENT" else a.replace("OUT", str(tmp_path / "out")) for a in argv]
     assert main(args) == (2 if fail else 0)

@@ -7,9 +7,10 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import JSON, DateTime, Integer, MetaData, String, Table, create_engine
+from sqlalchemy import JSON, Boolean, Date, DateTime, Integer, MetaData, String, Table, Text, create_engine
 from sqlalchemy import Column as SAColumn
 
+from app.db.integrity import SCHEMA_COLUMNS
 from app.db.lite import insert_rows
 from app.db.models import Base
 from app.db.tables import AUTO, REQUIRED, TABLES, Column
@@ -54,6 +55,46 @@ def test_a_changed_model_is_noticed() -> None:
     assert _columns(byes) == TABLES["byes"]
     byes.append_column(SAColumn("note", String(8), default=""))
     assert _columns(byes) != TABLES["byes"]
+
+
+def _kind(column: SAColumn[object]) -> str:
+    """A column's kind as the value check reads it, from its SQLAlchemy type."""
+    for cls, kind in (
+        (Boolean, "boolean"),
+        (DateTime, "datetime"),
+        (Date, "date"),
+        (JSON, "json"),
+        (Integer, "integer"),
+        (String, "text"),
+        (Text, "text"),
+    ):
+        if isinstance(column.type, cls):
+            return kind
+    return "any"
+
+
+def _checked_columns(table: Table) -> tuple[tuple[str, str, bool], ...]:
+    return tuple((c.name, _kind(c), not (c.nullable or c.primary_key)) for c in table.columns)
+
+
+def test_the_value_checks_description_of_every_table_is_the_models() -> None:
+    """The value and structure checks read the schema without SQLAlchemy (app.db.integrity)."""
+    expected = {t.name: _checked_columns(t) for t in Base.metadata.sorted_tables}
+    for name, columns in expected.items():
+        assert SCHEMA_COLUMNS.get(name) == columns, f"SCHEMA_COLUMNS must read:\n    {name!r}: {columns!r},"
+    assert list(SCHEMA_COLUMNS) == list(expected)  # the same tables, in the models' order
+
+
+def test_a_changed_model_is_noticed_by_the_value_checks_description() -> None:
+    byes = Table(
+        "byes",
+        MetaData(),
+        SAColumn("round_id", Integer, primary_key=True),
+        SAColumn("player_id", Integer, primary_key=True),
+    )
+    assert _checked_columns(byes) == SCHEMA_COLUMNS["byes"]
+    byes.append_column(SAColumn("note", String(8), nullable=False))
+    assert _checked_columns(byes) != SCHEMA_COLUMNS["byes"]
 
 
 @pytest.fixture

@@ -501,13 +501,14 @@ def test_whole_event_outputs_pause_the_cyclic_collector(
 
     import app.reports.pdf as pdf_package
     import app.services.standings as standings
+    import app.services.standings_core as standings_core
 
     assert gc.isenabled()
     make: dict[str, tuple[object, str, object]] = {
         "print": (pdf_package, "render_document", lambda: exports.render_pdf(db, "results-book")),
         "html": (public_pages, "write_site", lambda: public_pages.write_public_site(db, tmp_path / "site")),
         "standings": (standings, "load_group_state", lambda: group_standings(db, OPEN)),
-        "final-standings": (standings, "_final", lambda: standings.final_standings(db, OPEN)),
+        "final-standings": (standings_core, "final_of", lambda: standings.final_standings(db, OPEN)),
     }
     owner, name, run = make[command]
     seen = _watch_collector(monkeypatch, owner, name, fail)

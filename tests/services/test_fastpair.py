@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from app.db.lite import LiteFile, read_group_state
-from app.db.mapping import read_group_state as orm_read_group_state
 from app.services.backups import backups_folder
 from app.services.demo import create_demo
 from app.services.rounds import close_round, pair_next_round
 from app.services.simulation import play_random_results
 from app.services.tournaments import group_row, open_tournament, regulations_of
+from tests.orm_reference import orm_read_group_state
 
 OPEN, LOCAL = "公开组", "天水本地组"
 STAMP = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.000000$")

@@ -1,4 +1,4 @@
-"""The last-complete-round answer kept by the standings (``standings._last_complete``) is never one
+"""The last-complete-round answer kept by the standings (``standings_core._last_complete``) is never one
 file's, state's or thread's answer given for another: it is found by the identity of a tuple it
 keeps, and that tuple is frozen all the way down (the premises held here), so a file read afresh —
 another file, the state after an undo, a file another process wrote — is asked afresh."""
