@@ -84,7 +84,12 @@ def serve_until_it_prints_its_address(args: list[str], cwd: Path) -> str:
         raise AssertionError("".join(lines) + (process.stderr.read() if process.stderr else ""))
     finally:
         process.send_signal(signal.SIGINT)
-        process.wait(timeout=30)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # still failing, but not left serving after the run
+            process.kill()
+            process.wait(timeout=30)
+            raise
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="Ctrl+C to a child process")
