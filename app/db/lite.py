@@ -15,10 +15,8 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.db.bracket_rows import MATCH_COLUMNS, MATCH_GAME_COLUMNS, begun_from_rows, bracket_from_rows
-from app.db.checked import fingerprint, remember_checked, was_checked
 from app.db.group_rows import PLAYER_COLUMNS, group_state_from_rows
 from app.db.integrity import content_problems, integrity_problems, structure_problems
 from app.db.leftovers import remove_leftovers
@@ -26,10 +24,12 @@ from app.db.lock import TournamentLock
 from app.db.revisions import file_revision, head_revision
 from app.db.tables import AUTO, REQUIRED, TABLES
 from app.engine.event import GroupState
-from app.engine.knockout import Bracket
 from app.engine.regulations import Regulations, regulations_from_dict
 from app.engine.types import UserError
 from app.files import hold_live, release_live
+
+if TYPE_CHECKING:
+    from app.engine.knockout import Bracket
 
 BUSY_TIMEOUT_MS = 10_000
 PRAGMAS = (
@@ -140,6 +140,8 @@ class LiteFile:
         before, and then remembered, :mod:`app.db.checked`). None when the file needs the full path:
         missing, empty, at another schema (an older file is read from an upgraded copy there, a newer
         one refused) or failing a check (the full path checks it again and says what is wrong)."""
+        from app.db.checked import fingerprint, remember_checked, was_checked  # not on ``pair``'s path
+
         path = Path(path)
         try:
             if not path.is_file() or path.stat().st_size == 0:
@@ -233,7 +235,10 @@ def read_bracket(
     con: sqlite3.Connection, group_id: int, name: str, regulations: Regulations
 ) -> Bracket | None:
     """The group's knockout bracket (None before the split), as :func:`app.services.brackets.load_bracket`
-    reads it (the same queries with sqlite3; the same assembly, :func:`app.db.bracket_rows.bracket_from_rows`)."""
+    reads it (the same queries with sqlite3; the same assembly, :func:`app.db.bracket_rows.bracket_from_rows`).
+    Imported here: the knockout's records would otherwise load on ``pair``'s path, which needs none."""
+    from app.db.bracket_rows import MATCH_COLUMNS, MATCH_GAME_COLUMNS, begun_from_rows, bracket_from_rows
+
     matches = [
         (
             *row[:-1],
