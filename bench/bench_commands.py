@@ -95,7 +95,8 @@ def pair_160(repeat: int, work: Path, bbp: str) -> None:
     source = big_event(160, rounds=5)
     trf = work / "pair160.trf"
     subprocess.run(
-        [XQARBITER, "export-trf", str(source), GROUP, "--for-pairing", "--out", str(trf)], check=True
+        [XQARBITER, "export-trf", str(source), "--group", GROUP, "--for-pairing", "--out", str(trf)],
+        check=True,
     )
     ours = []
     for t in range(repeat):
