@@ -16,7 +16,6 @@ services' over many kinds of events.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ from typing import Any
 from app.db.lite import LiteFile, read_bracket, read_group_state
 from app.engine.event import GroupState
 from app.engine.knockout import Bracket
-from app.engine.regulations import Regulations, regulations_from_dict
+from app.engine.regulations import Regulations
 from app.engine.types import UserError
 from app.services.collector import collection_paused
 from app.services.standings_core import StandingsView, final_view, group_view
@@ -57,14 +56,6 @@ class LiteGroup:
         return self._memo
 
 
-def _regulations(con: sqlite3.Connection) -> Regulations | None:
-    """The stored regulation, as :func:`app.services.tournaments.regulations_of` reads it."""
-    row = con.execute("SELECT regulations FROM tournament WHERE id = 1").fetchone()
-    if row is None:
-        return None
-    return regulations_from_dict(json.loads(json.dumps(json.loads(row[0]), sort_keys=True)))
-
-
 @collection_paused()
 def standings_lite(
     path: Path | str, group: str, after_round: int | None = None, *, final: bool = False
@@ -75,7 +66,7 @@ def standings_lite(
         return None
     with lite:
         try:
-            reg = _regulations(lite.con)
+            reg = lite.regulations()
             group_id = lite.group_id(group)
             if reg is None or group_id is None:
                 return None  # the full service says what is missing
