@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,6 +20,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("XQARBITER_RUN_DIR", tempfile.mkdtemp(prefix="xqrun-"))
 # the arbiter's own folder (the record of files already checked, app.db.checked): this run's, not the user's
 os.environ.setdefault("XQARBITER_DATA", tempfile.mkdtemp(prefix="xqdata-"))
+
+# A run started as a background job of a non-interactive shell (`make test-fast &` in a script) inherits
+# SIGINT ignored, and every process the tests start would too (Python keeps an inherited ignored SIGINT):
+# the tests that stop `serve` with SIGINT, as Ctrl+C does, then waited 30 s for nothing and failed.
+# The default handler here is reset to the default action in each child, which Python then handles.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 import pytest
 from filelock import FileLock
