@@ -69,7 +69,8 @@ $(AXE): tests/web/axe/package-lock.json
 axe: $(AXE)
 
 # The suite runs in two passes: the tests that may share the two cores (pytest-xdist, JOBS workers),
-# then the ones that time things, race processes or build the program, one at a time (marker `serial`).
+# then the ones that time things, race processes or build the program, one at a time (marker `serial`;
+# that pass collects only the files that say `pytest.mark.serial`: XQARBITER_PASS, tests/scheduling.py).
 # Each file goes whole to one worker, the slowest first (tests/scheduling.py orders them by the last
 # run's times; --no-loadscope-reorder keeps that order instead of xdist's most-tests-first).
 XDIST = $(if $(filter-out 0,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder,)
@@ -83,14 +84,14 @@ TESTENV := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycach
 # (pytest exits 5 when a marker selects no test: not a failure here)
 test: lint $(QM) $(DIST_STAMP) $(AXE)
 	$(TESTENV) XQARBITER_TESTS=full $(PY) -m pytest -q $(XDIST) -m "not serial"
-	$(TESTENV) XQARBITER_TESTS=full $(PY) -m pytest -q -m "serial" || [ $$? -eq 5 ]
+	$(TESTENV) XQARBITER_TESTS=full XQARBITER_PASS=serial $(PY) -m pytest -q -m "serial" || [ $$? -eq 5 ]
 
 # the fast loop runs each property test with a quarter of its examples, every third case of the
 # bad-input corpus and none of the tests marked heavy, whose lighter cases run instead
 # (XQARBITER_TESTS=fast, tests/conftest.py); make test runs them all
 test-fast: lint $(QM)
 	$(TESTENV) XQARBITER_TESTS=fast $(PY) -m pytest -q $(XDIST) -m "$(FAST) and not serial"
-	$(TESTENV) XQARBITER_TESTS=fast $(PY) -m pytest -q -m "$(FAST) and serial" || [ $$? -eq 5 ]
+	$(TESTENV) XQARBITER_TESTS=fast XQARBITER_PASS=serial $(PY) -m pytest -q -m "$(FAST) and serial" || [ $$? -eq 5 ]
 
 screenshots: $(DEV_STAMP) $(QM)
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py

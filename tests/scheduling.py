@@ -15,7 +15,10 @@ Loaded from tests/conftest.py (``pytest_plugins``).
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
+from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -63,6 +66,40 @@ def slowest_first(items: list[pytest.Item], seconds: dict[str, float]) -> list[p
 
     order = sorted(by_file, key=lambda name: -estimate(name))
     return [item for name in order for item in by_file[name]]
+
+
+#: ``XQARBITER_PASS=serial``: the Makefile's second pass, the tests marked ``serial`` alone. It needs
+#: only the files that mark a test so; collecting the other ~150 files (importing each, building every
+#: parametrised item, then deselecting all of them) took 5–6 s of the pass's ~15. A file is collected
+#: there if its text holds :data:`SERIAL_MARK`; :func:`pytest_itemcollected` fails any run in which a
+#: test is marked serial some other way (a conftest, a plugin), which that pass would never run.
+SERIAL_PASS_ENV = "XQARBITER_PASS"
+SERIAL_MARK = "pytest.mark.serial"
+
+
+@cache
+def marks_serial(path: Path) -> bool:
+    """Whether the test file ``path`` marks a test ``serial`` in its own text."""
+    try:
+        return SERIAL_MARK in path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return True  # unreadable here: collect it, and let pytest say what is wrong
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if os.environ.get(SERIAL_PASS_ENV) != "serial":
+        return None
+    if collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        return None if marks_serial(collection_path) else True
+    return None
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if item.get_closest_marker("serial") is not None and not marks_serial(Path(item.path)):
+        raise pytest.UsageError(
+            f"{item.nodeid} is marked serial but its file does not say {SERIAL_MARK}: the serial pass "
+            f"({SERIAL_PASS_ENV}=serial) collects only the files that do, so it would never run"
+        )
 
 
 def _is_worker(config: pytest.Config) -> bool:
