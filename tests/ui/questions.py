@@ -80,3 +80,11 @@ def when_asked(action: Callable[[QWidget], None], *, give_up_after: float = 60.0
 
     QTimer.singleShot(50, attempt)
     return problems
+
+
+def until_keys_count(qtbot: object, *, timeout_ms: int = 20_000) -> None:
+    """Wait until the moment a question discards keys is over (``GUARD_MS`` and the queue before it
+    read), as an arbiter's deliberate key comes after it — no longer: the guard is asserted to be on
+    first, so the wait is for its end, not a fixed time with a margin."""
+    assert keys_guarded(), "no question is discarding keys: nothing to wait for"
+    qtbot.waitUntil(lambda: not keys_guarded(), timeout=timeout_ms)  # type: ignore[attr-defined]
