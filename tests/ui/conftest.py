@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,13 +19,15 @@ def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     yield
     from PySide6.QtCore import QCoreApplication
 
-    from app.ui.i18n import install_language
-    from app.ui.widgets.key_guard import release_all
+    # (a process that never imported the window — the hang guard's child pytest — has neither a
+    # guard nor a language of the program to reset: the modules are not imported for that)
+    key_guard = sys.modules.get("app.ui.widgets.key_guard")
+    if key_guard is not None:
+        key_guard.release_all()  # a question's moment of discarded keys does not reach into the next test
 
-    release_all()  # a question's moment of discarded keys does not reach into the next test
-
-    if QCoreApplication.instance() is not None:
-        install_language("zh")
+    i18n = sys.modules.get("app.ui.i18n")
+    if i18n is not None and QCoreApplication.instance() is not None:
+        i18n.install_language("zh")
 
 
 # How long a modal dialog or a menu may wait for an answer before the watchdog closes it and fails the test.
