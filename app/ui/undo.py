@@ -159,8 +159,9 @@ def restore_seats(document: TournamentDocument, group: str, number: int, target:
     after an unpair is undone. Each swap goes through :func:`apply_override` with ``confirm=True``:
     the seats being restored were the arbiter's own, confirmed when they were made.
     """
+    seats = current_seats(document, group, number)
     for _ in range(4 * (len(target[0]) + len(target[1])) + 1):
-        games, byes = current_seats(document, group, number)
+        games, byes = seats
         seat_of: dict[int, tuple[int, int]] = {}
         for board, red, black in games:
             seat_of[red], seat_of[black] = (board, 0), (board, 1)
@@ -179,8 +180,33 @@ def restore_seats(document: TournamentDocument, group: str, number: int, target:
         other = occupant.get(seat) if seat != (0, 0) else next(b for b in byes if wanted.get(b) != (0, 0))
         if other is None:
             raise UserError("无法恢复原编排", "the former pairing cannot be restored")
-        apply_override(document.db, group, number, SwapPlayers(no, other), reason=UNDO_REASON, confirm=True)
+        done = apply_override(
+            document.db, group, number, SwapPlayers(no, other), reason=UNDO_REASON, confirm=True
+        )
+        # The seats after the swap are the two players exchanged. The service says what it stored:
+        # where that is exactly the exchange (the round's seats as the service and the round's view
+        # see them are the same — no players resting outside them), it is the round as it is now,
+        # and the next step needs no second reading of the whole round; otherwise it is read again.
+        exchanged = _exchanged(seats, no, other)
+        seats = (
+            exchanged
+            if (done.games, tuple(sorted(done.byes))) == exchanged
+            else current_seats(document, group, number)
+        )
     raise UserError("无法恢复原编排", "the former pairing cannot be restored")
+
+
+def _exchanged(seats: Seats, a: int, b: int) -> Seats:
+    """``seats`` with players ``a`` and ``b`` on each other's seat (a bye counts as a seat)."""
+
+    def other(no: int) -> int:
+        return b if no == a else a if no == b else no
+
+    games, byes = seats
+    return (
+        tuple(sorted((board, other(red), other(black)) for board, red, black in games)),
+        tuple(sorted(other(no) for no in byes)),
+    )
 
 
 def _seed_of(document: TournamentDocument, group: str, number: int) -> int | None:

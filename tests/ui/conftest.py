@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
-
-from tests.conftest import built_once_folder
-from tests.factories import copy_event
-from tests.ui.sample_event import make_event
 
 
 @pytest.fixture(autouse=True)
@@ -22,13 +19,15 @@ def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     yield
     from PySide6.QtCore import QCoreApplication
 
-    from app.ui.i18n import install_language
-    from app.ui.widgets.key_guard import release_all
+    # (a process that never imported the window — the hang guard's child pytest — has neither a
+    # guard nor a language of the program to reset: the modules are not imported for that)
+    key_guard = sys.modules.get("app.ui.widgets.key_guard")
+    if key_guard is not None:
+        key_guard.release_all()  # a question's moment of discarded keys does not reach into the next test
 
-    release_all()  # a question's moment of discarded keys does not reach into the next test
-
-    if QCoreApplication.instance() is not None:
-        install_language("zh")
+    i18n = sys.modules.get("app.ui.i18n")
+    if i18n is not None and QCoreApplication.instance() is not None:
+        i18n.install_language("zh")
 
 
 # How long a modal dialog or a menu may wait for an answer before the watchdog closes it and fails the test.
@@ -72,7 +71,7 @@ def no_question_left_waiting(qapp: object) -> Iterator[None]:
                 widget.close()
 
     timer = QTimer()
-    timer.setInterval(1000)
+    timer.setInterval(round(min(1000.0, max(50.0, MODAL_LIMIT * 250))))  # 1 s; a quarter of a short limit
     timer.timeout.connect(look)
     timer.start()
     yield
@@ -84,6 +83,12 @@ def no_question_left_waiting(qapp: object) -> Iterator[None]:
 @pytest.fixture(scope="session")
 def event_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """160 players, round 1 played, round 2 paired without results (built once per run, copied per test)."""
+    # imported here, not at the top: a child pytest that loads only this file's watchdog
+    # (tests/ui/test_no_test_hangs.py) does not import the program's database layer for nothing
+    from tests.conftest import built_once_folder
+    from tests.factories import copy_event
+    from tests.ui.sample_event import make_event
+
     shared = built_once_folder(
         tmp_path_factory, "ui-event", lambda folder: make_event(folder / "template.xqt", rounds=2, played=1)
     )
@@ -96,6 +101,7 @@ def template_checked(event_template: Path, tmp_path_factory: pytest.TempPathFact
     full checks on opening: they are checked here once, for real, on a copy, in a folder of their own."""
     from app.db.checked import RECORD_NAME
     from app.services.tournaments import open_tournament
+    from tests.factories import copy_event
 
     folder = tmp_path_factory.mktemp("checked")
     probe = copy_event(event_template, folder / "probe" / "event.xqt")

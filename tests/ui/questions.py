@@ -3,13 +3,20 @@ discarding keys — never by a timer that may fire before a slow machine has eve
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QWidget
 
-from app.ui.widgets.key_guard import keys_guarded
+
+def keys_guarded() -> bool:
+    """Whether the program is discarding keys (app.ui.widgets.key_guard). A process that never
+    imported the window (the hang guard's child pytest) has no guard: it is not imported for that."""
+    key_guard = sys.modules.get("app.ui.widgets.key_guard")
+    return key_guard is not None and bool(key_guard.keys_guarded())
+
 
 # How long an answer waits for a shown dialog to take the keyboard (be activated, a field focused).
 ACTIVATION_WAIT = 20.0
@@ -80,3 +87,11 @@ def when_asked(action: Callable[[QWidget], None], *, give_up_after: float = 60.0
 
     QTimer.singleShot(50, attempt)
     return problems
+
+
+def until_keys_count(qtbot: object, *, timeout_ms: int = 20_000) -> None:
+    """Wait until the moment a question discards keys is over (``GUARD_MS`` and the queue before it
+    read), as an arbiter's deliberate key comes after it — no longer: the guard is asserted to be on
+    first, so the wait is for its end, not a fixed time with a margin."""
+    assert keys_guarded(), "no question is discarding keys: nothing to wait for"
+    qtbot.waitUntil(lambda: not keys_guarded(), timeout=timeout_ms)  # type: ignore[attr-defined]

@@ -24,16 +24,39 @@ from tests.sqlite_locks import holders
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX record locks (fcntl)")
 
-DWELL = 0.8  # seconds a dialog stays open once its folder is listed (icons and types are looked up)
+# How long a dialog stays open once its folder is listed *and drawn*: every file's icon and type has
+# then been looked up (Qt's file-information thread finishes a folder — the icon provider asked about
+# each file — before the model says ``directoryLoaded``, and drawing the listing asks the model for each
+# shown file's icon and type); the dwell is a margin for anything Qt does after that.
+DWELL = 0.15
 
 
 class DialogCloser:
-    """Finds each file dialog the window opens, waits until its folder is listed, then cancels it."""
+    """Finds each file dialog the window opens, waits until its folder is listed (the model's
+    ``directoryLoaded`` for it) and the listing drawn, then a moment more, then cancels it.
 
-    def __init__(self) -> None:
+    Every dialog comes from ``file_dialogs.make_dialog``: it is wrapped so that the dialog's model is
+    watched from its making on (the folder's listing starts in the constructor, and its end is
+    announced through the window's event loop, which runs only once the dialog is shown)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from app.ui import file_dialogs
+
         self.seen: list[QFileDialog] = []
         self.folders: list[str] = []
+        self._loaded: dict[int, set[str]] = {}
         self._listed_at: float | None = None
+        make = file_dialogs.make_dialog
+
+        def watched(*args: object, **kwargs: object) -> QFileDialog:
+            dialog = make(*args, **kwargs)  # type: ignore[arg-type]
+            model = dialog.findChild(QFileSystemModel)
+            assert model is not None, "a file dialog of Qt's own (not native) lists the folder"
+            loaded = self._loaded.setdefault(id(dialog), set())
+            model.directoryLoaded.connect(lambda path, loaded=loaded: loaded.add(path))
+            return dialog
+
+        monkeypatch.setattr(file_dialogs, "make_dialog", watched)
         self.timer = QTimer()
         self.timer.setInterval(20)
         self.timer.timeout.connect(self._tick)
@@ -57,9 +80,11 @@ class DialogCloser:
         model = dialog.findChild(QFileSystemModel)
         if model is None:
             return
-        root = model.index(dialog.directory().absolutePath())
+        folder = dialog.directory().absolutePath()
+        root = model.index(folder)
         if self._listed_at is None:
-            if model.rowCount(root) > 0:
+            if model.rowCount(root) > 0 and folder in self._loaded.get(id(dialog), set()):
+                dialog.grab()  # drawn: the listing's icons and types asked for
                 self._listed_at = time.monotonic()
             return
         if time.monotonic() - self._listed_at >= DWELL:
@@ -117,7 +142,7 @@ def test_every_file_dialog_on_the_files_folder_keeps_the_windows_sqlite_locks(
 ) -> None:
     window = live_window
     pid = os.getpid()
-    closer = DialogCloser()
+    closer = DialogCloser(monkeypatch)
     try:
         for name, action in _actions(window, monkeypatch):
             shown = len(closer.seen)

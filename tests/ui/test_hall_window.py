@@ -25,7 +25,7 @@ from app.ui import file_dialogs
 from app.ui.hall import HallDialog
 from app.ui.main_window import MainWindow
 from app.ui.views.rounds import RoundsView
-from app.ui.widgets.key_guard import GUARD_MS
+from tests.ui.questions import until_keys_count
 
 GROUP = "公开组"
 
@@ -122,7 +122,7 @@ def test_differing_entries_are_marked_and_delete_sets_one_aside(
     view.pending.list.setFocus()
     view.pending.list.setCurrentItem(items[0])
     qtbot.keyClick(view.pending.list, Qt.Key.Key_Delete)
-    qtbot.wait(GUARD_MS + 300)  # keys are discarded for a moment after an entry is set aside
+    until_keys_count(qtbot)  # keys are discarded for a moment after an entry is set aside
     assert result_of(window, 6) is GameResult.PENDING
     assert view.pending.list.topLevelItemCount() == 1
     assert view.pending.list.topLevelItem(0).text(4) == ""  # no conflict left

@@ -23,10 +23,10 @@ from app.services.snapshot import export_snapshot
 from app.ui.main_window import MainWindow
 from app.ui.models.pairings import RESULT_COLUMN
 from app.ui.views.rounds import RoundsView
-from tests.ui.questions import when_asked
+from app.ui.widgets.key_guard import keys_guarded
+from tests.ui.questions import until_keys_count, when_asked
 
 OPEN, LOCAL = "公开组", "天水本地组"  # 60 and 20 boards in round 2
-AFTER_GUARD = 900  # ms: longer than the moment a question discards keys
 
 
 def rounds_view(qtbot, window: MainWindow) -> RoundsView:
@@ -141,7 +141,7 @@ def test_every_key_the_rounds_view_advertises_works_from_the_entry_box(qtbot, wi
     assert not kept.is_pending
     press(qtbot, Qt.Key.Key_Delete)
     assert view.entry_box.confirming and QApplication.focusWidget() is view.entry
-    qtbot.wait(AFTER_GUARD)
+    until_keys_count(qtbot)
     press(qtbot, Qt.Key.Key_Escape)
     assert result(window, 2) is kept
     shown: list[QMenu] = []
@@ -214,13 +214,13 @@ def test_a_double_enter_does_not_answer_the_overwrite_question(qtbot, window: Ma
     qtbot.wait(gap)
     press(qtbot, Qt.Key.Key_Return)  # meant for the next entry, not as the answer
     assert result(window, 3, LOCAL) is GameResult.RED_WIN
-    qtbot.wait(AFTER_GUARD)
+    until_keys_count(qtbot)
     press(qtbot, Qt.Key.Key_Return)  # even a late reflex Enter is the harmless answer
     assert result(window, 3, LOCAL) is GameResult.RED_WIN
     assert not view.entry_box.confirming and "未改动" in view.message.text()
     type_keys(qtbot, "30")
     press(qtbot, Qt.Key.Key_Return)
-    qtbot.wait(AFTER_GUARD)
+    until_keys_count(qtbot)
     type_keys(qtbot, "y")  # only a deliberate Y changes it
     assert result(window, 3, LOCAL) is GameResult.BLACK_WIN
 
@@ -228,7 +228,9 @@ def test_a_double_enter_does_not_answer_the_overwrite_question(qtbot, window: Ma
 def test_keys_queued_before_the_question_appears_are_not_its_answer(qtbot, window: MainWindow) -> None:
     view = _local_board_3_red_wins(qtbot, window)
     type_ahead(key_of("3"), key_of("0"), RETURN, key_of("y"), RETURN)  # all typed before any is read
-    qtbot.wait(AFTER_GUARD)
+    # read: the question came (with it the guard, in the same call) and its moment of discarded keys,
+    # which ends only once every key queued before it has been read, is over
+    qtbot.waitUntil(lambda: view.entry_box.confirming and not keys_guarded(), timeout=20_000)
     assert result(window, 3, LOCAL) is GameResult.RED_WIN
     assert view.entry_box.confirming  # still asking: neither the queued Y nor the Enter answered
     press(qtbot, Qt.Key.Key_Escape)
@@ -294,7 +296,7 @@ def test_a_deputy_result_that_differs_from_the_recorded_one_asks_and_defaults_to
     assert asked and "红胜" in asked[0] and "和" in asked[0]
     assert result(window, 6) is GameResult.RED_WIN
     assert view.pending.list.topLevelItemCount() == 1  # still waiting
-    qtbot.wait(AFTER_GUARD)
+    qtbot.wait(900)  # a moment before the deliberate answer
     view.pending.list.setFocus()
     left = when_asked(answer(Qt.Key.Key_Y))
     press(qtbot, Qt.Key.Key_Return)
@@ -319,7 +321,7 @@ def test_enter_enter_in_the_waiting_list_confirms_one_entry(qtbot, window: MainW
     line = round_view(window.document.db, OPEN, 2).boards[6]  # type: ignore[union-attr]
     for part in (OPEN, "第 2 轮", "第 7 台", line.red.name, line.black.name, "红胜"):
         assert part in text, part
-    qtbot.wait(AFTER_GUARD)
+    until_keys_count(qtbot)
     press(qtbot, Qt.Key.Key_Return)  # a deliberate Enter later confirms the next
     assert entered(window) == {7: GameResult.RED_WIN, 8: GameResult.BLACK_WIN}
 
@@ -375,7 +377,7 @@ def test_board_by_board_takes_bare_result_keys_for_the_highlighted_boards(qtbot,
     assert view.current_board() == 8
     type_keys(qtbot, "1")  # a board with a result: asked, not changed
     assert result(window, 8) is GameResult.BLACK_WIN and view.entry_box.confirming
-    qtbot.wait(AFTER_GUARD)
+    until_keys_count(qtbot)
     press(qtbot, Qt.Key.Key_Escape)
     assert result(window, 8) is GameResult.BLACK_WIN and not view.entry_box.confirming
     press(qtbot, Qt.Key.Key_Escape)  # Esc leaves the mode too (as the line beside the box says)

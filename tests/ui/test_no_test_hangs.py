@@ -70,6 +70,13 @@ def child(
             "-q",
             "-p",
             "no:cacheprovider",
+            # only pytest-qt and pytest-timeout are used here: the other plugins are not loaded
+            "-p",
+            "no:hypothesispytest",
+            "-p",
+            "no:xdist",
+            "-p",
+            "no:xdist.looponfail",
             "-p",
             "tests.ui.conftest",
             "--rootdir",

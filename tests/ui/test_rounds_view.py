@@ -18,8 +18,9 @@ from app.services.rounds import round_view, rounds_of
 from app.ui.main_window import MainWindow
 from app.ui.models.pairings import RESULT_COLUMN, PairingTableModel
 from app.ui.views.rounds import RoundsView
-from app.ui.widgets.key_guard import GUARD_MS
+from app.ui.widgets import key_guard
 from app.ui.widgets.result_entry import AmbiguousEntry, Reading, read_entry
+from tests.ui.questions import until_keys_count
 
 GROUP = "公开组"
 BOARDS = range(1, 61)
@@ -169,32 +170,36 @@ def test_an_ambiguous_entry_is_refused_with_a_message(qtbot, window: MainWindow)
     assert [i for i, r in enumerate(results(window)) if not r.is_pending] == [0]
 
 
-def test_changing_an_entered_result_asks_first(qtbot, window: MainWindow) -> None:
+def test_changing_an_entered_result_asks_first(qtbot, window: MainWindow, monkeypatch) -> None:
+    # the questions here, not the moment they discard keys (tests/ui/test_keys_at_the_desk.py proves
+    # that with the product's 600 ms): each waits it out, so a shorter moment is set here
+    assert key_guard.GUARD_MS == 600
+    monkeypatch.setattr(key_guard, "GUARD_MS", 100)
     view = rounds_view(qtbot, window)
     type_keys(qtbot, "3 1")
     assert results(window)[2] is GameResult.RED_WIN
     type_keys(qtbot, "3=")  # would overwrite 红胜 with 和: asked, not done
     assert results(window)[2] is GameResult.RED_WIN
     assert view.entry_box.confirming and "红胜" in view.entry_box.reading.text()
-    qtbot.wait(GUARD_MS + 300)  # keys typed as the question appears are not its answer
+    until_keys_count(qtbot)  # keys typed as the question appears are not its answer
     press(qtbot, Qt.Key.Key_Escape)
     assert results(window)[2] is GameResult.RED_WIN and not view.entry_box.confirming
     assert "未改动" in view.message.text()
     type_keys(qtbot, "3=")
-    qtbot.wait(GUARD_MS + 300)
+    until_keys_count(qtbot)
     press(qtbot, Qt.Key.Key_Return)  # Enter is the harmless answer: no change
     assert results(window)[2] is GameResult.RED_WIN and not view.entry_box.confirming
     type_keys(qtbot, "3=")
-    qtbot.wait(GUARD_MS + 300)
+    until_keys_count(qtbot)
     type_keys(qtbot, "y")  # Y changes it
     assert results(window)[2] is GameResult.DRAW
     assert "红胜 → 和" in view.message.text()
     type_keys(qtbot, "3 0")
-    qtbot.wait(GUARD_MS + 300)
+    until_keys_count(qtbot)
     type_keys(qtbot, "y")
     assert results(window)[2] is GameResult.BLACK_WIN
     type_keys(qtbot, "3 1")
-    qtbot.wait(GUARD_MS + 300)
+    until_keys_count(qtbot)
     type_keys(qtbot, "4")  # any other key cancels the question and is typed as usual
     assert results(window)[2] is GameResult.BLACK_WIN and view.entry.text() == "4"
     view.entry.clear()
@@ -204,7 +209,7 @@ def test_changing_an_entered_result_asks_first(qtbot, window: MainWindow) -> Non
     press(qtbot, Qt.Key.Key_Delete)
     assert results(window)[2] is GameResult.BLACK_WIN
     assert QApplication.focusWidget() is view.entry and view.entry_box.confirming
-    qtbot.wait(GUARD_MS + 300)
+    until_keys_count(qtbot)
     press(qtbot, Qt.Key.Key_Y)
     assert results(window)[2] is GameResult.PENDING
     assert window.document is not None

@@ -37,7 +37,9 @@ class KeyGuard(QObject):
 
     _active: ClassVar[list[KeyGuard]] = []
 
-    def __init__(self, ms: int = GUARD_MS) -> None:
+    def __init__(self, ms: int | None = None) -> None:
+        if ms is None:
+            ms = GUARD_MS  # read when the guard starts (a test may set a shorter moment)
         app = QApplication.instance()
         super().__init__(app)
         self.until = time.monotonic() + ms / 1000
@@ -79,8 +81,8 @@ class KeyGuard(QObject):
         return True
 
 
-def guard_keys(ms: int = GUARD_MS) -> KeyGuard:
-    """Discard every key for ``ms`` from now (a question has just appeared)."""
+def guard_keys(ms: int | None = None) -> KeyGuard:
+    """Discard every key for ``ms`` (default :data:`GUARD_MS`) from now (a question has just appeared)."""
     return KeyGuard(ms)
 
 
