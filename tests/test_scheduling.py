@@ -37,7 +37,9 @@ def test_a_file_the_last_run_did_not_time_takes_its_estimate() -> None:
 def test_xdist_workers_run_the_slow_file_first_and_the_run_records_the_times(tmp_path: Path) -> None:
     """``--dist loadfile --no-loadscope-reorder`` as the Makefile runs it (one worker here, so that the
     order is the order handed out): the file the last run found slow goes before the file collected
-    first and before the file of more tests (xdist's own order), and the run records its times."""
+    first and before the file of more tests (xdist's own order), and the run records its times.
+    The child run loads xdist and this plugin only (no plugin autoload: pytest-qt, hypothesis and
+    the like order nothing, and importing them was most of the child's CPU)."""
     (tmp_path / "test_many.py").write_text(
         "import pytest\n\n@pytest.mark.parametrize('n', range(6))\ndef test_quick(n):\n    pass\n",
         encoding="utf-8",
@@ -62,9 +64,21 @@ def test_xdist_workers_run_the_slow_file_first_and_the_run_records_the_times(tmp
     cached.parent.mkdir(parents=True)
     cached.write_text(json.dumps({"test_many.py": 0.5, "test_slow.py": 9.0}), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-n", "1", "--dist", "loadfile", "--no-loadscope-reorder"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "xdist",
+            "-q",
+            "-n",
+            "1",
+            "--dist",
+            "loadfile",
+            "--no-loadscope-reorder",
+        ],
         cwd=tmp_path,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
         capture_output=True,
         text=True,
         timeout=120,

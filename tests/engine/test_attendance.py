@@ -6,7 +6,6 @@ Points 2/1/0, bye 2 (the preset). Notation as in test_standings: ``R–B`` red a
 
 from __future__ import annotations
 
-import doctest
 from dataclasses import replace
 from datetime import date
 
@@ -29,6 +28,7 @@ from app.engine.regulations import (
 )
 from app.engine.standings import BlackGame, Entrant, standings
 from app.engine.types import Absence, AbsenceKind, Game, GameResult, RoundRecord
+from tests.engine.doctests import run_doctests
 
 REG = Regulations("test", date(2024, 7, 26), date(2024, 7, 28))
 COMPENSATED = replace(REG, pairing=PairingRules(late_entry_bye_compensation=True))
@@ -46,7 +46,7 @@ def rnd(number: int, *games: tuple[int, int, str], bye: int | None = None) -> Ro
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(attendance_module).failed == 0
+    assert run_doctests(attendance_module).failed == 0
 
 
 # --------------------------------------------------------------------------- a hand-worked event

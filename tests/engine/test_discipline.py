@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +17,7 @@ from app.engine.discipline import (
 )
 from app.engine.regulations import DisciplineRules, Points
 from app.engine.types import Absence, AbsenceKind, Game, GameResult, RoundRecord
+from tests.engine.doctests import run_doctests
 
 
 def rnd(number: int, *games: tuple[int, int, str], bye: int | None = None) -> RoundRecord:
@@ -97,7 +96,7 @@ def test_annul_games() -> None:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(discipline_module).failed == 0
+    assert run_doctests(discipline_module).failed == 0
 
 
 def test_running_scores_are_the_scores_after_every_round_worked_by_hand() -> None:

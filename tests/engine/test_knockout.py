@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import random
 
 import pytest
@@ -34,6 +33,7 @@ from app.engine.knockout import (
 )
 from app.engine.regulations import DecidingDraw, KnockoutRules, PlacementRule, TimeControl
 from app.engine.types import Colour, GameResult, PlayerStatus, UserError
+from tests.engine.doctests import run_doctests
 
 RULES = KnockoutRules()
 # Player numbers in order of the standing after round 8: seed 1 is no. 21, seed 8 is no. 11.
@@ -43,7 +43,7 @@ R, D, B = GameResult.RED_WIN, GameResult.DRAW, GameResult.BLACK_WIN
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(knockout).failed == 0
+    assert run_doctests(knockout).failed == 0
 
 
 def test_eight_player_layout_follows_the_regulation() -> None:

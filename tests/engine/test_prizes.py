@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,6 +10,7 @@ import app.engine.prizes as prizes_module
 from app.engine.prizes import PrizeCandidate, award_prizes, eligible
 from app.engine.regulations import PrizeCategory, PrizeKind, PrizeTable, preset
 from app.engine.types import Gender, UserError
+from tests.engine.doctests import run_doctests
 
 REG = preset("tianshui-2024")
 OPEN_ORDER = list(range(101, 131))  # 30 open-group players in final order
@@ -70,7 +69,7 @@ def test_too_few_players_leaves_prizes_unawarded() -> None:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(prizes_module).failed == 0
+    assert run_doctests(prizes_module).failed == 0
 
 
 # --------------------------------------------------------------------------- category prizes

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 from app.engine import record_duty
@@ -17,6 +15,7 @@ from app.engine.record_duty import (
 )
 from app.engine.regulations import RecordDutyRules, ShortDrawViolation, preset
 from app.engine.types import Colour, Game, GameResult, UserError, ViolationKind
+from tests.engine.doctests import run_doctests
 
 RULES = preset("tianshui-2024").record_duty
 R, D, B = GameResult.RED_WIN, GameResult.DRAW, GameResult.BLACK_WIN
@@ -28,7 +27,7 @@ def _round(results: list[GameResult]) -> list[Game]:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(record_duty).failed == 0
+    assert run_doctests(record_duty).failed == 0
 
 
 def test_rounds_one_to_three_only_designated_games() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 from dataclasses import replace
 from datetime import date, datetime
 
@@ -29,6 +28,7 @@ from app.engine.registration import (
 )
 from app.engine.regulations import RegistrationRules
 from app.engine.types import Gender, IdDocument, UserError
+from tests.engine.doctests import run_doctests
 from tests.idnumbers import check_char, make_id
 
 RULES = RegistrationRules(
@@ -56,7 +56,7 @@ def fields(checked: CheckedEntry) -> list[str]:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(registration).failed == 0
+    assert run_doctests(registration).failed == 0
 
 
 # --------------------------------------------------------------------------- ID numbers

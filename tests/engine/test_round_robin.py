@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import itertools
 import re
 from pathlib import Path
@@ -24,6 +23,7 @@ from app.engine.round_robin import (
     units_round,
 )
 from app.engine.types import UserError
+from tests.engine.doctests import run_doctests
 
 PUBLISHED = Path(__file__).parent / "data" / "berger_tables_fide_c05_annex1.txt"
 
@@ -45,7 +45,7 @@ def published_tables() -> dict[int, list[list[tuple[int, int]]]]:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(round_robin).failed == 0
+    assert run_doctests(round_robin).failed == 0
 
 
 def test_the_published_file_holds_every_table_from_3_to_16() -> None:

@@ -7,7 +7,6 @@ Points 2/1/0, bye 2, forfeit win 2.
 
 from __future__ import annotations
 
-import doctest
 import random
 from dataclasses import replace
 from datetime import date
@@ -20,6 +19,7 @@ import app.engine.standings as standings_module
 from app.engine.regulations import Points, Regulations, Tiebreak, TiebreakRules
 from app.engine.standings import Criterion, Crosstable, Entrant, Violation, rank_group, standings
 from app.engine.types import Game, GameResult, PlayerStatus, RoundRecord, UserError
+from tests.engine.doctests import run_doctests
 
 REG = Regulations("test", date(2024, 7, 26), date(2024, 7, 28))
 
@@ -418,7 +418,7 @@ def test_crosstable_reused_for_several_rounds() -> None:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(standings_module).failed == 0
+    assert run_doctests(standings_module).failed == 0
 
 
 # --------------------------------------------------------------------------- properties

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import doctest
 from dataclasses import replace
 
 from hypothesis import given, settings
@@ -41,11 +40,12 @@ from app.engine.team_rules import (
 from app.engine.team_simulation import simulate_team_event
 from app.engine.team_standings import ByeRecord, MatchRecord, rank_team_event
 from app.engine.types import GameResult
+from tests.engine.doctests import run_doctests
 
 
 def test_doctests() -> None:
     for module in (team_formats_module, team_event_module, team_standings_module, team_simulation_module):
-        assert doctest.testmod(module).failed == 0
+        assert run_doctests(module).failed == 0
 
 
 def teams(n: int, boards: int = 4) -> tuple[TeamEntry, ...]:

@@ -3,7 +3,6 @@ line-ups (registered order, reserves, a player for two teams)."""
 
 from __future__ import annotations
 
-import doctest
 from dataclasses import replace
 
 import pytest
@@ -27,6 +26,7 @@ from app.engine.team_match import (
 )
 from app.engine.team_rules import GamePoints, LineupOrder, MatchPoints, MissingLineup, TeamMatchRules, TieRule
 from app.engine.types import Colour, GameResult, UserError
+from tests.engine.doctests import run_doctests
 
 R, B, D = GameResult.RED_WIN, GameResult.BLACK_WIN, GameResult.DRAW
 HOME = (11, 12, 13, 14)  # the home team's players on boards 1-4
@@ -41,8 +41,8 @@ def match(*results: GameResult, **kw: object) -> TeamMatch:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(team_match_module).failed == 0
-    assert doctest.testmod(team_rules_module).failed == 0
+    assert run_doctests(team_match_module).failed == 0
+    assert run_doctests(team_rules_module).failed == 0
 
 
 def test_home_team_red_on_boards_one_and_three() -> None:

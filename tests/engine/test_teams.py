@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 import app.engine.teams as teams_module
 from app.engine.regulations import TeamRules
 from app.engine.teams import rank_teams
 from app.engine.types import UserError
+from tests.engine.doctests import run_doctests
 
 # Final individual places of 16 ranked players (no → place); player 99 was disqualified (no place).
 #   甲: 1, 8, 9, 14, 16 (5 members: the best 4 count) → 1+8+9+14 = 32, best 1
@@ -64,7 +63,7 @@ def test_repeated_places_refused() -> None:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(teams_module).failed == 0
+    assert run_doctests(teams_module).failed == 0
 
 
 # --------------------------------------------------------------------------- ranking by points (积分总和)

@@ -1,7 +1,5 @@
 """Text hygiene (NFC, no control or bidi characters, limits) and the masking of public text."""
 
-import doctest
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,11 +8,12 @@ from app.engine import privacy, text
 from app.engine.privacy import KnownNumbers, looks_personal, mask_personal
 from app.engine.text import clean_text, spreadsheet_safe
 from app.engine.types import UserError
+from tests.engine.doctests import run_doctests
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(text).failed == 0
-    assert doctest.testmod(privacy).failed == 0
+    assert run_doctests(text).failed == 0
+    assert run_doctests(privacy).failed == 0
 
 
 @pytest.mark.parametrize(

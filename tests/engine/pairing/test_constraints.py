@@ -4,8 +4,6 @@ enumeration, and what ``why`` says."""
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
 import app.engine.pairing.constraints as constraints_module
@@ -25,6 +23,7 @@ from app.engine.regulations import (
     PairingRules,
 )
 from app.engine.types import Colour
+from tests.engine.doctests import run_doctests
 
 ABS, WEAK = AvoidanceStrength.ABSOLUTE, AvoidanceStrength.WEAK
 UNIT_ABS = (AvoidanceRule(AvoidanceBasis.UNIT, ABS),)
@@ -32,7 +31,7 @@ UNIT_WEAK = (AvoidanceRule(AvoidanceBasis.UNIT, WEAK),)
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(constraints_module).failed == 0
+    assert run_doctests(constraints_module).failed == 0
 
 
 def _pairs(pairing) -> set[frozenset[int]]:

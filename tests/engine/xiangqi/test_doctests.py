@@ -1,13 +1,12 @@
 """The examples in the xiangqi modules' docstrings are run as tests."""
 
-import doctest
-
 import pytest
 
 from app.engine.xiangqi import board, checks, notation, record
+from tests.engine.doctests import run_doctests
 
 
 @pytest.mark.parametrize("module", [board, notation, record, checks])
 def test_docstring_examples(module: object) -> None:
-    result = doctest.testmod(module)  # type: ignore[arg-type]
+    result = run_doctests(module)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0
