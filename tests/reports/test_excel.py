@@ -29,8 +29,14 @@ def saved(data: ResultWorkbook) -> bytes:
     return buf.getvalue()
 
 
-def test_every_sheet_present(saved: bytes) -> None:
-    wb = openpyxl.load_workbook(io.BytesIO(saved))
+@pytest.fixture(scope="module")
+def loaded(saved: bytes) -> openpyxl.Workbook:
+    """The saved workbook as openpyxl reads it back, read once for the tests that only look at it."""
+    return openpyxl.load_workbook(io.BytesIO(saved))
+
+
+def test_every_sheet_present(loaded: openpyxl.Workbook) -> None:
+    wb = loaded
     # two groups: every sheet of a group carries the group's name
     assert wb.sheetnames == [
         f"{OPEN}参赛名单",
@@ -51,8 +57,8 @@ def _rows(ws: openpyxl.worksheet.worksheet.Worksheet) -> list[list[object]]:
     return [list(r) for r in ws.iter_rows(min_row=2, values_only=True)]
 
 
-def test_values_equal_input(saved: bytes, data: ResultWorkbook) -> None:
-    wb = openpyxl.load_workbook(io.BytesIO(saved))
+def test_values_equal_input(loaded: openpyxl.Workbook, data: ResultWorkbook) -> None:
+    wb = loaded
     entries = _rows(wb[f"{OPEN}参赛名单"])
     assert len(entries) == 120
     assert entries == [[e.no, e.name, e.unit, e.gender, e.team or None] for e in data.entries[0].lines]
@@ -87,8 +93,8 @@ def test_values_equal_input(saved: bytes, data: ResultWorkbook) -> None:
     assert sum(int(str(r[4])) for r in prizes) == 27800 + 7900 + 3000
 
 
-def test_no_formulas_and_data_only_equal(saved: bytes) -> None:
-    raw = openpyxl.load_workbook(io.BytesIO(saved))
+def test_no_formulas_and_data_only_equal(saved: bytes, loaded: openpyxl.Workbook) -> None:
+    raw = loaded
     cached = openpyxl.load_workbook(io.BytesIO(saved), data_only=True)
     for ws in raw.worksheets:
         for row_raw, row_cached in zip(
@@ -108,8 +114,8 @@ def test_name_starting_with_equals_stays_text(data: ResultWorkbook) -> None:
     assert ws["B2"].data_type == "s"
 
 
-def test_page_setup_frozen_header_widths(saved: bytes, data: ResultWorkbook) -> None:
-    wb = openpyxl.load_workbook(io.BytesIO(saved))
+def test_page_setup_frozen_header_widths(loaded: openpyxl.Workbook, data: ResultWorkbook) -> None:
+    wb = loaded
     for ws in wb.worksheets:
         assert ws.freeze_panes == "A2"
         assert ws.page_setup.orientation == "landscape"
@@ -236,12 +242,12 @@ def test_the_theme_is_openpyxls() -> None:
     assert theme_xml == THEME_XML
 
 
-def test_the_workbook_reads_back_cell_by_cell(saved: bytes, data: ResultWorkbook) -> None:
+def test_the_workbook_reads_back_cell_by_cell(loaded: openpyxl.Workbook, data: ResultWorkbook) -> None:
     """Read back by openpyxl: every sheet's cells, number formats, styles, widths, frozen panes and
     merged cells are those of the workbook openpyxl wrote."""
     reference = io.BytesIO()
     excel_openpyxl.write_workbook(data, reference)
-    ours = openpyxl.load_workbook(io.BytesIO(saved))
+    ours = loaded
     theirs = openpyxl.load_workbook(io.BytesIO(reference.getvalue()))
     assert ours.sheetnames == theirs.sheetnames
     for a, b in zip(ours.worksheets, theirs.worksheets, strict=True):
