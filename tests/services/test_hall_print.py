@@ -30,7 +30,7 @@ def db(tmp_path: Path) -> Any:
 def codes_on(pdf: bytes, page: int = 0) -> list[str]:
     document = pdfium.PdfDocument(pdf)
     try:
-        image = document[page].render(scale=4).to_pil()
+        image = document[page].render(scale=4, grayscale=True).to_pil()  # the codes are black on white
     finally:
         document.close()
     return sorted(r.text for r in zxingcpp.read_barcodes(image))
