@@ -42,11 +42,18 @@ def _english(err: str) -> str:
     return err[start:] if start >= 0 else err
 
 
-@pytest.fixture
-def event(tmp_path: Path) -> Path:
-    path = tmp_path / "t.xqt"
+@pytest.fixture(scope="module")
+def event_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The event of eight, imported once for the module (read-only: each test has its own copy)."""
+    path = tmp_path_factory.mktemp("event") / "t.xqt"
     import_snapshot(snapshot([player(i, f"棋手{i}") for i in range(1, 9)]), path).close()
     return path
+
+
+@pytest.fixture
+def event(tmp_path: Path, event_file: Path) -> Path:
+    """A fresh copy of the event of eight (the file alone, as importing leaves it: its mode kept)."""
+    return Path(shutil.copy2(event_file, tmp_path / "t.xqt"))
 
 
 def _round(path: Path, number: int) -> None:
@@ -61,13 +68,13 @@ def _round(path: Path, number: int) -> None:
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
+def played(tmp_path_factory: pytest.TempPathFactory, event_file: Path) -> dict[int, Path]:
     """The event as ``_round`` leaves it after round 1 and after round 2 (each a folder: the file and
     its backups), played once for the module."""
     root = tmp_path_factory.mktemp("played")
     path = root / "build" / "t.xqt"
     path.parent.mkdir()
-    import_snapshot(snapshot([player(i, f"棋手{i}") for i in range(1, 9)]), path).close()
+    shutil.copy2(event_file, path)
     folders = {}
     for number in (1, 2):
         _round(path, number)
