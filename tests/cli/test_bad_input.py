@@ -7,6 +7,7 @@ import inspect
 import json
 import os
 import resource
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -33,13 +34,20 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-@pytest.fixture
-def event(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def event_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small event, imported once for the module (read-only: each test has its own copy)."""
     players = [player(i, f"棋手{i}", team="甲队" if i <= 4 else None) for i in range(1, 7)]
     rounds = [swiss_round(1, [(1, 2, "draw"), (3, 4, "red_win"), (5, 6, "black_win")])]
-    path = tmp_path / "t.xqt"
+    path = tmp_path_factory.mktemp("event") / "t.xqt"
     import_snapshot(snapshot(players, rounds), path).close()
     return path
+
+
+@pytest.fixture
+def event(tmp_path: Path, event_file: Path) -> Path:
+    """A fresh copy of the small event (the file alone, as importing leaves it: its mode kept)."""
+    return Path(shutil.copy2(event_file, tmp_path / "t.xqt"))
 
 
 def _files(folder: Path) -> dict[str, bytes]:

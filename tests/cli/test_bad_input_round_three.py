@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import sqlite3
 import threading
 from pathlib import Path
@@ -41,11 +42,18 @@ def _english(err: str) -> str:
     return err[start:] if start >= 0 else err
 
 
-@pytest.fixture
-def event(tmp_path: Path) -> Path:
-    path = tmp_path / "t.xqt"
+@pytest.fixture(scope="module")
+def event_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The event of eight, imported once for the module (read-only: each test has its own copy)."""
+    path = tmp_path_factory.mktemp("event") / "t.xqt"
     import_snapshot(snapshot([player(i, f"棋手{i}") for i in range(1, 9)]), path).close()
     return path
+
+
+@pytest.fixture
+def event(tmp_path: Path, event_file: Path) -> Path:
+    """A fresh copy of the event of eight (the file alone, as importing leaves it: its mode kept)."""
+    return Path(shutil.copy2(event_file, tmp_path / "t.xqt"))
 
 
 def _round(path: Path, number: int) -> None:
@@ -57,6 +65,27 @@ def _round(path: Path, number: int) -> None:
         close_round(db, OPEN, number)
     finally:
         db.close()
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory, event_file: Path) -> dict[int, Path]:
+    """The event as ``_round`` leaves it after round 1 and after round 2 (each a folder: the file and
+    its backups), played once for the module."""
+    root = tmp_path_factory.mktemp("played")
+    path = root / "build" / "t.xqt"
+    path.parent.mkdir()
+    shutil.copy2(event_file, path)
+    folders = {}
+    for number in (1, 2):
+        _round(path, number)
+        folders[number] = shutil.copytree(path.parent, root / f"after-{number}")
+    return folders
+
+
+def _played(event: Path, played: dict[int, Path], rounds: int) -> None:
+    """``event`` as ``_round(event, 1)`` … ``_round(event, rounds)`` leaves it: a copy of the event
+    played once (the file and its backups)."""
+    shutil.copytree(played[rounds], event.parent, dirs_exist_ok=True)
 
 
 # --------------------------------------------------------------------------- files
@@ -138,9 +167,9 @@ def _broken(event: Path, sql: str) -> Path:
     ],
 )
 def test_a_dropped_table_or_a_dangling_reference_is_found_and_refused_in_words(
-    event: Path, capsys: pytest.CaptureFixture[str], sql: str, zh: str
+    event: Path, played: dict[int, Path], capsys: pytest.CaptureFixture[str], sql: str, zh: str
 ) -> None:
-    _round(event, 1)
+    _played(event, played, 1)
     db = open_tournament(event)
     try:
         pair_next_round(db, OPEN, seed=2)  # a round with a bye? 8 players: no; a pending round
@@ -250,10 +279,9 @@ def test_a_reversed_avoidance_range_is_named(event: Path, capsys: pytest.Capture
 
 
 def test_an_avoidance_for_rounds_already_paired_is_refused(
-    event: Path, capsys: pytest.CaptureFixture[str]
+    event: Path, played: dict[int, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _round(event, 1)
-    _round(event, 2)
+    _played(event, played, 2)
     before = _digest(event)
     code, _, err = run(capsys, "avoid", str(event), "1", "2", "--from-round", "1", "--to-round", "2")
     assert code == 2 and "已编排" in err and "already paired" in err, err
@@ -330,9 +358,9 @@ def test_players_shows_the_status_in_chinese(event: Path, capsys: pytest.Capture
 
 
 def test_export_trf_takes_the_group_as_an_option(
-    event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    event: Path, played: dict[int, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _round(event, 1)
+    _played(event, played, 1)
     code, out, err = run(capsys, "export-trf", str(event), "--group", OPEN)
     assert code == 0 and out.startswith("012"), err
     code, old, err = run(capsys, "export-trf", str(event), OPEN)  # the old spelling still works
@@ -366,9 +394,9 @@ def test_officials_set_twice_keeps_both(event: Path, capsys: pytest.CaptureFixtu
 
 @pytest.mark.parametrize("scale", ["0.5", "0.75"])
 def test_image_scale_below_one_is_honoured(
-    event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], scale: str
+    event: Path, played: dict[int, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], scale: str
 ) -> None:
-    _round(event, 1)
+    _played(event, played, 1)
     out = tmp_path / f"p{scale}.png"
     code, _, err = run(
         capsys, "image", str(event), "standings", "--group", OPEN, "--scale", scale, "-o", str(out)
@@ -378,10 +406,9 @@ def test_image_scale_below_one_is_honoured(
 
 
 def test_standings_after_a_complete_round_does_not_call_it_unfinished(
-    event: Path, capsys: pytest.CaptureFixture[str]
+    event: Path, played: dict[int, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _round(event, 1)
-    _round(event, 2)
+    _played(event, played, 2)
     code, out, _ = run(capsys, "standings", str(event), "--group", OPEN, "--after-round", "1")
     assert code == 0 and "尚未全部结束" not in out and "第 1 轮后名次" in out
 

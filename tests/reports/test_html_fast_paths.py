@@ -12,12 +12,14 @@ before and after a change by ``bench/html_pages.py``.)
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 import pytest
+from jinja2 import Template
 from markupsafe import Markup, escape
 
 from app.reports import html
@@ -112,8 +114,14 @@ def ref_opponent(links: Any, gi: int, no: int | None, name: str) -> Markup:
     return Markup(f'<a href="{_e(href)}">{text}</a>' if href else text)
 
 
+@functools.cache
+def _compiled(source: str) -> Template:
+    """A reference template compiled once (``from_string`` compiles it on every call)."""
+    return _env.from_string(source)
+
+
 def _reference(source: str, **context: object) -> str:
-    return _env.from_string(source).render(ref_name=ref_name, ref_opponent=ref_opponent, **context)
+    return _compiled(source).render(ref_name=ref_name, ref_opponent=ref_opponent, **context)
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +137,12 @@ def events(
     de.close()
 
 
+@pytest.fixture(scope="module")
+def sites(events: list[Any]) -> list[Any]:
+    """The public site's read model of every event, read once for the module (the tests only read it)."""
+    return [public_site(db) for db in events]
+
+
 def _contexts(monkeypatch: pytest.MonkeyPatch, page: Any, *args: object) -> dict[str, Any]:
     """The context a page function hands its template (the template itself not rendered)."""
     seen: dict[str, Any] = {}
@@ -139,11 +153,10 @@ def _contexts(monkeypatch: pytest.MonkeyPatch, page: Any, *args: object) -> dict
 
 
 def test_lists_by_name_and_players_rows_are_the_template_loops(
-    events: list[Any], monkeypatch: pytest.MonkeyPatch
+    sites: list[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rows = players = 0
-    for db in events:
-        site = public_site(db)
+    for site in sites:
         for gi, g in enumerate(site.groups, start=1):
             for links in LINKS:
                 for r in g.rounds:
@@ -159,13 +172,13 @@ def test_lists_by_name_and_players_rows_are_the_template_loops(
     assert rows > 1000 and players > 300  # every kind of line was met: byes, absences, knockout games
 
 
-def test_the_players_pages_are_the_template(events: list[Any]) -> None:
+def test_the_players_pages_are_the_template(sites: list[Any]) -> None:
     """Every player's whole page on both kinds of links (the hall's "这是我" button only on its own),
     and hostile values: a name, a unit, a neighbour, a next game's stage."""
     pages = 0
     seen = set()
-    for db in events:
-        for gi, g in enumerate(public_site(db).groups, start=1):
+    for site in sites:
+        for gi, g in enumerate(site.groups, start=1):
             if g.players is None:
                 continue
             cards = list(g.players.players)
@@ -222,7 +235,7 @@ def test_the_frame_is_the_template(events: list[Any]) -> None:
             for title, event in (("名次", "赛事"), ('"引号" & <b>', "A 'x' 赛")):
                 quick = html.frame(links, event, title, "<p>正文</p>", css=css, **kwargs)  # type: ignore[arg-type]
                 refresh = kwargs.get("refresh", True)
-                expected = _env.from_string(FRAME).render(
+                expected = _compiled(FRAME).render(
                     links=links,
                     event=event,
                     title=title,
@@ -240,12 +253,12 @@ def test_the_frame_is_the_template(events: list[Any]) -> None:
                 assert ("<style>" in head) is (not links.live) and "<style>" not in tail
 
 
-def test_the_players_pages_of_the_static_folder_are_the_halls(events: list[Any]) -> None:
+def test_the_players_pages_of_the_static_folder_are_the_halls(events: list[Any], sites: list[Any]) -> None:
     """The static folder hands the standings it read to the players' pages; the hall's players' pages
     read their own."""
     compared = 0
-    for db in events:
-        for g in public_site(db).groups:
+    for db, site in zip(events, sites, strict=True):
+        for g in site.groups:
             if g.players is not None:
                 assert g.players == player_book(db, g.name)
                 compared += 1

@@ -1,5 +1,6 @@
 """Game records attached to boards: a real master game, illegal moves, short draws, headers, GBK, export."""
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,21 +11,32 @@ from app.services.game_records import attach_record, board_records, export_round
 from app.services.records import record_duty_list
 from app.services.results import enter_result
 from app.services.snapshot import export_snapshot, import_snapshot
+from app.services.tournaments import open_tournament
 from tests.factories import player, snapshot, swiss_round
 
 MASTER = Path(__file__).parents[1] / "engine" / "xiangqi" / "data" / "liu_dahua_yang_guanlin_1982.pgn"
 SHORT_DRAW = '[Red "棋手3"]\n[Black "棋手4"]\n1. 炮二平五 马８进７\n2. 马二进三 车９平８\n1/2-1/2\n'
 
 
-@pytest.fixture
-def db(tmp_path: Path):
+@pytest.fixture(scope="module")
+def event_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The event, imported once for the module (read-only: each test opens its own copy)."""
     players = [player(1, "柳大华"), player(2, "杨官璘")] + [player(i, f"棋手{i}") for i in range(3, 9)]
     # round 4: board 1 柳大华 (red) v 杨官璘 drawn; board 2 棋手3 v 棋手4 drawn; 3 and 4 red wins
     rounds = [
         swiss_round(n, [(1, 2, "draw"), (3, 4, "draw"), (5, 6, "red_win"), (7, 8, "pending")])
         for n in (1, 2, 3, 4)
     ]
-    return import_snapshot(snapshot(players, rounds), tmp_path / "t.xqt")
+    path = tmp_path_factory.mktemp("records") / "t.xqt"
+    import_snapshot(snapshot(players, rounds), path).close()
+    return path
+
+
+@pytest.fixture
+def db(tmp_path: Path, event_file: Path):
+    database = open_tournament(shutil.copy2(event_file, tmp_path / "t.xqt"))
+    yield database
+    database.close()
 
 
 def test_master_game_is_attached_normalised_and_owed_record_marked_received(db) -> None:

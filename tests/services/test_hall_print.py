@@ -3,6 +3,7 @@ its address is known, and carry no QR code when it is not. Each code is read bac
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +16,23 @@ from app.engine.types import UserError
 from app.reports.qr import qr_matrix, qr_text
 from app.services import exports, hall
 from app.services.snapshot import import_snapshot
+from app.services.tournaments import open_tournament
 from tests.factories import player, snapshot, swiss_round
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Any:
+@pytest.fixture(scope="module")
+def event_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The event, imported once for the module (read-only: each test opens its own copy)."""
     players = [player(i, f"棋手{i}") for i in range(1, 9)]
     rounds = [swiss_round(1, [(1, 5, "red_win"), (6, 2, "pending"), (3, 7, "pending"), (8, 4, "draw")])]
-    database = import_snapshot(snapshot(players, rounds), tmp_path / "t.xqt")
+    path = tmp_path_factory.mktemp("hall-print") / "t.xqt"
+    import_snapshot(snapshot(players, rounds), path).close()
+    return path
+
+
+@pytest.fixture
+def db(tmp_path: Path, event_file: Path) -> Any:
+    database = open_tournament(shutil.copy2(event_file, tmp_path / "t.xqt"))
     yield database
     database.close()
 
@@ -30,7 +40,7 @@ def db(tmp_path: Path) -> Any:
 def codes_on(pdf: bytes, page: int = 0) -> list[str]:
     document = pdfium.PdfDocument(pdf)
     try:
-        image = document[page].render(scale=4).to_pil()
+        image = document[page].render(scale=4, grayscale=True).to_pil()  # the codes are black on white
     finally:
         document.close()
     return sorted(r.text for r in zxingcpp.read_barcodes(image))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from app.db.session import Database
+from app.db.session import Database, kept
 from app.engine.privacy import mask_personal
 from app.engine.types import (
     UserError,
@@ -41,8 +41,26 @@ def event_header(
     )
 
 
+_INFO = "exports.tournament_info"
+
+
+def event_info(db: Database) -> TournamentInfo:
+    """The event's name, regulation and groups (:func:`tournament_info`), read once inside
+    :meth:`Database.one_reading` — every sheet of a workbook, every round of a results book asks —
+    and afresh outside it. Nothing can be written inside the block, so the value cannot go stale."""
+    with db.session() as s:
+        memo = kept(s)
+    if memo is None:
+        return tournament_info(db)
+    found = memo.get(_INFO)
+    if found is None:
+        found = memo[_INFO] = tournament_info(db)
+    assert isinstance(found, TournamentInfo)
+    return found
+
+
 def group_names(db: Database) -> list[str]:
-    return [g.name for g in tournament_info(db).groups]
+    return [g.name for g in event_info(db).groups]
 
 
 def resolve_group(db: Database, group: str | None) -> str:

@@ -8,9 +8,8 @@ from app.engine.types import (
 )
 from app.reports import model
 from app.services import paperwork_docs
-from app.services.exports.common import event_header, resolve_group
+from app.services.exports.common import event_header, event_info, resolve_group
 from app.services.registration import PlayerView, list_players
-from app.services.tournaments import tournament_info
 
 _GENDER_ZH = {"male": "男", "female": "女"}
 
@@ -31,7 +30,7 @@ def _order_label(order: str) -> str:
 
 def entry_list(db: Database, group: str, order: str = "") -> model.EntryList:
     """参赛名单 (public) of a group, by team and 序号 (or by number, name or rating: ``order``)."""
-    info = tournament_info(db)
+    info = event_info(db)
     players = _entry_players(db, group, order)
     lines = tuple(
         model.EntryLine(p.no or 0, p.name, p.unit, _GENDER_ZH.get(p.gender, ""), p.team) for p in players
@@ -41,7 +40,7 @@ def entry_list(db: Database, group: str, order: str = "") -> model.EntryList:
 
 def check_in_sheet(db: Database, group: str, order: str = "") -> model.CheckInSheet:
     """报到表 (内部): insurance, pledge, fee and check-in of every registered player, paid / owed totals."""
-    info = tournament_info(db)
+    info = event_info(db)
     players = _entry_players(db, group, order)
     fee = info.regulations.registration.fee_yuan
     return paperwork_docs.check_in_sheet(
@@ -51,7 +50,7 @@ def check_in_sheet(db: Database, group: str, order: str = "") -> model.CheckInSh
 
 def internal_entry_list(db: Database, group: str, order: str = "") -> model.InternalEntryList:
     """参赛名单 (内部): check-in, fee, insurance, the full ID number and the phone."""
-    info = tournament_info(db)
+    info = event_info(db)
     players = _entry_players(db, group, order)
     lines = tuple(
         model.InternalEntryLine(

@@ -15,7 +15,7 @@ from app.reports.team_model import TeamEventBook
 from app.services import paperwork_docs
 from app.services.audit import audit_log
 from app.services.constraints import pair_avoidances
-from app.services.exports.common import event_header, group_names
+from app.services.exports.common import event_header, event_info, group_names
 from app.services.exports.entries import entry_list
 from app.services.exports.knockout import bracket
 from app.services.exports.prizes import prize_label, prize_list_model
@@ -24,7 +24,6 @@ from app.services.exports.standings import crosstable, final_view, standings, te
 from app.services.knockout import bracket_of
 from app.services.rounds import group_state, rounds_of
 from app.services.standings import is_final
-from app.services.tournaments import tournament_info
 
 
 def _scrub(text: str, known: Sequence[str] | KnownNumbers = ()) -> str:
@@ -113,7 +112,7 @@ def _event_parts(
     list[model.TeamStandings],
     list[str],
 ]:
-    info = tournament_info(db)
+    info = event_info(db)
     entries, rounds, tables, crosstables, teams, with_bracket = [], [], [], [], [], []
     for name, numbers in paired_groups(db):
         if any(g.name == name and g.players for g in info.groups):
@@ -139,7 +138,7 @@ def result_workbook(db: Database) -> model.ResultWorkbook:
     with db.one_reading():
         entries, rounds, tables, crosstables, teams, _ = _event_parts(db)
         return model.ResultWorkbook(
-            event_name=mask_personal(tournament_info(db).name),
+            event_name=mask_personal(event_info(db).name),
             entries=tuple(entries),
             rounds=tuple(rounds),
             standings=tuple(tables),
@@ -155,7 +154,7 @@ def _round_robin_tables(db: Database) -> tuple[model.RoundRobinTable, ...]:
     """The square tables of the groups playing (or having played) a round robin."""
     from app.services.round_robin_docs import round_robin_table
 
-    info = tournament_info(db)
+    info = event_info(db)
     out = []
     for g in info.groups:
         state = group_state(db, g.name)
@@ -175,7 +174,7 @@ def _round_robin_tables(db: Database) -> tuple[model.RoundRobinTable, ...]:
 def results_book(db: Database) -> model.ResultsBook:
     """成绩册: regulation summary, officials, then for each group every round's results, the final
     standings (the current ones, marked 暂列, before the end), the teams and the knockout; the prizes."""
-    info = tournament_info(db)
+    info = event_info(db)
     label = prize_label(db)
     groups = []
     for name, numbers in paired_groups(db):
@@ -211,7 +210,7 @@ def results_book(db: Database) -> model.ResultsBook:
 
 def avoidance_list(db: Database, group: str) -> model.AvoidanceList:
     """回避名单 (内部): the regulation's unit / region rules and the group's named pairs kept apart."""
-    info = tournament_info(db)
+    info = event_info(db)
     rules = tuple(
         f"{r.basis.zh}{r.strength.zh}（{r.rounds_zh}）" for r in info.regulations.pairing.avoidances
     )
@@ -227,7 +226,7 @@ def avoidance_list(db: Database, group: str) -> model.AvoidanceList:
 def certificates(db: Database, group: str | None = None) -> model.Certificates:
     """获奖证书 of every prize awarded (of one group, if given), from the editable template — only for the
     groups whose last round is complete (a certificate is never printed for a provisional place)."""
-    info = tournament_info(db)
+    info = event_info(db)
     prize_label(db)  # refused before any round
     finished = set()
     for g in info.groups:

@@ -18,17 +18,16 @@ from app.engine.types import (
     UserError,
 )
 from app.reports import model
-from app.services.exports.common import event_header, resolve_group
+from app.services.exports.common import event_header, event_info, resolve_group
 from app.services.knockout import bracket_of
 from app.services.rounds import group_state
-from app.services.tournaments import tournament_info
 
 _MAIN_ROUND_NAMES = {"R16": "1/8决赛", "QF": "1/4决赛", "SF": "半决赛", "F": "决赛"}
 
 
 def bracket(db: Database, group: str) -> model.Bracket:
     """淘汰赛对阵图 with every game (slow / rapid / deciding) and its result; refused before the split."""
-    info = tournament_info(db)
+    info = event_info(db)
     resolve_group(db, group)
     eb = bracket_of(db, group)
     if eb is None:

@@ -7,7 +7,7 @@ from app.engine.types import (
     UserError,
 )
 from app.reports import model
-from app.services.exports.common import event_header
+from app.services.exports.common import event_header, event_info
 from app.services.registration import list_players
 from app.services.rounds import rounds_of
 from app.services.standings import (
@@ -15,12 +15,11 @@ from app.services.standings import (
     is_final,
     prize_list,
 )
-from app.services.tournaments import tournament_info
 
 
 def prize_label(db: Database) -> str:
     """Refuse before any round; "暂列" until every group has played its last round in full."""
-    info = tournament_info(db)
+    info = event_info(db)
     played = {g.name: rounds_of(db, g.name) for g in info.groups if g.players}
     if not any(played.values()):
         raise UserError(
@@ -59,7 +58,7 @@ def _prize_notes(view: PrizesView, group: str | None) -> tuple[str, ...]:
 def prize_list_model(db: Database, group: str | None = None) -> model.PrizeList:
     """奖励名单 (public): place, name, unit, amount — no ID, no phone. The tables of a group whose
     ranking is not final are marked 暂列, with what they rest on."""
-    info = tournament_info(db)
+    info = event_info(db)
     label = prize_label(db)
     view = prize_list(db)
     lines = []
@@ -86,7 +85,7 @@ def prize_list_model(db: Database, group: str | None = None) -> model.PrizeList:
 
 def payout_sheet(db: Database, group: str | None = None) -> model.PayoutSheet:
     """奖金发放签收表 (内部): the prize lines with the full ID number and phone of each winner."""
-    info = tournament_info(db)
+    info = event_info(db)
     label = prize_label(db)
     view = prize_list(db)
     people = {(p.group, p.no): p for p in list_players(db) if p.no is not None}

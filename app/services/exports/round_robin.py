@@ -6,10 +6,9 @@ from __future__ import annotations
 from app.db.session import Database
 from app.engine.formats import StageKind
 from app.reports import model
-from app.services.exports.common import event_header
+from app.services.exports.common import event_header, event_info
 from app.services.exports.standings import crosstable, plays_round_robin
 from app.services.rounds import group_state
-from app.services.tournaments import tournament_info
 
 
 def crosstable_of(
@@ -19,7 +18,7 @@ def crosstable_of(
     if plays_round_robin(db, group, after_round):
         from app.services.round_robin_docs import round_robin_table
 
-        info = tournament_info(db)
+        info = event_info(db)
         return round_robin_table(db, group, lambda n, label: event_header(info, group, n, label), after_round)
     return crosstable(db, group, after_round)
 
@@ -40,5 +39,5 @@ def order_of_play(db: Database, group: str) -> model.RoundRobinSchedule:
 
         return team_order_of_play(db, group)
 
-    info = tournament_info(db)
+    info = event_info(db)
     return round_robin_schedule(db, group, lambda n, label: event_header(info, group, n, label))

@@ -16,12 +16,12 @@ from app.engine.types import (
     ViolationKind,
 )
 from app.reports import model
-from app.services.exports.common import event_header, require_round, unit_or_team
+from app.services.exports.common import event_header, event_info, require_round, unit_or_team
 from app.services.exports.knockout import knockout_game_text
 from app.services.knockout import bracket_of
 from app.services.records import record_duty_list, recorded_boards
 from app.services.rounds import Seat, group_state, round_view
-from app.services.tournaments import group_row, regulations_of, tournament_info
+from app.services.tournaments import group_row, regulations_of
 
 
 #: A knockout game as printed: slow game, rapid game with colours swapped, deciding game.
@@ -131,7 +131,7 @@ def _knockout_rows(
 
 def table_cards(db: Database, group: str, number: int, per_page: int = 2) -> model.TableCards:
     """台卡 of one round: one card per board (knockout games included)."""
-    info = tournament_info(db)
+    info = event_info(db)
     rr = _round_rows(db, group, number, with_results=False, current_only=True)
     if not rr.rows:
         raise UserError(f"{group}第 {number} 轮只有轮空，没有台卡", f"{group} round {number} has no boards")
@@ -140,14 +140,14 @@ def table_cards(db: Database, group: str, number: int, per_page: int = 2) -> mod
 
 def pairing_list(db: Database, group: str, number: int) -> model.PairingList:
     """对阵表 of one round (result column blank)."""
-    info = tournament_info(db)
+    info = event_info(db)
     rr = _round_rows(db, group, number, with_results=False)
     return model.PairingList(event_header(info, group, number), rr.rows, rr.byes, excused=rr.excused)
 
 
 def round_results(db: Database, group: str, number: int) -> model.PairingList:
     """成绩公告 of one round: results, forfeits and the round's violations marked."""
-    info = tournament_info(db)
+    info = event_info(db)
     rr = _round_rows(db, group, number, with_results=True)
     return model.PairingList(event_header(info, group, number), rr.rows, rr.byes, excused=rr.excused)
 
@@ -159,7 +159,7 @@ def record_sheets(db: Database, group: str, number: int) -> model.RecordSheets:
     draw, hands theirs in); once the result is in, one sheet for the player who owes the record; a
     forfeited game none.
     """
-    info = tournament_info(db)
+    info = event_info(db)
     require_round(db, group, number)
     boards = recorded_boards(db, group, number)
     if not boards:

@@ -17,7 +17,7 @@ from app.engine.types import (
     UserError,
 )
 from app.reports import model
-from app.services.exports.common import event_header, latest_round, require_round, unit_or_team
+from app.services.exports.common import event_header, event_info, latest_round, require_round, unit_or_team
 from app.services.knockout import bracket_of
 from app.services.rounds import group_state, rounds_of
 from app.services.standings import (
@@ -26,7 +26,6 @@ from app.services.standings import (
     group_standings,
     team_standings,
 )
-from app.services.tournaments import tournament_info
 
 _STATUS_NOTE = {PlayerStatus.WITHDRAWN: "退赛", PlayerStatus.DISQUALIFIED: "取消资格"}
 
@@ -95,7 +94,7 @@ def standings(db: Database, group: str, after_round: int | None = None) -> model
     """名次表 after a round (default: the last round with every result in, and once the group is over
     the final ranking, knockout places first): every value column of the chain; the header says
     after which round, or 最终名次."""
-    info = tournament_info(db)
+    info = event_info(db)
     final = final_view(db, group) if after_round is None else None
     if final is not None:
         view, label = final, "最终名次"
@@ -154,7 +153,7 @@ def _value(v: int | float | None) -> int | float | str:
 def crosstable(db: Database, group: str, after_round: int | None = None) -> model.Crosstable:
     """个人成绩总表: per round opponent 序号, colour and result; score and place after the round
     (default: the last round with every result in)."""
-    info = tournament_info(db)
+    info = event_info(db)
     number, label = _standing_round(db, group, after_round)
     final = final_view(db, group) if number == _complete(db, group) else None
     state = group_state(db, group)
@@ -221,7 +220,7 @@ def _knockout_cells(db: Database, group: str) -> dict[int, dict[int, model.Cross
 
 def team_standings_model(db: Database, group: str, after_round: int | None = None) -> model.TeamStandings:
     """团体名次表 (refused for a group without teams); before the final places, after ``after_round``."""
-    info = tournament_info(db)
+    info = event_info(db)
     latest_round(db, group)
     view = team_standings(db, group, after_round)
     rows = [
