@@ -22,6 +22,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.db.checked import fingerprint, remember_checked, was_checked
+from app.db.compiled import COMPILED, DRIVER
 from app.db.integrity import (
     CorruptFileError,
     DatabaseError,
@@ -70,8 +71,13 @@ def _set_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def make_engine(path: Path, *, read_only: bool = False) -> Engine:
-    url = f"sqlite:///file:{path.resolve()}?mode=ro&uri=true" if read_only else f"sqlite:///{path}"
-    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    """An engine for one tournament file; its compiled statements are every engine's (app.db.compiled)."""
+    url = f"{DRIVER}:///file:{path.resolve()}?mode=ro&uri=true" if read_only else f"{DRIVER}:///{path}"
+    engine = create_engine(
+        url,
+        connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
+        execution_options={"compiled_cache": COMPILED},
+    )
     event.listen(engine, "connect", _set_read_only_pragmas if read_only else _set_pragmas)
     return engine
 

@@ -137,10 +137,22 @@ def _with_due_games(bracket: Bracket) -> Bracket:
 
 
 def save_bracket(s: Session, group: Group, bracket: Bracket) -> None:
-    """Write the whole bracket back: match rows and their games (created, updated or removed)."""
+    """Write the whole bracket back: match rows and their games (created, updated or removed).
+
+    The games of every match and the rounds are read once, not once per match; the session is flushed
+    where those reads used to flush it (before a match's games are compared, before its round is
+    looked up), so that the rows are written in the same order and get the same ids."""
     bracket = _with_due_games(bracket)
     _, id_of = _ids(s, group)
     rows = {r.code: r for r in rows_of(s, group)}
+    games_of: dict[int, list[GameRow]] = {}
+    if rows:
+        for gm in s.scalars(
+            select(GameRow).where(GameRow.match_id.in_([r.id for r in rows.values()])).order_by(GameRow.id)
+        ):
+            assert gm.match_id is not None
+            games_of.setdefault(gm.match_id, []).append(gm)
+    rounds: dict[int, Round] = {}
     for plan, m in zip(bracket.plans, bracket.matches, strict=True):
         row = rows.get(m.code)
         if row is None:
@@ -157,14 +169,19 @@ def save_bracket(s: Session, group: Group, bracket: Bracket) -> None:
         row.deciding_red_id = None
         result = match_result(m, bracket.ladder_of(m.code))
         row.winner_id = id_of[result.winner] if result and result.winner is not None else None
-        existing = {g.game_no: g for g in s.scalars(select(GameRow).where(GameRow.match_id == row.id))}
+        s.flush()
+        existing = {g.game_no: g for g in games_of.get(row.id, ())}
         wanted = {g.number: g for g in m.games}
         for number, g in existing.items():
             if number not in wanted:
                 s.delete(g)
         if not wanted:
             continue
-        rnd = _round(s, group, m.round_number)
+        if m.round_number in rounds:
+            s.flush()
+        else:
+            rounds[m.round_number] = _round(s, group, m.round_number)
+        rnd = rounds[m.round_number]
         for number, kg in wanted.items():
             game = existing.get(number)
             if game is None:

@@ -73,11 +73,12 @@ def _set(
     before = GameResult(game.result)
     if before is entry.result:
         return False
-    later = session.scalars(
-        select(Round.id).where(Round.group_id == group.id, Round.number > rnd.number)
-    ).first()
     is_correction = before is not GameResult.PENDING
-    if is_correction and (rnd.closed_at is not None or later is not None) and not reason.strip():
+    if (
+        is_correction
+        and not reason.strip()
+        and (rnd.closed_at is not None or _later_round(session, group, rnd))
+    ):
         raise UserError(
             f"更正第 {rnd.number} 轮第 {entry.board} 台的成绩须注明理由",
             f"correcting round {rnd.number} board {entry.board} needs a reason",
@@ -94,6 +95,14 @@ def _set(
         who=who,
     )
     return True
+
+
+def _later_round(session: Session, group: Group, rnd: Round) -> bool:
+    """Whether the group has a round after ``rnd`` (a result there is corrected with a reason)."""
+    later = session.scalars(
+        select(Round.id).where(Round.group_id == group.id, Round.number > rnd.number)
+    ).first()
+    return later is not None
 
 
 def enter_result(

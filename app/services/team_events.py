@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from app.db.models import GameRow, Group, Player, Round, Team, TeamLineup, TeamLineupBoard, TeamMatch
 from app.db.session import Database
@@ -182,17 +182,40 @@ class _Ids:
     team_id: dict[int, int]  # team number → team id
 
 
-def load_team_state(s: Session, g: Group, reg: Regulations) -> tuple[TeamEventState, _Ids]:
-    """The group's team competition as the engine sees it (teams numbered, rounds, matches, boards)."""
-    event = team_event_of(reg, g.name)
-    teams = [t for t in _teams(s, g) if t.no is not None]
-    players = s.scalars(select(Player).where(Player.group_id == g.id)).all()
-    ids = _Ids(
+def _ids_of(teams: Sequence[Team], players: Sequence[Player]) -> _Ids:
+    return _Ids(
         {p.id: p.no for p in players if p.no is not None},
         {p.no: p.id for p in players if p.no is not None},
         {t.id: t.no for t in teams if t.no is not None},
         {t.no: t.id for t in teams if t.no is not None},
     )
+
+
+def _numbered_teams(s: Session, g: Group) -> list[Team]:
+    return [t for t in _teams(s, g) if t.no is not None]
+
+
+def _group_players(s: Session, g: Group) -> Sequence[Player]:
+    return s.scalars(select(Player).where(Player.group_id == g.id)).all()
+
+
+def _team_ids(s: Session, g: Group, reg: Regulations) -> _Ids:
+    """The numbers of :func:`load_team_state` without the rounds (what an action on one match needs);
+    refused, as there, for a group that is not a team competition."""
+    team_event_of(reg, g.name)
+    return _ids_of(_numbered_teams(s, g), _group_players(s, g))
+
+
+def load_team_state(s: Session, g: Group, reg: Regulations) -> tuple[TeamEventState, _Ids]:
+    """The group's team competition as the engine sees it (teams numbered, rounds, matches, boards).
+
+    A fixed number of queries whatever the size: the rosters, line-ups (with their boards), matches and
+    games of every round are each read at once and sorted as the one-row-at-a-time reads sort them."""
+    event = team_event_of(reg, g.name)
+    teams = _numbered_teams(s, g)
+    players = _group_players(s, g)
+    ids = _ids_of(teams, players)
+    rosters = _rosters(s, teams)
     entries = []
     for t in sorted(teams, key=lambda t: t.no or 0):
         roster = tuple(
@@ -202,17 +225,46 @@ def load_team_state(s: Session, g: Group, reg: Regulations) -> tuple[TeamEventSt
                 p.reserve,
                 p.status == PlayerStatus.ACTIVE.value,
             )
-            for i, p in enumerate(_roster(s, t), start=1)
+            for i, p in enumerate(rosters[t.id], start=1)
             if p.no is not None
         )
         assert t.no is not None
         entries.append(TeamEntry(t.no, t.name, roster, t.seed_rank, t.withdrawn_round is not None))
     rounds = []
-    for rnd in _rounds(s, g):
-        lineups = _lineups(s, rnd)
+    team_rounds = _rounds(s, g)
+    round_ids = [rnd.id for rnd in team_rounds]
+    lineups_of: dict[int, dict[int, TeamLineup]] = {rid: {} for rid in round_ids}
+    matches_of: dict[int, list[TeamMatch]] = {rid: [] for rid in round_ids}
+    games_of: dict[int, list[GameRow]] = {}
+    if round_ids:
+        for lu in s.scalars(
+            select(TeamLineup)
+            .where(TeamLineup.round_id.in_(round_ids))
+            .order_by(TeamLineup.id)
+            .options(selectinload(TeamLineup.boards))
+        ):
+            lineups_of[lu.round_id][lu.team_id] = lu
+        for m in s.scalars(
+            select(TeamMatch)
+            .where(TeamMatch.round_id.in_(round_ids))
+            .order_by(TeamMatch.number, TeamMatch.id)
+        ):
+            matches_of[m.round_id].append(m)
+        match_ids = [m.id for ms in matches_of.values() for m in ms if m.away_team_id is not None]
+        games_of = {mid: [] for mid in match_ids}
+        if match_ids:
+            for gm in s.scalars(
+                select(GameRow)
+                .where(GameRow.team_match_id.in_(match_ids))
+                .order_by(GameRow.board, GameRow.game_no, GameRow.id)
+            ):
+                assert gm.team_match_id is not None
+                games_of[gm.team_match_id].append(gm)
+    for rnd in team_rounds:
+        lineups = lineups_of[rnd.id]
         matches = []
         bye = None
-        for m in _matches(s, rnd):
+        for m in matches_of[rnd.id]:
             if m.away_team_id is None:
                 bye = ids.team_no[m.home_team_id]
                 continue
@@ -221,7 +273,7 @@ def load_team_state(s: Session, g: Group, reg: Regulations) -> tuple[TeamEventSt
                     m.number,
                     ids.team_no[m.home_team_id],
                     ids.team_no[m.away_team_id],
-                    _engine_match(s, event, m, lineups, ids),
+                    _engine_match(s, event, m, lineups, ids, games_of[m.id]),
                     m.code,
                 )
             )
@@ -229,17 +281,40 @@ def load_team_state(s: Session, g: Group, reg: Regulations) -> tuple[TeamEventSt
     fouls: dict[int, int] = {}
     from app.db.models import Violation
 
-    for v in s.scalars(select(Violation).join(Player).where(Player.group_id == g.id)):
-        if ViolationKind(v.kind).counts_in_tiebreak and v.player.team_id in ids.team_no:
-            team = ids.team_no[v.player.team_id]
+    for kind, team_id in s.execute(
+        select(Violation.kind, Player.team_id)
+        .join(Player, Violation.player_id == Player.id)
+        .where(Player.group_id == g.id)
+    ):
+        if ViolationKind(kind).counts_in_tiebreak and team_id in ids.team_no:
+            team = ids.team_no[team_id]
             fouls[team] = fouls.get(team, 0) + 1
     playoff = {t.no: t.playoff_place for t in teams if t.no is not None and t.playoff_place is not None}
     return TeamEventState(event, tuple(entries), tuple(rounds), fouls, playoff), ids
 
 
+def _rosters(s: Session, teams: Sequence[Team]) -> dict[int, list[Player]]:
+    """Every team's :func:`_roster`, read at once."""
+    members: dict[int, list[Player]] = {t.id: [] for t in teams}
+    if members:
+        for p in s.scalars(select(Player).where(Player.team_id.in_(list(members)))):
+            assert p.team_id is not None
+            members[p.team_id].append(p)
+    return {
+        tid: sorted(players, key=lambda p: (p.team_order is None, p.team_order or 0, p.id))
+        for tid, players in members.items()
+    }
+
+
 def _engine_match(
-    s: Session, event: TeamEvent, m: TeamMatch, lineups: Mapping[int, TeamLineup], ids: _Ids
+    s: Session,
+    event: TeamEvent,
+    m: TeamMatch,
+    lineups: Mapping[int, TeamLineup],
+    ids: _Ids,
+    games: Sequence[GameRow] | None = None,
 ) -> EngineMatch:
+    """The match as the engine sees it (``games``: its games as :func:`_games` reads them, if read)."""
     rules = event.match
     boards = {b: TeamBoard(b, None, None) for b in range(1, rules.boards + 1)}
     seated = _seated(m)
@@ -263,7 +338,7 @@ def _engine_match(
         boards[b] = replace(
             boards[b], tie_reds=tuple(sorted(reds.items())), home_red=None if colour is None else bool(colour)
         )
-    for gm in _games(s, m):
+    for gm in _games(s, m) if games is None else games:
         b = gm.board - first + 1
         if b not in boards:
             continue
@@ -810,7 +885,7 @@ def lineup_record(db: Database, group: str, number: int, team: str) -> LineupRec
         lu = _lineups(s, rnd).get(t.id)
         if lu is None:
             return None
-        _state, ids = load_team_state(s, g, regulations_of(s))
+        ids = _team_ids(s, g, regulations_of(s))
         return LineupRecord(
             tuple(ids.player_no.get(b.player_id) if b.player_id else None for b in lu.boards),
             lu.method,
@@ -841,7 +916,7 @@ def restore_lineup(
         rnd, t = _round(s, g, number), _team(s, g, team)
         m = _match_of_team(s, rnd, t)
         _refuse_if_played(s, t, number, m)
-        _state, ids = load_team_state(s, g, reg)
+        ids = _team_ids(s, g, reg)
         before = _take_out_lineup(s, rnd, t, ids)
         after: dict[str, Any] | None = None
         if record is not None:
@@ -1021,7 +1096,7 @@ def _team_match(s: Session, rnd: Round, number: int) -> TeamMatch:
 def _score_of(s: Session, g: Group, rnd: Round, m: TeamMatch) -> MatchScore:
     reg = regulations_of(s)
     event = team_event_of(reg, g.name)
-    _unused, ids = load_team_state(s, g, reg)
+    ids = _team_ids(s, g, reg)
     return score_match(_engine_match(s, event, m, _lineups(s, rnd), ids), event.match)
 
 
@@ -1104,7 +1179,7 @@ def enter_tie_game(
         event = team_event_of(reg, g.name)
         rnd = _round(s, g, number)
         m = _team_match(s, rnd, match)
-        _st, ids = load_team_state(s, g, reg)
+        ids = _team_ids(s, g, reg)
         engine = _engine_match(s, event, m, _lineups(s, rnd), ids)
         due = next((d for d in due_tie_games(engine, event.match) if d.board == board), None)
         if due is None:
@@ -1331,7 +1406,7 @@ def team_round_view(db: Database, group: str, number: int) -> TeamRoundView:
         g = group_row(s, group)
         event = team_event_of(reg, g.name)
         rnd = _round(s, g, number)
-        _unused, ids = load_team_state(s, g, reg)
+        ids = _team_ids(s, g, reg)
         names = {
             p.no: p.name for p in s.scalars(select(Player).where(Player.group_id == g.id)) if p.no is not None
         }
