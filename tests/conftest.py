@@ -72,7 +72,7 @@ def _shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-def _built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+def _built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]) -> Path:
     folder = _shared_folder(tmp_path_factory) / "shared-events"
     folder.mkdir(exist_ok=True)
     path = folder / f"{name}.xqt"
@@ -82,6 +82,24 @@ def _built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Call
             build(partial)
             partial.rename(path)
     return path
+
+
+def built_once_file(
+    tmp_path_factory: pytest.TempPathFactory, name: str, created_as: str, build: Callable[[Path], object]
+) -> Path:
+    """An event file built once per test run for every worker (as the demo events are): ``build``
+    makes it at the path it is given — a file named ``created_as``, the name the tests made it under
+    before (a new file's log names it) — and closes it. Read-only: each test opens a copy of its own
+    (:func:`tests.factories.open_copy`), so an event several tests look at is played once."""
+
+    def made(target: Path) -> None:
+        room = target.with_name(f"{target.name}.room")
+        shutil.rmtree(room, ignore_errors=True)  # what a build that failed left
+        room.mkdir()
+        build(room / created_as)
+        (room / created_as).rename(target)
+
+    return _built_once(tmp_path_factory, name, made)
 
 
 def built_once_folder(
@@ -118,6 +136,24 @@ def _midway(path: Path) -> None:
     db = create_demo(path, seed=DEMO_SEED)
     play_demo_midway(db, seed=DEMO_SEED)
     db.close()
+
+
+def _double_elimination_of_six(path: Path) -> None:
+    from app.services.format_demo import GROUP, create_format_demo
+    from app.services.simulation import play_group_to_end
+
+    db = create_format_demo(path, "double-elimination", players=6, seed=9)
+    play_group_to_end(db, GROUP, seed=9)
+    db.close()
+
+
+@pytest.fixture(scope="session")
+def double_elimination_of_six(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A double elimination of six (seed 9) played to its end with seed 9 — the services' and the hall's
+    tests look at the same one. Read-only: copy it first."""
+    return built_once_file(
+        tmp_path_factory, "double-elimination-6-played", "de.xqt", _double_elimination_of_six
+    )
 
 
 @pytest.fixture(scope="session")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.engine.regulations import preset, regulations_to_dict
+
+if TYPE_CHECKING:
+    from app.db.session import Database
 
 WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 
@@ -109,3 +112,10 @@ def copy_event(template: Path, target: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(template, target)
     return target
+
+
+def open_copy(template: Path, target: Path) -> Database:
+    """A private copy of a shared event file, opened for editing as the window and the commands open one."""
+    from app.services.tournaments import open_tournament
+
+    return open_tournament(copy_event(template, target))

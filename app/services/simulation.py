@@ -8,6 +8,7 @@ same seed gives the same results. Only pending boards are filled; everything goe
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from app.db.session import Database
 from app.engine.simulation import random_result
@@ -27,8 +28,23 @@ def play_random_results(
     who: str = audit.DEFAULT_ARBITER,
 ) -> int:
     """Fill every pending Swiss board of the round with a random result; returns how many."""
+    rating = _ratings(group_state(db, group))
+    return _play_random_results(
+        db, group, round_number, seed=seed, forfeit_rate=forfeit_rate, who=who, rating=rating
+    )
+
+
+def _play_random_results(
+    db: Database,
+    group: str,
+    round_number: int,
+    *,
+    seed: int,
+    forfeit_rate: float,
+    who: str,
+    rating: dict[int, int],
+) -> int:
     rng = random.Random(f"{seed}:{group}:{round_number}")
-    rating = {e.no: e.rating or 1600 for e in group_state(db, group).entrants}
     view = round_view(db, group, round_number)
     entries = [
         ResultEntry(b.board, random_result(rng, rating[b.red.no], rating[b.black.no], forfeit_rate))
@@ -50,8 +66,12 @@ def play_knockout_round(db: Database, group: str, round_number: int, seed: int) 
     """
     from app.engine.knockout import ColourState
     from app.engine.types import Colour
-    from app.services.knockout import bracket_of, choose_deciding_colour, draw_round_colours
-    from app.services.results import enter_result
+    from app.services.knockout import (
+        bracket_of,
+        choose_deciding_colour,
+        draw_round_colours,
+        enter_match_result,
+    )
 
     rng = random.Random(f"{seed}:{group}:{round_number}:knockout")
     entered = 0
@@ -68,11 +88,10 @@ def play_knockout_round(db: Database, group: str, round_number: int, seed: int) 
             choose_deciding_colour(db, group, d.code, Colour.RED, who=DEMO_ARBITER)
         if choices:
             continue
-        boards = {b.match: b.board for b in round_view(db, group, round_number).boards if b.match}
         for d in due:
-            enter_result(
-                db, group, round_number, boards[d.code], rng.choice(_KNOCKOUT_CYCLE), who=DEMO_ARBITER
-            )
+            # the game the match needs next is the one on its board (what entering the board's result
+            # reaches, through the round's games): entered by its match and number, as that does
+            enter_match_result(db, group, d.code, d.number, rng.choice(_KNOCKOUT_CYCLE), who=DEMO_ARBITER)
             entered += 1
 
 
@@ -97,39 +116,50 @@ def play_group_to_end(
     from app.services.standings import is_final
 
     number = max((r.number for r in rounds_of(db, group) if r.closed), default=0)
+    ratings: dict[int, int] | None = None  # the entrants' ratings (they do not change while playing)
     while not is_final(db, group) and (last is None or number < last):
         number += 1
         if number > 200:  # pragma: no cover - a format that never ends is a defect
             raise AssertionError(f"{group} does not end")
-        plans = [p for p in plan_of(group_state(db, group)) if p.covers(number)]
+        state = group_state(db, group)
+        if ratings is None:
+            ratings = _ratings(state)
+        plans = [p for p in plan_of(state) if p.covers(number)]
         knockout = any(p.stage.kind is StageKind.KNOCKOUT for p in plans)
         points = any(p.stage.kind is not StageKind.KNOCKOUT for p in plans)
-        if knockout and bracket_of(db, group) is None:
-            create_knockout(db, group, seed=seed + 700, who=who)
         if knockout:
             bracket = bracket_of(db, group)
+            if bracket is None:
+                create_knockout(db, group, seed=seed + 700, who=who)
+                bracket = bracket_of(db, group)
             lots = bracket is not None and any(
                 d.colours is ColourState.LOT_NEEDED for d in bracket.due_games(number)
             )
             if lots:
                 draw_round_colours(db, group, number, seed=seed + 900 + number, who=who)
-        paired = any(r.number == number and r.boards for r in rounds_of(db, group))
-        if points and not (paired and _point_games_in(db, group, number)):
-            pair_next_round(db, group, seed=seed + number, who=who)
         if points:
-            play_random_results(db, group, number, seed=seed + number, forfeit_rate=forfeit_rate, who=who)
+            paired = any(r.number == number and r.boards for r in rounds_of(db, group))
+            if not (paired and _point_games_in(db, group, number)):
+                pair_next_round(db, group, seed=seed + number, who=who)  # round ``number`` exists now
+            _play_random_results(
+                db, group, number, seed=seed + number, forfeit_rate=forfeit_rate, who=who, rating=ratings
+            )
         if knockout:
             play_knockout_round(db, group, number, seed=seed)
-        if any(r.number == number for r in rounds_of(db, group)):
+        if points or any(r.number == number for r in rounds_of(db, group)):
             close_round(db, group, number, who=who)
     return number
 
 
+def _ratings(state: Any) -> dict[int, int]:
+    """Each entrant's rating for the random results (unrated: 1600)."""
+    return {e.no: e.rating or 1600 for e in state.entrants}
+
+
 def _point_games_in(db: Database, group: str, number: int) -> bool:
     """Whether the round already has its Swiss / round-robin games (paired before)."""
-    return any(b.match is None for b in round_view(db, group, number).boards) or bool(
-        round_view(db, group, number).byes
-    )
+    view = round_view(db, group, number)
+    return any(b.match is None for b in view.boards) or bool(view.byes)
 
 
 DEMO_ARBITER = "演示"

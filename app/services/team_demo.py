@@ -21,7 +21,7 @@ from app.engine.regulations import GroupFormat, PrizeKind, PrizeTable, Regulatio
 from app.engine.simulation import random_result
 from app.engine.team_match import Side
 from app.engine.team_presets import TEAM_FORMATS, team_format_event
-from app.engine.team_rules import TeamEvent, TeamSystem
+from app.engine.team_rules import TeamEvent, TeamSystem, TieRule
 from app.engine.types import GameResult, UserError
 from app.services import audit
 from app.services.demo import PLAYED_TO_END, demo_field
@@ -214,13 +214,14 @@ def play_team_round(db: Database, group: str, number: int, seed: int, *, absent_
     rng = random.Random(f"{seed}:{group}:{number}:teams")
     teams = {t.name: t for t in teams_of(db, group)}
     ratings = {p.no: p.rating or 1600 for t in teams.values() for p in t.roster if p.no is not None}
-    view = team_round_view(db, group, number)
     from app.services.tournaments import load_regulations
 
     event = load_regulations(db).group(group).team_event
     assert event is not None
-    for m in view.matches:
-        if m.bye or event.system is TeamSystem.ALL_PLAY_ALL:
+    # an all-play-all team's line-up is its registered order: nobody hands one in
+    view = None if event.system is TeamSystem.ALL_PLAY_ALL else team_round_view(db, group, number)
+    for m in view.matches if view is not None else ():
+        if m.bye:
             continue
         for name in (m.home, m.away):
             assert name is not None
@@ -250,6 +251,8 @@ def play_team_round(db: Database, group: str, number: int, seed: int, *, absent_
             result = random_result(rng, ratings[red], ratings[black])
             enter_board_result(db, group, number, m.number, b.board, result, who=DEMO_ARBITER)
             entered += 1
+    if event.match.tie is TieRule.DRAW:  # a drawn match stays drawn: no tie-break game is ever due
+        return entered
     for _ in range(200):
         pending = [
             (m.number, b.board, b.due)
@@ -277,19 +280,27 @@ def play_team_event_to_end(
 ) -> int:
     """Pair and play every round of the team competition (or up to round ``last``); returns the rounds
     played."""
-    from app.services.team_events import close_team_round, load_team_state, pair_team_round
+    from app.services.team_events import (
+        close_team_round,
+        load_team_state,
+        pair_team_round,
+        team_round_numbers,
+    )
     from app.services.tournaments import group_row, regulations_of
 
+    with db.session() as s:
+        state, _ids = load_team_state(s, group_row(s, group), regulations_of(s))
+    total = state.total_rounds  # by the format and the number of teams, which playing does not change
+    paired = len(state.rounds)
     played = 0
     while True:
-        with db.session() as s:
-            state, _ids = load_team_state(s, group_row(s, group), regulations_of(s))
-        if len(state.rounds) >= (state.total_rounds if last is None else min(last, state.total_rounds)):
+        if paired >= (total if last is None else min(last, total)):
             return played
-        outcome = pair_team_round(db, group, seed=seed + len(state.rounds) + 1, who=DEMO_ARBITER)
+        outcome = pair_team_round(db, group, seed=seed + paired + 1, who=DEMO_ARBITER)
         play_team_round(db, group, outcome.number, seed, absent_rate=absent_rate)
         close_team_round(db, group, outcome.number, who=DEMO_ARBITER)
         played += 1
+        paired = len(team_round_numbers(db, group))
 
 
 def simulate_team_format(

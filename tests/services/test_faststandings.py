@@ -16,6 +16,7 @@ from app.db.integrity import CorruptFileError
 from app.db.lite import LiteFile, read_bracket, read_group_state
 from app.engine.pairing import NoLegalPairing
 from app.engine.types import UserError
+from app.services import audit
 from app.services.brackets import load_bracket
 from app.services.faststandings import standings_lite
 from app.services.format_demo import GROUP, create_format_demo
@@ -23,7 +24,8 @@ from app.services.rounds import rounds_of
 from app.services.simulation import play_group_to_end
 from app.services.standings import final_standings, standings_view
 from app.services.tournaments import group_row, open_tournament, regulations_of
-from tests.conftest import fast_examples
+from tests.conftest import built_once_file, fast_examples
+from tests.factories import copy_event
 from tests.orm_reference import orm_read_group_state
 
 OPEN, LOCAL = "公开组", "天水本地组"
@@ -103,6 +105,16 @@ def test_a_file_mid_event(midway_demo: Path, group: str) -> None:
     assert standings_lite(midway_demo, group, final=True) is None  # not over: the services refuse
 
 
+def _played_to(tmp_path_factory: pytest.TempPathFactory, fmt: str, players: int, played_to: int) -> Path:
+    """``fmt`` of ``players`` (seed 11) played to round ``played_to``, made once per run."""
+    return built_once_file(
+        tmp_path_factory,
+        f"{fmt}-{players}-to-{played_to}",
+        f"{fmt}.xqt",
+        lambda path: create_format_demo(path, fmt, players=players, seed=11, played_to=played_to).close(),
+    )
+
+
 @pytest.mark.parametrize(
     ("fmt", "players", "played_to"),
     [
@@ -116,9 +128,21 @@ def test_a_file_mid_event(midway_demo: Path, group: str) -> None:
         ("swiss-knockout", 20, 9),
     ],
 )
-def test_formats(tmp_path: Path, fmt: str, players: int, played_to: int | str) -> None:
+def test_formats(
+    tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, fmt: str, players: int, played_to: int | str
+) -> None:
     path = tmp_path / f"{fmt}.xqt"
-    create_format_demo(path, fmt, players=players, seed=11, played_to=played_to).close()
+    halfway = {"groups-then-knockout": 4, "swiss-knockout": 9}.get(fmt)
+    if played_to == "end" and halfway is not None:
+        # the event played to the end is the one played to round ``halfway`` (the case below, made once
+        # per run) played on from there: the same rounds with the same seeds
+        copy_event(_played_to(tmp_path_factory, fmt, players, halfway), path)
+        with open_tournament(path) as db:
+            play_group_to_end(db, GROUP, seed=11, who=audit.DEFAULT_ARBITER)
+    elif played_to == halfway:
+        copy_event(_played_to(tmp_path_factory, fmt, players, halfway), path)
+    else:
+        create_format_demo(path, fmt, players=players, seed=11, played_to=played_to).close()
     assert_same_reading(path, GROUP)
     assert_same_standings(path, GROUP)
 
@@ -249,30 +273,21 @@ def _command(*argv: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_command_imports_no_sqlalchemy_and_prints_what_the_services_print(played_demo: Path) -> None:
+def test_the_command_imports_no_sqlalchemy_and_prints_what_the_services_print(
+    played_demo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import app.services.faststandings as fast
+    from app.cli import main
+
+    monkeypatch.setattr(fast, "standings_lite", lambda *a, **k: None)  # this process: the services only
     for options in ([], ["--json"], ["--final"], ["--after-round", "3"]):
         done = _command("standings", str(played_demo), "--group", OPEN, *options)
         assert done.returncode == 0, (options, done.returncode, done.stderr)  # 3: SQLAlchemy was imported
         # the same command through the services (in this process, which has imported them)
-        full = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                "import sys; import app.services.faststandings as f; f.standings_lite = lambda *a, **k: None;"
-                "from app.cli import main; sys.exit(main(sys.argv[1:]))",
-                "standings",
-                str(played_demo),
-                "--group",
-                OPEN,
-                *options,
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=300,
-        )
-        assert full.returncode == 0, full.stderr
-        assert done.stdout == full.stdout and done.stdout
+        capsys.readouterr()
+        assert main(["standings", str(played_demo), "--group", OPEN, *options]) == 0
+        full = capsys.readouterr()
+        assert done.stdout == full.out and done.stdout
 
 
 def test_an_older_file_still_gets_its_standings_through_the_services(tmp_path: Path) -> None:

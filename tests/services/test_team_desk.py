@@ -38,6 +38,8 @@ from app.services.team_rosters import (
     set_team_number,
 )
 from app.services.tournaments import load_regulations, update_regulations
+from tests.conftest import built_once_file
+from tests.factories import open_copy
 
 START = datetime(2024, 7, 26, 14, 0)  # round 1's announced start; line-ups due 13:30
 
@@ -55,9 +57,15 @@ def with_deadline(db: Database, minutes: int = 30, **match: object) -> None:
     update_regulations(db, new)
 
 
+def _league(path: Path) -> None:
+    create_team_demo(path, "team-round-robin", teams=4, seed=5).close()
+
+
 @pytest.fixture
-def league(tmp_path: Path) -> Database:
-    db = create_team_demo(tmp_path / "t.xqt", "team-round-robin", teams=4, seed=5)
+def league(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Database:
+    """A team round robin of four, nothing paired (made once per run; this test's own copy)."""
+    template = built_once_file(tmp_path_factory, "team-round-robin-4", "t.xqt", _league)
+    db = open_copy(template, tmp_path / "t.xqt")
     yield db
     db.close()
 

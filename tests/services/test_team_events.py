@@ -27,13 +27,22 @@ from app.services.team_events import (
     teams_of,
     unpair_team_round,
 )
+from tests.conftest import built_once_file
+from tests.factories import open_copy
 
 R, B, D = GameResult.RED_WIN, GameResult.BLACK_WIN, GameResult.DRAW
 
 
+def _swiss(path: Path) -> None:
+    create_team_demo(path, "team-swiss", teams=5, rounds=3, seed=7).close()
+
+
 @pytest.fixture
-def swiss(tmp_path: Path) -> Database:
-    db = create_team_demo(tmp_path / "t.xqt", "team-swiss", teams=5, rounds=3, seed=7)
+def swiss(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Database:
+    """A team Swiss of five teams, three rounds, nothing paired (made once per run; this test's copy)."""
+    db = open_copy(
+        built_once_file(tmp_path_factory, "team-swiss-5-seed-7", "t.xqt", _swiss), tmp_path / "t.xqt"
+    )
     yield db
     db.close()
 

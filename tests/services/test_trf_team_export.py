@@ -26,12 +26,21 @@ from app.services.team_events import (
 )
 from app.services.trf_exchange import export_trf, team_trf_event, trf_event_of
 from tests import trf2026_reader
+from tests.conftest import built_once_file
+from tests.factories import open_copy
+
+
+def _league(path: Path) -> None:
+    db = create_team_demo(path, "team-round-robin", teams=5, seed=11)
+    play_team_event_to_end(db, GROUP, seed=4)
+    db.close()
 
 
 @pytest.fixture
-def league(tmp_path: Path) -> Any:
-    db = create_team_demo(tmp_path / "league.xqt", "team-round-robin", teams=5, seed=11)
-    play_team_event_to_end(db, GROUP, seed=4)
+def league(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Any:
+    """A team round robin of five played to its end (played once per run; this test's own copy)."""
+    template = built_once_file(tmp_path_factory, "team-round-robin-5-played", "league.xqt", _league)
+    db = open_copy(template, tmp_path / "league.xqt")
     yield db
     db.close()
 

@@ -15,6 +15,7 @@ from app.services.public_pages import write_public_site
 from app.services.round_robin_docs import begin_round_robin
 from app.services.simulation import play_group_to_end
 from app.web.site import HallSite, path_of
+from tests.factories import open_copy
 from tests.web.htmltree import Node, parse
 
 
@@ -69,10 +70,9 @@ def test_a_round_robins_crosstable_page_is_the_square_table(tmp_path: Path) -> N
 
 
 def test_a_double_elimination_bracket_page_shows_both_brackets_and_each_games_time_control(
-    tmp_path: Path,
+    double_elimination_of_six: Path, tmp_path: Path
 ) -> None:
-    db = create_format_demo(tmp_path / "de.xqt", "double-elimination", players=6, seed=9)
-    play_group_to_end(db, GROUP, seed=9)
+    db = open_copy(double_elimination_of_six, tmp_path / "de.xqt")  # six players, seeds 9
     site = HallSite(db)
     page = _main(site, ("bracket", 1))
     assert [h.text() for h in page.all("h2")] == ["胜者组", "败者组", "总决赛"]

@@ -24,6 +24,8 @@ from app.services.team_events import (
     teams_of,
 )
 from app.web.site import HallSite
+from tests.conftest import built_once_file
+from tests.factories import open_copy
 from tests.web.htmltree import Node, parse
 
 R, B, D = GameResult.RED_WIN, GameResult.BLACK_WIN, GameResult.DRAW
@@ -60,10 +62,17 @@ def _play_by_hand(db: Any) -> None:
         close_team_round(db, GROUP, number)
 
 
-@pytest.fixture
-def league(tmp_path: Path) -> Any:
-    db = create_team_demo(tmp_path / "league.xqt", "team-round-robin", teams=4, seed=5)
+def _league(path: Path) -> None:
+    db = create_team_demo(path, "team-round-robin", teams=4, seed=5)
     _play_by_hand(db)
+    db.close()
+
+
+@pytest.fixture
+def league(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path) -> Any:
+    """The league of :func:`_play_by_hand` (played once per run; this test's own copy)."""
+    template = built_once_file(tmp_path_factory, "team-round-robin-4-by-hand", "league.xqt", _league)
+    db = open_copy(template, tmp_path / "league.xqt")
     yield db
     db.close()
 
