@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _child(folder: Path, *args: str, serial_pass: bool) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(ROOT)}
-    env.pop(SERIAL_PASS_ENV, None)
+    for name in (SERIAL_PASS_ENV, "PYTEST_ADDOPTS"):  # the child's options are its own
+        env.pop(name, None)
     if serial_pass:
         env[SERIAL_PASS_ENV] = "serial"
     return subprocess.run(
