@@ -220,8 +220,8 @@ def test_a_stored_game_is_shown_on_a_board_move_by_move_in_chinese_notation(reco
     assert parse_pgn(MASTER.read_text(encoding="utf-8")).full_moves == len(moves) // 2 + len(moves) % 2
 
 
-def test_a_number_search_says_whether_it_matched_a_board_or_a_number(client: TestClient) -> None:
-    main = parse(client.get("/g/1/r/4/", params={"q": "9"}).text).one("main")
+def test_a_number_search_says_whether_it_matched_a_board_or_a_number(reader: TestClient) -> None:
+    main = parse(reader.get("/g/1/r/4/", params={"q": "9"}).text).one("main")
     count = main.one("p", "count").text()
     assert count.startswith("找到") and "台次 9 有 1 台" in count and "序号 9 有 1 人" in count
     whys = {li.attrs["data-b"]: li.one("small", "why").text() for li in main.all("li", "board")}
@@ -256,12 +256,12 @@ def test_the_bracket_says_numbers_and_seeds_apart(knockout: Any) -> None:
     assert "种子" in main.one("p", "note").text() and "序号" in main.one("p", "note").text()
 
 
-def test_an_excused_or_paired_player_of_the_open_group_has_a_page(client: TestClient) -> None:
-    assert client.get("/g/1/p/1").status_code == 200
-    assert client.get("/g/1/p/999").status_code == 404
-    assert client.get("/g/1/r/4/b/1/game/1").status_code == 404  # no record stored there
-    assert client.get("/g/1/entries/names").status_code == 200
-    assert client.get("/g/1/r/4/names").status_code == 200
+def test_an_excused_or_paired_player_of_the_open_group_has_a_page(reader: TestClient) -> None:
+    assert reader.get("/g/1/p/1").status_code == 200
+    assert reader.get("/g/1/p/999").status_code == 404
+    assert reader.get("/g/1/r/4/b/1/game/1").status_code == 404  # no record stored there
+    assert reader.get("/g/1/entries/names").status_code == 200
+    assert reader.get("/g/1/r/4/names").status_code == 200
 
 
 def test_the_static_folder_has_the_same_player_pages(tmp_path: Path, stage_files: dict[str, Path]) -> None:
