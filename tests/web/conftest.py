@@ -86,11 +86,21 @@ def reader(_reading_hall: tuple[TestClient, Any]) -> Iterator[TestClient]:
     that changes the file, issues a pass or runs into the hall's limits uses ``client``; here the
     file must be as it was after the test (it is checked)."""
     from app.services.hall import change_stamp
+    from app.web.app import hall_of
 
     c, database = _reading_hall
+    state = hall_of(c.app)
+    for limiter in (state.failures, state.requests):  # each test meets the limits as a new hall has them
+        limiter._buckets.clear()
     before = change_stamp(database)
     yield c
     assert change_stamp(database) == before, "a test given the shared hall changed the file"
+
+
+@pytest.fixture
+def reader_db(_reading_hall: tuple[TestClient, Any]) -> Any:
+    """The open file of ``reader``'s hall (to check that nothing was stored)."""
+    return _reading_hall[1]
 
 
 # --------------------------------------------------------------------------- the headless browser

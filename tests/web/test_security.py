@@ -82,10 +82,10 @@ def test_a_wrong_token_gets_403_and_nothing_is_stored(
 
 @pytest.mark.parametrize("method", ["GET", "POST", "PUT", "DELETE"])
 @pytest.mark.parametrize("path", ["/d", "/d/"])
-def test_a_missing_token_gets_403(client: TestClient, db: Any, path: str, method: str) -> None:
-    r = client.request(method, path, data={"board": "1", "result": "red_win"})
+def test_a_missing_token_gets_403(reader: TestClient, reader_db: Any, path: str, method: str) -> None:
+    r = reader.request(method, path, data={"board": "1", "result": "red_win"})
     assert r.status_code == 403
-    assert stored(db) == 0
+    assert stored(reader_db) == 0
 
 
 def test_the_csrf_field_is_required(issued, client: TestClient, db: Any) -> None:
