@@ -11,6 +11,7 @@ import argparse
 import importlib
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from typing import Any, NoReturn
@@ -142,6 +143,26 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+_parsers: dict[str | None, argparse.ArgumentParser] = {}
+_parsers_lock = threading.Lock()
+
+
+def parser_for(command: str | None) -> argparse.ArgumentParser:
+    """:func:`build_parser` for ``command``, built once per process (the window and ``serve`` parse every
+    command the owner's channel receives; a test process runs hundreds). Sharing it is safe: argparse's
+    ``parse_args`` only reads the parser and writes the namespace it returns, and a path argument is
+    resolved from the client's folder when it is parsed (:func:`app.cli.common.path_arg`), not when the
+    parser is built; the parser's texts are fixed (argparse's own are not translated)."""
+    key = command if command in COMMANDS else None
+    parser = _parsers.get(key)
+    if parser is None:
+        with _parsers_lock:
+            parser = _parsers.get(key)
+            if parser is None:
+                parser = _parsers[key] = build_parser(key)
+    return parser
+
+
 #: commands that keep the terminal for themselves (the hall server prints its address and runs on)
 _NO_PROGRESS_LINE = frozenset({"serve"})
 
@@ -225,7 +246,7 @@ def main(argv: Sequence[str] | None = None, *, hosted: bool = False, ending: boo
                 "命令行参数中含有 NUL 字符（\\x00），文件名和文字中都不能有它",
                 "a command-line argument contains a NUL character (\\x00), which no file name or text may hold",
             )
-        args = build_parser(argv[0] if argv else None).parse_args(_join_text_values(argv))
+        args = parser_for(argv[0] if argv else None).parse_args(_join_text_values(argv))
         if not hosted:
             answer = _owner_answer(args, argv)
             if answer is not None:
@@ -273,4 +294,4 @@ def _owner_answer(args: argparse.Namespace, argv: list[str]) -> Any:
     return ask_owner(path, argv, os.getcwd())
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "parser_for"]

@@ -141,10 +141,10 @@ def changes_the_file(argv: list[str]) -> bool:
 
 
 def _parsed(argv: list[str]) -> Any:
-    from app.cli import build_parser
+    from app.cli import parser_for
 
     try:
-        return build_parser().parse_args(argv)
+        return parser_for(argv[0] if argv else None).parse_args(argv)
     except (UserError, SystemExit):
         return None  # refused by the parser: run where reads run, which says why
 

@@ -257,3 +257,34 @@ def test_an_owner_runs_commands_for_its_own_file_only(
     host = Host(owner.db, "serve", lambda a: concurrent.futures.Future(), lambda: None)
     answer = run_command(host, Request(("pairings", str(other), "--group", GROUP), "/", lambda: False))
     assert answer.code == 2 and "不是" in answer.stderr and owner.changes == 0
+
+
+def test_the_owner_builds_a_commands_parser_once_and_each_client_has_its_own_paths(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The window and ``serve`` parse every command their channel receives, twice (is it for this
+    file? can it change it?), then run it: the parser is built once per process, and what one parse
+    read (a client's folder) is not carried into the next."""
+    import app.cli
+    from app.cli import common
+    from app.cli.hosted import _parsed, changes_the_file
+
+    built: list[str | None] = []
+    build = app.cli.build_parser
+
+    def counted(command: str | None = None) -> Any:
+        built.append(command)
+        return build(command)
+
+    monkeypatch.setattr(app.cli, "_parsers", {}, raising=False)
+    monkeypatch.setattr(app.cli, "build_parser", counted)
+    for client in ("甲", "乙"):
+        with common.for_client(object(), str(tmp_path / client)):
+            read = _parsed(["pairings", "event.xqt", "--group", GROUP])
+            change = ["result", "event.xqt", "--group", GROUP, "--round", "1", "--board", "1", "1-0"]
+            assert changes_the_file(change) and not changes_the_file(["pairings", "event.xqt"])
+        assert read.file == str(tmp_path / client / "event.xqt") and read.group == GROUP
+    assert _parsed(["pairings"]) is None  # refused by the parser: no state left for the next parse
+    assert _parsed(["pairings", "e.xqt", "--group", GROUP]).file == "e.xqt"  # no client: as typed
+    assert app.cli.main(["no-such-command"]) == 2 and app.cli.main(["pairings"]) == 2
+    assert built == ["pairings", "result", None]

@@ -59,6 +59,50 @@ def client(db: Any, owner: ThreadOwner) -> Iterator[TestClient]:
         yield c
 
 
+def started(request: pytest.FixtureRequest, hall: str = "client") -> TestClient:
+    """The ``client`` (or another hall fixture) of a test, started only now: what the test wrote before
+    it (a deputy's pass) is in the hall's first build instead of a change that makes it build again."""
+    client: TestClient = request.getfixturevalue(hall)
+    return client
+
+
+@pytest.fixture(scope="session")
+def _reading_hall(midway_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    folder = tmp_path_factory.mktemp("reading")
+    database = open_tournament(copy_event(midway_template, folder / "event.xqt"))
+    o = ThreadOwner()
+    try:
+        with TestClient(create_app(database, o, poll_seconds=0.05), base_url=BASE) as c:
+            yield c, database
+    finally:
+        o.close()
+        database.close()
+
+
+@pytest.fixture
+def reader(_reading_hall: tuple[TestClient, Any]) -> Iterator[TestClient]:
+    """What ``client`` is, for a test that only reads the pages: one hall on one copy of the midway
+    event, started once per test process (every start builds the hot pages, ~0.15 s of CPU). A test
+    that changes the file, issues a pass or runs into the hall's limits uses ``client``; here the
+    file must be as it was after the test (it is checked)."""
+    from app.services.hall import change_stamp
+    from app.web.app import hall_of
+
+    c, database = _reading_hall
+    state = hall_of(c.app)
+    for limiter in (state.failures, state.requests):  # each test meets the limits as a new hall has them
+        limiter._buckets.clear()
+    before = change_stamp(database)
+    yield c
+    assert change_stamp(database) == before, "a test given the shared hall changed the file"
+
+
+@pytest.fixture
+def reader_db(_reading_hall: tuple[TestClient, Any]) -> Any:
+    """The open file of ``reader``'s hall (to check that nothing was stored)."""
+    return _reading_hall[1]
+
+
 # --------------------------------------------------------------------------- the headless browser
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -14,12 +14,12 @@ from starlette.testclient import TestClient
 
 from app.engine.types import GameResult
 from app.services import hall
-from app.services.results import enter_result
+from app.services.results import ResultEntry, enter_result, enter_results
 from app.services.rounds import close_round, round_view
 from app.services.tournaments import open_tournament
 from app.web.app import ThreadOwner, create_app
 
-from .conftest import BASE
+from .conftest import BASE, started
 from .htmltree import parse
 from .stages import LOCAL
 from .test_security import csrf_of, post, stored
@@ -51,10 +51,11 @@ def _knockout_board(db: Any) -> int:
 
 
 def test_the_deputy_page_says_which_knockout_game_a_board_is_on(
-    knockout_db: Any, knockout_client: TestClient
+    knockout_db: Any, request: pytest.FixtureRequest
 ) -> None:
     board = _knockout_board(knockout_db)
     issued = hall.issue_deputy_token(knockout_db, LOCAL, board, board, "李副裁判")
+    knockout_client = started(request, "knockout_client")
     page = parse(knockout_client.get(hall.deputy_path(issued.token)).text)
     line = page.one("li", id=f"b{board}")
     assert "淘汰赛 第1局 慢棋" in line.one("span", "game").text() and "红黑可能互换" in line.text()
@@ -68,10 +69,11 @@ def test_the_deputy_page_says_which_knockout_game_a_board_is_on(
 
 
 def test_a_result_for_a_game_the_board_has_moved_past_is_refused(
-    knockout_db: Any, knockout_client: TestClient
+    knockout_db: Any, request: pytest.FixtureRequest
 ) -> None:
     board = _knockout_board(knockout_db)
     issued = hall.issue_deputy_token(knockout_db, LOCAL, board, board, "李副裁判")
+    knockout_client = started(request, "knockout_client")
     csrf = csrf_of(knockout_client, issued.token)
     enter_result(knockout_db, LOCAL, 10, board, GameResult.DRAW)  # the chief entered game 1 meanwhile
     before = stored(knockout_db)
@@ -89,12 +91,13 @@ def test_a_result_for_a_game_the_board_has_moved_past_is_refused(
     assert ok.status_code == 303 and stored(knockout_db) == before + 1
 
 
-def test_an_expired_pass_says_so_and_shows_the_way_back(db: Any, client: TestClient) -> None:
+def test_an_expired_pass_says_so_and_shows_the_way_back(db: Any, request: pytest.FixtureRequest) -> None:
     issued = hall.issue_deputy_token(db, "公开组", 9, 12, "张副裁判")
+    client = started(request)
     csrf = csrf_of(client, issued.token)
-    for board in range(1, 61):
-        if round_view(db, "公开组", 4).boards[board - 1].result.is_pending:
-            enter_result(db, "公开组", 4, board, GameResult.DRAW)
+    pending = [b.board for b in round_view(db, "公开组", 4).boards if b.result.is_pending]
+    assert pending  # the round is open: the rest of its results entered at once (one change, not 50)
+    enter_results(db, "公开组", 4, [ResultEntry(b, GameResult.DRAW) for b in pending])
     close_round(db, "公开组", 4)
     page = client.get(hall.deputy_path(issued.token))
     assert page.status_code == 403
@@ -104,8 +107,11 @@ def test_an_expired_pass_says_so_and_shows_the_way_back(db: Any, client: TestCli
     assert sent.status_code == 403 and "录入令牌随之失效" in sent.text and "页面已过期" not in sent.text
 
 
-def test_a_page_from_before_the_hall_restarted_is_reopened_not_lost(db: Any, client: TestClient) -> None:
+def test_a_page_from_before_the_hall_restarted_is_reopened_not_lost(
+    db: Any, request: pytest.FixtureRequest
+) -> None:
     issued = hall.issue_deputy_token(db, "公开组", 9, 12, "张副裁判")
+    client = started(request)
     r = post(client, issued.token, {"csrf": "0" * 32, "board": "9", "result": "draw"})
     assert r.status_code == 403 and "重新打开" in r.text
     main = parse(r.text).one("main")
@@ -113,8 +119,9 @@ def test_a_page_from_before_the_hall_restarted_is_reopened_not_lost(db: Any, cli
     assert stored(db) == 0
 
 
-def test_the_deputy_page_refreshes_itself(db: Any, client: TestClient) -> None:
+def test_the_deputy_page_refreshes_itself(db: Any, request: pytest.FixtureRequest) -> None:
     issued = hall.issue_deputy_token(db, "公开组", 9, 12, "张副裁判")
+    client = started(request)
     whole = client.get(hall.deputy_path(issued.token))
     assert re.search(r'<script src="/static/hall.js\?v=3" defer>', whole.text)
     assert 'data-v="' in whole.text and 'data-v="0"' not in whole.text

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
 from app.services import hall
 
-from .conftest import BASE
+from .conftest import BASE, started
 
 NINES = "9" * 5000
 
@@ -29,19 +30,20 @@ NINES = "9" * 5000
         "/g/01/",  # a leading zero: not the page's address
     ],
 )
-def test_a_number_no_page_has_is_404(client: TestClient, path: str) -> None:
-    r = client.get(path, follow_redirects=False)
+def test_a_number_no_page_has_is_404(reader: TestClient, path: str) -> None:
+    r = reader.get(path, follow_redirects=False)
     assert r.status_code == 404, (path[:40], r.status_code)
 
 
-def test_the_pages_numbers_still_work(client: TestClient) -> None:
-    assert client.get("/g/1/r/2/b/1").status_code == 200
-    assert client.get("/g/1/r/4/").status_code == 200
-    assert client.get("/g/1", follow_redirects=False).status_code == 301
+def test_the_pages_numbers_still_work(reader: TestClient) -> None:
+    assert reader.get("/g/1/r/2/b/1").status_code == 200
+    assert reader.get("/g/1/r/4/").status_code == 200
+    assert reader.get("/g/1", follow_redirects=False).status_code == 301
 
 
-def test_a_deputys_numbers_in_the_query_and_the_form(client: TestClient, db) -> None:
+def test_a_deputys_numbers_in_the_query_and_the_form(db: Any, request: pytest.FixtureRequest) -> None:
     issued = hall.issue_deputy_token(db, "公开组", 9, 12, "张副裁判")
+    client = started(request)
     path = hall.deputy_path(issued.token)
     for sent in (NINES, "①", "²", "-1", "1e3"):
         page = client.get(path, params={"sent": sent})

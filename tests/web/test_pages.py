@@ -20,7 +20,7 @@ from app.web.app import ThreadOwner, create_app, hall_of
 from app.web.site import path_of
 from tests.factories import player, snapshot, swiss_round
 
-from .conftest import BASE
+from .conftest import BASE, started
 
 ID_LIKE = re.compile(r"(?<!\d)\d{17}[\dXx](?!\d)|(?<!\d)\d{15}(?!\d)")
 PHONE_LIKE = re.compile(r"(?<!\d)1[3-9]\d{9}(?!\d)")
@@ -61,10 +61,13 @@ def crawl(client: TestClient, start: list[str]) -> dict[str, str]:
     return seen
 
 
-def test_every_page_is_reachable_answers_and_carries_no_personal_number(client: TestClient, db: Any) -> None:
+def test_every_page_is_reachable_answers_and_carries_no_personal_number(
+    db: Any, request: pytest.FixtureRequest
+) -> None:
+    issued = hall.issue_deputy_token(db, "公开组", 1, 60, "张副裁判")
+    client = started(request)
     site = hall_of(client.app).site
     every = [path_of(k) for k in site.all_keys()]
-    issued = hall.issue_deputy_token(db, "公开组", 1, 60, "张副裁判")
     pages = crawl(client, ["/", *every])
     pages[hall.deputy_path(issued.token)] = client.get(hall.deputy_path(issued.token)).text
     pages["/find?q=1"] = client.get("/find?q=1").text
@@ -83,16 +86,16 @@ def test_every_page_is_reachable_answers_and_carries_no_personal_number(client: 
     assert sum(p.name in text for p in people) == len(people)  # and yet everybody is named
 
 
-def test_pages_need_nothing_from_outside(client: TestClient) -> None:
+def test_pages_need_nothing_from_outside(reader: TestClient) -> None:
     for path in ("/", "/g/1/", "/g/1/standings", "/g/2/bracket", "/g/1/r/4/b/1"):
-        body = client.get(path).text
+        body = reader.get(path).text
         parser = Links()
         parser.feed(body)
         assert parser.scripts == [{"src": "/static/hall.js?v=3", "defer": None}]
         assert "<style" not in body and " style=" not in body  # the CSP allows neither
         assert not re.search(r"""(src|href)=["']?(https?:)?//""", body), path
-    assert client.get("/static/hall.css").headers["content-type"].startswith("text/css")
-    assert "EventSource" in client.get("/static/hall.js").text
+    assert reader.get("/static/hall.css").headers["content-type"].startswith("text/css")
+    assert "EventSource" in reader.get("/static/hall.js").text
 
 
 def test_the_group_page_is_the_current_round_with_results_as_entered(client: TestClient, db: Any) -> None:
@@ -106,16 +109,16 @@ def test_the_group_page_is_the_current_round_with_results_as_entered(client: Tes
     assert re.search(r'id="b9".*?<span class="res">和', body)
 
 
-def test_standings_are_after_the_last_complete_round(client: TestClient) -> None:
-    assert "名次（第 3 轮后）" in client.get("/g/1/standings").text
-    assert "第 3 轮后" in client.get("/g/1/crosstable").text
-    index = client.get("/").text
+def test_standings_are_after_the_last_complete_round(reader: TestClient) -> None:
+    assert "名次（第 3 轮后）" in reader.get("/g/1/standings").text
+    assert "第 3 轮后" in reader.get("/g/1/crosstable").text
+    index = reader.get("/").text
     assert "名次（第 3 轮后）" in index and "第 4 轮对阵与成绩" in index
 
 
-def test_prizes_are_shown_only_once_final(client: TestClient) -> None:
-    assert client.get("/prizes").status_code == 404
-    assert "/prizes" not in client.get("/").text
+def test_prizes_are_shown_only_once_final(reader: TestClient) -> None:
+    assert reader.get("/prizes").status_code == 404
+    assert "/prizes" not in reader.get("/").text
 
 
 @pytest.mark.parametrize(
@@ -128,40 +131,40 @@ def test_prizes_are_shown_only_once_final(client: TestClient) -> None:
         ("/nothing", 404),
     ],
 )
-def test_pages_that_do_not_exist(client: TestClient, path: str, status: int) -> None:
-    assert client.get(path).status_code == status
+def test_pages_that_do_not_exist(reader: TestClient, path: str, status: int) -> None:
+    assert reader.get(path).status_code == status
 
 
-def test_board_search_on_the_server(client: TestClient, db: Any) -> None:
-    body = client.get("/g/1/r/4/").text
+def test_board_search_on_the_server(reader: TestClient) -> None:
+    body = reader.get("/g/1/r/4/").text
     boards = re.findall(r'<li class="board[^"]*" id="b(\d+)"', body)
     assert len(boards) == 60
     name = re.search(
         r'id="b17".*?<div class="p red"><b><a class="name" href="[^"]+">([^<]+)</a></b>', body
     ).group(1)
-    found = client.get("/g/1/r/4/", params={"q": name}).text
+    found = reader.get("/g/1/r/4/", params={"q": name}).text
     assert 'id="b17"' in found and len(re.findall(r'<li class="board', found)) < 5
-    assert 'id="b17"' in client.get("/g/1/r/4/", params={"q": "17"}).text
-    everywhere = client.get("/find", params={"q": name}).text
+    assert 'id="b17"' in reader.get("/g/1/r/4/", params={"q": "17"}).text
+    everywhere = reader.get("/find", params={"q": name}).text
     assert "公开组 第 4 轮" in everywhere and 'id="b17"' in everywhere
-    assert "没有找到" in client.get("/find", params={"q": "不存在的名字"}).text
-    assert client.get("/find", params={"q": "x" * 5000}).status_code == 200
+    assert "没有找到" in reader.get("/find", params={"q": "不存在的名字"}).text
+    assert reader.get("/find", params={"q": "x" * 5000}).status_code == 200
 
 
-def test_a_refresh_is_only_the_main_part(client: TestClient) -> None:
-    whole = client.get("/g/1/")
-    part = client.get("/g/1/?part=main")
+def test_a_refresh_is_only_the_main_part(reader: TestClient) -> None:
+    whole = reader.get("/g/1/")
+    part = reader.get("/g/1/?part=main")
     assert part.text in whole.text and "<html" not in part.text
     assert part.headers["x-hall-version"] == whole.headers["x-hall-version"]
 
 
-def test_pages_are_compressed_and_revalidated(client: TestClient) -> None:
-    r = client.get("/g/1/", headers={"Accept-Encoding": "gzip"})
+def test_pages_are_compressed_and_revalidated(reader: TestClient) -> None:
+    r = reader.get("/g/1/", headers={"Accept-Encoding": "gzip"})
     assert r.headers["content-encoding"] == "gzip"
-    raw = client.get("/g/1/", headers={"Accept-Encoding": "identity"})
+    raw = reader.get("/g/1/", headers={"Accept-Encoding": "identity"})
     assert "content-encoding" not in raw.headers
     assert len(gzip.compress(raw.content)) < len(raw.content) / 3
-    again = client.get("/g/1/", headers={"If-None-Match": r.headers["etag"]})
+    again = reader.get("/g/1/", headers={"If-None-Match": r.headers["etag"]})
     assert again.status_code == 304 and again.content == b""
 
 

@@ -38,14 +38,23 @@ def knockout(stage_files: dict[str, Path]) -> Any:
     db.close()
 
 
+@pytest.fixture(scope="module")
+def knockout_site(knockout: Any) -> HallSite:
+    """The hall's pages of the knockout stage, for the module: the file is read only, so its one
+    version's pages are built once and read by every test (as by every phone)."""
+    return HallSite(knockout)
+
+
 def _main(site: HallSite, key: tuple[Any, ...], query: str = "") -> Node:
     rendered = site.page(key, query)
     assert rendered.status == 200, key
     return parse(rendered.full.decode("utf-8")).one("main")
 
 
-def test_a_players_page_has_every_round_the_place_its_neighbours_and_the_next_board(knockout: Any) -> None:
-    site = HallSite(knockout)
+def test_a_players_page_has_every_round_the_place_its_neighbours_and_the_next_board(
+    knockout: Any, knockout_site: HallSite
+) -> None:
+    site = knockout_site
     table = exports.standings(knockout, LOCAL)  # after round 9 (round 10 is being played)
     r10 = exports.round_results(knockout, LOCAL, 10)
     pending = next(r for r in r10.rows if not r.result_zh and r.match)  # a knockout game not played yet
@@ -100,8 +109,8 @@ def test_a_players_page_has_every_round_the_place_its_neighbours_and_the_next_bo
     assert main.first("a", href=f"/g/2/p/{opponent.no}") is not None
 
 
-def test_every_name_on_every_page_opens_that_players_page(knockout: Any) -> None:
-    site = HallSite(knockout)
+def test_every_name_on_every_page_opens_that_players_page(knockout: Any, knockout_site: HallSite) -> None:
+    site = knockout_site
     books = {gi: site.snapshot().model(("players", gi)) for gi in (1, 2)}
     names = {(gi, c.no): c.name for gi, book in books.items() for c in book.players}
     linked: Counter[str] = Counter()
@@ -134,8 +143,8 @@ def test_every_name_on_every_page_opens_that_players_page(knockout: Any) -> None
         assert _main(site, ("player", gi, no)).one("h1").text().startswith(f"{no}号 {names[(gi, no)]}")
 
 
-def test_lists_in_pinyin_order_as_well_as_by_number(knockout: Any) -> None:
-    site = HallSite(knockout)
+def test_lists_in_pinyin_order_as_well_as_by_number(knockout: Any, knockout_site: HallSite) -> None:
+    site = knockout_site
     by_number = _main(site, ("entries", 1))
     _, rows = by_number.table_rows()
     numbers = [int(r[0]) for r in rows]
@@ -220,8 +229,8 @@ def test_a_stored_game_is_shown_on_a_board_move_by_move_in_chinese_notation(reco
     assert parse_pgn(MASTER.read_text(encoding="utf-8")).full_moves == len(moves) // 2 + len(moves) % 2
 
 
-def test_a_number_search_says_whether_it_matched_a_board_or_a_number(client: TestClient) -> None:
-    main = parse(client.get("/g/1/r/4/", params={"q": "9"}).text).one("main")
+def test_a_number_search_says_whether_it_matched_a_board_or_a_number(reader: TestClient) -> None:
+    main = parse(reader.get("/g/1/r/4/", params={"q": "9"}).text).one("main")
     count = main.one("p", "count").text()
     assert count.startswith("找到") and "台次 9 有 1 台" in count and "序号 9 有 1 人" in count
     whys = {li.attrs["data-b"]: li.one("small", "why").text() for li in main.all("li", "board")}
@@ -229,8 +238,8 @@ def test_a_number_search_says_whether_it_matched_a_board_or_a_number(client: Tes
     assert any(w.endswith("序号 9") for b, w in whys.items() if b != "9") or "序号 9" in whys["9"]
 
 
-def test_no_element_id_is_used_twice_on_any_page(knockout: Any) -> None:
-    site = HallSite(knockout)
+def test_no_element_id_is_used_twice_on_any_page(knockout: Any, knockout_site: HallSite) -> None:
+    site = knockout_site
     for key in site.all_keys():
         if key[0] == "player" and key[2] > 5:
             continue
@@ -245,8 +254,8 @@ def test_no_element_id_is_used_twice_on_any_page(knockout: Any) -> None:
     assert "附加赛" in latest.text()
 
 
-def test_the_bracket_says_numbers_and_seeds_apart(knockout: Any) -> None:
-    main = _main(HallSite(knockout), ("bracket", 2))
+def test_the_bracket_says_numbers_and_seeds_apart(knockout: Any, knockout_site: HallSite) -> None:
+    main = _main(knockout_site, ("bracket", 2))
     bracket = exports.bracket(knockout, LOCAL)
     first = bracket.columns[0][0]
     assert first.high_player is not None
@@ -256,12 +265,12 @@ def test_the_bracket_says_numbers_and_seeds_apart(knockout: Any) -> None:
     assert "种子" in main.one("p", "note").text() and "序号" in main.one("p", "note").text()
 
 
-def test_an_excused_or_paired_player_of_the_open_group_has_a_page(client: TestClient) -> None:
-    assert client.get("/g/1/p/1").status_code == 200
-    assert client.get("/g/1/p/999").status_code == 404
-    assert client.get("/g/1/r/4/b/1/game/1").status_code == 404  # no record stored there
-    assert client.get("/g/1/entries/names").status_code == 200
-    assert client.get("/g/1/r/4/names").status_code == 200
+def test_an_excused_or_paired_player_of_the_open_group_has_a_page(reader: TestClient) -> None:
+    assert reader.get("/g/1/p/1").status_code == 200
+    assert reader.get("/g/1/p/999").status_code == 404
+    assert reader.get("/g/1/r/4/b/1/game/1").status_code == 404  # no record stored there
+    assert reader.get("/g/1/entries/names").status_code == 200
+    assert reader.get("/g/1/r/4/names").status_code == 200
 
 
 def test_the_static_folder_has_the_same_player_pages(tmp_path: Path, stage_files: dict[str, Path]) -> None:
@@ -297,8 +306,8 @@ def test_the_open_group_pages_of_a_fresh_event(tmp_path: Path) -> None:
         db.close()
 
 
-def test_the_same_player_book_for_the_open_group(knockout: Any) -> None:
-    site = HallSite(knockout)
+def test_the_same_player_book_for_the_open_group(knockout: Any, knockout_site: HallSite) -> None:
+    site = knockout_site
     book = site.snapshot().model(("players", 1))
     table = exports.standings(knockout, OPEN)
     assert [(c.no, c.rank) for c in sorted(book.players, key=lambda c: c.rank or 0)] == [
