@@ -66,7 +66,7 @@ def started(request: pytest.FixtureRequest, hall: str = "client") -> TestClient:
     return client
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def _reading_hall(midway_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     folder = tmp_path_factory.mktemp("reading")
     database = open_tournament(copy_event(midway_template, folder / "event.xqt"))
@@ -82,7 +82,8 @@ def _reading_hall(midway_template: Path, tmp_path_factory: pytest.TempPathFactor
 @pytest.fixture
 def reader(_reading_hall: tuple[TestClient, Any]) -> Iterator[TestClient]:
     """What ``client`` is, for a test that only reads the pages: one hall on one copy of the midway
-    event, started once per test process (every start builds the hot pages, ~0.15 s of CPU). A test
+    event, started once per test module (every start builds the hot pages, ~0.15 s of CPU; a hall kept
+    for the whole process would poll its file every 50 ms beside every later test of the worker). A test
     that changes the file, issues a pass or runs into the hall's limits uses ``client``; here the
     file must be as it was after the test (it is checked)."""
     from app.services.hall import change_stamp
