@@ -14,8 +14,12 @@ DEV_STAMP := $(VENV)/.dev-stamp
 DIST_STAMP := $(VENV)/.dist-stamp
 LOCK := requirements-dist.lock
 DIST_VENV := .venv-dist
-# pytest-xdist workers for the tests that may run side by side (make test, make test-fast); 0: one process
+# pytest-xdist workers for the tests that may run side by side; 0: one process. make test-fast runs
+# FAST_JOBS: three workers on the two cores, because about a third of the fast loop's time its tests wait
+# on the processes, sockets and dialogs they drive (measured: 171 s with two workers, 145 s with three,
+# the same CPU; docs/figures.md). make test keeps two beside the browser and the frozen build.
 JOBS ?= 2
+FAST_JOBS ?= 3
 
 .PHONY: run test test-fast venv lint shell bench screenshots samples dist lock clean i18n axe
 
@@ -68,12 +72,13 @@ $(AXE): tests/web/axe/package-lock.json
 
 axe: $(AXE)
 
-# The suite runs in two passes: the tests that may share the two cores (pytest-xdist, JOBS workers),
-# then the ones that time things, race processes or build the program, one at a time (marker `serial`;
-# that pass collects only the files that say `pytest.mark.serial`: XQARBITER_PASS, tests/scheduling.py).
+# The suite runs in two passes: the tests that may share the cores (pytest-xdist, JOBS or FAST_JOBS
+# workers), then the ones that time things, race processes or build the program, one at a time
+# (marker `serial`; that pass collects only the files that say `pytest.mark.serial`: XQARBITER_PASS,
+# tests/scheduling.py).
 # Each file goes whole to one worker, the slowest first (tests/scheduling.py orders them by the last
 # run's times; --no-loadscope-reorder keeps that order instead of xdist's most-tests-first).
-XDIST = $(if $(filter-out 0,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder,)
+XDIST = $(if $(filter-out 0,$(1)),-n $(1) --dist loadfile --no-loadscope-reorder,)
 FAST := not frozen and not browser and not stress
 
 # Compiled modules (and pytest's rewritten test modules) are kept in .venv/pycache even where the
@@ -83,14 +88,14 @@ TESTENV := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycach
 
 # (pytest exits 5 when a marker selects no test: not a failure here)
 test: lint $(QM) $(DIST_STAMP) $(AXE)
-	$(TESTENV) XQARBITER_TESTS=full $(PY) -m pytest -q $(XDIST) -m "not serial"
+	$(TESTENV) XQARBITER_TESTS=full $(PY) -m pytest -q $(call XDIST,$(JOBS)) -m "not serial"
 	$(TESTENV) XQARBITER_TESTS=full XQARBITER_PASS=serial $(PY) -m pytest -q -m "serial" || [ $$? -eq 5 ]
 
 # the fast loop runs each property test with a quarter of its examples, every third case of the
 # bad-input corpus and none of the tests marked heavy, whose lighter cases run instead
 # (XQARBITER_TESTS=fast, tests/conftest.py); make test runs them all
 test-fast: lint $(QM)
-	$(TESTENV) XQARBITER_TESTS=fast $(PY) -m pytest -q $(XDIST) -m "$(FAST) and not serial"
+	$(TESTENV) XQARBITER_TESTS=fast $(PY) -m pytest -q $(call XDIST,$(FAST_JOBS)) -m "$(FAST) and not serial"
 	$(TESTENV) XQARBITER_TESTS=fast XQARBITER_PASS=serial $(PY) -m pytest -q -m "$(FAST) and serial" || [ $$? -eq 5 ]
 
 screenshots: $(DEV_STAMP) $(QM)

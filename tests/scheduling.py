@@ -1,7 +1,7 @@
 """The order in which pytest-xdist hands out the test files: the slowest first.
 
-``make test`` and ``make test-fast`` run ``-n JOBS --dist loadfile --no-loadscope-reorder``: each file
-goes whole to one worker, in the order of the collection (without ``--no-loadscope-reorder`` xdist
+``make test`` and ``make test-fast`` run ``-n JOBS`` (``-n FAST_JOBS``) ``--dist loadfile
+--no-loadscope-reorder``: each file goes whole to one worker, in the order of the collection (without ``--no-loadscope-reorder`` xdist
 would put the files with the most tests first, which left the slow files of few tests — the real
 processes of ``tests/e2e``, the child pytest runs — to the end). A slow file handed out last makes a
 tail: one worker runs it while the others have nothing left to do. So each worker orders the files
@@ -25,25 +25,28 @@ import pytest
 #: the cache entry: {file: seconds} (setup, call and teardown of its tests, summed)
 CACHE_KEY = "xqarbiter/file-seconds"
 
-#: seconds per file of the fast loop (roughly, from a two-worker run on the shared machine, scaled to a
-#: quiet one): the slowest files, used where the cache has no figure of its own (a fresh clone, CI)
+#: seconds per file of the fast loop (a three-worker run of ``make test-fast`` on the quiet two-core
+#: machine, December 2026): the slowest files, used where the cache has no figure of its own (a fresh
+#: clone, CI)
 ESTIMATES: dict[str, float] = {
-    "tests/corpus/test_corpus.py": 95.0,
-    "tests/services/test_formats.py": 80.0,
-    "tests/services/test_team_events.py": 65.0,
-    "tests/e2e/test_owner_processes.py": 60.0,
-    "tests/reports/test_excel.py": 60.0,
-    "tests/web/test_security.py": 47.0,
-    "tests/services/test_exports.py": 46.0,
-    "tests/web/test_player_pages.py": 39.0,
-    "tests/engine/pairing/test_large.py": 36.0,
-    "tests/ui/test_keys_at_the_desk.py": 34.0,
-    "tests/reports/test_pdf.py": 30.0,
-    "tests/e2e/test_full_event.py": 25.0,
-    "tests/ui/test_window_rough_edges.py": 25.0,
-    "tests/cli/test_bad_input.py": 24.0,
-    "tests/cli/test_bad_input_round_three.py": 24.0,
-    "tests/cli/test_export_commands.py": 23.0,
+    "tests/corpus/test_corpus.py": 22.0,
+    "tests/services/test_faststandings.py": 21.0,
+    "tests/e2e/test_owner_processes.py": 14.0,
+    "tests/ui/test_keys_at_the_desk.py": 13.0,
+    "tests/services/test_formats.py": 10.0,
+    "tests/web/test_hostile.py": 10.0,
+    "tests/cli/test_owner_channel.py": 10.0,
+    "tests/web/test_same_truth.py": 10.0,
+    "tests/ui/test_team_desk_window.py": 10.0,
+    "tests/services/test_team_events.py": 10.0,
+    "tests/reports/test_excel.py": 9.0,
+    "tests/services/test_exports.py": 7.0,
+    "tests/ui/test_round_actions.py": 7.0,
+    "tests/ui/test_window_rough_edges.py": 7.0,
+    "tests/ui/test_file_dialog_safety.py": 6.0,
+    "tests/web/test_security.py": 6.0,
+    "tests/engine/pairing/test_large.py": 6.0,
+    "tests/web/test_team_own_pages.py": 6.0,
 }
 
 #: a file that neither the cache nor the estimates know: most files take a few seconds
