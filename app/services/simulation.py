@@ -8,9 +8,9 @@ same seed gives the same results. Only pending boards are filled; everything goe
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from app.db.session import Database
+from app.engine.event import GroupState
 from app.engine.simulation import random_result
 from app.engine.types import GameResult
 from app.services import audit
@@ -151,7 +151,7 @@ def play_group_to_end(
     return number
 
 
-def _ratings(state: Any) -> dict[int, int]:
+def _ratings(state: GroupState) -> dict[int, int]:
     """Each entrant's rating for the random results (unrated: 1600)."""
     return {e.no: e.rating or 1600 for e in state.entrants}
 

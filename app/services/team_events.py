@@ -130,9 +130,14 @@ def _teams(s: Session, g: Group) -> list[Team]:
     return list(s.scalars(select(Team).where(Team.group_id == g.id).order_by(Team.id)))
 
 
+def _roster_order(p: Player) -> tuple[bool, int, int]:
+    """A team's players in their registered order (the unordered last, by registration)."""
+    return (p.team_order is None, p.team_order or 0, p.id)
+
+
 def _roster(s: Session, team: Team) -> list[Player]:
     players = s.scalars(select(Player).where(Player.team_id == team.id)).all()
-    return sorted(players, key=lambda p: (p.team_order is None, p.team_order or 0, p.id))
+    return sorted(players, key=_roster_order)
 
 
 def _team(s: Session, g: Group, name: str) -> Team:
@@ -160,12 +165,12 @@ def _lineups(s: Session, rnd: Round) -> dict[int, TeamLineup]:
     return {lu.team_id: lu for lu in s.scalars(select(TeamLineup).where(TeamLineup.round_id == rnd.id))}
 
 
+#: a team match's games in the order they are read (by one match, or every match of the group at once)
+_GAME_ORDER = (GameRow.board, GameRow.game_no)
+
+
 def _games(s: Session, match: TeamMatch) -> list[GameRow]:
-    return list(
-        s.scalars(
-            select(GameRow).where(GameRow.team_match_id == match.id).order_by(GameRow.board, GameRow.game_no)
-        )
-    )
+    return list(s.scalars(select(GameRow).where(GameRow.team_match_id == match.id).order_by(*_GAME_ORDER)))
 
 
 def _seated(match: TeamMatch) -> bool:
@@ -254,9 +259,7 @@ def load_team_state(s: Session, g: Group, reg: Regulations) -> tuple[TeamEventSt
         games_of = {mid: [] for mid in match_ids}
         if match_ids:
             for gm in s.scalars(
-                select(GameRow)
-                .where(GameRow.team_match_id.in_(match_ids))
-                .order_by(GameRow.board, GameRow.game_no, GameRow.id)
+                select(GameRow).where(GameRow.team_match_id.in_(match_ids)).order_by(*_GAME_ORDER, GameRow.id)
             ):
                 assert gm.team_match_id is not None
                 games_of[gm.team_match_id].append(gm)
@@ -300,10 +303,7 @@ def _rosters(s: Session, teams: Sequence[Team]) -> dict[int, list[Player]]:
         for p in s.scalars(select(Player).where(Player.team_id.in_(list(members)))):
             assert p.team_id is not None
             members[p.team_id].append(p)
-    return {
-        tid: sorted(players, key=lambda p: (p.team_order is None, p.team_order or 0, p.id))
-        for tid, players in members.items()
-    }
+    return {tid: sorted(players, key=_roster_order) for tid, players in members.items()}
 
 
 def _engine_match(

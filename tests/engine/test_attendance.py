@@ -28,7 +28,7 @@ from app.engine.regulations import (
 )
 from app.engine.standings import BlackGame, Entrant, standings
 from app.engine.types import Absence, AbsenceKind, Game, GameResult, RoundRecord
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 REG = Regulations("test", date(2024, 7, 26), date(2024, 7, 28))
 COMPENSATED = replace(REG, pairing=PairingRules(late_entry_bye_compensation=True))

@@ -17,7 +17,7 @@ from app.engine.discipline import (
 )
 from app.engine.regulations import DisciplineRules, Points
 from app.engine.types import Absence, AbsenceKind, Game, GameResult, RoundRecord
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 
 def rnd(number: int, *games: tuple[int, int, str], bye: int | None = None) -> RoundRecord:

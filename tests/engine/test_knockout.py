@@ -33,7 +33,7 @@ from app.engine.knockout import (
 )
 from app.engine.regulations import DecidingDraw, KnockoutRules, PlacementRule, TimeControl
 from app.engine.types import Colour, GameResult, PlayerStatus, UserError
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 RULES = KnockoutRules()
 # Player numbers in order of the standing after round 8: seed 1 is no. 21, seed 8 is no. 11.

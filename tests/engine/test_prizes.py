@@ -10,7 +10,7 @@ import app.engine.prizes as prizes_module
 from app.engine.prizes import PrizeCandidate, award_prizes, eligible
 from app.engine.regulations import PrizeCategory, PrizeKind, PrizeTable, preset
 from app.engine.types import Gender, UserError
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 REG = preset("tianshui-2024")
 OPEN_ORDER = list(range(101, 131))  # 30 open-group players in final order

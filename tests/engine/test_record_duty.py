@@ -15,7 +15,7 @@ from app.engine.record_duty import (
 )
 from app.engine.regulations import RecordDutyRules, ShortDrawViolation, preset
 from app.engine.types import Colour, Game, GameResult, UserError, ViolationKind
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 RULES = preset("tianshui-2024").record_duty
 R, D, B = GameResult.RED_WIN, GameResult.DRAW, GameResult.BLACK_WIN

@@ -28,7 +28,7 @@ from app.engine.registration import (
 )
 from app.engine.regulations import RegistrationRules
 from app.engine.types import Gender, IdDocument, UserError
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 from tests.idnumbers import check_char, make_id
 
 RULES = RegistrationRules(

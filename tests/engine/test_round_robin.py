@@ -23,7 +23,7 @@ from app.engine.round_robin import (
     units_round,
 )
 from app.engine.types import UserError
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 PUBLISHED = Path(__file__).parent / "data" / "berger_tables_fide_c05_annex1.txt"
 

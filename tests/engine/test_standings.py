@@ -19,7 +19,7 @@ import app.engine.standings as standings_module
 from app.engine.regulations import Points, Regulations, Tiebreak, TiebreakRules
 from app.engine.standings import Criterion, Crosstable, Entrant, Violation, rank_group, standings
 from app.engine.types import Game, GameResult, PlayerStatus, RoundRecord, UserError
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 REG = Regulations("test", date(2024, 7, 26), date(2024, 7, 28))
 

@@ -40,7 +40,7 @@ from app.engine.team_rules import (
 from app.engine.team_simulation import simulate_team_event
 from app.engine.team_standings import ByeRecord, MatchRecord, rank_team_event
 from app.engine.types import GameResult
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 
 def test_doctests() -> None:

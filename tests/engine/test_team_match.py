@@ -26,7 +26,7 @@ from app.engine.team_match import (
 )
 from app.engine.team_rules import GamePoints, LineupOrder, MatchPoints, MissingLineup, TeamMatchRules, TieRule
 from app.engine.types import Colour, GameResult, UserError
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 R, B, D = GameResult.RED_WIN, GameResult.BLACK_WIN, GameResult.DRAW
 HOME = (11, 12, 13, 14)  # the home team's players on boards 1-4

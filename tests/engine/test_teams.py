@@ -8,7 +8,7 @@ import app.engine.teams as teams_module
 from app.engine.regulations import TeamRules
 from app.engine.teams import rank_teams
 from app.engine.types import UserError
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 # Final individual places of 16 ranked players (no → place); player 99 was disqualified (no place).
 #   甲: 1, 8, 9, 14, 16 (5 members: the best 4 count) → 1+8+9+14 = 32, best 1

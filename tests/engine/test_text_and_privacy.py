@@ -8,7 +8,7 @@ from app.engine import privacy, text
 from app.engine.privacy import KnownNumbers, looks_personal, mask_personal
 from app.engine.text import clean_text, spreadsheet_safe
 from app.engine.types import UserError
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 
 def test_doctests() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import io
 from datetime import datetime
 
@@ -13,6 +12,7 @@ from app.engine.types import UserError
 from app.reports.documents import NAMES, names
 from app.reports.pdf import render_document
 from app.services.exports.registry import BUILDERS
+from tests.doctests import run_doctests
 
 
 def test_the_services_build_exactly_the_registered_documents() -> None:
@@ -39,5 +39,5 @@ def test_the_registry_answers_what_the_menus_and_options_ask() -> None:
 
 
 def test_doctests() -> None:
-    result = doctest.testmod(documents_module)
+    result = run_doctests(documents_module)
     assert result.attempted and not result.failed

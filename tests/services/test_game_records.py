@@ -1,6 +1,5 @@
 """Game records attached to boards: a real master game, illegal moves, short draws, headers, GBK, export."""
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,8 +10,7 @@ from app.services.game_records import attach_record, board_records, export_round
 from app.services.records import record_duty_list
 from app.services.results import enter_result
 from app.services.snapshot import export_snapshot, import_snapshot
-from app.services.tournaments import open_tournament
-from tests.factories import player, snapshot, swiss_round
+from tests.factories import open_copy, player, snapshot, swiss_round
 
 MASTER = Path(__file__).parents[1] / "engine" / "xiangqi" / "data" / "liu_dahua_yang_guanlin_1982.pgn"
 SHORT_DRAW = '[Red "棋手3"]\n[Black "棋手4"]\n1. 炮二平五 马８进７\n2. 马二进三 车９平８\n1/2-1/2\n'
@@ -34,7 +32,7 @@ def event_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def db(tmp_path: Path, event_file: Path):
-    database = open_tournament(shutil.copy2(event_file, tmp_path / "t.xqt"))
+    database = open_copy(event_file, tmp_path / "t.xqt")
     yield database
     database.close()
 

@@ -3,7 +3,6 @@ its address is known, and carry no QR code when it is not. Each code is read bac
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +15,7 @@ from app.engine.types import UserError
 from app.reports.qr import qr_matrix, qr_text
 from app.services import exports, hall
 from app.services.snapshot import import_snapshot
-from app.services.tournaments import open_tournament
-from tests.factories import player, snapshot, swiss_round
+from tests.factories import open_copy, player, snapshot, swiss_round
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +30,7 @@ def event_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def db(tmp_path: Path, event_file: Path) -> Any:
-    database = open_tournament(shutil.copy2(event_file, tmp_path / "t.xqt"))
+    database = open_copy(event_file, tmp_path / "t.xqt")
     yield database
     database.close()
 

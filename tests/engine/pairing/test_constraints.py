@@ -23,7 +23,7 @@ from app.engine.regulations import (
     PairingRules,
 )
 from app.engine.types import Colour
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 ABS, WEAK = AvoidanceStrength.ABSOLUTE, AvoidanceStrength.WEAK
 UNIT_ABS = (AvoidanceRule(AvoidanceBasis.UNIT, ABS),)

@@ -7,7 +7,7 @@ from types import ModuleType
 import pytest
 
 from app.engine.pairing import colours, criteria, engine, model, pool, tuning
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 
 @pytest.mark.parametrize("module", [criteria, pool, tuning, engine, model, colours], ids=lambda m: m.__name__)

@@ -3,7 +3,7 @@
 import pytest
 
 from app.engine.xiangqi import board, checks, notation, record
-from tests.engine.doctests import run_doctests
+from tests.doctests import run_doctests
 
 
 @pytest.mark.parametrize("module", [board, notation, record, checks])
