@@ -101,7 +101,6 @@ def cmd_pairings(args: argparse.Namespace) -> int:
 
 def cmd_result(args: argparse.Namespace) -> int:
     from app.engine.types import GameResult
-    from app.services.knockout import enter_match_result
     from app.services.results import enter_result
 
     if args.match is None and (args.board is None or args.round is None):
@@ -113,6 +112,8 @@ def cmd_result(args: argparse.Namespace) -> int:
         if args.match is not None:
             if args.game is None:
                 raise UserError("淘汰赛成绩须用 --game 指定第几局", "a knockout result needs --game")
+            from app.services.knockout import enter_match_result  # a knockout's own (~0.05 s to load)
+
             code = args.match.upper()
             enter_match_result(
                 db, args.group, code, args.game, GameResult.from_code(args.result), reason=args.reason

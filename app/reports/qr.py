@@ -10,15 +10,57 @@ One encoder for every place a QR code appears: table cards and lists (PDF), the 
 
 from __future__ import annotations
 
-from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
-from reportlab.pdfgen.canvas import Canvas
+import importlib
+import importlib.util
+import sys
+from functools import cache
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 QUIET = 2  # modules of white around the code (the paper around it is white too)
+
+#: reportlab's QR encoder (pure Python: ``re`` and ``itertools`` only)
+ENCODER = "reportlab.graphics.barcode.qrencoder"
+
+
+@cache
+def encoder() -> ModuleType:
+    """reportlab's QR encoder module. Its package, ``reportlab.graphics.barcode``, registers every
+    barcode widget when imported, and imports with them reportlab's drawing, paragraph and image
+    modules (~0.15 s of CPU, a sixth of ``xqarbiter serve``'s start, for a code drawn once): unless
+    that package is loaded already, the encoder's own file is loaded alone, kept here and not in
+    ``sys.modules`` (the same code; the package, imported later for a PDF, loads its own copy). Where
+    it cannot be found so (a build that keeps no path for it), it is imported the usual way."""
+    if "reportlab.graphics.barcode" in sys.modules:
+        return importlib.import_module(ENCODER)
+    try:
+        import reportlab.graphics  # a docstring and a version: no barcode widget
+
+        spec = None
+        for where in reportlab.graphics.__path__:
+            for finder in sys.meta_path:
+                find = getattr(finder, "find_spec", None)
+                spec = find(ENCODER, [f"{where}/barcode"]) if find else None
+                if spec is not None and spec.loader is not None:
+                    break
+            if spec is not None and spec.loader is not None:
+                break
+        if spec is None or spec.loader is None:
+            raise ImportError(ENCODER)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except Exception:  # any surprise: the usual import, widgets and all
+        return importlib.import_module(ENCODER)
+    return module
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
     """The dark (True) and light modules of ``text``'s QR code, error correction level M."""
-    code = QRCode(None, QRErrorCorrectLevel.M)
+    qr = encoder()
+    code = qr.QRCode(None, qr.QRErrorCorrectLevel.M)
     code.addData(text)
     code.make()
     return [[bool(cell) for cell in row] for row in code.modules]

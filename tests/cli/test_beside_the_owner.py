@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from app.services.audit import audit_log
+from tests.loaded import LOADING, OWNERS_OWN, loaded
 from tests.raw_opens import watching
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,9 +86,18 @@ def owner(paired_template: Path, tmp_path: Path) -> Iterator[Owner]:
         db.close()
 
 
-def xq(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def loaded_by(record: Path, *prefixes: str) -> list[str]:
+    assert "app.channel.client" in record.read_text().split()  # the command was handed on
+    return loaded(record, *prefixes)
+
+
+def xq(*args: str, cwd: Path | None = None, record: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """A real ``xqarbiter`` process; with ``record``, one that writes there the modules it loaded."""
+    start = (
+        [sys.executable, "-m", "app.cli"] if record is None else [sys.executable, "-c", LOADING, str(record)]
+    )
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args],
+        [*start, *args],
         capture_output=True,
         text=True,
         cwd=cwd or ROOT,
@@ -96,23 +106,31 @@ def xq(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_result_typed_beside_the_owner_is_entered_by_the_owner(owner: Owner) -> None:
-    run = xq("result", str(owner.path), "--group", GROUP, "--round", "1", "--board", "1", "1-0")
+def test_a_result_typed_beside_the_owner_is_entered_by_the_owner(owner: Owner, tmp_path: Path) -> None:
+    change, read = tmp_path / "change.txt", tmp_path / "read.txt"
+    run = xq(
+        "result", str(owner.path), "--group", GROUP, "--round", "1", "--board", "1", "1-0", record=change
+    )
     assert run.returncode == 0, run.stderr
     assert "第 1 台：红胜" in run.stdout and run.stderr == ""
     assert owner.writes == ["hall-owner_0"] and owner.changes == 1  # the owner's writer thread, told
     entry = audit_log(owner.db)[-1]
     assert entry.action == "enter_result" and entry.after == "red_win"
-    shown = xq("pairings", str(owner.path), "--group", GROUP, "--json")
+    shown = xq("pairings", str(owner.path), "--group", GROUP, "--json", record=read)
     assert shown.returncode == 0, shown.stderr
+    assert loaded_by(change, *OWNERS_OWN) == [] and loaded_by(read, *OWNERS_OWN) == []
     board = next(g for g in json.loads(shown.stdout)["games"] if g["board"] == 1)
     assert board["result"] == "red_win"
     assert owner.writes == ["hall-owner_0"]  # a read is no change
 
 
-def test_refusals_read_as_without_the_owner(owner: Owner) -> None:
-    wrong = xq("result", str(owner.path), "--group", GROUP, "--round", "1", "--board", "99", "1-0")
+def test_refusals_read_as_without_the_owner(owner: Owner, tmp_path: Path) -> None:
+    record = tmp_path / "loaded.txt"
+    wrong = xq(
+        "result", str(owner.path), "--group", GROUP, "--round", "1", "--board", "99", "1-0", record=record
+    )
     assert wrong.returncode == 2 and wrong.stderr.startswith("错误：第 1 轮没有第 99 台")
+    assert loaded_by(record, *OWNERS_OWN) == []  # the owner's refusal, printed as its own
     assert "Traceback" not in wrong.stderr
     early = xq("pair", str(owner.path), "--group", GROUP)
     assert early.returncode == 2 and early.stderr.startswith("错误："), early.stderr

@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from app.channel.wire import read_rendezvous, rendezvous_path
+from tests.loaded import LOADING, loaded
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -64,9 +65,13 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def xq(*args: str) -> subprocess.CompletedProcess[str]:
+def xq(*args: str, record: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """A real ``xqarbiter`` process; with ``record``, one that writes there the modules it loaded."""
+    start = (
+        [sys.executable, "-m", "app.cli"] if record is None else [sys.executable, "-c", LOADING, str(record)]
+    )
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args],
+        [*start, *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -214,8 +219,11 @@ def test_serve_with_the_command_line_beside_it_then_stopped_by_a_signal(
         if serve.poll() is None:
             serve.kill()
     no_stale_lock(event)
-    after = xq("result", str(event), "--group", GROUP, "--round", "1", "--board", "4", "=")
+    record = event.parent / "loaded.txt"
+    after = xq("result", str(event), "--group", GROUP, "--round", "1", "--board", "4", "=", record=record)
     assert after.returncode == 0, after.stderr  # no take-over needed
+    # run here, a Swiss result loads neither the knockout's service nor the whole event's reading
+    assert loaded(record, "app.services.knockout", "app.db.mapping", "app.channel.client") == []
 
 
 @pytest.fixture
