@@ -119,6 +119,7 @@ def test_a_result_typed_beside_the_owner_is_entered_by_the_owner(owner: Owner, t
     shown = xq("pairings", str(owner.path), "--group", GROUP, "--json", record=read)
     assert shown.returncode == 0, shown.stderr
     assert loaded_by(change, *OWNERS_OWN) == [] and loaded_by(read, *OWNERS_OWN) == []
+    assert loaded(change, "dataclasses", "inspect") == []  # the channel's records are the engine's
     board = next(g for g in json.loads(shown.stdout)["games"] if g["board"] == 1)
     assert board["result"] == "red_win"
     assert owner.writes == ["hall-owner_0"]  # a read is no change
