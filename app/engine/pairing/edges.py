@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 
 from app.engine.pairing import criteria
+from app.engine.pairing.criteria import MEET_TABLE
 from app.engine.pairing.lexmatch import EdgeSet
 from app.engine.pairing.pool import OrderedPool
 
@@ -17,9 +18,24 @@ LOW_FIELDS = 5  # the fields after the cuts: L, W, S2, S3, S4
 
 
 def dense_edges(pool: OrderedPool, members: list[int]) -> list[tuple[int, int]]:
-    """Every legal pair of ``members`` (ascending)."""
+    """Every legal pair of ``members`` (ascending).
+
+    :meth:`OrderedPool.legal` pair by pair, its first and last tests (H1 and the named bars, H3) read
+    once per player ``i`` instead of once per pair; H2 and the avoidance classes, when in force, are
+    asked of ``legal`` itself for the pairs that pass those."""
     legal = pool.legal
-    return [(i, j) for a, i in enumerate(members) for j in members[a + 1 :] if legal(i, j)]
+    blocked, allowed = pool.blocked, pool.allowed
+    rest = pool.avoid_teams or pool.constraints is not None
+    edges: list[tuple[int, int]] = []
+    for a, i in enumerate(members):
+        barred, meets = blocked[i], MEET_TABLE[allowed[i]]
+        if rest:
+            edges += [
+                (i, j) for j in members[a + 1 :] if j not in barred and meets[allowed[j]] and legal(i, j)
+            ]
+        else:
+            edges += [(i, j) for j in members[a + 1 :] if j not in barred and meets[allowed[j]]]
+    return edges
 
 
 def sparse_edges(pool: OrderedPool, members: list[int]) -> list[tuple[int, int]]:
