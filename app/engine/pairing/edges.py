@@ -18,23 +18,21 @@ LOW_FIELDS = 5  # the fields after the cuts: L, W, S2, S3, S4
 
 
 def dense_edges(pool: OrderedPool, members: list[int]) -> list[tuple[int, int]]:
-    """Every legal pair of ``members`` (ascending).
-
-    :meth:`OrderedPool.legal` pair by pair, its first and last tests (H1 and the named bars, H3) read
-    once per player ``i`` instead of once per pair; H2 and the avoidance classes, when in force, are
-    asked of ``legal`` itself for the pairs that pass those."""
-    legal = pool.legal
-    blocked, allowed = pool.blocked, pool.allowed
-    rest = pool.avoid_teams or pool.constraints is not None
+    """Every legal pair of ``members`` (ascending): :meth:`OrderedPool.legal`'s tests (H1 and the
+    named bars, H3, H2 when in force, the absolute avoidances when any) applied a player ``i`` at a
+    time — what ``i`` brings to each test read once, not once per pair."""
+    blocked, allowed, team = pool.blocked, pool.allowed, pool.team
+    avoided = pool.avoided if pool.constraints is not None else None
     edges: list[tuple[int, int]] = []
     for a, i in enumerate(members):
         barred, meets = blocked[i], MEET_TABLE[allowed[i]]
-        if rest:
-            edges += [
-                (i, j) for j in members[a + 1 :] if j not in barred and meets[allowed[j]] and legal(i, j)
-            ]
-        else:
-            edges += [(i, j) for j in members[a + 1 :] if j not in barred and meets[allowed[j]]]
+        later = [j for j in members[a + 1 :] if j not in barred and meets[allowed[j]]]
+        own = team[i] if pool.avoid_teams else -1
+        if own >= 0:  # criteria.same_class: one team, −1 being nobody's
+            later = [j for j in later if team[j] != own]
+        if avoided is not None:
+            later = [j for j in later if not avoided(i, j)]
+        edges += [(i, j) for j in later]
     return edges
 
 
