@@ -7,6 +7,7 @@ module gets its own copy of the file, so no test sees another's changes.
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import signal
@@ -283,3 +284,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if heavy:
             config.hook.pytest_deselected(items=heavy)
             items[:] = kept
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The heap the tests start from — every module the collection imported (Qt, SQLAlchemy, the
+    program), the test items, the strategies built at import — lives until the process ends; left in
+    the garbage collector's oldest generation, each full collection traversed all of it again (a run of
+    a few thousand tests: a dozen or more full passes of ~0.2 s each per process, and two more at the end,
+    where pytest's unraisable-exception check collects once in ``pytest_unconfigure`` and once in its
+    cleanup). Its cycles are collected once here, the rest frozen (``gc.freeze``): later collections,
+    those two final ones included, go over what the tests themselves made, which is what the
+    unraisable-exception check is for — an object a test leaves in a cycle is collected, and its
+    ``__del__``'s exception reported, as before."""
+    gc.collect()
+    gc.freeze()

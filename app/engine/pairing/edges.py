@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 
 from app.engine.pairing import criteria
+from app.engine.pairing.criteria import MEET_TABLE
 from app.engine.pairing.lexmatch import EdgeSet
 from app.engine.pairing.pool import OrderedPool
 
@@ -17,9 +18,22 @@ LOW_FIELDS = 5  # the fields after the cuts: L, W, S2, S3, S4
 
 
 def dense_edges(pool: OrderedPool, members: list[int]) -> list[tuple[int, int]]:
-    """Every legal pair of ``members`` (ascending)."""
-    legal = pool.legal
-    return [(i, j) for a, i in enumerate(members) for j in members[a + 1 :] if legal(i, j)]
+    """Every legal pair of ``members`` (ascending): :meth:`OrderedPool.legal`'s tests (H1 and the
+    named bars, H3, H2 when in force, the absolute avoidances when any) applied a player ``i`` at a
+    time — what ``i`` brings to each test read once, not once per pair."""
+    blocked, allowed, team = pool.blocked, pool.allowed, pool.team
+    avoided = pool.avoided if pool.constraints is not None else None
+    edges: list[tuple[int, int]] = []
+    for a, i in enumerate(members):
+        barred, meets = blocked[i], MEET_TABLE[allowed[i]]
+        later = [j for j in members[a + 1 :] if j not in barred and meets[allowed[j]]]
+        own = team[i] if pool.avoid_teams else -1
+        if own >= 0:  # criteria.same_class: one team, −1 being nobody's
+            later = [j for j in later if team[j] != own]
+        if avoided is not None:
+            later = [j for j in later if not avoided(i, j)]
+        edges += [(i, j) for j in later]
+    return edges
 
 
 def sparse_edges(pool: OrderedPool, members: list[int]) -> list[tuple[int, int]]:

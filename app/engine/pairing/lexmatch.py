@@ -140,15 +140,17 @@ def _solve(
     for c in cut_mult:
         cum.append(cum[-1] + c)
     nlow = len(low_mult)
-    # one pass per field that can be non-zero (within one score group L, S4 and the cuts are 0)
-    cost: list[int] = (
-        [cum[b] - cum[a] for a, b in zip(edges.gi, edges.gj, strict=True)]
-        if list(edges.gi) != list(edges.gj)
-        else [0] * len(edges.i)
+    # the fields that can be non-zero (within one score group L, S4 and the cuts are 0), summed in one
+    # pass over the edges: each pass of its own made a list of large integers per field
+    crossing = list(edges.gi) != list(edges.gj)
+    active = [
+        (column, mult) for column, mult in zip(edges.low, low_mult, strict=True) if mult and any(column)
+    ]
+    cost = _packed_costs(
+        [cum[b] - cum[a] for a, b in zip(edges.gi, edges.gj, strict=True)] if crossing else None,
+        active,
+        len(edges.i),
     )
-    for column, mult in zip(edges.low, low_mult, strict=True):
-        if mult and any(column):
-            cost = [x + y * mult for x, y in zip(cost, column, strict=True)]
     dummy_cost = [sum(x * y for x, y in zip(d, low_mult, strict=True)) for _, d in edges.dummy]
     top = max(cost + dummy_cost, default=0) + 1
     g = rx.PyGraph()
@@ -179,6 +181,29 @@ def _solve(
     if len(pairs) != m // 2 or (m % 2 == 1) != (left is not None):
         return None
     return pairs, cuts, tuple(low), left
+
+
+def _packed_costs(cut_cost: list[int] | None, active: list[tuple[Sequence[int], int]], n: int) -> list[int]:
+    """``cut_cost[e] + Σ column[e]·mult`` over the ``active`` (column, multiplier) pairs, for the ``n``
+    edges (``cut_cost`` None: the cuts cost nothing). The same sums as a pass per field, computed
+    edge by edge for up to three fields, then a field at a time."""
+    if cut_cost is None:
+        if not active:
+            return [0] * n
+        (c0, m0), *active = active
+        cost = [y * m0 for y in c0]
+    else:
+        cost = cut_cost
+    while len(active) >= 3:
+        (c0, m0), (c1, m1), (c2, m2), *active = active
+        cost = [x + a * m0 + b * m1 + c * m2 for x, a, b, c in zip(cost, c0, c1, c2, strict=True)]
+    if len(active) == 2:
+        (c0, m0), (c1, m1) = active
+        cost = [x + a * m0 + b * m1 for x, a, b in zip(cost, c0, c1, strict=True)]
+    elif active:
+        (c0, m0) = active[0]
+        cost = [x + a * m0 for x, a in zip(cost, c0, strict=True)]
+    return cost
 
 
 def max_gain_matching(m: int, edges: Sequence[tuple[int, int, int]]) -> list[tuple[int, int]]:
