@@ -30,11 +30,18 @@ def load_group_state(session: Session, group: Group, regulations: Regulations) -
 
 
 def load_running_scores(
-    session: Session, group: Group, regulations: Regulations, through: int | None = None
+    session: Session,
+    group: Group,
+    regulations: Regulations,
+    through: int | None = None,
+    *,
+    state: GroupState | None = None,
 ) -> RunningScores:
     """Every player's score after every round of the group (its scored rounds) up to ``through``
     (``None``: the last), kept inside :meth:`Database.one_reading` (a list of every round reads the
-    scores before each: the first asks for the rounds it needs, the next for all of them)."""
+    scores before each: the first asks for the rounds it needs, the next for all of them).
+
+    ``state``: the group's state the caller has just read in the same session (not read again)."""
     memo = kept(session)
     key = ("running_scores", group.id)
     if memo is not None and key in memo:
@@ -42,7 +49,8 @@ def load_running_scores(
         if limit is None or (through is not None and through <= limit):
             return found  # type: ignore[no-any-return]
         through = None
-    state = load_group_state(session, group, regulations)
+    if state is None:
+        state = load_group_state(session, group, regulations)
     rounds = [r for r in state.scored_rounds if through is None or r.number <= through]
     running = running_scores(rounds, regulations.points)
     if memo is not None:

@@ -488,7 +488,6 @@ def pending_results(db: Database, group: str, round_number: int) -> list[Pending
         rnd = round_row(s, g, round_number)
         if rnd.closed_at is not None:
             return []
-        games = _latest_games(rnd)
         rows = list(
             s.scalars(
                 select(PendingResult)
@@ -496,6 +495,9 @@ def pending_results(db: Database, group: str, round_number: int) -> list[Pending
                 .order_by(PendingResult.board, PendingResult.id)
             )
         )
+        if not rows:  # the usual case at the desk, after every result entered: no need to read the games
+            return []
+        games = _latest_games(rnd)
         by_board: dict[int, set[str]] = {}
         for e in rows:
             by_board.setdefault(e.board, set()).add(e.result)

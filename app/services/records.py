@@ -54,7 +54,9 @@ def _context(
 ) -> tuple[Group, Round, dict[int, int], dict[int, GameRecord]]:
     g = group_row(s, group)
     rnd = round_row(s, g, number)
-    no_of = {p.id: p.no for p in s.scalars(select(Player).where(Player.group_id == g.id)) if p.no is not None}
+    # the two columns only: building every player's row object cost more than the rest of the list
+    numbers = s.execute(select(Player.id, Player.no).where(Player.group_id == g.id))
+    no_of = {pid: no for pid, no in numbers if no is not None}
     game_ids = [gm.id for gm in rnd.games]
     records = {r.game_id: r for r in s.scalars(select(GameRecord).where(GameRecord.game_id.in_(game_ids)))}
     return g, rnd, no_of, records
@@ -81,7 +83,10 @@ def _duties(s: Session, group: str, number: int) -> _RoundDuties:
 def record_duty_list(db: Database, group: str, number: int) -> list[RecordDutyLine]:
     with db.session() as s:
         rd = _duties(s, group, number)
-        names = {p.no: p.name for p in s.scalars(select(Player).where(Player.group_id == rd.group.id))}
+        names = {
+            no: name
+            for no, name in s.execute(select(Player.no, Player.name).where(Player.group_id == rd.group.id))
+        }
         by_board, records = rd.by_board, rd.records
         return [
             RecordDutyLine(

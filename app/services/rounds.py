@@ -138,7 +138,7 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
             for gm in sorted(latest.values(), key=lambda x: x.board)
             if gm.match_id is not None
         ]
-        before = load_running_scores(s, g, reg, number - 1).after(number - 1)
+        before = load_running_scores(s, g, reg, number - 1, state=state).after(number - 1)
     record = next(r for r in state.rounds if r.number == number)
     by_no = {e.no: e for e in state.entrants}
     return RoundView(

@@ -80,6 +80,36 @@ def no_question_left_waiting(qapp: object) -> Iterator[None]:
         pytest.fail(f"left waiting for an answer for {MODAL_LIMIT:.0f} s, then closed: {'; '.join(left)}")
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    report = yield
+    if call.when == "call" and report.failed:
+        item.stash[_FAILED] = True  # type: ignore[index]
+    return report
+
+
+_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture(autouse=True)
+def nothing_left_alive(request: pytest.FixtureRequest, qapp: object) -> Iterator[None]:
+    """Fail a test that leaves a window, a dialog or a running timer of one alive after it.
+
+    Runs after pytest-qt has closed the test's registered widgets; deletes what they left to
+    ``deleteLater`` at once (tests/ui/leftovers.py says why that matters to every later test).
+    What a test that failed leaves (the question it did not answer) is cleared without a second
+    failure: the first one names the problem.
+    """
+    from tests.ui.leftovers import clear_leftovers, leftovers
+
+    yield
+    left = leftovers()
+    if left:
+        clear_leftovers()
+        if not request.node.stash.get(_FAILED, False):
+            pytest.fail(f"left alive after the test: {'; '.join(left)}")
+
+
 @pytest.fixture(scope="session")
 def event_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """160 players, round 1 played, round 2 paired without results (built once per run, copied per test)."""

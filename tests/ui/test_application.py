@@ -58,10 +58,16 @@ def test_switching_language_rebuilds_the_window_and_keeps_the_undo_stack(qtbot, 
 
 
 def test_screenshot_switch_writes_a_png_and_remembers_the_file(
-    qapp, event_file: Path, tmp_path: Path
+    qtbot, event_file: Path, tmp_path: Path
 ) -> None:
+    from app.ui.main_window import MainWindow
+
     png = tmp_path / "shot.png"
     assert run(event_file, screenshot=str(png)) == 0
+    # the program exits here; the test's process goes on, so the closed window is deleted with the test
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, MainWindow):
+            qtbot.addWidget(widget)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert recent_files()[0] == str(event_file)
 
