@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
+import unicodedata
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -203,10 +204,24 @@ _template: Path | None = None
 _template_dir: tempfile.TemporaryDirectory[str] | None = None
 
 
+def _work_dir() -> str | None:
+    """Where the workspaces are made: a memory file system where there is one (Linux's /dev/shm), else
+    the usual temporary folder. A case copies and deletes a workspace of four event files; on a disk
+    deleting them waits on the disk (and SQLite's and the lock's syncs do), in memory it does not. The
+    same files, the same commands: only where the folder lives."""
+    shm = Path("/dev/shm")
+    if sys.platform.startswith("linux") and shm.is_dir() and os.access(shm, os.W_OK | os.X_OK):
+        return str(shm)
+    return None
+
+
+WORK_DIR = _work_dir()
+
+
 def template() -> Path:
     global _template, _template_dir
     if _template is None:
-        _template_dir = tempfile.TemporaryDirectory(prefix="xq-corpus-")
+        _template_dir = tempfile.TemporaryDirectory(prefix="xq-corpus-", dir=WORK_DIR)
         _template = build_template(Path(_template_dir.name))
     return _template
 
@@ -325,14 +340,22 @@ def shows_number(number: str, text: str) -> bool:
     """Whether ``text`` shows ``number`` however it is spelled: full-width or other digits, and up to
     three characters of anything but letters and digits between its characters (written apart from
     the program's own masker, so that the check does not share its blind spots)."""
-    import re
-    import unicodedata
-
     if not number:
         return False
-    folded = unicodedata.normalize("NFKC", text)
+    return _number_pattern(number).search(_folded(text)) is not None
+
+
+@functools.lru_cache(maxsize=4)
+def _folded(text: str) -> str:
+    """``text`` in NFKC (full-width digits as digits): folded once for the many numbers looked for in
+    one output, not once per number."""
+    return unicodedata.normalize("NFKC", text)
+
+
+@functools.cache
+def _number_pattern(number: str) -> re.Pattern[str]:
     pattern = r"[^0-9A-Za-z]{0,3}".join(re.escape(ch) for ch in number.upper())
-    return re.search(r"(?<![0-9A-Za-z])" + pattern + r"(?![0-9A-Za-z])", folded, re.IGNORECASE) is not None
+    return re.compile(r"(?<![0-9A-Za-z])" + pattern + r"(?![0-9A-Za-z])", re.IGNORECASE)
 
 
 def text_of(path: Path) -> str:
@@ -362,7 +385,7 @@ def _snapshot_of_copy(source: Path) -> dict[str, str]:
 def run_case(case: Case, base: Path | None = None) -> Outcome:
     outcome = Outcome(case)
     source = base or template()
-    with tempfile.TemporaryDirectory(prefix="xq-case-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="xq-case-", dir=WORK_DIR) as tmp:
         ws = Path(tmp) / "ws"
         shutil.copytree(source, ws)
         try:

@@ -7,6 +7,7 @@ build them; the tests here check what the reports layer makes of them.
 
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass
 from datetime import datetime
@@ -57,12 +58,21 @@ def event(tmp_path_factory: pytest.TempPathFactory, played_demo_file: Path) -> D
 
 
 class Rendered:
+    """A rendered PDF: its bytes, its number of pages, and (read when first asked for) the text of
+    each page. A worker reads every document of the run; most tests look at a few of them."""
+
     def __init__(self, data: bytes) -> None:
         self.data = data
-        pdf = pdfium.PdfDocument(data)
-        self.pages = len(pdf)
-        self.page_texts = [pdf[i].get_textpage().get_text_range() for i in range(self.pages)]
-        self.text = "\n".join(self.page_texts)
+        self.pages = len(pdfium.PdfDocument(data))
+
+    @functools.cached_property
+    def page_texts(self) -> list[str]:
+        pdf = pdfium.PdfDocument(self.data)
+        return [pdf[i].get_textpage().get_text_range() for i in range(self.pages)]
+
+    @functools.cached_property
+    def text(self) -> str:
+        return "\n".join(self.page_texts)
 
 
 def render(doc: str, inputs: object, **options: object) -> Rendered:
