@@ -25,7 +25,7 @@ from app.services.discipline import forfeit, record_violation
 from app.services.knockout import bracket_of, create_knockout, draw_round_colours, enter_match_result
 from app.services.records import record_duty_list
 from app.services.registration import list_players
-from app.services.results import enter_result
+from app.services.results import ResultEntry, enter_result, enter_results
 from app.services.rounds import pair_next_round, round_view
 from app.services.standings import group_standings
 
@@ -35,10 +35,15 @@ CODES = ("1-0", "0-1", "=", "1-0", "0-1", "1-0", "0-1", "=")
 
 
 def _play(db, group: str, number: int, rng: random.Random, boards: int | None = None) -> None:
+    """Pair the round and enter its results (boards 1 … ``boards``) at once, as the bulk entry does:
+    the same games, results and audit rows as entering them board by board, in one transaction."""
     pair_next_round(db, group, seed=number)
-    for b in round_view(db, group, number).boards:
-        if boards is None or b.board <= boards:
-            enter_result(db, group, number, b.board, rng.choice(CODES))
+    entries = [
+        ResultEntry(b.board, GameResult.from_code(rng.choice(CODES)))
+        for b in round_view(db, group, number).boards
+        if boards is None or b.board <= boards
+    ]
+    enter_results(db, group, number, entries)
 
 
 @pytest.fixture(scope="module")
