@@ -261,9 +261,17 @@ def test_payout_sheet_and_internal_entry_list_do_show_them(db, players) -> None:
     assert all(p.id_number in internal for p in local)
 
 
-def test_the_workbook_and_site_hold_no_personal_numbers(db, players, tmp_path: Path) -> None:
-    exports.write_result_workbook(db, tmp_path / "r.xlsx")
-    wb = load_workbook(tmp_path / "r.xlsx")
+@pytest.fixture(scope="module")
+def workbook(db, tmp_path_factory: pytest.TempPathFactory):
+    """The result workbook of the event as written and read back, written once for the tests that only
+    read it (before any test of this module enters a result)."""
+    path = tmp_path_factory.mktemp("workbook") / "r.xlsx"
+    exports.write_result_workbook(db, path)
+    return load_workbook(path)
+
+
+def test_the_workbook_and_site_hold_no_personal_numbers(db, players, workbook, tmp_path: Path) -> None:
+    wb = workbook
     values = " ".join(str(c.value) for ws in wb.worksheets for row in ws.iter_rows() for c in row)
     site = public_pages.write_public_site(db, tmp_path / "site", AT)
     html = " ".join(p.read_text(encoding="utf-8") for p in site)
@@ -276,9 +284,8 @@ def test_the_workbook_and_site_hold_no_personal_numbers(db, players, tmp_path: P
 # --------------------------------------------------------------------------- workbook
 
 
-def test_workbook_sheets_hold_the_service_values_and_no_formulas(db, tmp_path: Path) -> None:
-    exports.write_result_workbook(db, tmp_path / "r.xlsx")
-    wb = load_workbook(tmp_path / "r.xlsx")
+def test_workbook_sheets_hold_the_service_values_and_no_formulas(db, workbook) -> None:
+    wb = workbook
     expected = {f"{OPEN}参赛名单", f"{LOCAL}参赛名单", f"{OPEN}名次表", f"{LOCAL}名次表"}
     expected |= {f"{OPEN}第{n}轮" for n in range(1, 5)} | {f"{LOCAL}第{n}轮" for n in range(1, 10)}
     expected |= {f"{OPEN}个人成绩总表", f"{LOCAL}个人成绩总表", f"{OPEN}团体名次表", "奖励名单", "操作日志"}
