@@ -181,11 +181,29 @@ class LiteFile:
 
     def regulations(self) -> Regulations | None:
         row = self.con.execute("SELECT regulations FROM tournament WHERE id = 1").fetchone()
-        return None if row is None else regulations_from_dict(json.loads(row[0]))
+        return None if row is None else regulations_of_text(row[0])
 
     def group_id(self, name: str) -> int | None:
         row = self.con.execute("SELECT id FROM groups WHERE name = ?", (name,)).fetchone()
         return None if row is None else int(row[0])
+
+
+#: the regulations last decoded, by their stored text (a regulation is immutable all the way down:
+#: frozen records, tuples and enums — the same text always decodes to an equal value, so a kept one
+#: can be handed out again; another text is decoded afresh). Decoding and checking one is ~1.5 ms.
+_DECODED: dict[str, Regulations] = {}
+_DECODED_KEPT = 8
+
+
+def regulations_of_text(text: str) -> Regulations:
+    """The regulations stored as ``text`` (the tournament row's JSON), decoded once per text."""
+    found = _DECODED.get(text)
+    if found is None:
+        found = regulations_from_dict(json.loads(text))
+        if len(_DECODED) >= _DECODED_KEPT:
+            _DECODED.clear()
+        _DECODED[text] = found
+    return found
 
 
 def read_group_state(

@@ -46,13 +46,23 @@ from app.services.standings_core import unranked_players as unranked_players
 from app.services.tournaments import group_row, regulations_of
 
 
-@dataclass(frozen=True, slots=True)
 class _OrmGroup:
-    """A group read through the ORM session (kept inside :meth:`Database.one_reading`)."""
+    """A group read through the ORM session for one computation (a standing, a final ranking, a stage's
+    order): its state and bracket read once, and each ranking made once, for that computation, as
+    :class:`app.services.faststandings.LiteGroup` keeps them. A computation only reads, so what it
+    reads twice is the same; the next call makes a new one and reads the file afresh. Inside
+    :meth:`Database.one_reading` the reading's own kept values are used (shared by every computation
+    of the reading)."""
 
-    s: Session
-    g: Group
-    reg: Regulations
+    __slots__ = ("_bracket", "_memo", "_state", "g", "reg", "s")
+
+    def __init__(self, s: Session, g: Group, reg: Regulations) -> None:
+        self.s = s
+        self.g = g
+        self.reg = reg
+        self._state: GroupState | None = None
+        self._bracket: tuple[Bracket | None] | None = None
+        self._memo: dict[object, Any] | None = None
 
     @property
     def name(self) -> str:
@@ -63,13 +73,20 @@ class _OrmGroup:
         return self.g.id
 
     def state(self) -> GroupState:
-        return load_group_state(self.s, self.g, self.reg)
+        if self._state is None:
+            self._state = load_group_state(self.s, self.g, self.reg)
+        return self._state
 
     def bracket(self) -> Bracket | None:
-        return load_bracket(self.s, self.g, self.reg)
+        if self._bracket is None:
+            self._bracket = (load_bracket(self.s, self.g, self.reg),)
+        return self._bracket[0]
 
     def memo(self) -> dict[object, Any] | None:
-        return kept(self.s)
+        if self._memo is None:
+            kept_values = kept(self.s)
+            self._memo = kept_values if kept_values is not None else {}
+        return self._memo
 
 
 def _standings(

@@ -25,7 +25,7 @@ from app.services.discipline import forfeit, record_violation
 from app.services.knockout import bracket_of, create_knockout, draw_round_colours, enter_match_result
 from app.services.records import record_duty_list
 from app.services.registration import list_players
-from app.services.results import enter_result
+from app.services.results import ResultEntry, enter_result, enter_results
 from app.services.rounds import pair_next_round, round_view
 from app.services.standings import group_standings
 
@@ -35,10 +35,15 @@ CODES = ("1-0", "0-1", "=", "1-0", "0-1", "1-0", "0-1", "=")
 
 
 def _play(db, group: str, number: int, rng: random.Random, boards: int | None = None) -> None:
+    """Pair the round and enter its results (boards 1 … ``boards``) at once, as the bulk entry does:
+    the same games, results and audit rows as entering them board by board, in one transaction."""
     pair_next_round(db, group, seed=number)
-    for b in round_view(db, group, number).boards:
-        if boards is None or b.board <= boards:
-            enter_result(db, group, number, b.board, rng.choice(CODES))
+    entries = [
+        ResultEntry(b.board, GameResult.from_code(rng.choice(CODES)))
+        for b in round_view(db, group, number).boards
+        if boards is None or b.board <= boards
+    ]
+    enter_results(db, group, number, entries)
 
 
 @pytest.fixture(scope="module")
@@ -256,9 +261,17 @@ def test_payout_sheet_and_internal_entry_list_do_show_them(db, players) -> None:
     assert all(p.id_number in internal for p in local)
 
 
-def test_the_workbook_and_site_hold_no_personal_numbers(db, players, tmp_path: Path) -> None:
-    exports.write_result_workbook(db, tmp_path / "r.xlsx")
-    wb = load_workbook(tmp_path / "r.xlsx")
+@pytest.fixture(scope="module")
+def workbook(db, tmp_path_factory: pytest.TempPathFactory):
+    """The result workbook of the event as written and read back, written once for the tests that only
+    read it (before any test of this module enters a result)."""
+    path = tmp_path_factory.mktemp("workbook") / "r.xlsx"
+    exports.write_result_workbook(db, path)
+    return load_workbook(path)
+
+
+def test_the_workbook_and_site_hold_no_personal_numbers(db, players, workbook, tmp_path: Path) -> None:
+    wb = workbook
     values = " ".join(str(c.value) for ws in wb.worksheets for row in ws.iter_rows() for c in row)
     site = public_pages.write_public_site(db, tmp_path / "site", AT)
     html = " ".join(p.read_text(encoding="utf-8") for p in site)
@@ -271,9 +284,8 @@ def test_the_workbook_and_site_hold_no_personal_numbers(db, players, tmp_path: P
 # --------------------------------------------------------------------------- workbook
 
 
-def test_workbook_sheets_hold_the_service_values_and_no_formulas(db, tmp_path: Path) -> None:
-    exports.write_result_workbook(db, tmp_path / "r.xlsx")
-    wb = load_workbook(tmp_path / "r.xlsx")
+def test_workbook_sheets_hold_the_service_values_and_no_formulas(db, workbook) -> None:
+    wb = workbook
     expected = {f"{OPEN}参赛名单", f"{LOCAL}参赛名单", f"{OPEN}名次表", f"{LOCAL}名次表"}
     expected |= {f"{OPEN}第{n}轮" for n in range(1, 5)} | {f"{LOCAL}第{n}轮" for n in range(1, 10)}
     expected |= {f"{OPEN}个人成绩总表", f"{LOCAL}个人成绩总表", f"{OPEN}团体名次表", "奖励名单", "操作日志"}

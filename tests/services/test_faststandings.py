@@ -261,6 +261,38 @@ def test_a_file_is_checked_once_for_both_paths(played_demo: Path, monkeypatch: p
     assert checks == ["content"]
 
 
+def test_the_regulations_are_decoded_once_per_text(
+    played_demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tournament's regulations are decoded and checked once for the same stored text (they are
+    immutable), and afresh when the text changes: the next reading shows the changed regulation."""
+    import json
+    import sqlite3
+
+    from app.db import lite
+
+    decoded: list[str] = []
+    real = lite.regulations_from_dict
+    monkeypatch.setattr(lite, "regulations_from_dict", lambda d: decoded.append(d["event_name"]) or real(d))
+    monkeypatch.setattr(lite, "_DECODED", {}, raising=False)  # none kept yet
+    assert standings_lite(played_demo, OPEN) is not None
+    assert standings_lite(played_demo, LOCAL, 3) is not None
+    assert len(decoded) == 1
+    con = sqlite3.connect(played_demo)
+    (text,) = con.execute("SELECT regulations FROM tournament WHERE id = 1").fetchone()
+    data = json.loads(text)
+    data["event_name"] += "（改）"
+    con.execute("UPDATE tournament SET regulations = ? WHERE id = 1", (json.dumps(data),))
+    con.commit()
+    con.close()
+    reading = lite.LiteFile.open_for_reading(played_demo)
+    assert reading is not None
+    with reading:
+        reg = reading.regulations()
+    assert reg is not None and reg.event_name == data["event_name"]
+    assert decoded == [decoded[0], data["event_name"]]
+
+
 _NO_ORM = (
     "import sys; from app.cli import main; rc = main(sys.argv[1:]);"
     "sys.exit(rc if rc else 3 if any(m.split('.')[0] in ('sqlalchemy', 'alembic') for m in sys.modules) else 0)"

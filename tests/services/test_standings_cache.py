@@ -86,3 +86,42 @@ def test_threads_asking_about_different_rounds_get_their_own_answers() -> None:
     for t in threads:
         t.join(timeout=60)
     assert not any(t.is_alive() for t in threads) and wrong == []
+
+
+def test_a_final_ranking_reads_its_group_once_and_the_next_one_afresh(
+    played_demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One final ranking (its Swiss standings, each stage's order, the knockout's places) reads the
+    group's state and bracket once — it read them 3 and 10 times — and keeps nothing after: the next
+    question reads the file again, as every action outside an export does."""
+    import app.db.mapping as mapping
+    import app.services.brackets as brackets
+    from app.services.standings import final_places, is_final, why_above
+
+    reads: list[str] = []
+    real_state, real_bracket = mapping.read_group_state, brackets._read_bracket
+    monkeypatch.setattr(
+        mapping,
+        "read_group_state",
+        lambda s, g, reg: reads.append(f"state {g.name}") or real_state(s, g, reg),
+    )
+    monkeypatch.setattr(
+        brackets,
+        "_read_bracket",
+        lambda s, g, reg: reads.append(f"bracket {g.name}") or real_bracket(s, g, reg),
+    )
+    local = "天水本地组"
+    once = [f"state {local}", f"bracket {local}"]
+    db = open_tournament(played_demo, read_only=True)
+    try:
+        places = final_places(db, local)
+        assert sorted(reads) == sorted(once)
+        reads.clear()
+        assert is_final(db, local)
+        assert sorted(reads) == sorted(once)
+        reads.clear()
+        first, second = sorted(places, key=places.__getitem__)[:2]
+        assert why_above(db, local, second, first, final=True).startswith(f"{first} 号排在 {second} 号之前")
+        assert sorted(reads) == sorted(once)
+    finally:
+        db.close()
