@@ -24,7 +24,7 @@ from app.services import exports
 from app.services.tournaments import open_tournament, tournament_info
 from app.web.site import HallSite, path_of
 
-from .htmltree import Node, parse
+from .htmltree import Node, main_of, parse
 from .stages import LOCAL, OPEN, STAGES
 
 
@@ -46,7 +46,7 @@ def _document(db: Any, name: str, **options: Any) -> Any:
 def _main(site: HallSite, key: tuple[Any, ...]) -> Node:
     rendered = site.page(key)
     assert rendered.status == 200, (key, rendered.status)
-    return parse(rendered.full.decode("utf-8")).one("main")
+    return main_of(rendered.full.decode("utf-8"))
 
 
 def _text(value: object) -> str:
