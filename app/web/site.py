@@ -517,8 +517,13 @@ class HallSite:
     # ------------------------------------------------------------------ every page (for tests and the crawl)
 
     def all_keys(self) -> list[Key]:
-        """Every public page of the current version (boards, players and game records included)."""
+        """Every public page of the current version (boards, players and game records included).
+        Every round's read model is loaded here, in one reading of the file (each group read once)."""
         snap = self.snapshot()
+        with self.db.one_reading():
+            return self._all_keys(snap)
+
+    def _all_keys(self, snap: Snapshot) -> list[Key]:
         keys: list[Key] = [("index",), ("schedule",)]
         if snap.prizes_final:
             keys.append(("prizes",))

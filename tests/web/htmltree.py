@@ -86,3 +86,11 @@ def parse(html: str) -> Node:
     builder.feed(html)
     builder.close()
     return builder.root
+
+
+def main_of(html: str) -> Node:
+    """The page's one ``<main>`` element, parsed alone (a page has exactly one; the frame around it,
+    the same on every page, is not parsed again)."""
+    assert html.count("<main") == 1 and html.count("</main>") == 1, "a page has exactly one <main>"
+    start, end = html.index("<main"), html.index("</main>") + len("</main>")
+    return parse(html[start:end]).one("main")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,22 @@ def knockout_site(knockout: Any) -> HallSite:
     """The hall's pages of the knockout stage, for the module: the file is read only, so its one
     version's pages are built once and read by every test (as by every phone)."""
     return HallSite(knockout)
+
+
+@pytest.fixture(scope="module")
+def knockout_tree(knockout_site: HallSite) -> Callable[[tuple[Any, ...]], Node]:
+    """Each whole page of ``knockout_site`` parsed once for the module (its one version does not
+    change), for the tests that read every page."""
+    trees: dict[tuple[Any, ...], Node] = {}
+
+    def tree(key: tuple[Any, ...]) -> Node:
+        if key not in trees:
+            rendered = knockout_site.page(key)
+            assert rendered.status == 200, key
+            trees[key] = parse(rendered.full.decode("utf-8"))
+        return trees[key]
+
+    return tree
 
 
 def _main(site: HallSite, key: tuple[Any, ...], query: str = "") -> Node:
@@ -109,7 +126,9 @@ def test_a_players_page_has_every_round_the_place_its_neighbours_and_the_next_bo
     assert main.first("a", href=f"/g/2/p/{opponent.no}") is not None
 
 
-def test_every_name_on_every_page_opens_that_players_page(knockout: Any, knockout_site: HallSite) -> None:
+def test_every_name_on_every_page_opens_that_players_page(
+    knockout: Any, knockout_site: HallSite, knockout_tree: Callable[[tuple[Any, ...]], Node]
+) -> None:
     site = knockout_site
     books = {gi: site.snapshot().model(("players", gi)) for gi in (1, 2)}
     names = {(gi, c.no): c.name for gi, book in books.items() for c in book.players}
@@ -117,7 +136,7 @@ def test_every_name_on_every_page_opens_that_players_page(knockout: Any, knockou
     for key in site.all_keys():
         if key[0] in ("player", "record"):
             continue
-        main = _main(site, key)
+        main = knockout_tree(key).one("main")
         for a in main.all("a"):
             href = a.attrs.get("href", "")
             if not href.startswith("/g/") or "/p/" not in href:
@@ -238,13 +257,14 @@ def test_a_number_search_says_whether_it_matched_a_board_or_a_number(reader: Tes
     assert any(w.endswith("序号 9") for b, w in whys.items() if b != "9") or "序号 9" in whys["9"]
 
 
-def test_no_element_id_is_used_twice_on_any_page(knockout: Any, knockout_site: HallSite) -> None:
+def test_no_element_id_is_used_twice_on_any_page(
+    knockout: Any, knockout_site: HallSite, knockout_tree: Callable[[tuple[Any, ...]], Node]
+) -> None:
     site = knockout_site
     for key in site.all_keys():
         if key[0] == "player" and key[2] > 5:
             continue
-        html = site.page(key).full.decode("utf-8")
-        ids = [n.attrs["id"] for n in parse(html).all() if "id" in n.attrs]
+        ids = [n.attrs["id"] for n in knockout_tree(key).all() if "id" in n.attrs]
         assert len(ids) == len(set(ids)), (path_of(key), [i for i, c in Counter(ids).items() if c > 1])
     # "本轮全部对阵" on a knockout board lands on the game being played
     doc = exports.round_results(knockout, LOCAL, 9)

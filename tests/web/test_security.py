@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 from sqlalchemy import func, select
@@ -17,7 +18,9 @@ from app.services import hall
 from app.services.audit import audit_log
 from app.services.results import ResultEntry, enter_results
 from app.services.rounds import close_round
-from app.web.app import ThreadOwner, create_app
+from app.services.tournaments import open_tournament
+from app.web.app import ThreadOwner, create_app, hall_of
+from tests.factories import copy_event
 
 from .conftest import BASE
 
@@ -36,6 +39,44 @@ def issued(db: Any) -> hall.IssuedToken:
     """A deputy's pass, issued before the hall starts (tests name it before ``client``): a pass issued
     after the start is a change of the file, and the hall would build its pages a second time."""
     return hall.issue_deputy_token(db, "公开组", 9, 12, "张副裁判")
+
+
+class Passed(NamedTuple):
+    """A hall whose file holds a deputy's pass: the client, the open file, the pass."""
+
+    client: TestClient
+    db: Any
+    issued: hall.IssuedToken
+
+
+@pytest.fixture(scope="module")
+def _passed_hall(midway_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Passed]:
+    folder = tmp_path_factory.mktemp("passed")
+    database = open_tournament(copy_event(midway_template, folder / "event.xqt"))
+    issued = hall.issue_deputy_token(database, "公开组", 9, 12, "张副裁判")
+    o = ThreadOwner()
+    try:
+        with TestClient(create_app(database, o, poll_seconds=0.05), base_url=BASE) as c:
+            yield Passed(c, database, issued)
+    finally:
+        o.close()
+        database.close()
+
+
+@pytest.fixture
+def passed(_passed_hall: Passed) -> Iterator[Passed]:
+    """What ``issued`` and ``client`` are together, for a test whose requests must store nothing: one
+    hall per test module on a copy of the midway event with the pass issued before it started (every
+    start builds the hot pages, ~0.1 s of CPU). Each test meets the limits as a new hall has them, and
+    the file must be as it was after the test (it is checked: a test that stores something, or a
+    request that writes, fails here)."""
+    state = hall_of(_passed_hall.client.app)
+    for limiter in (state.failures, state.requests):
+        limiter._buckets.clear()
+    before = hall.change_stamp(_passed_hall.db)
+    yield _passed_hall
+    assert hall.change_stamp(_passed_hall.db) == before, "a test given the shared hall changed the file"
+    assert stored(_passed_hall.db) == 0
 
 
 def csrf_of(client: TestClient, token: str) -> str:
@@ -69,9 +110,8 @@ def test_a_deputy_sends_a_result_that_waits_for_the_chief(issued, client: TestCl
 
 
 @pytest.mark.parametrize("token", ["wrong", "A" * 22, "x" * 300, "%00", "..%2f..%2fetc"])
-def test_a_wrong_token_gets_403_and_nothing_is_stored(
-    issued, client: TestClient, db: Any, token: str
-) -> None:
+def test_a_wrong_token_gets_403_and_nothing_is_stored(passed: Passed, token: str) -> None:
+    client, db, issued = passed
     csrf = csrf_of(client, issued.token)
     before = audit_count(db)
     assert client.get(f"/d/{token}").status_code in (403, 404)
@@ -120,15 +160,15 @@ def test_a_post_from_another_site_is_refused(issued, client: TestClient, db: Any
         ({"board": "", "result": "draw"}, 400),
     ],
 )
-def test_bad_entries_store_nothing(
-    issued, client: TestClient, db: Any, data: dict[str, str], status: int
-) -> None:
+def test_bad_entries_store_nothing(passed: Passed, data: dict[str, str], status: int) -> None:
+    client, db, issued = passed
     r = post(client, issued.token, {"csrf": csrf_of(client, issued.token), **data})
     assert r.status_code == status
     assert stored(db) == 0
 
 
-def test_only_a_small_urlencoded_form_is_read(issued, client: TestClient, db: Any) -> None:
+def test_only_a_small_urlencoded_form_is_read(passed: Passed) -> None:
+    client, db, issued = passed
     csrf = csrf_of(client, issued.token)
     url = hall.deputy_path(issued.token)
     headers = {"Origin": BASE}
@@ -164,13 +204,15 @@ def test_a_revoked_token_is_refused(issued, client: TestClient, db: Any) -> None
     assert stored(db) == 0
 
 
-def test_repeated_failures_are_refused_for_a_while(issued, client: TestClient, db: Any) -> None:
+def test_repeated_failures_are_refused_for_a_while(passed: Passed) -> None:
+    client, _, issued = passed
     statuses = [client.get(f"/d/guess{i:03d}").status_code for i in range(12)]
     assert statuses[:10] == [403] * 10 and statuses[-1] == 429
     assert client.get(hall.deputy_path(issued.token)).status_code == 429  # even with a good token now
 
 
-def test_requests_are_rate_limited(issued, client: TestClient) -> None:
+def test_requests_are_rate_limited(passed: Passed) -> None:
+    client, _, issued = passed
     statuses = [client.get(hall.deputy_path(issued.token)).status_code for _ in range(40)]
     assert statuses[0] == 200 and 429 in statuses
 
@@ -193,7 +235,8 @@ PUBLIC = [
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE"])
-def test_player_pages_never_accept_writes(issued, client: TestClient, db: Any, method: str) -> None:
+def test_player_pages_never_accept_writes(passed: Passed, method: str) -> None:
+    client, db, issued = passed
     csrf = csrf_of(client, issued.token)
     before = audit_count(db)
     for path in PUBLIC:
@@ -234,7 +277,8 @@ def test_only_addresses_are_accepted_as_host(reader: TestClient, host: str, stat
     assert reader.get("/", headers={"Host": host}).status_code == status
 
 
-def test_security_headers_on_every_response(issued, client: TestClient) -> None:
+def test_security_headers_on_every_response(passed: Passed) -> None:
+    client, _, issued = passed
     for path in ("/", "/g/1/", "/nothing", "/d/wrong", hall.deputy_path(issued.token), "/static/hall.css"):
         h = client.get(path).headers
         assert (
