@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, selectinload
 
 from app.db.models import GameRow, Group, Player, Round, Team, TeamLineup, TeamLineupBoard, TeamMatch
@@ -126,8 +126,33 @@ def is_team_group(db: Database, group: str) -> bool:
         return regulations_of(s).group(group).team_event is not None
 
 
+# The reads of every team action, built once (the values bound per call; the same SQL as built per call).
+_TEAMS = select(Team).where(Team.group_id == bindparam("group_id")).order_by(Team.id)
+_ROSTER = select(Player).where(Player.team_id == bindparam("team_id"))
+_ROSTERS = select(Player).where(Player.team_id.in_(bindparam("team_ids", expanding=True)))
+_TEAM_ROUNDS = (
+    select(Round)
+    .where(Round.group_id == bindparam("group_id"), Round.stage == RoundStage.TEAM.value)
+    .order_by(Round.number)
+)
+_MATCHES = select(TeamMatch).where(TeamMatch.round_id == bindparam("round_id")).order_by(TeamMatch.number)
+_LINEUPS = select(TeamLineup).where(TeamLineup.round_id == bindparam("round_id"))
+_GROUP_PLAYERS = select(Player).where(Player.group_id == bindparam("group_id"))
+_ROUNDS_LINEUPS = (
+    select(TeamLineup)
+    .where(TeamLineup.round_id.in_(bindparam("round_ids", expanding=True)))
+    .order_by(TeamLineup.id)
+    .options(selectinload(TeamLineup.boards))
+)
+_ROUNDS_MATCHES = (
+    select(TeamMatch)
+    .where(TeamMatch.round_id.in_(bindparam("round_ids", expanding=True)))
+    .order_by(TeamMatch.number, TeamMatch.id)
+)
+
+
 def _teams(s: Session, g: Group) -> list[Team]:
-    return list(s.scalars(select(Team).where(Team.group_id == g.id).order_by(Team.id)))
+    return list(s.scalars(_TEAMS, {"group_id": g.id}))
 
 
 def _roster_order(p: Player) -> tuple[bool, int, int]:
@@ -136,7 +161,7 @@ def _roster_order(p: Player) -> tuple[bool, int, int]:
 
 
 def _roster(s: Session, team: Team) -> list[Player]:
-    players = s.scalars(select(Player).where(Player.team_id == team.id)).all()
+    players = s.scalars(_ROSTER, {"team_id": team.id}).all()
     return sorted(players, key=_roster_order)
 
 
@@ -148,29 +173,29 @@ def _team(s: Session, g: Group, name: str) -> Team:
 
 
 def _rounds(s: Session, g: Group) -> list[Round]:
-    return list(
-        s.scalars(
-            select(Round)
-            .where(Round.group_id == g.id, Round.stage == RoundStage.TEAM.value)
-            .order_by(Round.number)
-        )
-    )
+    return list(s.scalars(_TEAM_ROUNDS, {"group_id": g.id}))
 
 
 def _matches(s: Session, rnd: Round) -> list[TeamMatch]:
-    return list(s.scalars(select(TeamMatch).where(TeamMatch.round_id == rnd.id).order_by(TeamMatch.number)))
+    return list(s.scalars(_MATCHES, {"round_id": rnd.id}))
 
 
 def _lineups(s: Session, rnd: Round) -> dict[int, TeamLineup]:
-    return {lu.team_id: lu for lu in s.scalars(select(TeamLineup).where(TeamLineup.round_id == rnd.id))}
+    return {lu.team_id: lu for lu in s.scalars(_LINEUPS, {"round_id": rnd.id})}
 
 
 #: a team match's games in the order they are read (by one match, or every match of the group at once)
 _GAME_ORDER = (GameRow.board, GameRow.game_no)
+_MATCH_GAMES = select(GameRow).where(GameRow.team_match_id == bindparam("match_id")).order_by(*_GAME_ORDER)
+_MATCHES_GAMES = (
+    select(GameRow)
+    .where(GameRow.team_match_id.in_(bindparam("match_ids", expanding=True)))
+    .order_by(*_GAME_ORDER, GameRow.id)
+)
 
 
 def _games(s: Session, match: TeamMatch) -> list[GameRow]:
-    return list(s.scalars(select(GameRow).where(GameRow.team_match_id == match.id).order_by(*_GAME_ORDER)))
+    return list(s.scalars(_MATCH_GAMES, {"match_id": match.id}))
 
 
 def _seated(match: TeamMatch) -> bool:
@@ -201,7 +226,7 @@ def _numbered_teams(s: Session, g: Group) -> list[Team]:
 
 
 def _group_players(s: Session, g: Group) -> Sequence[Player]:
-    return s.scalars(select(Player).where(Player.group_id == g.id)).all()
+    return s.scalars(_GROUP_PLAYERS, {"group_id": g.id}).all()
 
 
 def _team_ids(s: Session, g: Group, reg: Regulations) -> _Ids:
@@ -242,25 +267,14 @@ def load_team_state(s: Session, g: Group, reg: Regulations) -> tuple[TeamEventSt
     matches_of: dict[int, list[TeamMatch]] = {rid: [] for rid in round_ids}
     games_of: dict[int, list[GameRow]] = {}
     if round_ids:
-        for lu in s.scalars(
-            select(TeamLineup)
-            .where(TeamLineup.round_id.in_(round_ids))
-            .order_by(TeamLineup.id)
-            .options(selectinload(TeamLineup.boards))
-        ):
+        for lu in s.scalars(_ROUNDS_LINEUPS, {"round_ids": round_ids}):
             lineups_of[lu.round_id][lu.team_id] = lu
-        for m in s.scalars(
-            select(TeamMatch)
-            .where(TeamMatch.round_id.in_(round_ids))
-            .order_by(TeamMatch.number, TeamMatch.id)
-        ):
+        for m in s.scalars(_ROUNDS_MATCHES, {"round_ids": round_ids}):
             matches_of[m.round_id].append(m)
         match_ids = [m.id for ms in matches_of.values() for m in ms if m.away_team_id is not None]
         games_of = {mid: [] for mid in match_ids}
         if match_ids:
-            for gm in s.scalars(
-                select(GameRow).where(GameRow.team_match_id.in_(match_ids)).order_by(*_GAME_ORDER, GameRow.id)
-            ):
+            for gm in s.scalars(_MATCHES_GAMES, {"match_ids": match_ids}):
                 assert gm.team_match_id is not None
                 games_of[gm.team_match_id].append(gm)
     for rnd in team_rounds:
@@ -300,7 +314,7 @@ def _rosters(s: Session, teams: Sequence[Team]) -> dict[int, list[Player]]:
     """Every team's :func:`_roster`, read at once."""
     members: dict[int, list[Player]] = {t.id: [] for t in teams}
     if members:
-        for p in s.scalars(select(Player).where(Player.team_id.in_(list(members)))):
+        for p in s.scalars(_ROSTERS, {"team_ids": list(members)}):
             assert p.team_id is not None
             members[p.team_id].append(p)
     return {tid: sorted(players, key=_roster_order) for tid, players in members.items()}
