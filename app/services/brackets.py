@@ -158,20 +158,25 @@ def save_bracket(s: Session, group: Group, bracket: Bracket) -> None:
     rounds: dict[int, Round] = {}
     for plan, m in zip(bracket.plans, bracket.matches, strict=True):
         row = rows.get(m.code)
+        fresh = row is None
         if row is None:
             row = KnockoutMatch(group_id=group.id, code=m.code, round_number=m.round_number)
             s.add(row)
             s.flush()
-        row.high_id = id_of[m.high] if m.high is not None else None
-        row.low_id = id_of[m.low] if m.low is not None else None
-        row.colour_method = m.colour_method.value if m.colour_method else ""
-        row.colour_seed = m.colour_seed
-        row.first_red_id = id_of[m.first_red] if m.first_red is not None else None
         choices = m.colour_choices(bracket.ladder_of(m.code))
-        row.colour_choices = {str(k): id_of[red] for k, red in sorted(choices.items())} or None
-        row.deciding_red_id = None
         result = match_result(m, bracket.ladder_of(m.code))
-        row.winner_id = id_of[result.winner] if result and result.winner is not None else None
+        _assign(
+            row,
+            fresh,
+            high_id=id_of[m.high] if m.high is not None else None,
+            low_id=id_of[m.low] if m.low is not None else None,
+            colour_method=m.colour_method.value if m.colour_method else "",
+            colour_seed=m.colour_seed,
+            first_red_id=id_of[m.first_red] if m.first_red is not None else None,
+            colour_choices={str(k): id_of[red] for k, red in sorted(choices.items())} or None,
+            deciding_red_id=None,
+            winner_id=id_of[result.winner] if result and result.winner is not None else None,
+        )
         s.flush()
         existing = {g.game_no: g for g in games_of.get(row.id, ())}
         wanted = {g.number: g for g in m.games}
@@ -187,16 +192,30 @@ def save_bracket(s: Session, group: Group, bracket: Bracket) -> None:
         rnd = rounds[m.round_number]
         for number, kg in wanted.items():
             game = existing.get(number)
+            new_game = game is None
             if game is None:
                 game = GameRow(round_id=rnd.id, board=plan.board, game_no=number, match_id=row.id)
                 s.add(game)
-            game.kind, game.red_id, game.black_id, game.result = (
-                kg.kind.value,
-                id_of[kg.red],
-                id_of[kg.black],
-                kg.result.value,
+            _assign(
+                game,
+                new_game,
+                kind=kg.kind.value,
+                red_id=id_of[kg.red],
+                black_id=id_of[kg.black],
+                result=kg.result.value,
             )
     s.flush()
+
+
+def _assign(row: KnockoutMatch | GameRow, fresh: bool, **values: object) -> None:
+    """Set the columns of a row read from the file whose values differ (a new row: every column, as
+    given). A column set to the value it has is written by no UPDATE anyway, but it marks the row
+    changed, and every flush of the save (one per match) then works through every such row of the
+    bracket to find nothing to write. A new row gets every value set, as before: a JSON column set to
+    None is stored as JSON ``null``, which a column left unset (SQL NULL) is not."""
+    for name, value in values.items():
+        if fresh or getattr(row, name) != value:
+            setattr(row, name, value)
 
 
 @dataclass(frozen=True, slots=True)

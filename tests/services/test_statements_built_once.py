@@ -71,3 +71,24 @@ def test_the_tournament_row_is_read_once_per_action(midway_demo: Path, tmp_path:
             assert tournament_row(s).name == first.name
     finally:
         db.close()
+
+
+def test_saving_an_unchanged_bracket_marks_no_row_changed(midway_demo: Path, tmp_path: Path) -> None:
+    """save_bracket flushes once per match (so new rows get their ids in order): a row set to the values
+    it has must not be marked changed, or every one of those flushes works through the whole bracket."""
+    from app.services.brackets import save_bracket
+
+    db = open_copy(midway_demo, tmp_path / "event.xqt")
+    changed: list[int] = []
+    try:
+        with db.session() as s:
+            g = group_row(s, "天水本地组")
+            bracket = load_bracket(s, g, regulations_of(s))
+            assert bracket is not None and bracket.matches
+            event.listen(s, "before_flush", lambda session, *_: changed.append(len(session.dirty)))
+            save_bracket(s, g, bracket)
+            after = load_bracket(s, g, regulations_of(s))
+        assert not any(changed)  # (a flush with nothing changed is not even begun)
+        assert after == bracket
+    finally:
+        db.close()
