@@ -1107,11 +1107,30 @@ def _team_match(s: Session, rnd: Round, number: int) -> TeamMatch:
     raise UserError(f"第 {rnd.number} 轮没有第 {number} 场比赛", f"round {rnd.number} has no match {number}")
 
 
-def _score_of(s: Session, g: Group, rnd: Round, m: TeamMatch) -> MatchScore:
+def _score_of(
+    s: Session, g: Group, rnd: Round, m: TeamMatch, games: Sequence[GameRow] | None = None
+) -> MatchScore:
+    """The match's score as stored (``games``: its games as :func:`_games` reads them, if read)."""
     reg = regulations_of(s)
     event = team_event_of(reg, g.name)
-    ids = _team_ids(s, g, reg)
-    return score_match(_engine_match(s, event, m, _lineups(s, rnd), ids), event.match)
+    ids = _numbers_of(s, g)
+    return score_match(_engine_match(s, event, m, _lineups(s, rnd), ids, games), event.match)
+
+
+_PLAYER_NUMBERS = select(Player.id, Player.no).where(Player.group_id == bindparam("group_id"))
+_TEAM_NUMBERS = select(Team.id, Team.no).where(Team.group_id == bindparam("group_id")).order_by(Team.id)
+
+
+def _numbers_of(s: Session, g: Group) -> _Ids:
+    """The numbers of :func:`_team_ids`, read as two columns of each table (no rows made of them)."""
+    players = s.execute(_PLAYER_NUMBERS, {"group_id": g.id}).all()
+    teams = s.execute(_TEAM_NUMBERS, {"group_id": g.id}).all()
+    return _Ids(
+        {pid: no for pid, no in players if no is not None},
+        {no: pid for pid, no in players if no is not None},
+        {tid: no for tid, no in teams if no is not None},
+        {no: tid for tid, no in teams if no is not None},
+    )
 
 
 def enter_board_result(
@@ -1145,14 +1164,15 @@ def enter_board_result(
                 "该场比赛有队未到场，各台已按弃权计", "a team did not appear: every board is forfeited"
             )
         table = _first_board(event, m.number) + board - 1
-        games = [gm for gm in _games(s, m) if gm.board == table]
+        match_games = _games(s, m)
+        games = [gm for gm in match_games if gm.board == table]
         first = next((gm for gm in games if gm.game_no == 1), None)
         if first is None:
             raise UserError(
                 f"第 {match} 场第 {board} 台有空台，按弃权计，不需录入",
                 f"match {match} board {board} has an empty seat: it is forfeited",
             )
-        if any(gm.game_no > 1 for gm in _games(s, m)):
+        if any(gm.game_no > 1 for gm in match_games):
             raise UserError(
                 f"第 {match} 场已有加赛对局，请先删除加赛再改各台结果",
                 f"match {match} has tie-break games: remove them before changing a board's result",
@@ -1160,7 +1180,7 @@ def enter_board_result(
         before = first.result
         first.result = result.value
         s.flush()
-        score = _score_of(s, g, rnd, m)
+        score = _score_of(s, g, rnd, m, match_games)  # the same rows: only a result changed
         audit.record(
             s,
             "enter_board_result",

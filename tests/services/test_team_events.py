@@ -368,3 +368,26 @@ def test_simulate_backs_up_nothing_of_its_scratch_team_event_and_reports_as_a_ke
     finally:
         db.close()
     assert f"paired-{GROUP}-r1" in made and f"closed-{GROUP}-r2" in made
+
+
+def test_entering_a_board_result_reads_the_match_once_and_no_player_rows(swiss: Database) -> None:
+    """A board result is the team loop's commonest action: the match's games are read once (the score
+    read back uses them), and the numbers of the players and teams are read as columns, not rows."""
+    from sqlalchemy import Engine, event
+
+    pair_team_round(swiss, GROUP, seed=3)
+    seat_team_round(swiss, GROUP, 1)
+    sent: list[str] = []
+
+    def note(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        sent.append(" ".join(statement.split()))
+
+    event.listen(Engine, "before_cursor_execute", note)
+    try:
+        score = enter_board_result(swiss, GROUP, 1, 1, 1, GameResult.RED_WIN)
+    finally:
+        event.remove(Engine, "before_cursor_execute", note)
+    assert score.label == "2:0"
+    games = [q for q in sent if q.startswith("SELECT") and "FROM games" in q]
+    assert len(games) == 1, games
+    assert not [q for q in sent if q.startswith("SELECT players.id, players.group_id")]
