@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import Text, bindparam, func, select, type_coerce
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.util import identity_key
 
@@ -295,8 +295,24 @@ def tournament_row(session: Session) -> Tournament:
     return row
 
 
+# the regulation as stored, not decoded: the parsed regulation is cached by the text
+_REGULATIONS_TEXT = select(type_coerce(Tournament.regulations, Text)).where(Tournament.id == 1)
+
+
 def regulations_of(session: Session) -> Regulations:
+    """The tournament's regulation: the session's row if it has read it (changed or not, as it stands),
+    else the stored text, parsed once per text."""
+    if session.identity_map.get(_TOURNAMENT_KEY) is None:
+        text = session.scalar(_REGULATIONS_TEXT)
+        if text is not None:
+            return _regulations_from_text(text)
     return _regulations_from_json(json.dumps(tournament_row(session).regulations, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=8)
+def _regulations_from_text(text: str) -> Regulations:
+    """The regulation stored as ``text``: as read through the row (decoded, keys sorted, parsed)."""
+    return _regulations_from_json(json.dumps(json.loads(text), sort_keys=True))
 
 
 @functools.lru_cache(maxsize=8)

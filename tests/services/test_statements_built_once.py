@@ -92,3 +92,30 @@ def test_saving_an_unchanged_bracket_marks_no_row_changed(midway_demo: Path, tmp
         assert after == bracket
     finally:
         db.close()
+
+
+def test_the_regulation_is_read_as_its_stored_text_and_an_unsaved_change_is_seen(
+    midway_demo: Path, tmp_path: Path
+) -> None:
+    """regulations_of parses the stored text once per text, without making the tournament's row of it
+    (decoding its JSON each action); inside an action that has the row, the row as it stands counts."""
+    import dataclasses
+
+    from app.engine.regulations import regulations_to_dict
+    from app.services.tournaments import _TOURNAMENT_KEY
+
+    db = open_copy(midway_demo, tmp_path / "event.xqt")
+    try:
+        with db.session() as s:
+            reg = regulations_of(s)
+            assert s.identity_map.get(_TOURNAMENT_KEY) is None
+        with db.session() as s:
+            assert regulations_of(s) is reg  # the same text: the same parsed regulation
+            row = tournament_row(s)
+            row.regulations = regulations_to_dict(dataclasses.replace(reg, venue="另一个赛场"))
+            assert regulations_of(s).venue == "另一个赛场"
+            s.rollback()
+        with db.session() as s:
+            assert regulations_of(s) is reg
+    finally:
+        db.close()
