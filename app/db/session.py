@@ -114,6 +114,9 @@ class Database:
     # a file older than the program, opened read-only, is read from an upgraded private copy in this
     # folder (the file itself is never written); removed on close
     scratch: Path | None = None
+    # False for a scratch file the program throws away when done (``xqarbiter simulate``): the automatic
+    # backups after a pairing or a closed round, which exist to recover the arbiter's file, are not made
+    keeps_backups: bool = True
 
     _reading: threading.local = field(default_factory=threading.local, init=False, repr=False)
 

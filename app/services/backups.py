@@ -182,7 +182,11 @@ def backup_after(db: Database, event: str) -> Path:
 
 
 def automatic_backup(db: Database, event: str) -> str:
-    """Back up after a pairing or a closed round; a failure is reported, never undoes the action."""
+    """Back up after a pairing or a closed round; a failure is reported, never undoes the action.
+
+    A scratch file that is thrown away when done (``db.keeps_backups`` False) is not backed up."""
+    if not db.keeps_backups:
+        return ""
     try:
         backup_after(db, event)
     except UserError as exc:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from app.db.bracket_rows import (
@@ -37,19 +37,41 @@ from app.engine.knockout import (
 from app.engine.regulations import Regulations
 from app.engine.types import GameResult, RoundStage
 
+# The reads of every knockout action, built once (the values bound per call; the same SQL as built per call).
+_PLAYER_NUMBERS = select(Player.id, Player.no).where(Player.group_id == bindparam("group_id"))
+_MATCH_ROWS = (
+    select(KnockoutMatch).where(KnockoutMatch.group_id == bindparam("group_id")).order_by(KnockoutMatch.id)
+)
+_STAGES = select(GroupStage.id, GroupStage.stage, GroupStage.kind).where(
+    GroupStage.group_id == bindparam("group_id")
+)
+_STAGE_ENTRIES = select(StageEntry.stage_id, StageEntry.player_id, StageEntry.number).where(
+    StageEntry.stage_id.in_(bindparam("stage_ids", expanding=True))
+)
+_MATCHES = (
+    select(*(getattr(KnockoutMatch, c) for c in MATCH_COLUMNS))
+    .where(KnockoutMatch.group_id == bindparam("group_id"))
+    .order_by(KnockoutMatch.id)
+)
+_MATCH_GAMES = (
+    select(*(getattr(GameRow, c) for c in MATCH_GAME_COLUMNS))
+    .join(Round, GameRow.round_id == Round.id)
+    .where(Round.group_id == bindparam("group_id"), GameRow.match_id.is_not(None))
+    .order_by(GameRow.game_no)
+)
+_ROUND = select(Round).where(Round.group_id == bindparam("group_id"), Round.number == bindparam("number"))
+
 
 def _ids(s: Session, group: Group) -> tuple[dict[int, int], dict[int, int]]:
     # two columns, not the players' rows (5,000 ORM objects to read two numbers)
-    players = s.execute(select(Player.id, Player.no).where(Player.group_id == group.id)).all()
+    players = s.execute(_PLAYER_NUMBERS, {"group_id": group.id}).all()
     return {pid: no for pid, no in players if no is not None}, {
         no: pid for pid, no in players if no is not None
     }
 
 
 def rows_of(s: Session, group: Group) -> list[KnockoutMatch]:
-    return list(
-        s.scalars(select(KnockoutMatch).where(KnockoutMatch.group_id == group.id).order_by(KnockoutMatch.id))
-    )
+    return list(s.scalars(_MATCH_ROWS, {"group_id": group.id}))
 
 
 def load_bracket(s: Session, group: Group, reg: Regulations) -> Bracket | None:
@@ -67,19 +89,9 @@ def load_bracket(s: Session, group: Group, reg: Regulations) -> Bracket | None:
 
 def _begun_rows(s: Session, group: Group) -> dict[int, tuple[str, list[tuple[int, int]]]]:
     """The begun stages of a group, read directly: stage → (kind, [(player id, number)])."""
-    rows = s.execute(
-        select(GroupStage.id, GroupStage.stage, GroupStage.kind).where(GroupStage.group_id == group.id)
-    ).all()
+    rows = s.execute(_STAGES, {"group_id": group.id}).all()
     ids = [r[0] for r in rows]
-    entries = (
-        s.execute(
-            select(StageEntry.stage_id, StageEntry.player_id, StageEntry.number).where(
-                StageEntry.stage_id.in_(ids)
-            )
-        ).all()
-        if ids
-        else []
-    )
+    entries = s.execute(_STAGE_ENTRIES, {"stage_ids": ids}).all() if ids else []
     return begun_from_rows(rows, entries)
 
 
@@ -93,25 +105,16 @@ def split_round_of(s: Session, group: Group, reg: Regulations) -> int:
 
 def _read_bracket(s: Session, group: Group, reg: Regulations) -> Bracket | None:
     """The rows, as :func:`app.db.lite.read_bracket` reads them, to :func:`bracket_from_rows`."""
-    matches = s.execute(
-        select(*(getattr(KnockoutMatch, c) for c in MATCH_COLUMNS))
-        .where(KnockoutMatch.group_id == group.id)
-        .order_by(KnockoutMatch.id)
-    ).all()
+    matches = s.execute(_MATCHES, {"group_id": group.id}).all()
     if not matches:
         return None
     no_of, _ = _ids(s, group)
-    games = s.execute(
-        select(*(getattr(GameRow, c) for c in MATCH_GAME_COLUMNS))
-        .join(Round, GameRow.round_id == Round.id)
-        .where(Round.group_id == group.id, GameRow.match_id.is_not(None))
-        .order_by(GameRow.game_no)
-    ).all()
+    games = s.execute(_MATCH_GAMES, {"group_id": group.id}).all()
     return bracket_from_rows(group.name, reg, matches, no_of, _begun_rows(s, group), games)
 
 
 def _round(s: Session, group: Group, number: int) -> Round:
-    rnd = s.scalars(select(Round).where(Round.group_id == group.id, Round.number == number)).one_or_none()
+    rnd = s.scalars(_ROUND, {"group_id": group.id, "number": number}).one_or_none()
     if rnd is None:
         rnd = Round(
             group_id=group.id,
@@ -155,20 +158,25 @@ def save_bracket(s: Session, group: Group, bracket: Bracket) -> None:
     rounds: dict[int, Round] = {}
     for plan, m in zip(bracket.plans, bracket.matches, strict=True):
         row = rows.get(m.code)
+        fresh = row is None
         if row is None:
             row = KnockoutMatch(group_id=group.id, code=m.code, round_number=m.round_number)
             s.add(row)
             s.flush()
-        row.high_id = id_of[m.high] if m.high is not None else None
-        row.low_id = id_of[m.low] if m.low is not None else None
-        row.colour_method = m.colour_method.value if m.colour_method else ""
-        row.colour_seed = m.colour_seed
-        row.first_red_id = id_of[m.first_red] if m.first_red is not None else None
         choices = m.colour_choices(bracket.ladder_of(m.code))
-        row.colour_choices = {str(k): id_of[red] for k, red in sorted(choices.items())} or None
-        row.deciding_red_id = None
         result = match_result(m, bracket.ladder_of(m.code))
-        row.winner_id = id_of[result.winner] if result and result.winner is not None else None
+        _assign(
+            row,
+            fresh,
+            high_id=id_of[m.high] if m.high is not None else None,
+            low_id=id_of[m.low] if m.low is not None else None,
+            colour_method=m.colour_method.value if m.colour_method else "",
+            colour_seed=m.colour_seed,
+            first_red_id=id_of[m.first_red] if m.first_red is not None else None,
+            colour_choices={str(k): id_of[red] for k, red in sorted(choices.items())} or None,
+            deciding_red_id=None,
+            winner_id=id_of[result.winner] if result and result.winner is not None else None,
+        )
         s.flush()
         existing = {g.game_no: g for g in games_of.get(row.id, ())}
         wanted = {g.number: g for g in m.games}
@@ -184,16 +192,30 @@ def save_bracket(s: Session, group: Group, bracket: Bracket) -> None:
         rnd = rounds[m.round_number]
         for number, kg in wanted.items():
             game = existing.get(number)
+            new_game = game is None
             if game is None:
                 game = GameRow(round_id=rnd.id, board=plan.board, game_no=number, match_id=row.id)
                 s.add(game)
-            game.kind, game.red_id, game.black_id, game.result = (
-                kg.kind.value,
-                id_of[kg.red],
-                id_of[kg.black],
-                kg.result.value,
+            _assign(
+                game,
+                new_game,
+                kind=kg.kind.value,
+                red_id=id_of[kg.red],
+                black_id=id_of[kg.black],
+                result=kg.result.value,
             )
     s.flush()
+
+
+def _assign(row: KnockoutMatch | GameRow, fresh: bool, **values: object) -> None:
+    """Set the columns of a row read from the file whose values differ (a new row: every column, as
+    given). A column set to the value it has is written by no UPDATE anyway, but it marks the row
+    changed, and every flush of the save (one per match) then works through every such row of the
+    bracket to find nothing to write. A new row gets every value set, as before: a JSON column set to
+    None is stored as JSON ``null``, which a column left unset (SQL NULL) is not."""
+    for name, value in values.items():
+        if fresh or getattr(row, name) != value:
+            setattr(row, name, value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,6 +145,7 @@ def simulate_format(
     count = players if players is not None else DEFAULT_PLAYERS.get(name, 16)
     with tempfile.TemporaryDirectory(prefix="xqarbiter-simulate-") as folder:
         db = create_format_demo(Path(folder) / "simulate.xqt", name, players=count, rounds=rounds, seed=seed)
+        db.keeps_backups = False  # the scratch file and its folder are removed when the report is made
         try:
             play_group_to_end(db, GROUP, seed=seed, forfeit_rate=forfeit_rate)
             return format_report(db, name, seed)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, defer
 
 from app.db.models import GameRow, Group, Round
@@ -26,13 +26,16 @@ class ResultEntry:
     result: GameResult
 
 
+# built once (the values bound per call; the same SQL as built per call)
+_ROUND = select(Round).where(Round.group_id == bindparam("group_id"), Round.number == bindparam("number"))
+_ROUND_NO_EXPLANATION = _ROUND.options(defer(Round.explanation, raiseload=True))
+
+
 def round_row(session: Session, group: Group, number: int, *, explanation: bool = True) -> Round:
     """The round's row; ``explanation=False`` leaves out its pairing explanation (a megabyte of JSON
     at 5,000 players), which then cannot be read from the row."""
-    query = select(Round).where(Round.group_id == group.id, Round.number == number)
-    if not explanation:
-        query = query.options(defer(Round.explanation, raiseload=True))
-    row = session.scalars(query).one_or_none()
+    query = _ROUND if explanation else _ROUND_NO_EXPLANATION
+    row = session.scalars(query, {"group_id": group.id, "number": number}).one_or_none()
     if row is None:
         raise UserError(
             f"{group.name}第 {number} 轮尚未编排", f"{group.name} round {number} has not been paired"

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from app.db.mapping import load_group_state, load_running_scores, read_group_state
@@ -102,6 +102,32 @@ def _seat(e: Entrant, score: dict[int, int]) -> Seat:
     return Seat(e.no, e.name, e.unit, score.get(e.no, 0))
 
 
+# The reads of the round views, built once (the values bound per call; the same SQL as built per call).
+_RESTS = select(
+    func.json_type(Round.explanation, "$.rests"), func.json_extract(Round.explanation, "$.rests")
+).where(Round.id == bindparam("round_id"))
+_KNOCKOUT_GAMES = select(GameRow).where(
+    GameRow.round_id == bindparam("round_id"), GameRow.match_id.is_not(None)
+)
+_NUMBERS = select(Player.id, Player.no).where(Player.group_id == bindparam("group_id"))
+_CODES = select(KnockoutMatch.id, KnockoutMatch.code).where(KnockoutMatch.group_id == bindparam("group_id"))
+_ROUND_SUMMARIES = (
+    select(
+        Round.id,
+        Round.number,
+        Round.stage,
+        func.count(GameRow.id),
+        func.count(GameRow.id).filter(GameRow.result == GameResult.PENDING.value),
+        func.count(GameRow.id).filter(GameRow.match_id.is_(None)),
+        Round.closed_at,
+    )
+    .outerjoin(GameRow, GameRow.round_id == Round.id)
+    .where(Round.group_id == bindparam("group_id"))
+    .group_by(Round.id)
+    .order_by(Round.number)
+)
+
+
 def round_view(db: Database, group: str, number: int) -> RoundView:
     with db.session() as s:
         reg = regulations_of(s)
@@ -111,17 +137,13 @@ def round_view(db: Database, group: str, number: int) -> RoundView:
         stage, closed = RoundStage(rnd.stage), rnd.closed_at is not None
         # the rests only, not the whole explanation (SQLite reads it without parsing it here); a snapshot
         # keeps the explanation as given, so anything but an object there reads as no rest
-        rests_type, rests_json = s.execute(
-            select(
-                func.json_type(Round.explanation, "$.rests"), func.json_extract(Round.explanation, "$.rests")
-            ).where(Round.id == rnd.id)
-        ).one()
+        rests_type, rests_json = s.execute(_RESTS, {"round_id": rnd.id}).one()
         rests_seen = json.loads(rests_json) if rests_type == "object" else {}
         rests = [int(no) for no in _json_object(rests_seen) if str(no).isdecimal()]
         no_of, codes = _numbers_and_codes(s, g)
         latest: dict[int, GameRow] = {}
         # the knockout games only (the Swiss ones come from the group's state, already read)
-        ko_games = s.scalars(select(GameRow).where(GameRow.round_id == rnd.id, GameRow.match_id.is_not(None)))
+        ko_games = s.scalars(_KNOCKOUT_GAMES, {"round_id": rnd.id})
         for gm in ko_games:
             if gm.match_id is not None and (gm.board not in latest or gm.game_no > latest[gm.board].game_no):
                 latest[gm.board] = gm
@@ -167,11 +189,9 @@ def _numbers_and_codes(s: Session, g: Group) -> tuple[dict[int, int], dict[int, 
     if memo is not None and key in memo:
         found: tuple[dict[int, int], dict[int, str]] = memo[key]
         return found
-    numbers = s.execute(select(Player.id, Player.no).where(Player.group_id == g.id))
+    numbers = s.execute(_NUMBERS, {"group_id": g.id})
     no_of = {pid: no for pid, no in numbers if no is not None}
-    codes = dict(
-        s.execute(select(KnockoutMatch.id, KnockoutMatch.code).where(KnockoutMatch.group_id == g.id)).all()
-    )
+    codes = dict(s.execute(_CODES, {"group_id": g.id}).all())
     if memo is not None:
         memo[key] = (no_of, codes)
     return no_of, codes
@@ -180,22 +200,7 @@ def _numbers_and_codes(s: Session, g: Group) -> tuple[dict[int, int], dict[int, 
 def rounds_of(db: Database, group: str) -> list[RoundSummary]:
     with db.session() as s:
         g = group_row(s, group)
-        pending = GameRow.result == GameResult.PENDING.value
-        rows = s.execute(
-            select(
-                Round.id,
-                Round.number,
-                Round.stage,
-                func.count(GameRow.id),
-                func.count(GameRow.id).filter(pending),
-                func.count(GameRow.id).filter(GameRow.match_id.is_(None)),
-                Round.closed_at,
-            )
-            .outerjoin(GameRow, GameRow.round_id == Round.id)
-            .where(Round.group_id == g.id)
-            .group_by(Round.id)
-            .order_by(Round.number)
-        ).all()
+        rows = s.execute(_ROUND_SUMMARIES, {"group_id": g.id}).all()
         # a knockout round without Swiss games: is its continuing Swiss still to be paired?
         bare = [
             (rid, number)

@@ -309,6 +309,7 @@ def simulate_team_format(
     """Play a team competition of format ``name`` to its end in a scratch file and report the checks."""
     with tempfile.TemporaryDirectory(prefix="xqarbiter-simulate-") as folder:
         db = create_team_demo(Path(folder) / "simulate.xqt", name, teams=teams, rounds=rounds, seed=seed)
+        db.keeps_backups = False  # the scratch file and its folder are removed when the report is made
         try:
             play_team_event_to_end(db, GROUP, seed=seed, absent_rate=absent_rate)
             return team_format_report(db, name, seed)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, selectinload
 
 from app.db.models import GameRow, Group, Player, Round, Team, TeamLineup, TeamLineupBoard, TeamMatch
@@ -126,8 +126,33 @@ def is_team_group(db: Database, group: str) -> bool:
         return regulations_of(s).group(group).team_event is not None
 
 
+# The reads of every team action, built once (the values bound per call; the same SQL as built per call).
+_TEAMS = select(Team).where(Team.group_id == bindparam("group_id")).order_by(Team.id)
+_ROSTER = select(Player).where(Player.team_id == bindparam("team_id"))
+_ROSTERS = select(Player).where(Player.team_id.in_(bindparam("team_ids", expanding=True)))
+_TEAM_ROUNDS = (
+    select(Round)
+    .where(Round.group_id == bindparam("group_id"), Round.stage == RoundStage.TEAM.value)
+    .order_by(Round.number)
+)
+_MATCHES = select(TeamMatch).where(TeamMatch.round_id == bindparam("round_id")).order_by(TeamMatch.number)
+_LINEUPS = select(TeamLineup).where(TeamLineup.round_id == bindparam("round_id"))
+_GROUP_PLAYERS = select(Player).where(Player.group_id == bindparam("group_id"))
+_ROUNDS_LINEUPS = (
+    select(TeamLineup)
+    .where(TeamLineup.round_id.in_(bindparam("round_ids", expanding=True)))
+    .order_by(TeamLineup.id)
+    .options(selectinload(TeamLineup.boards))
+)
+_ROUNDS_MATCHES = (
+    select(TeamMatch)
+    .where(TeamMatch.round_id.in_(bindparam("round_ids", expanding=True)))
+    .order_by(TeamMatch.number, TeamMatch.id)
+)
+
+
 def _teams(s: Session, g: Group) -> list[Team]:
-    return list(s.scalars(select(Team).where(Team.group_id == g.id).order_by(Team.id)))
+    return list(s.scalars(_TEAMS, {"group_id": g.id}))
 
 
 def _roster_order(p: Player) -> tuple[bool, int, int]:
@@ -136,7 +161,7 @@ def _roster_order(p: Player) -> tuple[bool, int, int]:
 
 
 def _roster(s: Session, team: Team) -> list[Player]:
-    players = s.scalars(select(Player).where(Player.team_id == team.id)).all()
+    players = s.scalars(_ROSTER, {"team_id": team.id}).all()
     return sorted(players, key=_roster_order)
 
 
@@ -148,29 +173,29 @@ def _team(s: Session, g: Group, name: str) -> Team:
 
 
 def _rounds(s: Session, g: Group) -> list[Round]:
-    return list(
-        s.scalars(
-            select(Round)
-            .where(Round.group_id == g.id, Round.stage == RoundStage.TEAM.value)
-            .order_by(Round.number)
-        )
-    )
+    return list(s.scalars(_TEAM_ROUNDS, {"group_id": g.id}))
 
 
 def _matches(s: Session, rnd: Round) -> list[TeamMatch]:
-    return list(s.scalars(select(TeamMatch).where(TeamMatch.round_id == rnd.id).order_by(TeamMatch.number)))
+    return list(s.scalars(_MATCHES, {"round_id": rnd.id}))
 
 
 def _lineups(s: Session, rnd: Round) -> dict[int, TeamLineup]:
-    return {lu.team_id: lu for lu in s.scalars(select(TeamLineup).where(TeamLineup.round_id == rnd.id))}
+    return {lu.team_id: lu for lu in s.scalars(_LINEUPS, {"round_id": rnd.id})}
 
 
 #: a team match's games in the order they are read (by one match, or every match of the group at once)
 _GAME_ORDER = (GameRow.board, GameRow.game_no)
+_MATCH_GAMES = select(GameRow).where(GameRow.team_match_id == bindparam("match_id")).order_by(*_GAME_ORDER)
+_MATCHES_GAMES = (
+    select(GameRow)
+    .where(GameRow.team_match_id.in_(bindparam("match_ids", expanding=True)))
+    .order_by(*_GAME_ORDER, GameRow.id)
+)
 
 
 def _games(s: Session, match: TeamMatch) -> list[GameRow]:
-    return list(s.scalars(select(GameRow).where(GameRow.team_match_id == match.id).order_by(*_GAME_ORDER)))
+    return list(s.scalars(_MATCH_GAMES, {"match_id": match.id}))
 
 
 def _seated(match: TeamMatch) -> bool:
@@ -201,7 +226,7 @@ def _numbered_teams(s: Session, g: Group) -> list[Team]:
 
 
 def _group_players(s: Session, g: Group) -> Sequence[Player]:
-    return s.scalars(select(Player).where(Player.group_id == g.id)).all()
+    return s.scalars(_GROUP_PLAYERS, {"group_id": g.id}).all()
 
 
 def _team_ids(s: Session, g: Group, reg: Regulations) -> _Ids:
@@ -242,25 +267,14 @@ def load_team_state(s: Session, g: Group, reg: Regulations) -> tuple[TeamEventSt
     matches_of: dict[int, list[TeamMatch]] = {rid: [] for rid in round_ids}
     games_of: dict[int, list[GameRow]] = {}
     if round_ids:
-        for lu in s.scalars(
-            select(TeamLineup)
-            .where(TeamLineup.round_id.in_(round_ids))
-            .order_by(TeamLineup.id)
-            .options(selectinload(TeamLineup.boards))
-        ):
+        for lu in s.scalars(_ROUNDS_LINEUPS, {"round_ids": round_ids}):
             lineups_of[lu.round_id][lu.team_id] = lu
-        for m in s.scalars(
-            select(TeamMatch)
-            .where(TeamMatch.round_id.in_(round_ids))
-            .order_by(TeamMatch.number, TeamMatch.id)
-        ):
+        for m in s.scalars(_ROUNDS_MATCHES, {"round_ids": round_ids}):
             matches_of[m.round_id].append(m)
         match_ids = [m.id for ms in matches_of.values() for m in ms if m.away_team_id is not None]
         games_of = {mid: [] for mid in match_ids}
         if match_ids:
-            for gm in s.scalars(
-                select(GameRow).where(GameRow.team_match_id.in_(match_ids)).order_by(*_GAME_ORDER, GameRow.id)
-            ):
+            for gm in s.scalars(_MATCHES_GAMES, {"match_ids": match_ids}):
                 assert gm.team_match_id is not None
                 games_of[gm.team_match_id].append(gm)
     for rnd in team_rounds:
@@ -300,7 +314,7 @@ def _rosters(s: Session, teams: Sequence[Team]) -> dict[int, list[Player]]:
     """Every team's :func:`_roster`, read at once."""
     members: dict[int, list[Player]] = {t.id: [] for t in teams}
     if members:
-        for p in s.scalars(select(Player).where(Player.team_id.in_(list(members)))):
+        for p in s.scalars(_ROSTERS, {"team_ids": list(members)}):
             assert p.team_id is not None
             members[p.team_id].append(p)
     return {tid: sorted(players, key=_roster_order) for tid, players in members.items()}
@@ -1093,11 +1107,30 @@ def _team_match(s: Session, rnd: Round, number: int) -> TeamMatch:
     raise UserError(f"第 {rnd.number} 轮没有第 {number} 场比赛", f"round {rnd.number} has no match {number}")
 
 
-def _score_of(s: Session, g: Group, rnd: Round, m: TeamMatch) -> MatchScore:
+def _score_of(
+    s: Session, g: Group, rnd: Round, m: TeamMatch, games: Sequence[GameRow] | None = None
+) -> MatchScore:
+    """The match's score as stored (``games``: its games as :func:`_games` reads them, if read)."""
     reg = regulations_of(s)
     event = team_event_of(reg, g.name)
-    ids = _team_ids(s, g, reg)
-    return score_match(_engine_match(s, event, m, _lineups(s, rnd), ids), event.match)
+    ids = _numbers_of(s, g)
+    return score_match(_engine_match(s, event, m, _lineups(s, rnd), ids, games), event.match)
+
+
+_PLAYER_NUMBERS = select(Player.id, Player.no).where(Player.group_id == bindparam("group_id"))
+_TEAM_NUMBERS = select(Team.id, Team.no).where(Team.group_id == bindparam("group_id")).order_by(Team.id)
+
+
+def _numbers_of(s: Session, g: Group) -> _Ids:
+    """The numbers of :func:`_team_ids`, read as two columns of each table (no rows made of them)."""
+    players = s.execute(_PLAYER_NUMBERS, {"group_id": g.id}).all()
+    teams = s.execute(_TEAM_NUMBERS, {"group_id": g.id}).all()
+    return _Ids(
+        {pid: no for pid, no in players if no is not None},
+        {no: pid for pid, no in players if no is not None},
+        {tid: no for tid, no in teams if no is not None},
+        {no: tid for tid, no in teams if no is not None},
+    )
 
 
 def enter_board_result(
@@ -1131,14 +1164,15 @@ def enter_board_result(
                 "该场比赛有队未到场，各台已按弃权计", "a team did not appear: every board is forfeited"
             )
         table = _first_board(event, m.number) + board - 1
-        games = [gm for gm in _games(s, m) if gm.board == table]
+        match_games = _games(s, m)
+        games = [gm for gm in match_games if gm.board == table]
         first = next((gm for gm in games if gm.game_no == 1), None)
         if first is None:
             raise UserError(
                 f"第 {match} 场第 {board} 台有空台，按弃权计，不需录入",
                 f"match {match} board {board} has an empty seat: it is forfeited",
             )
-        if any(gm.game_no > 1 for gm in _games(s, m)):
+        if any(gm.game_no > 1 for gm in match_games):
             raise UserError(
                 f"第 {match} 场已有加赛对局，请先删除加赛再改各台结果",
                 f"match {match} has tie-break games: remove them before changing a board's result",
@@ -1146,7 +1180,7 @@ def enter_board_result(
         before = first.result
         first.result = result.value
         s.flush()
-        score = _score_of(s, g, rnd, m)
+        score = _score_of(s, g, rnd, m, match_games)  # the same rows: only a result changed
         audit.record(
             s,
             "enter_board_result",

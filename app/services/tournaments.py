@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import Text, bindparam, func, select, type_coerce
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.util import identity_key
 
 # The errors of opening a file, re-exported for the window and the command line (each offers a way out).
 from app.db.integrity import CorruptFileError as CorruptFileError
@@ -277,15 +278,41 @@ def taken_over_note(db: Database) -> str:
     return f"已接管上次未正常关闭留下的锁（{who}），已记入操作记录 (stale lock taken over and logged)"
 
 
+# The reads every action makes, built once: building a statement and computing its cache key cost more
+# than running it (the values are bound per call; the SQL sent is the same as a statement built per call).
+_TOURNAMENT = select(Tournament).where(Tournament.id == 1)
+_TOURNAMENT_KEY = identity_key(Tournament, 1)
+_GROUP_BY_NAME = select(Group).where(Group.name == bindparam("group_name"))
+
+
 def tournament_row(session: Session) -> Tournament:
-    row = session.get(Tournament, 1)
+    """The tournament's row: the session's own if it has read it (as ``Session.get``), else read."""
+    row = session.identity_map.get(_TOURNAMENT_KEY)
+    if row is None:
+        row = session.scalars(_TOURNAMENT).one_or_none()
     if row is None:
         raise UserError("文件中没有赛事信息", "the file holds no tournament")
     return row
 
 
+# the regulation as stored, not decoded: the parsed regulation is cached by the text
+_REGULATIONS_TEXT = select(type_coerce(Tournament.regulations, Text)).where(Tournament.id == 1)
+
+
 def regulations_of(session: Session) -> Regulations:
+    """The tournament's regulation: the session's row if it has read it (changed or not, as it stands),
+    else the stored text, parsed once per text."""
+    if session.identity_map.get(_TOURNAMENT_KEY) is None:
+        text = session.scalar(_REGULATIONS_TEXT)
+        if text is not None:
+            return _regulations_from_text(text)
     return _regulations_from_json(json.dumps(tournament_row(session).regulations, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=8)
+def _regulations_from_text(text: str) -> Regulations:
+    """The regulation stored as ``text``: as read through the row (decoded, keys sorted, parsed)."""
+    return _regulations_from_json(json.dumps(json.loads(text), sort_keys=True))
 
 
 @functools.lru_cache(maxsize=8)
@@ -300,7 +327,7 @@ def load_regulations(db: Database) -> Regulations:
 
 
 def group_row(session: Session, name: str) -> Group:
-    group = session.scalars(select(Group).where(Group.name == name)).one_or_none()
+    group = session.scalars(_GROUP_BY_NAME, {"group_name": name}).one_or_none()
     if group is None:
         names = "、".join(session.scalars(select(Group.name).order_by(Group.position)))
         raise UserError(

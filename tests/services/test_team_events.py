@@ -341,3 +341,53 @@ def test_a_line_up_is_put_back_exactly_and_not_once_the_match_has_a_result(swiss
     with pytest.raises(UserError, match="已有成绩，排阵不能再改"):
         restore_lineup(swiss, GROUP, 1, team, default)
     assert lineup_record(swiss, GROUP, 1, team) == handed
+
+
+def test_simulate_backs_up_nothing_of_its_scratch_team_event_and_reports_as_a_kept_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As for an individual format: the thrown-away scratch file makes no automatic backups, and the
+    report is that of the same competition played in a kept file (which is backed up)."""
+    import app.services.backups as backups
+    from app.services.team_demo import team_format_report
+
+    made: list[str] = []
+    real = backups.make_backup
+
+    def counted(db_or_path: object, reason: str = "manual", **kw: object) -> Path:
+        made.append(reason)
+        return real(db_or_path, reason, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(backups, "make_backup", counted)
+    report = simulate_team_format("team-swiss", teams=4, rounds=2, seed=4, absent_rate=0.1)
+    assert made == []
+    db = create_team_demo(tmp_path / "kept.xqt", "team-swiss", teams=4, rounds=2, seed=4)
+    try:
+        play_team_event_to_end(db, GROUP, seed=4, absent_rate=0.1)
+        assert team_format_report(db, "team-swiss", 4) == report
+    finally:
+        db.close()
+    assert f"paired-{GROUP}-r1" in made and f"closed-{GROUP}-r2" in made
+
+
+def test_entering_a_board_result_reads_the_match_once_and_no_player_rows(swiss: Database) -> None:
+    """A board result is the team loop's commonest action: the match's games are read once (the score
+    read back uses them), and the numbers of the players and teams are read as columns, not rows."""
+    from sqlalchemy import Engine, event
+
+    pair_team_round(swiss, GROUP, seed=3)
+    seat_team_round(swiss, GROUP, 1)
+    sent: list[str] = []
+
+    def note(_conn: object, _cursor: object, statement: str, *_rest: object) -> None:
+        sent.append(" ".join(statement.split()))
+
+    event.listen(Engine, "before_cursor_execute", note)
+    try:
+        score = enter_board_result(swiss, GROUP, 1, 1, 1, GameResult.RED_WIN)
+    finally:
+        event.remove(Engine, "before_cursor_execute", note)
+    assert score.label == "2:0"
+    games = [q for q in sent if q.startswith("SELECT") and "FROM games" in q]
+    assert len(games) == 1, games
+    assert not [q for q in sent if q.startswith("SELECT players.id, players.group_id")]
