@@ -21,6 +21,11 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("XQARBITER_RUN_DIR", tempfile.mkdtemp(prefix="xqrun-"))
 # the arbiter's own folder (the record of files already checked, app.db.checked): this run's, not the user's
 os.environ.setdefault("XQARBITER_DATA", tempfile.mkdtemp(prefix="xqdata-"))
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # and one per worker process: workers sharing it rewrote its record side by side, and a worker's
+    # entry could be lost to another's write between its own two readings (the program takes a lost
+    # entry as a file to check again, but a test counting the checks saw one too many)
+    os.environ["XQARBITER_DATA"] = tempfile.mkdtemp(prefix=f"xqdata-{os.environ['PYTEST_XDIST_WORKER']}-")
 
 # A run started as a background job of a non-interactive shell (`make test-fast &` in a script) inherits
 # SIGINT ignored, and every process the tests start would too (Python keeps an inherited ignored SIGINT):

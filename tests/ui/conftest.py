@@ -48,7 +48,7 @@ def no_question_left_waiting(qapp: object) -> Iterator[None]:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from tests.ui.questions import describe, dismiss_modals
+    from tests.ui.questions import describe, dismiss_modals, forget_waiting_answers
 
     watched: list[tuple[object, float]] = []
     left: list[str] = []
@@ -74,7 +74,10 @@ def no_question_left_waiting(qapp: object) -> Iterator[None]:
     timer.setInterval(round(min(1000.0, max(50.0, MODAL_LIMIT * 250))))  # 1 s; a quarter of a short limit
     timer.timeout.connect(look)
     timer.start()
-    yield
+    try:
+        yield
+    finally:
+        forget_waiting_answers()  # an answer this test armed never answers a later test's dialog
     timer.stop()
     if left:
         pytest.fail(f"left waiting for an answer for {MODAL_LIMIT:.0f} s, then closed: {'; '.join(left)}")

@@ -46,6 +46,17 @@ def describe(widget: QWidget) -> str:
     return f"{type(widget).__name__} {widget.windowTitle()!r}{said}"
 
 
+#: bumped when a test ends (tests/ui/conftest.py): an answer still waiting from an earlier test — its
+#: dialog never came, or was closed by keys before the answer saw it — stops looking, instead of
+#: answering (or, after ``give_up_after``, closing) a later test's dialog
+_test_generation = [0]
+
+
+def forget_waiting_answers() -> None:
+    """End every :func:`when_asked` of the test that is over."""
+    _test_generation[0] += 1
+
+
 def when_asked(action: Callable[[QWidget], None], *, give_up_after: float = 60.0) -> list[str]:
     """Run ``action(dialog)`` once a modal dialog is shown, has the keyboard and no longer discards keys.
 
@@ -68,7 +79,11 @@ def when_asked(action: Callable[[QWidget], None], *, give_up_after: float = 60.0
         seen = first_seen.setdefault(id(dialog), time.monotonic())
         return time.monotonic() - seen > ACTIVATION_WAIT
 
+    generation = _test_generation[0]
+
     def attempt() -> None:
+        if _test_generation[0] != generation:
+            return  # its test is over: a later test's dialog is not its to answer
         dialog = QApplication.activeModalWidget()
         if time.monotonic() - start > give_up_after:
             problems.extend("left open" for _ in dismiss_modals())

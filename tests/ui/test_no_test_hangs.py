@@ -131,3 +131,29 @@ def test_an_answer_that_fails_closes_the_question_and_fails_the_test(
     assert "另一个问题" in case.text  # the failing check is what the report shows
     assert "left waiting" not in case.text  # closed by the failed answer at once, not by the watchdog
     assert "Timeout" not in done.stdout + done.stderr
+
+
+def test_an_answer_left_waiting_by_an_earlier_test_never_answers_a_later_question(qtbot) -> None:
+    """An answer armed for a dialog that never came (or was closed by keys before the answer saw it)
+    ends with its test: the next test's question is answered by that test's own answer only."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from tests.ui.questions import forget_waiting_answers, when_asked
+
+    stale: list[str] = []
+    when_asked(lambda dialog: (stale.append(dialog.text()), dialog.reject()))  # its dialog never comes
+    forget_waiting_answers()  # the end of that test (tests/ui/conftest.py does it after every test)
+    answered: list[str] = []
+
+    def answer(dialog) -> None:
+        answered.append(dialog.text())
+        dialog.accept()
+
+    problems = when_asked(answer)
+    box = QMessageBox(QMessageBox.Icon.Question, "问题", "下一个测试的问题")
+    qtbot.addWidget(box)
+    box.exec()
+    qtbot.wait(200)  # the stale answer's timer (every 50 ms) has had its chances
+    assert problems == []
+    assert answered == ["下一个测试的问题"]
+    assert stale == []
