@@ -436,22 +436,14 @@ def test_a_round_robin_player_who_withdrew_before_half_his_games_has_no_place() 
 
 
 def test_simulate_backs_up_nothing_of_its_scratch_file_and_reports_as_a_kept_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, backups_made: list[str]
 ) -> None:
     """The scratch file of ``simulate`` is thrown away with its folder: it makes no automatic backups
     (they exist to recover the arbiter's file), and its report is that of the same event in a kept file,
     which is backed up after every pairing and closed round."""
-    import app.services.backups as backups
     from app.services.format_demo import format_report
 
-    made: list[str] = []
-    real = backups.make_backup
-
-    def counted(db_or_path: object, reason: str = "manual", **kw: object) -> Path:
-        made.append(reason)
-        return real(db_or_path, reason, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(backups, "make_backup", counted)
+    made = backups_made
     report = simulate_format("round-robin", players=5, seed=4, forfeit_rate=0.05)
     assert made == []
     db = create_format_demo(tmp_path / "kept.xqt", "round-robin", players=5, seed=4)

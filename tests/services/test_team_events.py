@@ -344,21 +344,13 @@ def test_a_line_up_is_put_back_exactly_and_not_once_the_match_has_a_result(swiss
 
 
 def test_simulate_backs_up_nothing_of_its_scratch_team_event_and_reports_as_a_kept_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, backups_made: list[str]
 ) -> None:
     """As for an individual format: the thrown-away scratch file makes no automatic backups, and the
     report is that of the same competition played in a kept file (which is backed up)."""
-    import app.services.backups as backups
     from app.services.team_demo import team_format_report
 
-    made: list[str] = []
-    real = backups.make_backup
-
-    def counted(db_or_path: object, reason: str = "manual", **kw: object) -> Path:
-        made.append(reason)
-        return real(db_or_path, reason, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(backups, "make_backup", counted)
+    made = backups_made
     report = simulate_team_format("team-swiss", teams=4, rounds=2, seed=4, absent_rate=0.1)
     assert made == []
     db = create_team_demo(tmp_path / "kept.xqt", "team-swiss", teams=4, rounds=2, seed=4)
