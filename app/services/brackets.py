@@ -36,9 +36,10 @@ from app.engine.knockout import (
 )
 from app.engine.regulations import Regulations
 from app.engine.types import GameResult, RoundStage
+from app.services.results import find_round
+from app.services.tournaments import player_numbers
 
 # The reads of every knockout action, built once (the values bound per call; the same SQL as built per call).
-_PLAYER_NUMBERS = select(Player.id, Player.no).where(Player.group_id == bindparam("group_id"))
 _MATCH_ROWS = (
     select(KnockoutMatch).where(KnockoutMatch.group_id == bindparam("group_id")).order_by(KnockoutMatch.id)
 )
@@ -59,15 +60,11 @@ _MATCH_GAMES = (
     .where(Round.group_id == bindparam("group_id"), GameRow.match_id.is_not(None))
     .order_by(GameRow.game_no)
 )
-_ROUND = select(Round).where(Round.group_id == bindparam("group_id"), Round.number == bindparam("number"))
 
 
 def _ids(s: Session, group: Group) -> tuple[dict[int, int], dict[int, int]]:
-    # two columns, not the players' rows (5,000 ORM objects to read two numbers)
-    players = s.execute(_PLAYER_NUMBERS, {"group_id": group.id}).all()
-    return {pid: no for pid, no in players if no is not None}, {
-        no: pid for pid, no in players if no is not None
-    }
+    no_of = player_numbers(s, group)
+    return no_of, {no: pid for pid, no in no_of.items()}
 
 
 def rows_of(s: Session, group: Group) -> list[KnockoutMatch]:
@@ -114,7 +111,7 @@ def _read_bracket(s: Session, group: Group, reg: Regulations) -> Bracket | None:
 
 
 def _round(s: Session, group: Group, number: int) -> Round:
-    rnd = s.scalars(_ROUND, {"group_id": group.id, "number": number}).one_or_none()
+    rnd = find_round(s, group, number)
     if rnd is None:
         rnd = Round(
             group_id=group.id,

@@ -27,7 +27,7 @@ from app.engine.record_duty import Violation as ViolationValue
 from app.engine.types import Game, GameResult, UserError
 from app.services import audit
 from app.services.results import game_row, round_row
-from app.services.tournaments import group_row, regulations_of
+from app.services.tournaments import group_row, player_numbers, regulations_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +54,7 @@ def _context(
 ) -> tuple[Group, Round, dict[int, int], dict[int, GameRecord]]:
     g = group_row(s, group)
     rnd = round_row(s, g, number)
-    # the two columns only: building every player's row object cost more than the rest of the list
-    numbers = s.execute(select(Player.id, Player.no).where(Player.group_id == g.id))
-    no_of = {pid: no for pid, no in numbers if no is not None}
+    no_of = player_numbers(s, g)
     game_ids = [gm.id for gm in rnd.games]
     records = {r.game_id: r for r in s.scalars(select(GameRecord).where(GameRecord.game_id.in_(game_ids)))}
     return g, rnd, no_of, records

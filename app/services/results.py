@@ -31,11 +31,16 @@ _ROUND = select(Round).where(Round.group_id == bindparam("group_id"), Round.numb
 _ROUND_NO_EXPLANATION = _ROUND.options(defer(Round.explanation, raiseload=True))
 
 
+def find_round(session: Session, group: Group, number: int, *, explanation: bool = True) -> Round | None:
+    """The round's row, or None when it has not been paired (``explanation``: as :func:`round_row`)."""
+    query = _ROUND if explanation else _ROUND_NO_EXPLANATION
+    return session.scalars(query, {"group_id": group.id, "number": number}).one_or_none()
+
+
 def round_row(session: Session, group: Group, number: int, *, explanation: bool = True) -> Round:
     """The round's row; ``explanation=False`` leaves out its pairing explanation (a megabyte of JSON
     at 5,000 players), which then cannot be read from the row."""
-    query = _ROUND if explanation else _ROUND_NO_EXPLANATION
-    row = session.scalars(query, {"group_id": group.id, "number": number}).one_or_none()
+    row = find_round(session, group, number, explanation=explanation)
     if row is None:
         raise UserError(
             f"{group.name}第 {number} 轮尚未编排", f"{group.name} round {number} has not been paired"

@@ -15,7 +15,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from app.db.mapping import load_group_state, load_running_scores, read_group_state
-from app.db.models import Bye, GameRow, Group, KnockoutMatch, Player, Round
+from app.db.models import Bye, GameRow, Group, KnockoutMatch, Round
 from app.db.session import Database, kept
 from app.engine.event import Entrant, GroupState
 from app.engine.formats import Entrants, StageKind, StagePlan, source_stage
@@ -40,7 +40,7 @@ from app.services.pairing_plan import (
     round_to_pair,
 )
 from app.services.results import round_row
-from app.services.tournaments import group_row, regulations_of
+from app.services.tournaments import group_row, player_numbers, regulations_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +109,6 @@ _RESTS = select(
 _KNOCKOUT_GAMES = select(GameRow).where(
     GameRow.round_id == bindparam("round_id"), GameRow.match_id.is_not(None)
 )
-_NUMBERS = select(Player.id, Player.no).where(Player.group_id == bindparam("group_id"))
 _CODES = select(KnockoutMatch.id, KnockoutMatch.code).where(KnockoutMatch.group_id == bindparam("group_id"))
 _ROUND_SUMMARIES = (
     select(
@@ -189,8 +188,7 @@ def _numbers_and_codes(s: Session, g: Group) -> tuple[dict[int, int], dict[int, 
     if memo is not None and key in memo:
         found: tuple[dict[int, int], dict[int, str]] = memo[key]
         return found
-    numbers = s.execute(_NUMBERS, {"group_id": g.id})
-    no_of = {pid: no for pid, no in numbers if no is not None}
+    no_of = player_numbers(s, g)
     codes = dict(s.execute(_CODES, {"group_id": g.id}).all())
     if memo is not None:
         memo[key] = (no_of, codes)

@@ -74,7 +74,7 @@ from app.engine.team_standings import BoardPrizeRow, TeamEventRanking
 from app.engine.types import GameResult, PlayerStatus, RoundStage, UserError, ViolationKind
 from app.services import audit
 from app.services.backups import automatic_backup
-from app.services.tournaments import group_row, regulations_of
+from app.services.tournaments import group_row, player_numbers, regulations_of
 
 NUMBER_BASE = 100  # a player's number: team number × 100 + registered order
 
@@ -213,11 +213,17 @@ class _Ids:
 
 
 def _ids_of(teams: Sequence[Team], players: Sequence[Player]) -> _Ids:
+    return _ids_from(
+        {p.id: p.no for p in players if p.no is not None}, {t.id: t.no for t in teams if t.no is not None}
+    )
+
+
+def _ids_from(player_no: dict[int, int], team_no: dict[int, int]) -> _Ids:
     return _Ids(
-        {p.id: p.no for p in players if p.no is not None},
-        {p.no: p.id for p in players if p.no is not None},
-        {t.id: t.no for t in teams if t.no is not None},
-        {t.no: t.id for t in teams if t.no is not None},
+        player_no,
+        {no: pid for pid, no in player_no.items()},
+        team_no,
+        {no: tid for tid, no in team_no.items()},
     )
 
 
@@ -1117,20 +1123,13 @@ def _score_of(
     return score_match(_engine_match(s, event, m, _lineups(s, rnd), ids, games), event.match)
 
 
-_PLAYER_NUMBERS = select(Player.id, Player.no).where(Player.group_id == bindparam("group_id"))
 _TEAM_NUMBERS = select(Team.id, Team.no).where(Team.group_id == bindparam("group_id")).order_by(Team.id)
 
 
 def _numbers_of(s: Session, g: Group) -> _Ids:
     """The numbers of :func:`_team_ids`, read as two columns of each table (no rows made of them)."""
-    players = s.execute(_PLAYER_NUMBERS, {"group_id": g.id}).all()
-    teams = s.execute(_TEAM_NUMBERS, {"group_id": g.id}).all()
-    return _Ids(
-        {pid: no for pid, no in players if no is not None},
-        {no: pid for pid, no in players if no is not None},
-        {tid: no for tid, no in teams if no is not None},
-        {no: tid for tid, no in teams if no is not None},
-    )
+    teams = s.execute(_TEAM_NUMBERS, {"group_id": g.id})
+    return _ids_from(player_numbers(s, g), {tid: no for tid, no in teams if no is not None})
 
 
 def enter_board_result(
