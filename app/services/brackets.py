@@ -36,8 +36,7 @@ from app.engine.knockout import (
 )
 from app.engine.regulations import Regulations
 from app.engine.types import GameResult, RoundStage
-from app.services.results import find_round
-from app.services.tournaments import player_numbers
+from app.services.tournaments import find_round, player_numbers
 
 # The reads of every knockout action, built once (the values bound per call; the same SQL as built per call).
 _MATCH_ROWS = (

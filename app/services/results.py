@@ -10,31 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import Session, defer
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from app.db.models import GameRow, Group, Round
 from app.db.session import Database
 from app.engine.types import GameResult, UserError
 from app.services import audit
-from app.services.tournaments import group_row
+from app.services.tournaments import find_round, group_row
 
 
 @dataclass(frozen=True, slots=True)
 class ResultEntry:
     board: int
     result: GameResult
-
-
-# built once (the values bound per call; the same SQL as built per call)
-_ROUND = select(Round).where(Round.group_id == bindparam("group_id"), Round.number == bindparam("number"))
-_ROUND_NO_EXPLANATION = _ROUND.options(defer(Round.explanation, raiseload=True))
-
-
-def find_round(session: Session, group: Group, number: int, *, explanation: bool = True) -> Round | None:
-    """The round's row, or None when it has not been paired (``explanation``: as :func:`round_row`)."""
-    query = _ROUND if explanation else _ROUND_NO_EXPLANATION
-    return session.scalars(query, {"group_id": group.id, "number": number}).one_or_none()
 
 
 def round_row(session: Session, group: Group, number: int, *, explanation: bool = True) -> Round:

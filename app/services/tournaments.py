@@ -15,7 +15,7 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
 from sqlalchemy import Text, bindparam, func, select, type_coerce
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 from sqlalchemy.orm.util import identity_key
 
 # The errors of opening a file, re-exported for the window and the command line (each offers a way out).
@@ -334,6 +334,17 @@ def player_numbers(session: Session, group: Group) -> dict[int, int]:
     read two numbers)."""
     rows = session.execute(_PLAYER_NUMBERS, {"group_id": group.id})
     return {pid: no for pid, no in rows if no is not None}
+
+
+# built once (the values bound per call; the same SQL as built per call)
+_ROUND = select(Round).where(Round.group_id == bindparam("group_id"), Round.number == bindparam("number"))
+_ROUND_NO_EXPLANATION = _ROUND.options(defer(Round.explanation, raiseload=True))
+
+
+def find_round(session: Session, group: Group, number: int, *, explanation: bool = True) -> Round | None:
+    """The round's row, or None when it has not been paired (``explanation``: as :func:`app.services.results.round_row`)."""
+    query = _ROUND if explanation else _ROUND_NO_EXPLANATION
+    return session.scalars(query, {"group_id": group.id, "number": number}).one_or_none()
 
 
 def group_row(session: Session, name: str) -> Group:
