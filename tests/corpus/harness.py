@@ -245,6 +245,46 @@ def personal_numbers() -> tuple[str, ...]:
 
 
 def _snapshot_of(folder: Path) -> dict[str, str]:
+    """Every entry under ``folder`` (as ``Path.rglob("*")`` finds them, in its sorted order): a folder
+    as "dir", a file as the SHA-1 of its bytes. Walked with ``os.scandir`` (one call per folder, the
+    entry's type from the listing) rather than through ``Path`` objects: the corpus takes this
+    snapshot once or twice per case, about 1,300 times in the fast loop."""
+    entries: list[tuple[tuple[str, ...], str, bool]] = []
+
+    def walk(path: str, parts: tuple[str, ...]) -> None:
+        try:
+            listing = list(os.scandir(path))
+        except OSError:  # a folder that cannot be listed: rglob passes over it too
+            return
+        for entry in listing:
+            rel = (*parts, entry.name)
+            try:
+                is_dir = entry.is_dir()  # as Path.is_dir: through a link
+                into = is_dir and not entry.is_symlink()  # rglob does not descend through a link
+            except OSError:
+                is_dir = into = False
+            entries.append((rel, entry.path, is_dir))
+            if into:
+                walk(entry.path, rel)
+
+    walk(str(folder), ())
+    entries.sort(key=lambda e: e[0])  # the order of sorted(Path objects): part by part
+    out = {}
+    for parts, path, is_dir in entries:
+        rel = os.sep.join(parts)
+        if is_dir:
+            out[rel + "/"] = "dir"
+        else:
+            try:
+                with open(path, "rb") as f:
+                    out[rel] = hashlib.sha1(f.read()).hexdigest()
+            except OSError:
+                out[rel] = "unreadable"
+    return out
+
+
+def _snapshot_by_paths(folder: Path) -> dict[str, str]:
+    """:func:`_snapshot_of` as it was written first, through ``Path.rglob`` (a test holds the two equal)."""
     out = {}
     for f in sorted(folder.rglob("*")):
         rel = str(f.relative_to(folder))
@@ -322,15 +362,20 @@ def _clean_message(code: int | None, out: str, err: str, argv: Sequence[str]) ->
 
 def _public_files(ws: Path, before: dict[str, str], after: dict[str, str]) -> list[Path]:
     """The public outputs the command wrote or changed (``after``: the workspace as it is now, by
-    :func:`_snapshot_of`)."""
+    :func:`_snapshot_of`, whose files are the entries not marked "dir")."""
     found = []
-    for f in ws.rglob("*"):
-        rel = str(f.relative_to(ws))
-        if not f.is_file() or before.get(rel) == after.get(rel):
+    for rel, digest in after.items():
+        if digest == "dir" and rel.endswith("/") or before.get(rel) == digest:
             continue
-        if f.suffix.lower() in (".xlsx", ".html", ".trf", ".pgn") and f.name not in (
-            "form.xlsx",
-            "blank.xlsx",
+        f = ws / rel
+        if (
+            f.suffix.lower() in (".xlsx", ".html", ".trf", ".pgn")
+            and f.name
+            not in (
+                "form.xlsx",
+                "blank.xlsx",
+            )
+            and f.is_file()
         ):
             found.append(f)
     return found
@@ -342,7 +387,10 @@ def shows_number(number: str, text: str) -> bool:
     the program's own masker, so that the check does not share its blind spots)."""
     if not number:
         return False
-    return _number_pattern(number).search(_folded(text)) is not None
+    folded = _folded(text)
+    if number.upper() not in _letters_and_digits(folded):  # cannot be there: the pattern need not run
+        return False
+    return _number_pattern(number).search(folded) is not None
 
 
 @functools.lru_cache(maxsize=4)
@@ -350,6 +398,18 @@ def _folded(text: str) -> str:
     """``text`` in NFKC (full-width digits as digits): folded once for the many numbers looked for in
     one output, not once per number."""
     return unicodedata.normalize("NFKC", text)
+
+
+_SEPARATOR = re.compile(r"[^0-9A-Za-z]+", re.IGNORECASE)  # the pattern's separators, the same class
+
+
+@functools.lru_cache(maxsize=4)
+def _letters_and_digits(folded: str) -> str:
+    """``folded`` without what the pattern lets stand between a number's characters, in capitals.
+    Wherever the pattern matches, the number's characters follow one another here (only separators
+    stood between them), so a number not in this text cannot match: the pattern, which scans the
+    whole text once per number (~0.2 ms per number per 10 KB), runs only for those that are."""
+    return _SEPARATOR.sub("", folded).upper()
 
 
 @functools.cache

@@ -7,19 +7,27 @@ tracebacks / changed …).
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from tests.conftest import FAST_LOOP
-from tests.corpus.cases import CATEGORIES, all_cases
+from tests.corpus.cases import CATEGORIES
 from tests.corpus.harness import Case, run_case
 from tests.corpus.races import run_races
 
 pytestmark = pytest.mark.slow
 
 
+@functools.cache
+def cases_of(category: str) -> tuple[Case, ...]:
+    """The category's cases, made once per process (the count below and the category's own test)."""
+    return tuple(dict(CATEGORIES)[category]())
+
+
 def test_the_corpus_is_large_and_every_category_is_tried() -> None:
     assert set(REAL_PROCESSES) <= {name for name, _ in CATEGORIES}
-    cases = all_cases()
+    cases = [case for name, _ in CATEGORIES for case in cases_of(name)]  # all_cases(), made once
     assert len(cases) >= 800
     names = [(c.category, c.name) for c in cases]
     assert len(set(names)) == len(names), "two cases share a name"
@@ -57,7 +65,7 @@ REAL_PROCESSES = ("Full disk (ulimit -f, real process)", "Real subprocess (pytho
     ],
 )
 def test_every_case_of_the_category_is_refused_cleanly_or_done_right(category: str) -> None:
-    cases = fast_loop_share(dict(CATEGORIES)[category]())
+    cases = fast_loop_share(list(cases_of(category)))
     failures = [o.describe() for o in (run_case(c) for c in cases) if not o.ok]
     assert failures == [], f"{len(failures)} case(s):\n" + "\n".join(failures[:30])
 
