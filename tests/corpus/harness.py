@@ -365,7 +365,7 @@ def _public_files(ws: Path, before: dict[str, str], after: dict[str, str]) -> li
     :func:`_snapshot_of`, whose files are the entries not marked "dir")."""
     found = []
     for rel, digest in after.items():
-        if digest == "dir" and rel.endswith("/") or before.get(rel) == digest:
+        if (digest == "dir" and rel.endswith("/")) or before.get(rel) == digest:
             continue
         f = ws / rel
         if (
