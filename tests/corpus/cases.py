@@ -8,6 +8,7 @@ corpus is large and reproducible. See ``tests/corpus/harness.py`` for what is ch
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -2114,18 +2115,29 @@ def _exported_regulation(
     mutate: Callable[[str], str | bytes], name: str = "reg.toml"
 ) -> Callable[[Path], None]:
     def make(ws: Path) -> None:
-        from app.services.regulation_files import regulation_file_text
-        from app.services.tournaments import open_tournament
-
-        with open_tournament(ws / "event.xqt", read_only=True) as db:
-            text = regulation_file_text(db)
-        data = mutate(text)
+        data = mutate(_regulation_text_of(ws / "event.xqt"))
         (ws / name).write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
-        for f in ws.glob("event.xqt-*"):  # a read-only open leaves nothing the case should see
-            if f.stat().st_size == 0:
-                f.unlink()
 
     return make
+
+
+_regulation_texts: dict[str, str] = {}
+
+
+def _regulation_text_of(event: Path) -> str:
+    """The event's regulation exported as a file's text: read once per process for the same bytes (the
+    export reads the file, so equal bytes give an equal text; the corpus mutates it ~90 times)."""
+    from app.services.regulation_files import regulation_file_text
+    from app.services.tournaments import open_tournament
+
+    digest = hashlib.sha256(event.read_bytes()).hexdigest()
+    if digest not in _regulation_texts:
+        with open_tournament(event, read_only=True) as db:
+            _regulation_texts[digest] = regulation_file_text(db)
+        for f in event.parent.glob("event.xqt-*"):  # a read-only open leaves nothing the case should see
+            if f.stat().st_size == 0:
+                f.unlink()
+    return _regulation_texts[digest]
 
 
 def regulation_files() -> list[Case]:
