@@ -23,7 +23,7 @@ def test_a_number_is_found_by_the_quick_look_exactly_where_the_pattern_finds_it(
     filler = "0123456789xX甲 -._/（）\u3000０１２３abcſK\u212a\n"
     separators = (" ", "-", ".", "_", "\u3000", "（", "／", "·")
     found = missed = 0
-    for _ in range(4_000):
+    for _ in range(2_000):
         number = rng.choice(numbers)
         text = "".join(rng.choice(filler) for _ in range(rng.randint(0, 24)))
         if rng.random() < 0.6:  # the number written into it, spaced out by up to four separators
@@ -38,7 +38,7 @@ def test_a_number_is_found_by_the_quick_look_exactly_where_the_pattern_finds_it(
         assert harness.shows_number(number, text) is expected, (number, text)
         found += expected
         missed += not expected
-    assert found > 100 and missed > 1_000  # both answers were put to the test
+    assert found > 50 and missed > 500, (found, missed)  # both answers were put to the test
 
 
 def _workspace(ws: Path) -> Path:
