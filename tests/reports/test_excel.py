@@ -139,7 +139,7 @@ def test_values_equal_input(loaded: openpyxl.Workbook, data: ResultWorkbook) -> 
 
 def test_no_formulas_and_data_only_equal(saved: bytes, loaded: openpyxl.Workbook) -> None:
     raw = loaded
-    cached = openpyxl.load_workbook(io.BytesIO(saved), data_only=True)
+    cached = openpyxl.load_workbook(io.BytesIO(saved), data_only=True, read_only=True)  # (values only)
     for ws in raw.worksheets:
         for row_raw, row_cached in zip(
             ws.iter_rows(values_only=True), cached[ws.title].iter_rows(values_only=True), strict=True
@@ -153,7 +153,7 @@ def test_name_starting_with_equals_stays_text(data: ResultWorkbook) -> None:
     odd = replace(entries, lines=(EntryLine(1, "=SUM(A1)", "天水", "男"),))
     buf = io.BytesIO()
     write_workbook(replace(data, entries=(odd,), rounds=(), standings=(), crosstables=(), teams=()), buf)
-    ws = openpyxl.load_workbook(io.BytesIO(buf.getvalue()))["参赛名单"]
+    ws = openpyxl.load_workbook(io.BytesIO(buf.getvalue()), read_only=True)["参赛名单"]  # (one sheet read)
     assert ws["B2"].value == "=SUM(A1)"
     assert ws["B2"].data_type == "s"
 
@@ -282,7 +282,9 @@ def test_control_characters_are_left_out(data: ResultWorkbook) -> None:
     lines[0] = replace(lines[0], name="迟\x00到\x07")
     buf = io.BytesIO()
     write_workbook(replace(data, entries=(replace(entries, lines=tuple(lines)),)), buf)
-    ws = openpyxl.load_workbook(io.BytesIO(buf.getvalue()))[f"{OPEN}参赛名单"]
+    ws = openpyxl.load_workbook(io.BytesIO(buf.getvalue()), read_only=True)[
+        f"{OPEN}参赛名单"
+    ]  # (one sheet read)
     assert ws["B2"].value == "迟到"
 
 
