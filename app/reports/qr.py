@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
-from functools import cache
+from functools import cache, lru_cache
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -59,16 +59,23 @@ def encoder() -> ModuleType:
 
 def qr_matrix(text: str) -> list[list[bool]]:
     """The dark (True) and light modules of ``text``'s QR code, error correction level M."""
+    return [list(row) for row in _modules(text)]
+
+
+@lru_cache(maxsize=1024)
+def _modules(text: str) -> tuple[tuple[bool, ...], ...]:
+    """``text``'s QR code, made once: a list prints the same page's code on every page, table cards
+    are printed again, and the encoder tries its eight masks in pure Python (~8 ms a code)."""
     qr = encoder()
     code = qr.QRCode(None, qr.QRErrorCorrectLevel.M)
     code.addData(text)
     code.make()
-    return [[bool(cell) for cell in row] for row in code.modules]
+    return tuple(tuple(bool(cell) for cell in row) for row in code.modules)
 
 
 def draw_qr(c: Canvas, text: str, x: float, y: float, size: float) -> None:
     """Draw the QR code of ``text`` in the square (x, y, size) — lower-left corner — quiet zone inside."""
-    matrix = qr_matrix(text)
+    matrix = _modules(text)
     n = len(matrix)
     module = size / (n + 2 * QUIET)
     c.saveState()

@@ -148,30 +148,44 @@ TEAM_DOCUMENTS = (
 )
 
 
-@pytest.fixture(scope="session")
-def team_event(tmp_path_factory: pytest.TempPathFactory) -> DemoEvent:
-    """A team Swiss of 7 teams (4 boards): two rounds played, round 3 paired, two line-ups handed in."""
+def _team_event(folder: Path) -> None:
     from app.services.team_demo import create_team_demo, play_team_round
     from app.services.team_events import hand_in_lineup, pair_team_round, teams_of
 
-    db = create_team_demo(tmp_path_factory.mktemp("teams") / "teams.xqt", "team-swiss", teams=7, seed=2026)
+    db = create_team_demo(folder / "teams.xqt", "team-swiss", teams=7, seed=2026)
     for number in (1, 2):
         pair_team_round(db, TEAM_GROUP, seed=number)
         play_team_round(db, TEAM_GROUP, number, seed=2026)
     pair_team_round(db, TEAM_GROUP, seed=3)
     team = teams_of(db, TEAM_GROUP)[0]
     hand_in_lineup(db, TEAM_GROUP, 3, team.name, [p.no for p in team.roster[:4]], handed_in_by="队长")
+    db.close()
+
+
+@pytest.fixture(scope="session")
+def team_event(tmp_path_factory: pytest.TempPathFactory) -> DemoEvent:
+    """A team Swiss of 7 teams (4 boards): two rounds played, round 3 paired, two line-ups handed in.
+    Built once per test run for every worker (as the demo events are), each worker opening its copy."""
+    shared = built_once_folder(tmp_path_factory, "team-event", _team_event)
+    db = open_tournament(copy_event(shared / "teams.xqt", tmp_path_factory.mktemp("teams") / "teams.xqt"))
     return DemoEvent(db, list_players(db), 1)
+
+
+def _round_robin_event(folder: Path) -> None:
+    from app.services.format_demo import create_format_demo
+    from app.services.simulation import play_group_to_end
+
+    db = create_format_demo(folder / "rr.xqt", "round-robin", players=9, seed=2025)
+    play_group_to_end(db, OPEN, seed=2025, last=4)
+    db.close()
 
 
 @pytest.fixture(scope="session")
 def round_robin_event(tmp_path_factory: pytest.TempPathFactory) -> DemoEvent:
-    """A round robin of 9 (one rests every round), 4 of its 9 rounds played."""
-    from app.services.format_demo import create_format_demo
-    from app.services.simulation import play_group_to_end
-
-    db = create_format_demo(tmp_path_factory.mktemp("rr") / "rr.xqt", "round-robin", players=9, seed=2025)
-    play_group_to_end(db, OPEN, seed=2025, last=4)
+    """A round robin of 9 (one rests every round), 4 of its 9 rounds played. Built once per test run
+    for every worker, each worker opening its copy."""
+    shared = built_once_folder(tmp_path_factory, "round-robin-event", _round_robin_event)
+    db = open_tournament(copy_event(shared / "rr.xqt", tmp_path_factory.mktemp("rr") / "rr.xqt"))
     return DemoEvent(db, list_players(db), 1)
 
 

@@ -102,9 +102,10 @@ def test_a_long_group_name_is_shortened_not_the_sheets_own(data: ResultWorkbook)
 
 def test_hostile_group_names(data: ResultWorkbook) -> None:
     groups = ["'", "''甲''", "[]:*?/\\", "History", "history", "HISTORY参赛名单", "a\x00b\x1fc", "😀" * 20]
-    names = _names_in(_written(_with_groups(data, groups)))
+    written = _written(_with_groups(data, groups))
+    names = _names_in(written)
     _assert_excel_accepts(names)
-    assert openpyxl.load_workbook(io.BytesIO(_written(_with_groups(data, groups)))).sheetnames == names
+    assert openpyxl.load_workbook(io.BytesIO(written), read_only=True).sheetnames == names  # (no sheet read)
 
 
 _GROUP = st.text(
