@@ -868,7 +868,7 @@ def hand_in_lineup(
         s.add(lu)
         s.flush()
         if _seated(m):
-            _seat_match(s, g, event, rnd, m, ids)
+            _seat_match(s, g, event, rnd, m, ids, state)
         after: dict[str, Any] = {"boards": nos, "handed_in_by": by, "handed_in_at": handed_at.isoformat(" ")}
         if late and deadline is not None:
             after |= {"late": deadline.status_zh(handed_at), "override": reason}
@@ -1056,14 +1056,26 @@ def seat_team_round(
                     )
                     notes.append(f"{team.name}{missed}，{method.zh}：{shown}")
             s.flush()
-            _seat_match(s, g, event, rnd, m, ids)
+            _seat_match(s, g, event, rnd, m, ids, state)
         audit.record(s, "seat_team_round", entity=f"{g.name} 第{number}轮", after=notes, who=who)
     return tuple(notes)
 
 
-def _seat_match(s: Session, g: Group, event: TeamEvent, rnd: Round, m: TeamMatch, ids: _Ids) -> None:
-    """The match's boards from its line-ups: the games of its filled boards (kind ``board``)."""
-    state, ids = load_team_state(s, g, regulations_of(s))
+def _seat_match(
+    s: Session,
+    g: Group,
+    event: TeamEvent,
+    rnd: Round,
+    m: TeamMatch,
+    ids: _Ids,
+    state: TeamEventState | None = None,
+) -> None:
+    """The match's boards from its line-ups: the games of its filled boards (kind ``board``).
+
+    ``state``: the group's state read earlier in the same action (with ``ids``), where only line-ups and
+    games changed since: seating reads only its teams and rosters. None: read afresh."""
+    if state is None:
+        state, ids = load_team_state(s, g, regulations_of(s))
     home, away = ids.team_no[m.home_team_id], ids.team_no[m.away_team_id or 0]
     if event.system is TeamSystem.ALL_PLAY_ALL:  # the sides' registered orders; the schedule turns side B
         lineups = {t: _registered_lineup(state, t) for t in (home, away)}
