@@ -113,15 +113,17 @@ def play_group_to_end(
     from app.services.knockout import bracket_of, create_knockout, draw_round_colours
     from app.services.rounds import close_round, pair_next_round, rounds_of
     from app.services.stages import plan_of
-    from app.services.standings import is_final
+    from app.services.standings import over_and_state
 
     number = max((r.number for r in rounds_of(db, group) if r.closed), default=0)
     ratings: dict[int, int] | None = None  # the entrants' ratings (they do not change while playing)
-    while not is_final(db, group) and (last is None or number < last):
+    while True:
+        over, state = over_and_state(db, group)  # the state read once: for the end and for the round
+        if over or (last is not None and number >= last):
+            break
         number += 1
         if number > 200:  # pragma: no cover - a format that never ends is a defect
             raise AssertionError(f"{group} does not end")
-        state = group_state(db, group)
         if ratings is None:
             ratings = _ratings(state)
         plans = [p for p in plan_of(state) if p.covers(number)]

@@ -181,6 +181,19 @@ def is_final(db: Database, group: str) -> bool:
     return True
 
 
+def over_and_state(db: Database, group: str) -> tuple[bool, GroupState]:
+    """:func:`is_final` and the group's state (:func:`app.services.rounds.group_state`) in one reading:
+    what a simulation asks before each round."""
+    with db.session() as s:
+        src = _OrmGroup(s, group_row(s, group), regulations_of(s))
+        state = src.state()
+        try:
+            final_of(src)
+        except UserError:
+            return False, state
+        return True, state
+
+
 def _final_why(db: Database, group: str, a: int, b: int) -> FinalSeparation:
     if a == b:
         raise UserError("请选择两名不同的棋手", "choose two different players")

@@ -641,7 +641,9 @@ def final_of(src: GroupSource) -> _Final:
 
 def _final_of(src: GroupSource) -> _Final:
     reg, name = src.reg, src.name
-    state, table = standings_of(src, None)
+    # whether the group is over is known from its state and bracket: a group not over is refused before
+    # its standings are ranked (what is ranked below is the same either way)
+    state = src.state()
     plans = plan_of(state)
     total = rounds_known(state)
     point_last = max(
@@ -665,6 +667,7 @@ def _final_of(src: GroupSource) -> _Final:
         raise UserError(
             f"{name}的淘汰赛尚未结束，还不能排出最终名次", f"the knockout of {name} is not finished yet"
         )
+    state, table = standings_of(src, None, state)
     removed = set(table.disqualified) | unranked_players(state, reg)
     rankings = {i: stage_order(src, state, i) for i in range(len(stages))}
     entrants = {i: stage_players_of(src, state, i) for i in range(1, len(stages))}

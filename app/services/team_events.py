@@ -136,7 +136,11 @@ _TEAM_ROUNDS = (
     .order_by(Round.number)
 )
 _MATCHES = select(TeamMatch).where(TeamMatch.round_id == bindparam("round_id")).order_by(TeamMatch.number)
-_LINEUPS = select(TeamLineup).where(TeamLineup.round_id == bindparam("round_id"))
+_LINEUPS = (
+    select(TeamLineup)
+    .where(TeamLineup.round_id == bindparam("round_id"))
+    .options(selectinload(TeamLineup.boards))  # every match's boards are read: at once, not one by one
+)
 _GROUP_PLAYERS = select(Player).where(Player.group_id == bindparam("group_id"))
 _ROUNDS_LINEUPS = (
     select(TeamLineup)
@@ -336,44 +340,60 @@ def _engine_match(
 ) -> EngineMatch:
     """The match as the engine sees it (``games``: its games as :func:`_games` reads them, if read)."""
     rules = event.match
-    boards = {b: TeamBoard(b, None, None) for b in range(1, rules.boards + 1)}
+    numbers = range(1, rules.boards + 1)
+    # each board's fields gathered first, its TeamBoard made once (what replacing it field by field made)
+    seats: dict[str, dict[int, int | None]] = {"home": {}, "away": {}}
     seated = _seated(m)
     for team_id, side in ((m.home_team_id, "home"), (m.away_team_id, "away")):
         lu = lineups.get(team_id) if team_id is not None else None
         if lu is None:
             continue
+        on = seats[side]
         for lb in lu.boards:
-            if lb.board in boards:
-                seated_no = ids.player_no.get(lb.player_id) if lb.player_id is not None else None
-                if side == "home":
-                    boards[lb.board] = replace(boards[lb.board], home=seated_no)
-                else:
-                    boards[lb.board] = replace(boards[lb.board], away=seated_no)
+            if 1 <= lb.board <= rules.boards:
+                on[lb.board] = ids.player_no.get(lb.player_id) if lb.player_id is not None else None
     choices: dict[str, Any] = dict(m.colour_choices or {})
     home_red: dict[str, Any] = dict(_json(m.explanation).get("home_red") or {})
     first = _first_board(event, m.number)
-    for b in list(boards):
+    tie_reds: dict[int, tuple[tuple[int, int], ...]] = {}
+    reds_of: dict[int, bool | None] = {}
+    for b in numbers:
         reds = {int(k): ids.player_no[int(v)] for k, v in dict(choices.get(str(b)) or {}).items()}
         colour = home_red.get(str(b))
-        boards[b] = replace(
-            boards[b], tie_reds=tuple(sorted(reds.items())), home_red=None if colour is None else bool(colour)
-        )
+        tie_reds[b] = tuple(sorted(reds.items()))
+        reds_of[b] = None if colour is None else bool(colour)
+    results: dict[int, GameResult] = {}
+    ties: dict[int, list[KnockoutGame]] = {b: [] for b in numbers}
     for gm in _games(s, m) if games is None else games:
         b = gm.board - first + 1
-        if b not in boards:
+        if not 1 <= b <= rules.boards:
             continue
         if gm.game_no == 1:
-            boards[b] = replace(boards[b], result=GameResult(gm.result))
+            results[b] = GameResult(gm.result)
         else:
-            game = KnockoutGame(
-                gm.game_no - 1,
-                _kind(gm.kind),
-                ids.player_no[gm.red_id],
-                ids.player_no[gm.black_id],
-                GameResult(gm.result),
+            ties[b].append(
+                KnockoutGame(
+                    gm.game_no - 1,
+                    _kind(gm.kind),
+                    ids.player_no[gm.red_id],
+                    ids.player_no[gm.black_id],
+                    GameResult(gm.result),
+                )
             )
-            boards[b] = replace(boards[b], tie_games=(*boards[b].tie_games, game))
-    return EngineMatch(tuple(boards.values()), m.home_absent, m.away_absent, seated)
+    home, away = seats["home"], seats["away"]
+    boards = tuple(
+        TeamBoard(
+            b,
+            home.get(b),
+            away.get(b),
+            results.get(b, GameResult.PENDING),
+            tuple(ties[b]),
+            tie_reds[b],
+            reds_of[b],
+        )
+        for b in numbers
+    )
+    return EngineMatch(boards, m.home_absent, m.away_absent, seated)
 
 
 def _json(value: dict[str, object] | None) -> dict[str, Any]:
@@ -848,7 +868,7 @@ def hand_in_lineup(
         s.add(lu)
         s.flush()
         if _seated(m):
-            _seat_match(s, g, event, rnd, m, ids)
+            _seat_match(s, g, event, rnd, m, ids, state)
         after: dict[str, Any] = {"boards": nos, "handed_in_by": by, "handed_in_at": handed_at.isoformat(" ")}
         if late and deadline is not None:
             after |= {"late": deadline.status_zh(handed_at), "override": reason}
@@ -1036,14 +1056,26 @@ def seat_team_round(
                     )
                     notes.append(f"{team.name}{missed}，{method.zh}：{shown}")
             s.flush()
-            _seat_match(s, g, event, rnd, m, ids)
+            _seat_match(s, g, event, rnd, m, ids, state)
         audit.record(s, "seat_team_round", entity=f"{g.name} 第{number}轮", after=notes, who=who)
     return tuple(notes)
 
 
-def _seat_match(s: Session, g: Group, event: TeamEvent, rnd: Round, m: TeamMatch, ids: _Ids) -> None:
-    """The match's boards from its line-ups: the games of its filled boards (kind ``board``)."""
-    state, ids = load_team_state(s, g, regulations_of(s))
+def _seat_match(
+    s: Session,
+    g: Group,
+    event: TeamEvent,
+    rnd: Round,
+    m: TeamMatch,
+    ids: _Ids,
+    state: TeamEventState | None = None,
+) -> None:
+    """The match's boards from its line-ups: the games of its filled boards (kind ``board``).
+
+    ``state``: the group's state read earlier in the same action (with ``ids``), where only line-ups and
+    games changed since: seating reads only its teams and rosters. None: read afresh."""
+    if state is None:
+        state, ids = load_team_state(s, g, regulations_of(s))
     home, away = ids.team_no[m.home_team_id], ids.team_no[m.away_team_id or 0]
     if event.system is TeamSystem.ALL_PLAY_ALL:  # the sides' registered orders; the schedule turns side B
         lineups = {t: _registered_lineup(state, t) for t in (home, away)}
