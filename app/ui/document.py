@@ -8,6 +8,8 @@ document stays).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from app.engine.types import UserError
+from app.services import rounds as rounds_service
+from app.services.rounds import RoundSummary
 from app.services.tournaments import TournamentInfo, open_tournament, tournament_info
 
 
@@ -35,6 +39,9 @@ class TournamentDocument(QObject):
         #: the hall's address (host, port) of the ``xqarbiter serve`` this file was taken over from:
         #: the window serves the hall there next, so the phones' next request finds it
         self.resume_hall: tuple[str, int] | None = None
+        #: the group's rounds as read once for the views answering one change (see :meth:`rounds`)
+        self._rounds: tuple[str, list[RoundSummary]] | None = None
+        self._readings = 0
 
     @classmethod
     def open(
@@ -59,11 +66,38 @@ class TournamentDocument(QObject):
     def set_group(self, name: str) -> None:
         if name != self.group and name in self.groups:
             self.group = name
-            self.group_changed.emit(name)
+            with self.one_reading():
+                self.group_changed.emit(name)
 
     def notify(self) -> None:
-        self.info = tournament_info(self.db)
-        self.changed.emit()
+        with self.one_reading():
+            self._rounds = None  # a change inside another's refresh (none is known) reads afresh
+            self.info = tournament_info(self.db)
+            self.changed.emit()
+
+    @contextmanager
+    def one_reading(self) -> Iterator[None]:
+        """While the views answer one change (or the window opens the file), they share one reading
+        of the group's rounds (:meth:`rounds`); it is dropped when the last of them is done, so a
+        later change is always read afresh."""
+        self._readings += 1
+        try:
+            yield
+        finally:
+            self._readings -= 1
+            if not self._readings:
+                self._rounds = None
+
+    def rounds(self) -> list[RoundSummary]:
+        """The shown group's rounds (``rounds_of``): read once per :meth:`one_reading` (every view
+        refreshing after one change asks for them), read each time outside one."""
+        if self._readings and self._rounds is not None and self._rounds[0] == self.group:
+            return list(self._rounds[1])
+        summaries = rounds_service.rounds_of(self.db, self.group)
+        if self._readings:
+            self._rounds = (self.group, summaries)
+            return list(summaries)
+        return summaries
 
     def report(self, error: UserError) -> None:
         self.failed.emit(error)
