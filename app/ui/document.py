@@ -33,7 +33,7 @@ class TournamentDocument(QObject):
         self.path = path
         self.db = db
         self.undo_stack = QUndoStack(self)
-        self.info: TournamentInfo = tournament_info(db)
+        self._info: TournamentInfo | None = tournament_info(db)
         self.group = self.info.groups[0].name if self.info.groups else ""
         self.command_line: Any = None  # app.ui.command_line.CommandLineHost, while open for writing
         #: the hall's address (host, port) of the ``xqarbiter serve`` this file was taken over from:
@@ -56,6 +56,14 @@ class TournamentDocument(QObject):
         return cls(path, open_tournament(path, read_only=read_only, take_over=take_over), parent)
 
     @property
+    def info(self) -> TournamentInfo:
+        """The event's groups and regulations (``tournament_info``), as of the last change: read on
+        the first question after each notice, not by every notice."""
+        if self._info is None:
+            self._info = tournament_info(self.db)
+        return self._info
+
+    @property
     def read_only(self) -> bool:
         return bool(self.db.read_only)
 
@@ -72,7 +80,7 @@ class TournamentDocument(QObject):
     def notify(self) -> None:
         with self.one_reading():
             self._rounds = None  # a change inside another's refresh (none is known) reads afresh
-            self.info = tournament_info(self.db)
+            self._info = None  # read again when a view asks (most refreshes after a result do not)
             self.changed.emit()
 
     @contextmanager

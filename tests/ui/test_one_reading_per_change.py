@@ -7,7 +7,9 @@ all of them (TournamentDocument.one_reading), and read afresh for the next chang
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ import pytest
 from app.engine.types import GameResult
 from app.services import rounds as rounds_service
 from app.services.results import ResultEntry, enter_results
+from app.services.tournaments import update_regulations
 from app.ui.main_window import MainWindow
 from app.ui.views.rounds import RoundsView
 
@@ -73,3 +76,33 @@ def test_a_change_made_outside_the_window_shows_on_the_next_notice(window: MainW
     assert window.status_round.text() == "第 2 轮：成绩已齐"
     assert view.next_label.text() == "本轮成绩已全部录入"
     assert all(not line.result.is_pending for line in view.model.lines)
+
+
+def test_a_result_does_not_read_the_events_groups_and_rules_again(window: MainWindow, monkeypatch) -> None:
+    """The event's groups and regulations (TournamentDocument.info) are read when a view asks after
+    a change, not by every change: a result with the rounds shown asks nothing of them."""
+    import app.ui.document as document_module
+
+    document = window.document
+    assert document is not None
+    view = window.show_view("rounds")
+    assert isinstance(view, RoundsView)
+    calls: list[object] = []
+    real = document_module.tournament_info
+    monkeypatch.setattr(document_module, "tournament_info", lambda db: calls.append(db) or real(db))
+    assert view.enter(1, GameResult.RED_WIN)
+    assert view.enter(2, GameResult.BLACK_WIN)
+    assert calls == []
+    # asked after a change, the answer is the file as it is now, read once
+    regulations = document.info.regulations
+    assert len(calls) == 1 and document.info.regulations == regulations
+    later = datetime(2030, 1, 2, 18, 0)
+    assert regulations.registration.deadline != later
+    changed = dataclasses.replace(
+        regulations, registration=dataclasses.replace(regulations.registration, deadline=later)
+    )
+    update_regulations(document.db, changed)
+    assert document.info.regulations.registration.deadline != later  # no notice yet: as last read
+    document.notify()
+    assert document.info.regulations.registration.deadline == later
+    assert len(calls) == 2
