@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.types import UserError
-from app.services import rounds as rounds_service
 from app.services.backups import restore_backup
 from app.services.snapshot import export_snapshot, import_snapshot
 from app.services.tournaments import FILE_SUFFIX, NewEvent, create_event
@@ -441,10 +440,11 @@ class MainWindow(QMainWindow):
         self.group_box.addItems(document.groups)
         self.group_box.setCurrentText(document.group)
         self.group_box.blockSignals(False)
-        self.setCentralWidget(self._workspace(document))
-        remember_file(document.path)
-        self._update_title()
-        self._update_status()
+        with document.one_reading():  # the first view and the status line read the rounds once
+            self.setCentralWidget(self._workspace(document))
+            remember_file(document.path)
+            self._update_title()
+            self._update_status()
 
     def _welcome(self) -> QWidget:
         page = QWidget(self)
@@ -494,7 +494,7 @@ class MainWindow(QMainWindow):
             self.navigation.addItem(tr("MainWindow", label))
             self.stack.addWidget(QWidget(self.stack))  # a place for the view, built when first shown
         self.navigation.currentRowChanged.connect(self._show_row)
-        self.navigation.setCurrentRow(1 if rounds_service.rounds_of(document.db, document.group) else 0)
+        self.navigation.setCurrentRow(1 if document.rounds() else 0)
         layout = QHBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.navigation)
@@ -714,7 +714,7 @@ class MainWindow(QMainWindow):
             self.status_round.setText("")
             return
         self.status_group.setText(self.tr("组别：%1").replace("%1", self.document.group))
-        summaries = rounds_service.rounds_of(self.document.db, self.document.group)
+        summaries = self.document.rounds()
         if not summaries:
             self.status_round.setText(self.tr("尚未编排"))
             return

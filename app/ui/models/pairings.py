@@ -23,16 +23,16 @@ RESULT_COLUMN = 5
 GAME_COLUMN = 10  # the knockout game of the board (hidden in a round without knockout boards)
 NAME_COLUMNS = (2, 3, 7, 8)  # 红方 单位 … 黑方 单位: the columns that take the spare width
 _RED = QColor("#b22222")
-_ROLES = frozenset(
-    {
-        Qt.ItemDataRole.DisplayRole,
-        Qt.ItemDataRole.TextAlignmentRole,
-        Qt.ItemDataRole.ForegroundRole,
-        Qt.ItemDataRole.BackgroundRole,
-        Qt.ItemDataRole.ToolTipRole,
-        Qt.ItemDataRole.UserRole,
-    }
-)
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_USER = int(Qt.ItemDataRole.UserRole)
+_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+_CENTRE = int(Qt.AlignmentFlag.AlignCenter)
+_LEFT_COLUMNS = frozenset({2, 3, 7, 8, GAME_COLUMN})
+_ROLES = frozenset({_DISPLAY, _ALIGNMENT, _FOREGROUND, _BACKGROUND, _TOOLTIP, _USER})
 
 
 _RESULT_NAMES = {
@@ -103,6 +103,8 @@ class PairingTableModel(FixedColumnsModel):
         self._boards: tuple[BoardLine, ...] = ()
         self._seats: tuple[tuple[Seat, str], ...] = ()  # (player, 轮空 / 请假), after the boards
         self._rows: tuple[BoardLine | tuple[Seat, str], ...] = ()
+        self._texts: dict[int, tuple[str, ...]] = {}  # row -> its cells' words (_row_texts)
+        self._texts_language = ""
 
     @staticmethod
     def _seats_of(view: RoundView) -> tuple[tuple[Seat, str], ...]:
@@ -114,6 +116,7 @@ class PairingTableModel(FixedColumnsModel):
         self._boards = view.boards if view is not None else ()
         self._seats = self._seats_of(view) if view is not None else ()
         self._rows = self._boards + self._seats
+        self._texts.clear()
         self.endResetModel()
 
     def update_round(self, view: RoundView) -> None:
@@ -125,6 +128,8 @@ class PairingTableModel(FixedColumnsModel):
         changed = [i for i, (a, b) in enumerate(zip(self._boards, view.boards, strict=True)) if a != b]
         self._boards = view.boards
         self._rows = self._boards + self._seats
+        for row in changed:
+            self._texts.pop(row, None)
         for row in changed:
             self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
 
@@ -163,15 +168,42 @@ class PairingTableModel(FixedColumnsModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if role not in _ROLES:  # fonts, size hints …: most of the calls a repaint makes
             return None
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
+        row = index.row()  # -1 for an invalid index
+        if not 0 <= row < len(self._rows):
             return None
-        item = self._rows[index.row()]
         col = index.column()
+        if role == _DISPLAY:  # the call a repaint and a column's width make for every cell
+            texts = self._texts.get(row)
+            if texts is None or self._texts_language != current_language():
+                texts = self._row_texts(row)
+            return texts[col]
+        item = self._rows[row]
         if not isinstance(item, BoardLine):
-            return self._seat_data(item, col, role)
+            return self._seat_data(col, role)
         line = item
-        if role == Qt.ItemDataRole.DisplayRole:
-            values = (
+        if role == _ALIGNMENT:
+            return _LEFT if col in _LEFT_COLUMNS else _CENTRE
+        if role == _FOREGROUND and col == 2:
+            return QBrush(_RED)
+        if role == _BACKGROUND and col == RESULT_COLUMN and line.result.is_pending:
+            return QBrush(QColor("#fff6d5"))
+        if role == _TOOLTIP and col == RESULT_COLUMN and not line.result.is_pending:
+            return result_name(line.result)
+        if role == _USER:
+            return line.board
+        return None
+
+    def _row_texts(self, row: int) -> tuple[str, ...]:
+        """The words of a row's cells, in the interface language: made once per row and round shown
+        (a column's width and every repaint ask for each of them)."""
+        language = current_language()
+        if self._texts_language != language:
+            self._texts.clear()
+            self._texts_language = language
+        item = self._rows[row]
+        if isinstance(item, BoardLine):
+            line = item
+            values: tuple[object, ...] = (
                 line.board,
                 line.red.no,
                 line.red.name,
@@ -184,30 +216,19 @@ class PairingTableModel(FixedColumnsModel):
                 line.black.no,
                 game_label(line),
             )
-            return str(values[col])
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col in (2, 3, 7, 8, GAME_COLUMN):
-                return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-            return int(Qt.AlignmentFlag.AlignCenter)
-        if role == Qt.ItemDataRole.ForegroundRole and col == 2:
-            return QBrush(_RED)
-        if role == Qt.ItemDataRole.BackgroundRole and col == RESULT_COLUMN and line.result.is_pending:
-            return QBrush(QColor("#fff6d5"))
-        if role == Qt.ItemDataRole.ToolTipRole and col == RESULT_COLUMN and not line.result.is_pending:
-            return result_name(line.result)
-        if role == Qt.ItemDataRole.UserRole:
-            return line.board
-        return None
+        else:
+            seat, word = item
+            cells = {1: seat.no, 2: seat.name, 3: seat.unit, 4: score_label(seat.score), RESULT_COLUMN: word}
+            values = tuple(cells.get(col, "") for col in range(len(self.COLUMNS)))
+        texts = tuple(str(v) for v in values)
+        self._texts[row] = texts
+        return texts
 
-    def _seat_data(self, item: tuple[Seat, str], col: int, role: int) -> Any:
-        seat, word = item
-        if role == Qt.ItemDataRole.DisplayRole:
-            values = {1: seat.no, 2: seat.name, 3: seat.unit, 4: score_label(seat.score), RESULT_COLUMN: word}
-            return str(values.get(col, ""))
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col in (2, 3):
-                return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-            return int(Qt.AlignmentFlag.AlignCenter)
-        if role == Qt.ItemDataRole.ForegroundRole:
+    @staticmethod
+    def _seat_data(col: int, role: int) -> Any:
+        """A bye's or an excused player's row (its words are in the row's texts, _row_texts)."""
+        if role == _ALIGNMENT:
+            return _LEFT if col in (2, 3) else _CENTRE
+        if role == _FOREGROUND:
             return QBrush(QColor("#555555"))
         return None  # no board: no UserRole, nothing to enter

@@ -34,7 +34,6 @@ from app.engine.xiangqi import GameRecord, export_pgn, parse_pgn_bytes, parse_pg
 from app.files import write_atomic
 from app.services import game_records
 from app.services import records as records_service
-from app.services import rounds as rounds_service
 from app.ui import file_dialogs
 from app.ui.document import TournamentDocument
 from app.ui.models.records import BoardRecordsModel
@@ -131,7 +130,7 @@ class RecordsView(LiveView):
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
-        summaries = rounds_service.rounds_of(self.document.db, self.document.group)
+        summaries = self.document.rounds()
         self.round_box.blockSignals(True)
         self.round_box.clear()
         for s in summaries:
@@ -169,7 +168,7 @@ class RecordsView(LiveView):
             self.splitter.setSizes([width, sum(sizes) - width])
 
     def refresh(self) -> None:
-        count = len(rounds_service.rounds_of(self.document.db, self.document.group))
+        count = len(self.document.rounds())
         if count != self.round_box.count() or self._group != self.document.group:
             self._group = self.document.group
             self.reload()

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.engine.types import UserError
-from app.services import rounds as rounds_service
 from app.services.standings import StandingsView as StandingsValue
 from app.services.standings import final_places, final_standings, group_standings, why_above
 from app.ui.document import TournamentDocument
@@ -110,7 +109,7 @@ class StandingsView(LiveView):
     def _fill_rounds(self) -> int:
         """Offer 0 … the last paired round (rounds not complete marked 未完); returns the last paired
         round. Following the latest, the choice is the last round with every result in."""
-        summaries = rounds_service.rounds_of(self.document.db, self.document.group)
+        summaries = self.document.rounds()
         last = summaries[-1].number if summaries else 0
         complete = 0
         for r in summaries:

@@ -137,7 +137,7 @@ class RoundsView(RoundsLayout):
 
     def reload(self) -> None:
         """Rebuild the round tabs for the current group and show its latest round."""
-        summaries = rounds_service.rounds_of(self.document.db, self.document.group)
+        summaries = self.document.rounds()
         self._summaries = summaries
         self.tabs.blockSignals(True)
         while self.tabs.count():
@@ -192,7 +192,7 @@ class RoundsView(RoundsLayout):
             self._stale = True
             return
         self._stale = False
-        self._summaries = rounds_service.rounds_of(self.document.db, self.document.group)
+        self._summaries = self.document.rounds()
         count = len(self._summaries)
         if count != self.tabs.count():
             self.reload()
