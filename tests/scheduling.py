@@ -44,6 +44,7 @@ ESTIMATES: dict[str, float] = {
     "tests/ui/test_round_actions.py": 7.0,
     "tests/ui/test_window_rough_edges.py": 7.0,
     "tests/ui/test_file_dialog_safety.py": 6.0,
+    "tests/ui/test_window_beside_serve.py": 6.0,
     "tests/web/test_security.py": 6.0,
     "tests/engine/pairing/test_large.py": 6.0,
     "tests/web/test_team_own_pages.py": 6.0,
