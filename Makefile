@@ -75,11 +75,16 @@ axe: $(AXE)
 # The suite runs in two passes: the tests that may share the cores (pytest-xdist, JOBS or FAST_JOBS
 # workers), then the ones that time things, race processes or build the program, one at a time
 # (marker `serial`; that pass collects only the files that say `pytest.mark.serial`: XQARBITER_PASS,
-# tests/scheduling.py).
+# tests/scheduling.py). The first pass leaves the serial tests its markers select out and lists them
+# in SERIAL_LEFT (XQARBITER_SERIAL_LEFT); the second starts only if that list is not empty (or missing):
+# the fast loop selects none (the serial tests are all stress or frozen ones), so it starts no second pytest.
 # Each file goes whole to one worker, the slowest first (tests/scheduling.py orders them by the last
 # run's times; --no-loadscope-reorder keeps that order instead of xdist's most-tests-first).
 XDIST = $(if $(filter-out 0,$(1)),-n $(1) --dist loadfile --no-loadscope-reorder,)
 FAST := not frozen and not browser and not stress
+SERIAL_LEFT := $(CURDIR)/$(VENV)/serial-left.txt
+# the serial pass, with its markers: run only when the first pass left a serial test out (or did not say)
+SERIAL_PASS = [ -e $(SERIAL_LEFT) ] && [ ! -s $(SERIAL_LEFT) ] || { $(1) XQARBITER_PASS=serial $(PY) -m pytest -q -m "$(2)" || [ $$? -eq 5 ]; }
 
 # Compiled modules (and pytest's rewritten test modules) are kept in .venv/pycache even where the
 # environment says PYTHONDONTWRITEBYTECODE: otherwise every worker, and every `python -m app.cli` a test
@@ -88,15 +93,17 @@ TESTENV := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycach
 
 # (pytest exits 5 when a marker selects no test: not a failure here)
 test: lint $(QM) $(DIST_STAMP) $(AXE)
-	$(TESTENV) XQARBITER_TESTS=full $(PY) -m pytest -q $(call XDIST,$(JOBS)) -m "not serial"
-	$(TESTENV) XQARBITER_TESTS=full XQARBITER_PASS=serial $(PY) -m pytest -q -m "serial" || [ $$? -eq 5 ]
+	rm -f $(SERIAL_LEFT)
+	$(TESTENV) XQARBITER_TESTS=full XQARBITER_SERIAL_LEFT=$(SERIAL_LEFT) $(PY) -m pytest -q $(call XDIST,$(JOBS))
+	$(call SERIAL_PASS,$(TESTENV) XQARBITER_TESTS=full,serial)
 
 # the fast loop runs each property test with a quarter of its examples, every third case of the
 # bad-input corpus and none of the tests marked heavy, whose lighter cases run instead
 # (XQARBITER_TESTS=fast, tests/conftest.py); make test runs them all
 test-fast: lint $(QM)
-	$(TESTENV) XQARBITER_TESTS=fast $(PY) -m pytest -q $(call XDIST,$(FAST_JOBS)) -m "$(FAST) and not serial"
-	$(TESTENV) XQARBITER_TESTS=fast XQARBITER_PASS=serial $(PY) -m pytest -q -m "$(FAST) and serial" || [ $$? -eq 5 ]
+	rm -f $(SERIAL_LEFT)
+	$(TESTENV) XQARBITER_TESTS=fast XQARBITER_SERIAL_LEFT=$(SERIAL_LEFT) $(PY) -m pytest -q $(call XDIST,$(FAST_JOBS)) -m "$(FAST)"
+	$(call SERIAL_PASS,$(TESTENV) XQARBITER_TESTS=fast,$(FAST) and serial)
 
 screenshots: $(DEV_STAMP) $(QM)
 	QT_QPA_PLATFORM=offscreen $(PY) scripts/screenshots.py

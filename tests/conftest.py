@@ -38,7 +38,10 @@ import pytest
 from filelock import FileLock
 from hypothesis import HealthCheck, is_hypothesis_test, settings
 
+from app.gc_policy import tune_collector
 from tests.factories import copy_event
+
+tune_collector()  # the program's collector thresholds: the tests run the program as the arbiter does
 
 pytest_plugins = ["tests.scheduling"]  # the order xdist hands the files out in: the slowest first
 

@@ -44,6 +44,7 @@ ESTIMATES: dict[str, float] = {
     "tests/ui/test_round_actions.py": 7.0,
     "tests/ui/test_window_rough_edges.py": 7.0,
     "tests/ui/test_file_dialog_safety.py": 6.0,
+    "tests/ui/test_window_beside_serve.py": 6.0,
     "tests/web/test_security.py": 6.0,
     "tests/engine/pairing/test_large.py": 6.0,
     "tests/web/test_team_own_pages.py": 6.0,
@@ -97,6 +98,32 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
+#: ``XQARBITER_SERIAL_LEFT=<file>``: the Makefile's first pass runs every test its markers select but
+#: those marked ``serial``, which it leaves out (deselected, as ``-m "not serial"`` would) and lists in
+#: that file, one node id a line (an empty file: none). The Makefile starts the serial pass only when the
+#: list is not empty — or when the file is missing (the first pass did not say): the fast loop, which
+#: selects no serial test, then pays nothing for a second pytest (~3 s of CPU to start and collect,
+#: ~10 s of wall beside the tests it ran).
+SERIAL_LEFT_ENV = "XQARBITER_SERIAL_LEFT"
+
+
+def _serial_left_out(config: pytest.Config, items: list[pytest.Item]) -> None:
+    target = os.environ.get(SERIAL_LEFT_ENV)
+    if not target:
+        return
+    serial = [item for item in items if item.get_closest_marker("serial") is not None]
+    if serial:
+        config.hook.pytest_deselected(items=serial)
+        items[:] = [item for item in items if item.get_closest_marker("serial") is None]
+    worker = getattr(config, "workerinput", {}).get("workerid")
+    if worker not in (None, "gw0"):
+        return  # every worker collects alike: one of them says it
+    path = Path(target)
+    partial = path.with_name(f"{path.name}.{os.getpid()}")
+    partial.write_text("".join(f"{item.nodeid}\n" for item in serial), encoding="utf-8")
+    partial.replace(path)
+
+
 def pytest_itemcollected(item: pytest.Item) -> None:
     if item.get_closest_marker("serial") is not None and not marks_serial(Path(item.path)):
         raise pytest.UsageError(
@@ -125,6 +152,7 @@ def _cached(config: pytest.Config) -> dict[str, float]:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _serial_left_out(config, items)  # after the markers' own selection (trylast)
     if _is_worker(config):  # every worker orders alike (the same cache), as xdist requires
         items[:] = slowest_first(items, _cached(config))
 

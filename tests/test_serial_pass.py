@@ -9,17 +9,21 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.scheduling import SERIAL_MARK, SERIAL_PASS_ENV, marks_serial
+from tests.scheduling import SERIAL_LEFT_ENV, SERIAL_MARK, SERIAL_PASS_ENV, marks_serial
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _child(folder: Path, *args: str, serial_pass: bool) -> subprocess.CompletedProcess[str]:
+def _child(
+    folder: Path, *args: str, serial_pass: bool, left: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(ROOT)}
-    for name in (SERIAL_PASS_ENV, "PYTEST_ADDOPTS"):  # the child's options are its own
+    for name in (SERIAL_PASS_ENV, SERIAL_LEFT_ENV, "PYTEST_ADDOPTS"):  # the child's options are its own
         env.pop(name, None)
     if serial_pass:
         env[SERIAL_PASS_ENV] = "serial"
+    if left is not None:
+        env[SERIAL_LEFT_ENV] = str(left)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "tests.scheduling", "-q", "-p", "no:cacheprovider", *args],
         cwd=folder,
@@ -31,7 +35,9 @@ def _child(folder: Path, *args: str, serial_pass: bool) -> subprocess.CompletedP
 
 
 def _suite(folder: Path, imported: Path) -> None:
-    (folder / "pytest.ini").write_text("[pytest]\nmarkers =\n    serial: alone\n", encoding="utf-8")
+    (folder / "pytest.ini").write_text(
+        "[pytest]\nmarkers =\n    serial: alone\n    stress: loads the machine\n", encoding="utf-8"
+    )
     (folder / "test_decorated.py").write_text(
         "import pytest\n\n@pytest.mark.serial\ndef test_alone():\n    pass\n\ndef test_beside():\n    pass\n",
         encoding="utf-8",
@@ -72,12 +78,58 @@ def test_a_test_marked_serial_another_way_fails_every_run_naming_it(tmp_path: Pa
     assert SERIAL_MARK in done.stdout + done.stderr
 
 
+def _ran(done: subprocess.CompletedProcess[str]) -> set[str]:
+    return {line.split(" ")[1] for line in done.stdout.splitlines() if line.startswith("PASSED ")}
+
+
+def test_the_first_pass_leaves_the_serial_tests_out_and_lists_them(tmp_path: Path) -> None:
+    """``XQARBITER_SERIAL_LEFT``: the first pass runs what its markers select but the serial tests, and
+    lists those in the file — the Makefile's serial pass runs only when the list is not empty."""
+    _suite(tmp_path, tmp_path / "imported")
+    (tmp_path / "test_stressed.py").write_text(
+        "import pytest\n\n@pytest.mark.stress\n@pytest.mark.serial\ndef test_race():\n    pass\n\n"
+        "@pytest.mark.stress\ndef test_load():\n    pass\n",
+        encoding="utf-8",
+    )
+    left = tmp_path / "left.txt"
+    done = _child(tmp_path, "-rA", serial_pass=False, left=left)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert _ran(done) == {
+        "test_decorated.py::test_beside",
+        "test_plain.py::test_plain",
+        "test_stressed.py::test_load",
+    }
+    assert "3 deselected" in done.stdout
+    assert left.read_text(encoding="utf-8").splitlines() == [
+        "test_decorated.py::test_alone",
+        "test_module_mark.py::test_whole_file",
+        "test_stressed.py::test_race",
+    ]
+    # the markers and -k choose first: the list holds the serial tests they selected, and only those
+    done = _child(tmp_path, "-rA", "-m", "stress", serial_pass=False, left=left)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert _ran(done) == {"test_stressed.py::test_load"}
+    assert left.read_text(encoding="utf-8").splitlines() == ["test_stressed.py::test_race"]
+    done = _child(tmp_path, "-rA", "-k", "plain", serial_pass=False, left=left)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert _ran(done) == {"test_plain.py::test_plain"}
+    assert left.read_text(encoding="utf-8") == ""  # none: the Makefile starts no serial pass
+    # ... and under xdist, one worker writes it
+    left.unlink()
+    done = _child(tmp_path, "-rA", "-p", "xdist", "-n", "2", "-m", "not stress", serial_pass=False, left=left)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert _ran(done) == {"test_decorated.py::test_beside", "test_plain.py::test_plain"}
+    assert left.read_text(encoding="utf-8").splitlines() == [
+        "test_decorated.py::test_alone",
+        "test_module_mark.py::test_whole_file",
+    ]
+
+
 def test_the_suites_own_serial_files_say_so() -> None:
     """The files of this suite that mark tests serial are found by their text (the tests the serial
-    pass runs: the window beside serve, the lock race, crash safety, the hall under load, the build)."""
+    pass runs: the lock race, crash safety, the hall under load, the build)."""
     found = {p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("test_*.py") if marks_serial(p)}
     assert {
-        "tests/ui/test_window_beside_serve.py",
         "tests/corpus/test_corpus.py",
         "tests/services/test_crash_safety.py",
         "tests/web/test_load.py",

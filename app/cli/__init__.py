@@ -225,6 +225,7 @@ def _paused_to_the_end() -> Iterator[None]:
 
 def run() -> NoReturn:
     """The ``xqarbiter`` command (and ``python -m app.cli``): one command, then the process ends."""
+    importlib.import_module("app.gc_policy").tune_collector()  # the collector's thresholds, as everywhere
     sys.exit(main(ending=True))
 
 

@@ -113,6 +113,7 @@ class Program:
 
 
 def run(path: Path | None, *, demo: bool = False, screenshot: str | None = None) -> int:
+    __import__("app.gc_policy").gc_policy.tune_collector()  # the collector's thresholds, as everywhere
     app = application()
     install_language(preferred_language())
     program = Program()
