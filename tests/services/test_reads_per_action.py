@@ -109,7 +109,6 @@ def test_pairing_a_round_reads_no_players_rows(midway_demo: Path, tmp_path: Path
     db = open_copy(midway_demo, tmp_path / "event.xqt")
     try:
         from app.services.rounds import rounds_of
-
         from app.services.simulation import play_random_results
 
         done = max(r.number for r in rounds_of(db, LOCAL))
@@ -137,3 +136,41 @@ def test_a_snapshot_reads_the_games_and_byes_of_every_round_at_once(
         assert sum(1 for q in seen if "FROM byes" in q) == 1
     finally:
         db.close()
+
+
+def test_a_snapshots_regulation_is_parsed_once_per_text_and_a_changed_one_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checking a snapshot reads its regulation twice (the schema, the references) and the tests import
+    the same snapshots again and again: it is parsed once per text. A changed regulation is parsed (and
+    refused when wrong) as ever."""
+    import copy
+
+    import app.engine.regulations as regulations_module
+    from app.engine.types import UserError
+    from app.selftest import sample_snapshot
+    from app.services.snapshot import import_snapshot
+
+    parsed: list[object] = []
+    real = regulations_module.regulations_from_dict
+
+    def counting(data: dict[str, object]) -> object:
+        parsed.append(data)
+        return real(data)
+
+    monkeypatch.setattr(regulations_module, "regulations_from_dict", counting)
+    snap = sample_snapshot(4, rounds=1)
+    snap["tournament"]["settings"]["venue"] = f"赛场 {tmp_path.name}"  # a text no test parsed before
+    import_snapshot(snap, tmp_path / "a.xqt").close()
+    import_snapshot(copy.deepcopy(snap), tmp_path / "b.xqt").close()
+    assert len(parsed) == 1
+    other = copy.deepcopy(snap)
+    other["tournament"]["settings"]["venue"] = "另一个赛场"
+    with import_snapshot(other, tmp_path / "c.xqt") as db, db.session() as s:
+        assert regulations_of(s).venue == "另一个赛场"
+    assert len(parsed) == 2
+    wrong = copy.deepcopy(snap)
+    wrong["tournament"]["settings"]["groups"][0]["rounds"] = -3
+    with pytest.raises(UserError):
+        import_snapshot(wrong, tmp_path / "d.xqt")
+    assert not (tmp_path / "d.xqt").exists()
