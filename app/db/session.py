@@ -93,8 +93,9 @@ def _set_read_only_pragmas(dbapi_connection: Any, _record: Any) -> None:
 _KEPT = "xq_kept_reads"
 
 
-def _refuse_writes_while_reading(*_args: object) -> None:
-    raise RuntimeError("a write inside Database.one_reading(): its kept reads would go stale")
+def _refuse_writes_while_reading(session: Session, *_args: object) -> None:
+    if _KEPT in session.info:
+        raise RuntimeError("a write inside Database.one_reading(): its kept reads would go stale")
 
 
 def kept(session: Session) -> dict[object, Any] | None:
@@ -122,6 +123,9 @@ class Database:
 
     def __post_init__(self) -> None:
         self._factory = sessionmaker(self.engine, expire_on_commit=False)
+        # registered once for every session of the file (a listener per session cost more than the
+        # reads it guards): it refuses a flush only in a session of a reading (``kept``)
+        event.listen(self._factory, "before_flush", _refuse_writes_while_reading)
         # while SQLite has the file open here, nothing else of this process may open it (app.files)
         self._unhold = weakref.finalize(self, release_live, hold_live(self.path))
 
@@ -159,7 +163,6 @@ class Database:
         session = self._factory()
         if self._kept is not None:
             session.info[_KEPT] = self._kept
-            event.listen(session, "before_flush", _refuse_writes_while_reading)
         try:
             yield session
             session.commit()

@@ -15,7 +15,7 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from app.db.mapping import load_group_state, load_running_scores, read_group_state
-from app.db.models import Bye, GameRow, Group, KnockoutMatch, Round
+from app.db.models import Bye, GameRow, Group, KnockoutMatch, Player, Round
 from app.db.session import Database, kept
 from app.engine.event import Entrant, GroupState
 from app.engine.formats import Entrants, StageKind, StagePlan, source_stage
@@ -256,6 +256,19 @@ def close_round(db: Database, group: str, number: int, *, who: str = audit.DEFAU
 # --------------------------------------------------------------------------- pairing
 
 
+# the names of the group's active players still without a number, in the order the group's players are
+# read (by id): two columns of those few, not every player's row
+_UNNUMBERED = (
+    select(Player.name)
+    .where(
+        Player.group_id == bindparam("group_id"),
+        Player.no.is_(None),
+        Player.status == PlayerStatus.ACTIVE.value,
+    )
+    .order_by(Player.id)
+)
+
+
 def pair_next_round(
     db: Database, group: str, *, seed: int | None = None, who: str = audit.DEFAULT_ARBITER
 ) -> PairingOutcome:
@@ -286,7 +299,7 @@ def pair_next_round(
             total = rounds_known(state) or number - 1
             raise UserError(f"{group}共 {total} 轮，已全部编排", f"{group} has only {total} rounds")
         knockout_round = all(p.stage.kind is StageKind.KNOCKOUT for p in now)
-        unnumbered = [p.name for p in g.players if p.no is None and p.status == PlayerStatus.ACTIVE.value]
+        unnumbered = list(s.scalars(_UNNUMBERED, {"group_id": g.id}))
         round_to_pair(group, state, reg.group(group), unnumbered)  # the previous round done, numbers drawn
     if knockout_round:
         from app.services.knockout import pair_knockout_round
@@ -306,7 +319,7 @@ def pair_next_round(
         point = [p for p in plans if p.covers(number) and p.stage.kind is not StageKind.KNOCKOUT]
         knockout_now = any(p.covers(number) and p.stage.kind is StageKind.KNOCKOUT for p in plans)
         offset = _knockout_boards(s, g, number)
-        ids = {p.no: p.id for p in g.players if p.no is not None}
+        ids = {no: pid for pid, no in player_numbers(s, g).items()}
         rnd = s.scalars(select(Round).where(Round.group_id == g.id, Round.number == number)).one_or_none()
         if rnd is None:
             if knockout_now:

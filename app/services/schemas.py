@@ -10,6 +10,8 @@ player paired with himself or twice in a round). Every problem is reported with 
 
 from __future__ import annotations
 
+import functools
+import json
 from datetime import date, datetime
 from enum import Enum
 from typing import Annotated, Any, Literal
@@ -33,7 +35,7 @@ from app.engine import paperwork as pw
 from app.engine.eligibility import RATING_RANK_MAX
 from app.engine.knockout import ColourMethod, GameKind
 from app.engine.privacy import looks_personal
-from app.engine.regulations import AvoidanceStrength
+from app.engine.regulations import AvoidanceStrength, Regulations
 from app.engine.text import (
     EVENT_NAME_MAX,
     GROUP_NAME_MAX,
@@ -172,10 +174,32 @@ def _json_blob(value: dict[str, Any]) -> dict[str, Any]:
 
 
 def _settings(value: dict[str, Any]) -> dict[str, Any]:
-    from app.engine.regulations import check_public_texts, regulations_from_dict
+    from app.engine.regulations import check_public_texts
 
-    check_public_texts(regulations_from_dict(value))  # a UserError names the setting
+    check_public_texts(_regulations(value))  # a UserError names the setting
     return value
+
+
+def _regulations(value: dict[str, Any]) -> Regulations:
+    """The snapshot's regulation, parsed and validated once per text: the schema and the references
+    both read it, and a test suite imports the same few snapshots again and again (~20 ms a parse).
+    A value JSON does not give back as it is (a key that is not text) is parsed as given."""
+    from app.engine.regulations import regulations_from_dict
+
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return regulations_from_dict(value)
+    if json.loads(text) != value:
+        return regulations_from_dict(value)
+    return _regulations_from_text(text)
+
+
+@functools.lru_cache(maxsize=8)
+def _regulations_from_text(text: str) -> Regulations:
+    from app.engine.regulations import regulations_from_dict
+
+    return regulations_from_dict(json.loads(text))
 
 
 class TournamentDoc(_Strict):
@@ -454,11 +478,9 @@ class _References:
     """
 
     def __init__(self, doc: SnapshotDoc) -> None:
-        from app.engine.regulations import regulations_from_dict
-
         self.doc = doc
         self.out: list[Problem] = []
-        reg = regulations_from_dict(doc.tournament.settings)
+        reg = _regulations(doc.tournament.settings)
         self.formats = {g.name: g for g in reg.groups}
         self.groups: dict[str, GroupDoc] = {}
         self.numbers: set[tuple[str, int]] = set()

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from app.db.models import (
     Absence,
@@ -74,8 +74,17 @@ def snapshot_of(s: Session) -> dict[str, Any]:
     teams = list(s.scalars(select(Team).order_by(Team.group_id, Team.id)))
     team_name = {tm.id: tm.name for tm in teams}
 
+    # the knockout matches read before the games that name them (``_match_code`` then finds each in the
+    # session), and every round's games and byes read together, not with one query per round
+    knockout_matches = list(
+        s.scalars(select(KnockoutMatch).order_by(KnockoutMatch.group_id, KnockoutMatch.id))
+    )
     rounds_out = []
-    for r in s.scalars(select(Round).order_by(Round.group_id, Round.number)):
+    for r in s.scalars(
+        select(Round)
+        .order_by(Round.group_id, Round.number)
+        .options(selectinload(Round.games), selectinload(Round.byes))
+    ):
         games = sorted(r.games, key=lambda g: (g.board, g.game_no))
         rounds_out.append(
             {
@@ -120,7 +129,7 @@ def snapshot_of(s: Session) -> dict[str, Any]:
             "winner": ref.get(m.winner_id) if m.winner_id else None,
             **_choices_out(m.colour_choices, ref),
         }
-        for m in s.scalars(select(KnockoutMatch).order_by(KnockoutMatch.group_id, KnockoutMatch.id))
+        for m in knockout_matches
     ]
     player_group = {p.id: group_name[p.group_id] for p in players}
     violations = [

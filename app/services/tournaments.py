@@ -23,7 +23,7 @@ from app.db.integrity import CorruptFileError as CorruptFileError
 from app.db.lock import FileLockedError as FileLockedError
 from app.db.lock import StaleLockError as StaleLockError
 from app.db.models import Group, Player, Round, Tournament
-from app.db.session import Database, open_database
+from app.db.session import Database, kept, open_database
 from app.engine.formats import StageKind, plan_stages
 from app.engine.regulations import (
     GroupFormat,
@@ -301,7 +301,21 @@ _REGULATIONS_TEXT = select(type_coerce(Tournament.regulations, Text)).where(Tour
 
 def regulations_of(session: Session) -> Regulations:
     """The tournament's regulation: the session's row if it has read it (changed or not, as it stands),
-    else the stored text, parsed once per text."""
+    else the stored text, parsed once per text. Inside :meth:`Database.one_reading` (nothing written)
+    it is read once for the whole reading."""
+    memo = kept(session)
+    if memo is not None:
+        if _REGULATIONS_KEPT not in memo:
+            memo[_REGULATIONS_KEPT] = _read_regulations(session)
+        regulations: Regulations = memo[_REGULATIONS_KEPT]
+        return regulations
+    return _read_regulations(session)
+
+
+_REGULATIONS_KEPT = "regulations"
+
+
+def _read_regulations(session: Session) -> Regulations:
     if session.identity_map.get(_TOURNAMENT_KEY) is None:
         text = session.scalar(_REGULATIONS_TEXT)
         if text is not None:
