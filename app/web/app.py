@@ -175,7 +175,7 @@ class Hall:
     ) -> None:
         self.db = db
         self.owner = owner
-        self.site = HallSite(db)
+        self.site = HallSite(db, compress=True)
         self.poll_seconds = poll_seconds
         self.max_streams = max_streams
         self.worker = ThreadPoolExecutor(1, thread_name_prefix="hall-pages")

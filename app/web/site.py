@@ -24,9 +24,10 @@ from app.engine.privacy import mask_personal
 from app.engine.types import UserError
 from app.reports import html as pages
 from app.reports.html import HALL
-from app.reports.model import PairingList
+from app.reports.model import PairingList, PrizeList
 from app.reports.team_model import TeamBook, TeamRoundDoc
 from app.services import exports, hall, public_pages, team_events, team_exports
+from app.services.exports.prizes import prize_label
 from app.services.knockout import bracket_of
 from app.services.rounds import RoundSummary, rounds_of
 from app.services.tournaments import tournament_info
@@ -36,34 +37,46 @@ Key = tuple[Any, ...]
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    """A page ready to send: the whole page and its ``<main>`` part, each also gzip-compressed."""
+    """A page ready to send: the whole page and its ``<main>`` part, each also gzip-compressed (on
+    first use, or at once by :meth:`compress`: the hall server compresses in its worker thread, a
+    page read in-process — the tests, the crawl — never needs the compressed bytes)."""
 
     status: int
     full: bytes
     part: bytes
-    full_gz: bytes
-    part_gz: bytes
     cacheable: bool = True
     #: what the page says, as a digest (its ETag): the same for two versions of the file whose page
     #: differs only in what :meth:`of` was told to leave out (the time stamp, the version)
     full_tag: str = ""
     part_tag: str = ""
+    _zipped: list[bytes] = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def of(
         cls, status: int, full: str, part: str, *, cacheable: bool = True, ignore: tuple[str, ...] = ()
     ) -> Rendered:
-        f, p = full.encode("utf-8"), part.encode("utf-8")
         return cls(
             status,
-            f,
-            p,
-            gzip.compress(f, 6, mtime=0),
-            gzip.compress(p, 6, mtime=0),
+            full.encode("utf-8"),
+            part.encode("utf-8"),
             cacheable,
             _digest(full, ignore),
             _digest(part, ignore),
         )
+
+    def compress(self) -> Rendered:
+        """Compute the compressed bytes now (once; two threads at once compute the same bytes)."""
+        if not self._zipped:
+            self._zipped[:] = [gzip.compress(self.full, 6, mtime=0), gzip.compress(self.part, 6, mtime=0)]
+        return self
+
+    @property
+    def full_gz(self) -> bytes:
+        return self.compress()._zipped[0]
+
+    @property
+    def part_gz(self) -> bytes:
+        return self.compress()._zipped[1]
 
 
 def _digest(text: str, ignore: tuple[str, ...]) -> str:
@@ -157,9 +170,13 @@ def hot_keys(snapshot: Snapshot) -> list[Key]:
 class HallSite:
     """The hall's pages of one open tournament (``db`` is the services' ``Database``)."""
 
-    def __init__(self, db: Any, clock: Callable[[], datetime] = datetime.now) -> None:
+    def __init__(
+        self, db: Any, clock: Callable[[], datetime] = datetime.now, *, compress: bool = False
+    ) -> None:
         self.db = db
         self.clock = clock
+        #: compress every page as it is rendered (the server: in its worker, never on the event loop)
+        self.compress = compress
         self.current: Snapshot | None = None
 
     # ------------------------------------------------------------------ versions
@@ -199,14 +216,21 @@ class HallSite:
             )
             for i, g in enumerate(info.groups, start=1)
         )
+        # what exports.prizes_final says, keeping the prize list it reads for the 获奖名单 page (read once)
+        prizes: PrizeList | None = None
         try:
-            prizes_final = exports.prizes_final(self.db)
+            if prize_label(self.db) == "":
+                prizes = exports.prize_list_model(self.db)
+            prizes_final = prizes is not None and bool(prizes.lines)
         except UserError:
             prizes_final = False
         starts = {t.round: t.label for t in info.regulations.schedule}
-        return Snapshot(
+        snapshot = Snapshot(
             stamp, mask_personal(info.name), groups, prizes_final, self.clock(), self._load, starts
         )
+        if prizes_final:
+            snapshot.models[("prizes",)] = prizes
+        return snapshot
 
     # ------------------------------------------------------------------ read models (through the services)
 
@@ -287,9 +311,12 @@ class HallSite:
         except NotFound as missing:
             text = str(missing) or "没有这一页"
             main = pages.message_main("没有这一页", text, [pages.NavLink(HALL.home(), "返回首页")])
-            return Rendered.of(
+            rendered = Rendered.of(
                 404, pages.frame(HALL, snap.event, "没有这一页", main, snap.version), main, cacheable=False
             )
+            return rendered.compress() if self.compress else rendered
+        if self.compress:
+            rendered.compress()
         if not query:
             snap.pages[key] = rendered
         return rendered

@@ -27,14 +27,16 @@ def midway_template(midway_demo_file: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def stage_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def stage_files(tmp_path_factory: pytest.TempPathFactory, played_demo_file: Path) -> dict[str, Path]:
     """The demo event at each stage a chief arbiter publishes (:mod:`tests.web.stages`): built once per
-    run for every worker, each worker reading its own copy."""
-    from .stages import STAGES, build_stages
+    run for every worker, each worker reading its own copy; the final stage is the played demo event."""
+    from .stages import BUILT, build_stages
 
     shared = built_once_folder(tmp_path_factory, "stages", build_stages)
     mine = tmp_path_factory.mktemp("stages")
-    return {stage: copy_event(shared / f"{stage}.xqt", mine / f"{stage}.xqt") for stage in STAGES}
+    files = {stage: copy_event(shared / f"{stage}.xqt", mine / f"{stage}.xqt") for stage in BUILT}
+    files["final"] = copy_event(played_demo_file, mine / "final.xqt")
+    return files
 
 
 @pytest.fixture

@@ -16,13 +16,13 @@ from app.services.round_robin_docs import begin_round_robin
 from app.services.simulation import play_group_to_end
 from app.web.site import HallSite, path_of
 from tests.factories import open_copy
-from tests.web.htmltree import Node, parse
+from tests.web.htmltree import Node, main_of, parse
 
 
 def _main(site: HallSite, key: tuple[Any, ...]) -> Node:
     rendered = site.page(key)
     assert rendered.status == 200, key
-    return parse(rendered.full.decode("utf-8")).one("main")
+    return main_of(rendered.full.decode("utf-8"))
 
 
 def test_a_drawn_round_robin_has_its_order_of_play_before_round_one(tmp_path: Path) -> None:

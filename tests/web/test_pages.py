@@ -21,6 +21,7 @@ from app.web.site import path_of
 from tests.factories import player, snapshot, swiss_round
 
 from .conftest import BASE, started
+from .htmltree import parse
 
 ID_LIKE = re.compile(r"(?<!\d)\d{17}[\dXx](?!\d)|(?<!\d)\d{15}(?!\d)")
 PHONE_LIKE = re.compile(r"(?<!\d)1[3-9]\d{9}(?!\d)")
@@ -51,9 +52,7 @@ def crawl(client: TestClient, start: list[str]) -> dict[str, str]:
         r = client.get(path)
         assert r.status_code == 200, (path, r.status_code)
         seen[path] = r.text
-        parser = Links()
-        parser.feed(r.text)
-        for href in parser.hrefs:
+        for href in [a.attrs["href"] for a in parse(r.text).all("a") if a.attrs.get("href")]:
             url = urlsplit(urljoin(BASE + path, href))
             assert url.netloc in ("", "127.0.0.1"), f"{path} links outside the hall: {href}"
             if url.path not in seen:

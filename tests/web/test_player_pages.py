@@ -26,7 +26,7 @@ from app.web.site import HallSite, path_of
 from tests.factories import player, snapshot, swiss_round
 
 from .conftest import BASE
-from .htmltree import Node, parse
+from .htmltree import Node, main_of, parse
 from .stages import LOCAL, OPEN
 
 MASTER = Path(__file__).parents[1] / "engine" / "xiangqi" / "data" / "liu_dahua_yang_guanlin_1982.pgn"
@@ -65,7 +65,7 @@ def knockout_tree(knockout_site: HallSite) -> Callable[[tuple[Any, ...]], Node]:
 def _main(site: HallSite, key: tuple[Any, ...], query: str = "") -> Node:
     rendered = site.page(key, query)
     assert rendered.status == 200, key
-    return parse(rendered.full.decode("utf-8")).one("main")
+    return main_of(rendered.full.decode("utf-8"))
 
 
 def test_a_players_page_has_every_round_the_place_its_neighbours_and_the_next_board(

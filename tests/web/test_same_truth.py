@@ -258,7 +258,7 @@ def test_every_public_page_holds_what_the_printed_document_of_its_name_holds(sta
                 ("bracket", "bracket"),
                 ("entries", "entry-list"),
             ):
-                assert (_document(db, doc_name, group=group) is not None) == ((kind, gi) in keys), (
+                assert (printed(doc_name, group=group) is not None) == ((kind, gi) in keys), (
                     name,
                     kind,
                     group,

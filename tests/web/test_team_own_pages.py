@@ -26,7 +26,7 @@ from app.services.team_events import (
 from app.web.site import HallSite
 from tests.conftest import built_once_file
 from tests.factories import open_copy
-from tests.web.htmltree import Node, parse
+from tests.web.htmltree import Node, main_of, parse
 
 R, B, D = GameResult.RED_WIN, GameResult.BLACK_WIN, GameResult.DRAW
 
@@ -34,7 +34,7 @@ R, B, D = GameResult.RED_WIN, GameResult.BLACK_WIN, GameResult.DRAW
 def _main(site: HallSite, key: tuple[Any, ...]) -> Node:
     rendered = site.page(key)
     assert rendered.status == 200, key
-    return parse(rendered.full.decode("utf-8")).one("main")
+    return main_of(rendered.full.decode("utf-8"))
 
 
 def _play_by_hand(db: Any) -> None:

@@ -10,13 +10,13 @@ from typing import Any
 from app.services.team_demo import GROUP, create_team_demo, play_team_round
 from app.services.team_events import pair_team_round, team_round_view, team_standings_view
 from app.web.site import HallSite
-from tests.web.htmltree import Node, parse
+from tests.web.htmltree import Node, main_of
 
 
 def _main(site: HallSite, key: tuple[Any, ...]) -> Node:
     rendered = site.page(key)
     assert rendered.status == 200, key
-    return parse(rendered.full.decode("utf-8")).one("main")
+    return main_of(rendered.full.decode("utf-8"))
 
 
 def test_a_team_event_in_the_hall(tmp_path: Path) -> None:
