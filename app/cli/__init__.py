@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 
 from app.cli import common
 from app.engine.types import UserError
+from app.gc_policy import tune_collector
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -225,7 +226,7 @@ def _paused_to_the_end() -> Iterator[None]:
 
 def run() -> NoReturn:
     """The ``xqarbiter`` command (and ``python -m app.cli``): one command, then the process ends."""
-    importlib.import_module("app.gc_policy").tune_collector()  # the collector's thresholds, as everywhere
+    tune_collector()  # the collector's thresholds, as in the window and the tests (app.gc_policy)
     sys.exit(main(ending=True))
 
 

@@ -15,6 +15,7 @@ from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.engine.types import UserError
+from app.gc_policy import tune_collector
 from app.paths import data_dir, font_path
 from app.ui.dialogs.open_file import open_document
 from app.ui.document import TournamentDocument
@@ -113,7 +114,7 @@ class Program:
 
 
 def run(path: Path | None, *, demo: bool = False, screenshot: str | None = None) -> int:
-    __import__("app.gc_policy").gc_policy.tune_collector()  # the collector's thresholds, as everywhere
+    tune_collector()  # the collector's thresholds, as in the command line and the tests (app.gc_policy)
     app = application()
     install_language(preferred_language())
     program = Program()
