@@ -6,4 +6,4 @@ It is a plain string so that reading it costs nothing (no ``importlib.metadata``
 build only when the metadata was bundled).
 """
 
-__version__ = "0.18.1"
+__version__ = "0.18.2"
