@@ -10,7 +10,6 @@ player paired with himself or twice in a round). Every problem is reported with 
 
 from __future__ import annotations
 
-import functools
 import json
 from datetime import date, datetime
 from enum import Enum
@@ -31,6 +30,7 @@ from pydantic import (
 )
 from pydantic import ValidationError as ValidationError
 
+from app.db.lite import regulations_of_text
 from app.engine import paperwork as pw
 from app.engine.eligibility import RATING_RANK_MAX
 from app.engine.knockout import ColourMethod, GameKind
@@ -192,14 +192,7 @@ def _regulations(value: dict[str, Any]) -> Regulations:
         return regulations_from_dict(value)
     if json.loads(text) != value:
         return regulations_from_dict(value)
-    return _regulations_from_text(text)
-
-
-@functools.lru_cache(maxsize=8)
-def _regulations_from_text(text: str) -> Regulations:
-    from app.engine.regulations import regulations_from_dict
-
-    return regulations_from_dict(json.loads(text))
+    return regulations_of_text(text)  # decoded once per text, as the fast path decodes a stored one
 
 
 class TournamentDoc(_Strict):

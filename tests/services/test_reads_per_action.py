@@ -146,7 +146,7 @@ def test_a_snapshots_regulation_is_parsed_once_per_text_and_a_changed_one_afresh
     refused when wrong) as ever."""
     import copy
 
-    import app.engine.regulations as regulations_module
+    import app.db.lite as regulations_module  # where a regulation text is decoded, once per text
     from app.engine.types import UserError
     from app.selftest import sample_snapshot
     from app.services.snapshot import import_snapshot
