@@ -93,6 +93,9 @@ def main() -> int:
     reader = threading.Thread(target=phone, daemon=True)
     reader.start()
 
+    # the rounds typed: the Swiss before the top-8 knockout (a faster window types all of them in time)
+    swiss_rounds = document.info.regulations.group(group).swiss_rounds
+
     def type_one() -> None:
         numbers = rounds_of(document.db, group)
         number = numbers[-1].number if numbers else 0
@@ -104,6 +107,10 @@ def main() -> int:
         if not pending:
             if number:
                 close_round(document.db, group, number)
+            if number >= swiss_rounds:  # the Swiss before the knockout is played through: the arbiter's
+                typing.stop()  # next step is the bracket, not another round; the phones and dialogs go on
+                document.notify()
+                return
             pair_next_round(document.db, group, seed=number + 1)
             document.notify()
             return
